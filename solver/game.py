@@ -1,0 +1,241 @@
+"""The Game protocol, its optional capabilities, players and errors.
+
+Assumes two players, zero-sum, deterministic, perfect information. A game is a stateless
+rulebook over immutable, hashable states; names follow AIMA 4e (and OpenSpiel where they meet).
+Every value is from player 0's (MAX's) point of view.
+
+>>> from games import load_game
+>>> game = load_game("textbook", tree=[[3, 12], [2, 4]])
+>>> state = apply(game, game.initial_state(), 1)
+>>> game.to_move(state), list(game.actions(state))
+(1, [0, 1])
+>>> apply(game, state, 7)
+Traceback (most recent call last):
+...
+solver.game.IllegalActionError: illegal action 7 in ...; legal: 0, 1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
+
+__all__ = [
+    "MAX",
+    "MIN",
+    "CapabilityError",
+    "Game",
+    "GameError",
+    "HasActionNotation",
+    "HasEvaluate",
+    "HasKey",
+    "HasRender",
+    "HasStateNotation",
+    "HasSymmetries",
+    "IllegalActionError",
+    "InvalidStateError",
+    "Player",
+    "UnknownGameError",
+    "apply",
+    "format_action",
+    "format_state",
+    "other",
+    "parse_action",
+    "parse_state",
+    "player_name",
+    "state_key",
+]
+
+Player: TypeAlias = int
+"""0 = MAX, who moves first; 1 = MIN."""
+
+MAX: Final[Player] = 0
+MIN: Final[Player] = 1
+
+S = TypeVar("S")
+A = TypeVar("A")
+S_co = TypeVar("S_co", covariant=True)
+
+
+class GameError(Exception):
+    """Base of every error the project raises about games, states and moves."""
+
+
+class IllegalActionError(GameError, ValueError):
+    """An action that is not legal in the given state (or cannot be parsed)."""
+
+
+class InvalidStateError(GameError, ValueError):
+    """A state (or state text) that the game cannot hold."""
+
+
+class UnknownGameError(GameError, LookupError):
+    """A game name that no registry entry answers to."""
+
+
+class CapabilityError(GameError, TypeError):
+    """An algorithm needs an optional capability (e.g. ``evaluate``) that the game lacks."""
+
+
+class Game(Protocol[S, A]):
+    """The rulebook every game module implements.
+
+    ``actions`` returns the legal moves in a fixed order and is empty iff the state is terminal.
+    ``result`` returns a new state, never mutates, and does not check legality (see :func:`apply`).
+    ``utility`` is the terminal value from player 0's point of view.
+    """
+
+    name: str
+
+    def initial_state(self) -> S: ...
+
+    def to_move(self, state: S) -> Player: ...
+
+    def actions(self, state: S) -> Sequence[A]: ...
+
+    def result(self, state: S, action: A) -> S: ...
+
+    def is_terminal(self, state: S) -> bool: ...
+
+    def utility(self, state: S) -> float: ...
+
+
+@runtime_checkable
+class HasEvaluate(Protocol):
+    """A heuristic value for non-terminal states at the search horizon, player 0's view."""
+
+    def evaluate(self, state: Any) -> float: ...
+
+
+@runtime_checkable
+class HasKey(Protocol):
+    """A cheap hashable key identifying a state (for tables); default: the state itself."""
+
+    def key(self, state: Any) -> Hashable: ...
+
+
+@runtime_checkable
+class HasRender(Protocol):
+    """A multi-line text picture of a state."""
+
+    def render(self, state: Any) -> str: ...
+
+
+@runtime_checkable
+class HasStateNotation(Protocol):
+    """A one-line text notation for states; ``parse_state(format_state(s)) == s``."""
+
+    def parse_state(self, text: str) -> Any: ...
+
+    def format_state(self, state: Any) -> str: ...
+
+
+@runtime_checkable
+class HasActionNotation(Protocol):
+    """A text notation for actions in a given state."""
+
+    def parse_action(self, state: Any, text: str) -> Any: ...
+
+    def format_action(self, state: Any, action: Any) -> str: ...
+
+
+@runtime_checkable
+class HasSymmetries(Protocol):
+    """The states equivalent to ``state`` (including itself) under the game's symmetries."""
+
+    def symmetries(self, state: Any) -> Iterable[Any]: ...
+
+
+def other(player: Player) -> Player:
+    """The opponent of ``player``.
+
+    >>> other(0), other(1)
+    (1, 0)
+    """
+    return 1 - player
+
+
+def player_name(player: Player) -> str:
+    """``"MAX"`` for player 0, ``"MIN"`` for player 1.
+
+    >>> player_name(1)
+    'MIN'
+    """
+    return "MAX" if player == MAX else "MIN"
+
+
+def state_key(game: Game[S, A], state: S) -> Hashable:
+    """The game's ``key(state)`` if it has one, else the state itself."""
+    if isinstance(game, HasKey):
+        return game.key(state)
+    return state  # type: ignore[return-value]
+
+
+def format_state(game: Game[S, A], state: S) -> str:
+    """The state in the game's notation, or ``repr`` when the game has none."""
+    if isinstance(game, HasStateNotation):
+        return game.format_state(state)
+    return repr(state)
+
+
+def parse_state(game: Game[S, A], text: str) -> S:
+    """Parse ``text`` in the game's state notation.
+
+    Raises:
+        CapabilityError: the game has no state notation.
+        InvalidStateError: the text is not a valid state (raised by the game).
+    """
+    if not isinstance(game, HasStateNotation):
+        raise CapabilityError(f"game {game.name!r} has no text notation for positions")
+    return game.parse_state(text)  # type: ignore[no-any-return]
+
+
+def format_action(game: Game[S, A], state: S, action: A) -> str:
+    """The action in the game's notation, or ``str`` when the game has none."""
+    if isinstance(game, HasActionNotation):
+        return game.format_action(state, action)
+    return str(action)
+
+
+def parse_action(game: Game[S, A], state: S, text: str) -> A:
+    """Parse ``text`` as a legal action in ``state``.
+
+    Uses the game's ``parse_action`` when it has one; otherwise matches ``text`` against the
+    formatted legal actions.
+
+    Raises:
+        IllegalActionError: the text names no legal action; the message lists the legal ones.
+    """
+    legal = list(game.actions(state))
+    if isinstance(game, HasActionNotation):
+        action: A = game.parse_action(state, text)
+        return apply_check(game, state, action, legal)
+    for candidate in legal:
+        if format_action(game, state, candidate) == text.strip():
+            return candidate
+    raise IllegalActionError(_illegal_message(game, state, text, legal))
+
+
+def apply(game: Game[S, A], state: S, action: A) -> S:
+    """The checked way to make a move: ``game.result`` after verifying legality.
+
+    Raises:
+        IllegalActionError: ``action`` is not among ``game.actions(state)``; the message quotes
+            the action, the position and the legal actions.
+    """
+    return game.result(state, apply_check(game, state, action, list(game.actions(state))))
+
+
+def apply_check(game: Game[S, A], state: S, action: A, legal: Sequence[A]) -> A:
+    """Return ``action`` if it is in ``legal``, else raise :class:`IllegalActionError`."""
+    if action in legal:
+        return action
+    raise IllegalActionError(_illegal_message(game, state, action, legal))
+
+
+def _illegal_message(game: Game[S, A], state: S, action: object, legal: Sequence[A]) -> str:
+    where = format_state(game, state)
+    if not legal:
+        return f"illegal action {action!r} in {where}: the game is over, no move is legal"
+    names = ", ".join(format_action(game, state, a) for a in legal)
+    return f"illegal action {action!r} in {where}; legal: {names}"
