@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["SearchResult", "SearchStats"]
+__all__ = ["SearchResult", "SearchStats", "ply_preference"]
 
 
 @attrs.frozen
@@ -57,3 +57,18 @@ class SearchResult:
     action_plies: Mapping[Any, int | None] = attrs.field(factory=dict)
     exact: bool = True
     complete: bool = True
+
+
+def ply_preference(mover_value: float, plies: int) -> int:
+    """The tie-break among moves of equal value, from the mover's side: smaller is preferred.
+
+    The seed's depth-aware scores: a player who is winning (``mover_value > 0``) prefers the
+    quickest end; a player who is drawing or losing prefers the slowest. One rule for the
+    engine, the solver and every report of "plies to the end".
+
+    >>> ply_preference(1, 5) < ply_preference(1, 7)
+    True
+    >>> ply_preference(-1, 7) < ply_preference(-1, 5)
+    True
+    """
+    return plies if mover_value > 0 else -plies
