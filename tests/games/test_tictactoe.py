@@ -216,4 +216,5 @@ class TestHeuristicAndSymmetry:
         state = game.parse_state("x../.../...")
         images = [game.format_state(s) for s in game.symmetries(state)]
         assert images[0] == "x../.../..."
-        assert sorted(images) == sorted(["x../.../...", "..x/.../...", ".../.../x..", ".../.../..x"])
+        corners = ["x../.../...", "..x/.../...", ".../.../x..", ".../.../..x"]
+        assert sorted(images) == sorted(corners)
