@@ -1,0 +1,945 @@
+"""The ``gamesolver`` command: list, solve, analyse, play, match and draw any registered game.
+
+This is the one module that imports the game registry (``games``) and the diagrams (``viz``);
+everything it does goes through the Game protocol, so a new game gets every command for free.
+Values are reported from player 0's (MAX's) point of view, as everywhere in the project.
+
+Output is rich tables and progress bars on a terminal, plain text when stdout is redirected,
+and JSON with ``--json``. Errors go to stderr as ``gamesolver: error: ...`` and never as a
+traceback. Exit codes: 0 success; 1 a game error (a bad position, an illegal move, a search the
+game cannot support, too many states); 2 a usage error (a bad option, an unknown game, a
+malformed game option); 130 interrupted.
+
+>>> main(["games"])  # doctest: +SKIP
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, NoReturn, TextIO
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from solver.game import (
+    GameError,
+    HasRender,
+    HasStateNotation,
+    UnknownGameError,
+    format_action,
+    format_state,
+    parse_state,
+    player_name,
+)
+from solver.results import SearchResult, ply_preference
+
+__all__ = ["UsageError", "build_parser", "main"]
+
+PROG = "gamesolver"
+EXIT_OK = 0
+EXIT_GAME_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+DEFAULT_ANALYSE_SECONDS = 3.0
+SEPARATE_SEARCH = "†"
+SEPARATE_SEARCH_NOTE = (
+    "† pruned by alpha-beta at the root (its value there is only a bound); "
+    "valued here by a separate search of that move"
+)
+
+
+class UsageError(Exception):
+    """A command-line mistake the user can fix by changing an option (exit code 2)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Output
+
+
+class Io:
+    """Where the command writes: stdout and stderr consoles, plain when not a terminal."""
+
+    def __init__(self, stdout: TextIO | None = None, stderr: TextIO | None = None) -> None:
+        self.out = _console(stdout if stdout is not None else sys.stdout)
+        self.err = _console(stderr if stderr is not None else sys.stderr)
+
+    @property
+    def fancy(self) -> bool:
+        """True when stdout is a terminal (colours, boxes, live progress)."""
+        return self.out.is_terminal
+
+    def print(self, text: object = "", style: str | None = None) -> None:
+        """Print one line (or a rich renderable) to stdout; plain text has no trailing blanks."""
+        if self.fancy:
+            self.out.print(text, style=style)
+            return
+        with self.out.capture() as captured:
+            self.out.print(text)
+        lines = captured.get().splitlines()
+        self.out.file.write("".join(line.rstrip() + "\n" for line in lines) or "\n")
+        self.out.file.flush()
+
+    def json(self, data: object) -> None:
+        """Write ``data`` as indented JSON to stdout, bypassing rich's wrapping."""
+        self.out.file.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        self.out.file.flush()
+
+    def table(self, *columns: str, title: str | None = None) -> Table:
+        """A table in the house style: boxed on a terminal, simple rules otherwise."""
+        table = Table(
+            title=title,
+            box=box.SIMPLE_HEAD if self.fancy else box.SIMPLE,
+            show_edge=False,
+            pad_edge=False,
+            title_justify="left",
+            title_style="bold" if self.fancy else "",
+            header_style="bold" if self.fancy else "",
+        )
+        for column in columns:
+            justify = "right" if column.startswith(">") else "left"
+            table.add_column(column.lstrip(">"), justify=justify)  # type: ignore[arg-type]
+        return table
+
+
+def _console(stream: TextIO) -> Console:
+    return Console(
+        file=stream,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+        width=_width(stream),
+    )
+
+
+def _width(stream: TextIO) -> int | None:
+    """The terminal's width; when not a terminal, wide enough that tables do not wrap."""
+    isatty = getattr(stream, "isatty", None)
+    return None if isatty is not None and isatty() else 160
+
+
+def _num(value: float | None) -> str:
+    """A value as people write it: ``3`` not ``3.0``, ``+∞`` for infinities, ``-`` for None.
+
+    >>> _num(3.0), _num(-0.5), _num(float("inf")), _num(None)
+    ('3', '-0.5', '+∞', '-')
+    """
+    if value is None:
+        return "-"
+    if math.isinf(value):
+        return "+∞" if value > 0 else "−∞"
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:g}"
+
+
+def _json_num(value: float | None) -> float | int | None:
+    """A value for JSON: ints stay ints, infinities become None."""
+    if value is None or math.isinf(value) or math.isnan(value):
+        return None
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _jsonable(value: Any) -> Any:
+    """An action or other game object as JSON: ints/strings as they are, tuples as lists."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return repr(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Games, positions, players
+
+
+def _game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's constructor options: ``-O KEY=VALUE`` (JSON values) and ``--tree JSON``."""
+    options: dict[str, Any] = {}
+    for item in getattr(args, "option", None) or ():
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise UsageError(
+                f"invalid game option {item!r}: expected KEY=VALUE, e.g. -O labels=aima"
+            )
+        try:
+            value: Any = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        options[key.strip()] = value
+    text = getattr(args, "tree", None)
+    if text is not None:
+        try:
+            tree = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UsageError(
+                f"invalid --tree {text!r}: {exc.msg} at character {exc.pos}; "
+                "expected JSON nested lists of leaf values, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'"
+            ) from None
+        if not isinstance(tree, list):
+            raise UsageError(
+                f"invalid --tree {text!r}: expected a JSON list of subtrees and leaf values, "
+                "e.g. '[[3,12,8],[2,4,6],[14,5,2]]'"
+            )
+        options["tree"] = tree
+    return options
+
+
+def load(args: argparse.Namespace) -> Any:
+    """The game named on the command line, with its options (``--tree``)."""
+    from games import load_game
+
+    options = _game_options(args)
+    try:
+        return load_game(args.game, **options)
+    except UnknownGameError as exc:
+        raise UsageError(str(exc)) from None
+    except GameError as exc:
+        if options:
+            raise UsageError(f"invalid game option for {args.game!r}: {exc}") from None
+        raise
+    except TypeError as exc:  # a game constructor that does not take the option
+        raise UsageError(f"game {args.game!r} does not take the option(s) given: {exc}") from None
+
+
+def position(game: Any, args: argparse.Namespace) -> Any:
+    """The state given by ``--position`` (and any extra fields), else the initial state."""
+    text: str | None = getattr(args, "position", None)
+    if text is None:
+        if _extra_fields(args):
+            return _with_extras(game, game.initial_state(), args)
+        return game.initial_state()
+    try:
+        state = parse_state(game, text)  # the game's errors quote the text and say what is valid
+    except GameError:
+        raise
+    except ValueError as exc:  # a game parser that let a plain ValueError through
+        raise GameError(f"invalid position {text!r} for {game.name}: {exc}") from None
+    if _extra_fields(args):
+        state = _with_extras(game, state, args)
+    return state
+
+
+def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    captured = getattr(args, "captured", None)
+    if captured is not None:
+        fields["captured"] = captured
+    to_move = getattr(args, "to_move", None)
+    if to_move is not None:
+        fields["to_move"] = to_move
+    return fields
+
+
+def _with_extras(game: Any, state: Any, args: argparse.Namespace) -> Any:
+    """Set ``--captured``/``--to-move`` on a state through the game's own checked constructor.
+
+    Game-agnostic: the game must offer ``state_from(board, captured=..., to_move=...)`` (as
+    Ayòayò does) and the state must have the fields; otherwise it is a clear error.
+    """
+    fields = _extra_fields(args)
+    names = ", ".join(f"--{name.replace('_', '-')}" for name in fields)
+    state_from = getattr(game, "state_from", None)
+    missing = [name for name in ("board", *fields) if not hasattr(state, name)]
+    if state_from is None or missing:
+        raise UsageError(f"game {game.name!r} does not take {names}; give the whole --position")
+    current = (
+        {"captured": state.captured, "to_move": state.to_move}
+        if hasattr(state, "captured")
+        else {"to_move": state.to_move}
+    )
+    current.update(fields)
+    try:
+        return state_from(state.board, **current)
+    except GameError as exc:
+        raise type(exc)(f"invalid position with {names} for {game.name}: {exc}") from None
+
+
+def player_label(game: Any, player: int) -> str:
+    """How to call a player: the game's ``player_names`` when it has them, else MAX/MIN."""
+    names = getattr(game, "player_names", None)
+    if names is not None:
+        try:
+            return str(names[player])
+        except (IndexError, KeyError, TypeError):
+            pass
+    return player_name(player)
+
+
+def outcome(game: Any, value: float, *, exact: bool = True, plies: int | None = None) -> str:
+    """Who wins, in words: ``"draw"``, ``"X wins in 5 plies"``, or a horizon estimate."""
+    if not exact:
+        if value == 0:
+            return "level at the search horizon"
+        side = player_label(game, 0 if value > 0 else 1)
+        return f"{side} ahead at the search horizon"
+    tail = "" if plies is None else f" in {plies} pl{'y' if plies == 1 else 'ies'}"
+    if value == 0:
+        return f"draw{' after ' + str(plies) + ' plies' if plies else ''}"
+    margin = "" if abs(value) == 1 else f" by {_num(abs(value))}"
+    return f"{player_label(game, 0 if value > 0 else 1)} wins{margin}{tail}"
+
+
+def board_lines(game: Any, state: Any) -> list[str]:
+    """The picture of ``state`` (the game's ``render``, else its notation) and who moves."""
+    lines: list[str] = []
+    if isinstance(game, HasRender):
+        lines.extend(game.render(state).rstrip("\n").splitlines())
+        if isinstance(game, HasStateNotation):
+            lines.append(f"position: {game.format_state(state)}")
+    else:
+        lines.append(f"position: {format_state(game, state)}")
+    if game.is_terminal(state):
+        lines.append(f"game over: {outcome(game, game.utility(state))}")
+    else:
+        lines.append(f"to move: {player_label(game, game.to_move(state))}")
+    return lines
+
+
+def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> str:
+    """The principal variation written move by move: ``X 4, O 0, X 8``."""
+    parts = []
+    for action in pv:
+        if game.is_terminal(state):
+            break
+        mover = player_label(game, game.to_move(state))
+        parts.append(f"{mover} {format_action(game, state, action)}")
+        state = game.result(state, action)
+    return ", ".join(parts) if parts else "(none: the game is over)"
+
+
+def _pv_moves(game: Any, state: Any, pv: Sequence[Any]) -> list[dict[str, Any]]:
+    moves = []
+    for action in pv:
+        if game.is_terminal(state):
+            break
+        moves.append(
+            {
+                "player": game.to_move(state),
+                "move": format_action(game, state, action),
+                "action": _jsonable(action),
+            }
+        )
+        state = game.result(state, action)
+    return moves
+
+
+# --------------------------------------------------------------------------------------------
+# Move tables (best, analyse)
+
+
+class MoveRow:
+    """One legal root move: its value, plies to the end and whether it keeps the value."""
+
+    def __init__(self, action: Any, notation: str, value: float | None, plies: int | None):
+        self.action = action
+        self.notation = notation
+        self.value = value
+        self.plies = plies
+        self.optimal = False
+        self.chosen = False
+        self.note = ""
+
+
+def move_rows(
+    game: Any,
+    state: Any,
+    result: SearchResult,
+    exact_child: Callable[[Any], tuple[float, int | None]] | None = None,
+) -> list[MoveRow]:
+    """Every legal move of ``state`` with its value from ``result``.
+
+    Moves the search did not value exactly (alpha-beta bounds) are valued by ``exact_child``
+    (a search of the child position) when given, and marked otherwise.
+    """
+    rows = []
+    values: Mapping[Any, float] = result.action_values
+    plies_of: Mapping[Any, int | None] = result.action_plies
+    for action in game.actions(state):
+        row = MoveRow(action, format_action(game, state, action), None, None)
+        if action in values:
+            row.value = values[action]
+            row.plies = plies_of.get(action)
+        elif exact_child is not None:
+            value, plies = exact_child(game.result(state, action))
+            row.value = value
+            row.plies = None if plies is None else plies + 1
+            row.note = SEPARATE_SEARCH
+        else:
+            row.note = "pruned: cannot beat the best move"
+        rows.append(row)
+    best = set(result.best_actions)
+    for row in rows:
+        row.optimal = row.action in best if best else row.value == result.value
+        row.chosen = row.action == result.best_action
+    return rows
+
+
+def _preferred_order(game: Any, state: Any, rows: list[MoveRow]) -> list[MoveRow]:
+    """Rows best first for the player to move: value, then quickest win / slowest loss."""
+    sign = 1 if game.to_move(state) == 0 else -1
+
+    def key(row: MoveRow) -> tuple[float, int]:
+        if row.value is None:
+            return (math.inf, 0)
+        mover_value = sign * row.value
+        plies = ply_preference(mover_value, row.plies) if row.plies is not None else 0
+        return (-mover_value, plies)
+
+    return sorted(rows, key=key)
+
+
+def moves_table(io: Io, game: Any, state: Any, rows: list[MoveRow], *, exact: bool) -> Table:
+    """The table of root moves: move, value, plies to the end, optimal mark, note."""
+    columns = ["move", ">value"]
+    if exact:
+        columns.append(">plies to end")
+    columns += ["", "outcome"]
+    table = io.table(*columns)
+    for row in _preferred_order(game, state, rows):
+        mark = "best" if row.chosen else ("optimal" if row.optimal else "")
+        if row.value is None:
+            said = row.note
+        else:
+            said = outcome(game, row.value, exact=exact, plies=row.plies)
+        cells = [row.notation + (row.note if row.note == SEPARATE_SEARCH else ""), _num(row.value)]
+        if exact:
+            cells.append("-" if row.plies is None else str(row.plies))
+        cells += [mark, said]
+        table.add_row(*cells, style="bold" if row.chosen and io.fancy else None)
+    return table
+
+
+def stats_dict(result: SearchResult) -> dict[str, Any]:
+    """The search figures of ``result`` as plain data."""
+    stats = result.stats
+    return {
+        "nodes": stats.nodes,
+        "leaves": stats.leaves,
+        "cutoffs": stats.cutoffs,
+        "table_hits": stats.table_hits,
+        "seconds": round(stats.seconds, 6),
+        "nodes_per_second": round(stats.nodes_per_second),
+    }
+
+
+def stats_line(result: SearchResult) -> str:
+    """The search figures in one line."""
+    stats = result.stats
+    depth = "to the end" if result.depth is None else f"depth {result.depth}"
+    parts = [
+        depth,
+        f"{stats.nodes:,} nodes",
+        f"{stats.leaves:,} leaves",
+        f"{stats.cutoffs:,} cut-offs",
+        f"{stats.table_hits:,} table hits",
+        f"{stats.seconds:.3f} s",
+        f"{stats.nodes_per_second:,.0f} nodes/s",
+    ]
+    return ", ".join(parts)
+
+
+def result_json(
+    game: Any, state: Any, result: SearchResult, rows: list[MoveRow], **extra: Any
+) -> dict[str, Any]:
+    """The answer of ``best`` / ``analyse`` as JSON-ready data."""
+    return {
+        "game": game.name,
+        "position": format_state(game, state),
+        "to_move": None if game.is_terminal(state) else game.to_move(state),
+        **extra,
+        "value": _json_num(result.value),
+        "exact": result.exact,
+        "complete": result.complete,
+        "depth": result.depth,
+        "outcome": outcome(game, result.value, exact=result.exact, plies=result.plies),
+        "plies": result.plies,
+        "best_move": None
+        if result.best_action is None
+        else format_action(game, state, result.best_action),
+        "optimal_moves": [r.notation for r in rows if r.optimal],
+        "moves": [
+            {
+                "move": r.notation,
+                "action": _jsonable(r.action),
+                "value": _json_num(r.value),
+                "plies": r.plies,
+                "optimal": r.optimal,
+                "best": r.chosen,
+            }
+            for r in rows
+        ],
+        "pv": _pv_moves(game, state, result.pv),
+        "stats": stats_dict(result),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Commands
+
+
+def cmd_games(args: argparse.Namespace, io: Io) -> int:
+    """``gamesolver games``: the registered games with one-line descriptions."""
+    from games import available_games, game_info
+
+    entries = []
+    for name in available_games():
+        try:
+            info = game_info(name)
+            entries.append({"name": name, "description": info.summary, "source": info.source})
+        except GameError as exc:  # a broken third-party plug-in must not break the listing
+            entries.append({"name": name, "description": f"(cannot be loaded: {exc})"})
+    if args.json:
+        io.json(entries)
+        return EXIT_OK
+    table = io.table("game", "description")
+    for entry in entries:
+        source = entry.get("source", "built-in")
+        extra = "" if source == "built-in" else f" [{source}]"
+        table.add_row(entry["name"], entry["description"] + extra)
+    io.print(table)
+    io.print()
+    io.print("options: textbook takes --tree '[[3,12,8],[2,4,6],[14,5,2]]'; any game: -O KEY=VALUE")
+    return EXIT_OK
+
+
+def cmd_best(args: argparse.Namespace, io: Io) -> int:
+    """``gamesolver best``: every legal move valued, the optimal ones, the PV and the figures."""
+    game = load(args)
+    state = position(game, args)
+    if args.depth is not None and args.depth < 1:
+        raise UsageError(f"invalid --depth {args.depth!r}: expected a whole number >= 1")
+    search = _searcher(args.algorithm, args.depth, getattr(args, "time", None))
+    result = search(game, state)
+
+    def exact_child(child: Any) -> tuple[float, int | None]:
+        depth = None if args.depth is None else args.depth - 1
+        if depth == 0:
+            return (_horizon_value(game, child), 0)
+        child_result = _searcher(args.algorithm, depth, None)(game, child)
+        return (child_result.value, child_result.plies)
+
+    rows = move_rows(game, state, result, exact_child)
+    if args.json:
+        io.json(result_json(game, state, result, rows, algorithm=args.algorithm))
+        return EXIT_OK
+    _print_answer(io, game, state, result, rows, title=f"{args.algorithm} search")
+    return EXIT_OK
+
+
+def _horizon_value(game: Any, state: Any) -> float:
+    if game.is_terminal(state):
+        return float(game.utility(state))
+    return float(game.evaluate(state))
+
+
+def _searcher(
+    algorithm: str, depth: int | None, time_limit: float | None
+) -> Callable[[Any, Any], SearchResult]:
+    if algorithm == "engine":
+        from solver.engine import search
+
+        return lambda game, state: search(game, state, depth=depth, time_limit=time_limit)
+    from solver import minimax
+
+    teaching = minimax.minimax if algorithm == "minimax" else minimax.alphabeta
+    return lambda game, state: teaching(game, state, depth=depth)
+
+
+def _print_answer(
+    io: Io, game: Any, state: Any, result: SearchResult, rows: list[MoveRow], title: str
+) -> None:
+    for line in board_lines(game, state):
+        io.print(line)
+    io.print()
+    if game.is_terminal(state):
+        return
+    said = outcome(game, result.value, exact=result.exact, plies=result.plies)
+    io.print(f"value: {_num(result.value)} ({said})", style="bold")
+    if not result.complete:
+        io.print("(stopped early: the answer of the last completed depth)")
+    io.print(moves_table(io, game, state, rows, exact=result.exact))
+    if any(row.note == SEPARATE_SEARCH for row in rows):
+        io.print(SEPARATE_SEARCH_NOTE)
+    io.print()
+    best = "-" if result.best_action is None else format_action(game, state, result.best_action)
+    optimal = [r.notation for r in rows if r.optimal]
+    io.print(f"best move: {best}")
+    io.print(f"optimal moves: {', '.join(optimal) if optimal else '-'}")
+    io.print(f"principal variation: {pv_text(game, state, result.pv)}")
+    io.print(f"{title}: {stats_line(result)}")
+
+
+class _Quit(Exception):
+    """The human typed q (or quit/exit) at the move prompt."""
+
+
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+def _ai_spec(args: argparse.Namespace) -> str:
+    """The AI's agent spec from ``--ai`` plus ``--time`` / ``--depth`` for a bare ``engine``."""
+    spec: str = args.ai.strip()
+    if spec.lower() == "engine":
+        if args.depth is not None:
+            return f"engine:d{args.depth}"
+        return f"engine:{args.time:g}" if args.time is not None else "engine"
+    if spec.lower() in ("minimax", "alphabeta"):
+        depth = args.depth if args.depth is not None else 3
+        return f"{spec.lower()}:{depth}"
+    if args.time is not None or args.depth is not None:
+        raise UsageError(
+            f"--time/--depth go with a bare --ai engine (or minimax/alphabeta), not {spec!r}; "
+            "write the limit in the spec instead, e.g. --ai engine:0.5 or --ai minimax:4"
+        )
+    return spec
+
+
+def _agent(spec: str, role: str) -> Any:
+    from solver.match import AgentError, parse_agent
+
+    try:
+        return parse_agent(spec)
+    except AgentError as exc:
+        raise UsageError(f"invalid {role}: {exc}") from None
+
+
+def captured_change(before: Any, after: Any) -> tuple[int, ...] | None:
+    """Seeds (or pieces) captured by a move, per player, when states have ``captured``.
+
+    >>> class S:
+    ...     def __init__(self, captured): self.captured = captured
+    >>> captured_change(S((4, 0)), S((12, 0)))
+    (8, 0)
+    >>> captured_change(object(), object()) is None
+    True
+    """
+    old = getattr(before, "captured", None)
+    new = getattr(after, "captured", None)
+    if old is None or new is None:
+        return None
+    try:
+        return tuple(int(b) - int(a) for a, b in zip(old, new, strict=False))
+    except (TypeError, ValueError):
+        return None
+
+
+def cmd_play(args: argparse.Namespace, io: Io) -> int:
+    """``gamesolver play``: a human against the AI in the terminal."""
+    import random
+
+    from solver.match import HumanAgent, play_game
+
+    game = load(args)
+    state = position(game, args)
+    if game.is_terminal(state):
+        raise GameError(f"the game is already over in {format_state(game, state)!r}")
+    ai = _agent(_ai_spec(args), "--ai")
+    if ai.interactive:
+        raise UsageError(f"invalid --ai {args.ai!r}: the AI must be a computer player")
+
+    def ask(prompt: str) -> str:
+        io.out.file.flush()
+        text = input(prompt)
+        if not sys.stdin.isatty():  # echo scripted input so the transcript reads like a session
+            io.out.file.write(text + "\n")
+        if text.strip().lower() in QUIT_WORDS:
+            raise _Quit
+        return text
+
+    human = HumanAgent(ask=ask, tell=io.print, show_position=False)
+    first = game.to_move(state)
+    human_side = first if args.first == "human" else 1 - first
+    seats = [human, ai] if human_side == 0 else [ai, human]
+    you = player_label(game, human_side)
+    io.print(f"{game.name}: you play {you} against {ai.name}; type a move, or q to quit.")
+    for line in board_lines(game, state):
+        io.print(line)
+
+    def on_move(ply: int, before: Any, action: Any, after: Any) -> None:
+        mover = game.to_move(before)
+        who = "you" if mover == human_side else ai.name
+        io.print()
+        io.print(
+            f"{ply}. {player_label(game, mover)} ({who}) plays "
+            f"{format_action(game, before, action)}",
+            style="bold",
+        )
+        gained = captured_change(before, after)
+        if gained is not None and any(gained):
+            parts = [f"{player_label(game, p)} +{n}" for p, n in enumerate(gained) if n]
+            totals = ", ".join(str(n) for n in after.captured)
+            io.print(f"captured: {', '.join(parts)} (now {totals})")
+        for line in board_lines(game, after):
+            io.print(line)
+
+    try:
+        record = play_game(
+            game,
+            seats,
+            random.Random(args.seed),
+            max_plies=args.max_plies,
+            state=state,
+            on_move=on_move,
+        )
+    except (_Quit, EOFError):
+        io.print()
+        io.print("game abandoned: you quit.")
+        return EXIT_OK
+    io.print()
+    io.print(f"result: {_final_result(game, record, human_side)}", style="bold")
+    return EXIT_OK
+
+
+def _final_result(game: Any, record: Any, human_side: int) -> str:
+    how = {
+        "terminal": "",
+        "repetition": " (a position repeated: scored by the position's evaluation)",
+        "ply-limit": " (ply limit reached: scored by the position's evaluation)",
+    }[record.ended]
+    if record.winner is None:
+        said = "draw"
+    else:
+        you = "you win" if record.winner == human_side else "you lose"
+        said = f"{player_label(game, record.winner)} wins, {you}"
+    return f"{said}; score {_num(record.score)} after {record.plies} plies{how}"
+
+
+def cmd_match(args: argparse.Namespace, io: Io) -> int:
+    """``gamesolver match``: two agents play many games; the table of results."""
+    import functools
+
+    from games import load_game
+    from solver.match import run_match
+
+    game = load(args)
+    agent_a = _agent(args.agent_a, "agent A")
+    agent_b = _agent(args.agent_b, "agent B")
+    workers = args.workers
+    if workers is not None and workers > 1 and (agent_a.interactive or agent_b.interactive):
+        raise UsageError("a human agent cannot play with --workers > 1; leave --workers out")
+    factory = functools.partial(load_game, args.game, **_game_options(args))
+    with progress_bar(io, f"{args.agent_a} vs {args.agent_b}", total=args.games) as advance:
+        result = run_match(
+            factory if workers is not None and workers > 1 else game,
+            args.agent_a,
+            args.agent_b,
+            games=args.games,
+            seed=args.seed,
+            swap=args.swap,
+            workers=workers,
+            max_plies=args.max_plies,
+            progress=lambda done, total: advance(done),
+        )
+    if args.json:
+        io.json(result.to_dict())
+        return EXIT_OK
+    io.print(result.table())
+    io.print(f"{result.games:,} games in {result.wall_seconds:.2f} s on {result.workers} worker(s)")
+    return EXIT_OK
+
+
+@contextmanager
+def progress_bar(io: Io, label: str, total: int | None) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr when it is a terminal; yields ``advance(completed)``."""
+    if not io.err.is_terminal:
+        yield lambda completed: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
+    with Progress(*columns, TimeElapsedColumn(), console=io.err, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda completed: bar.update(task, completed=completed)
+
+
+def _parse_captured(text: str) -> tuple[int, int]:
+    parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
+    try:
+        numbers = tuple(int(p) for p in parts)
+    except ValueError:
+        numbers = ()
+    if len(numbers) != 2 or min(numbers) < 0:
+        raise argparse.ArgumentTypeError(
+            f"invalid --captured {text!r}: expected two non-negative whole numbers, e.g. 0,0"
+        )
+    return (numbers[0], numbers[1])
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: expected a whole number >= 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: expected a number of seconds > 0"
+        )
+    return value
+
+
+def _player_number(text: str) -> int:
+    if text not in ("0", "1"):
+        raise argparse.ArgumentTypeError(f"invalid player {text!r}: expected 0 or 1")
+    return int(text)
+
+
+# --------------------------------------------------------------------------------------------
+# Parser and entry point
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but ``error`` raises UsageError so ``main`` can return instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message}\n{self.format_usage().rstrip()}")
+
+
+Handler = Callable[[argparse.Namespace, Io], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``gamesolver`` with all its subcommands."""
+    parser = _Parser(
+        prog=PROG,
+        description="Solve, analyse, play and draw two-player zero-sum perfect-information games.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    def game_arguments(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("game", metavar="GAME", help="a registered game (see `gamesolver games`)")
+        sub.add_argument(
+            "--tree",
+            metavar="JSON",
+            help="textbook game: the tree as nested lists, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'",
+        )
+        sub.add_argument(
+            "--option",
+            "-O",
+            metavar="KEY=VALUE",
+            action="append",
+            help="an option for the game's constructor (VALUE in JSON, else a string)",
+        )
+
+    def position_argument(sub: argparse.ArgumentParser, required: bool = False) -> None:
+        sub.add_argument(
+            "--position",
+            "-p",
+            metavar="P",
+            required=required,
+            help="the position in the game's notation (default: the start)",
+        )
+
+    games = command("games", cmd_games, "list the registered games")
+    games.add_argument("--json", action="store_true", help="print JSON")
+
+    best = command("best", cmd_best, "value every legal move of a position and show best play")
+    game_arguments(best)
+    position_argument(best)
+    best.add_argument(
+        "--algorithm",
+        "-a",
+        choices=("minimax", "alphabeta", "engine"),
+        default="engine",
+        help="search algorithm (default: engine)",
+    )
+    best.add_argument(
+        "--depth", "-d", type=_positive_int, help="search depth (default: to the end)"
+    )
+    best.add_argument("--time", type=_positive_float, metavar="S", help="engine: time limit")
+    best.add_argument("--json", action="store_true", help="print JSON")
+
+    play = command("play", cmd_play, "play against the computer in the terminal")
+    game_arguments(play)
+    position_argument(play)
+    play.add_argument(
+        "--first",
+        choices=("human", "ai"),
+        default="human",
+        help="who moves first from the position (default: human)",
+    )
+    play.add_argument(
+        "--ai",
+        default="engine",
+        metavar="AGENT",
+        help="the computer player: engine (with --time S or --depth N), engine:S, engine:dN, "
+        "minimax:D, alphabeta:D or random (default: engine, 1 s a move)",
+    )
+    play.add_argument("--time", type=_positive_float, metavar="S", help="engine: seconds a move")
+    play.add_argument("--depth", type=_positive_int, metavar="N", help="engine/minimax: depth")
+    play.add_argument("--seed", type=int, default=None, help="seed for the AI's tie-breaks")
+    play.add_argument("--max-plies", type=_positive_int, metavar="N", help="stop after N plies")
+
+    match = command("match", cmd_match, "play many games between two agents and count results")
+    game_arguments(match)
+    match.add_argument("agent_a", metavar="A", help="agent A (moves first unless --swap)")
+    match.add_argument("agent_b", metavar="B", help="agent B")
+    match.add_argument("--games", "-n", type=_positive_int, default=100, help="games (100)")
+    match.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    match.add_argument("--swap", action="store_true", help="alternate who moves first")
+    match.add_argument("--workers", "-j", type=_positive_int, help="worker processes")
+    match.add_argument("--max-plies", type=_positive_int, metavar="N", help="ply limit per game")
+    match.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``gamesolver`` with ``argv`` (default ``sys.argv[1:]``) and return the exit code."""
+    io = Io()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        _error(io, str(exc))
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help and --version exit 0
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(io.err.file)
+        return EXIT_USAGE
+    try:
+        return handler(args, io)
+    except UsageError as exc:
+        _error(io, str(exc))
+        return EXIT_USAGE
+    except GameError as exc:
+        _error(io, str(exc))
+        return EXIT_GAME_ERROR
+    except KeyboardInterrupt:
+        _error(io, "interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def _error(io: Io, message: str) -> None:
+    io.err.print(f"{PROG}: error: {message}", style=None)
