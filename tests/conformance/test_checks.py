@@ -1,0 +1,99 @@
+"""The conformance checks catch broken games (so a passing game means something)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.tictactoe import TicTacToe
+from tests.conformance.checks import check_game, check_state, check_transition, playout
+
+
+class ListBoard(TicTacToe):
+    """Tic-tac-toe whose ``result`` writes into a list state: it mutates its input."""
+
+    def result(self, state: Any, action: int) -> Any:
+        state[action] = "x"
+        return tuple(state)
+
+
+class TerminalWithMoves(TicTacToe):
+    """Claims the game is over while moves remain."""
+
+    def is_terminal(self, state: Any) -> bool:
+        return True
+
+
+class ShuffledActions(TicTacToe):
+    """Returns the legal moves in a different order on every call."""
+
+    def __init__(self) -> None:
+        self.rng = random.Random(0)
+
+    def actions(self, state: Any) -> list[int]:
+        moves = super().actions(state)
+        self.rng.shuffle(moves)
+        return moves
+
+
+class LossyNotation(TicTacToe):
+    """Writes O as X, so the notation does not round-trip."""
+
+    def format_state(self, state: Any) -> str:
+        return super().format_state(state).replace("o", "x")
+
+
+class InfiniteUtility(TicTacToe):
+    """Scores wins as infinity."""
+
+    def utility(self, state: Any) -> float:
+        return float("inf") if super().utility(state) else 0
+
+
+class TestChecksFail:
+    def test_mutating_result(self) -> None:
+        """A result that mutates its input state is caught."""
+
+        class Cells(list[str]):
+            def __hash__(self) -> int:
+                return hash(tuple(self))
+
+        with pytest.raises(AssertionError, match="must not mutate"):
+            check_transition(ListBoard(), Cells("........."), 4)
+
+    def test_terminal_with_moves(self) -> None:
+        """A terminal state with legal actions is caught."""
+        with pytest.raises(AssertionError, match="terminal iff"):
+            check_state(TerminalWithMoves(), TerminalWithMoves().initial_state())
+
+    def test_unstable_action_order(self) -> None:
+        """Actions in a changing order are caught."""
+        with pytest.raises(AssertionError, match="fixed order"):
+            check_game(ShuffledActions(), seeds=[1])
+
+    def test_lossy_notation(self) -> None:
+        """A state notation that does not round-trip is caught."""
+        game = LossyNotation()
+        with pytest.raises((AssertionError, ValueError)):
+            check_game(game, seeds=[1])
+
+    def test_infinite_utility(self) -> None:
+        """A non-finite utility is caught."""
+        game = InfiniteUtility()
+        won = game.parse_state("xxx/oo./...")
+        with pytest.raises(AssertionError):
+            check_state(game, won)
+
+
+class TestPlayout:
+    def test_stops_at_terminal(self) -> None:
+        """A tic-tac-toe playout ends at a terminal state within nine plies."""
+        game = TicTacToe()
+        states = playout(game, random.Random(3))
+        assert game.is_terminal(states[-1]) and len(states) <= 10
+
+    def test_respects_ply_cap(self) -> None:
+        """A playout stops after max_plies plies."""
+        assert len(playout(TicTacToe(), random.Random(3), max_plies=2)) == 3
