@@ -1,0 +1,119 @@
+"""``gamesolver games`` and ``gamesolver best``: listings, move tables and their JSON."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import available_games, game_info, load_game
+from solver.minimax import alphabeta, minimax
+
+
+class TestGames:
+    def test_lists_every_registered_game_with_its_summary(self, run):
+        """Every registered name appears beside its one-line summary."""
+        result = run("games")
+        assert result.code == 0
+        for name in available_games():
+            line = next(line for line in result.out.splitlines() if line.startswith(name + " "))
+            assert game_info(name).summary in line
+
+    def test_json_lists_the_same_games(self, run):
+        """--json gives one record per registered game, in registry order."""
+        records = run("games", "--json").json()
+        assert [r["name"] for r in records] == available_games()
+        assert all(r["description"] for r in records)
+
+    def test_plain_output_has_no_trailing_blanks(self, run):
+        """Redirected output is plain text without padding at line ends."""
+        out = run("games").out
+        assert all(line == line.rstrip() for line in out.splitlines())
+
+
+class TestBestTextbook:
+    def test_minimax_table_matches_the_search(self, run):
+        """Every root move of the textbook tree is listed with minimax's value for it."""
+        game = load_game("textbook")
+        expected = minimax(game)
+        data = run("best", "textbook", "--algorithm", "minimax", "--json").json()
+        assert data["value"] == expected.value
+        assert {m["action"]: m["value"] for m in data["moves"]} == dict(expected.action_values)
+        assert data["best_move"] == str(expected.best_action)
+        assert data["stats"]["nodes"] == expected.stats.nodes
+
+    def test_alphabeta_values_pruned_root_moves_by_separate_searches(self, run):
+        """Root moves alpha-beta only bounded still get their exact minimax value."""
+        tree = "[[3,12,8],[2,4,6],[14,5,2]]"
+        game = load_game("textbook", tree=[[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+        exact = minimax(game).action_values
+        data = run("best", "textbook", "--tree", tree, "-a", "alphabeta", "--json").json()
+        assert {m["action"]: m["value"] for m in data["moves"]} == dict(exact)
+        assert data["stats"]["nodes"] == alphabeta(game).stats.nodes
+
+    def test_text_marks_separately_searched_moves(self, run):
+        """The text table flags moves valued outside the alpha-beta search and explains why."""
+        out = run("best", "textbook", "-a", "alphabeta").out
+        assert "†" in out and "separate search" in out
+
+    def test_custom_tree_changes_the_value(self, run):
+        """--tree builds the game from the given nested lists."""
+        data = run("best", "textbook", "--tree", "[[1,9],[5,6]]", "-a", "minimax", "--json").json()
+        assert data["value"] == minimax(load_game("textbook", tree=[[1, 9], [5, 6]])).value
+
+
+class TestBestTicTacToe:
+    POSITION = "x.o/.x./..."
+
+    @pytest.mark.parametrize("algorithm", ["minimax", "alphabeta"])
+    def test_every_legal_move_is_valued_exactly(self, run, algorithm):
+        """Each legal move's value equals minimax's value of the position after it."""
+        game = load_game("tictactoe")
+        state = game.parse_state(self.POSITION)
+        data = run("best", "tictactoe", "-p", self.POSITION, "-a", algorithm, "--json").json()
+        values = {m["action"]: m["value"] for m in data["moves"]}
+        assert sorted(values) == sorted(game.actions(state))
+        for action, value in values.items():
+            assert value == minimax(game, game.result(state, action)).value
+
+    def test_optimal_moves_are_those_that_keep_the_value(self, run):
+        """The optimal moves are exactly the moves whose value equals the position's."""
+        data = run("best", "tictactoe", "-p", "x../.../...", "-a", "minimax", "--json").json()
+        keep = [m["move"] for m in data["moves"] if m["value"] == data["value"]]
+        assert data["optimal_moves"] == keep
+        assert data["best_move"] in keep
+
+    def test_principal_variation_is_legal_and_reaches_the_end(self, run):
+        """The PV replays legally from the position to a terminal state of the reported value."""
+        game = load_game("tictactoe")
+        data = run("best", "tictactoe", "-p", self.POSITION, "-a", "minimax", "--json").json()
+        state = game.parse_state(self.POSITION)
+        for step in data["pv"]:
+            assert step["player"] == game.to_move(state)
+            assert step["action"] in game.actions(state)
+            state = game.result(state, step["action"])
+        assert game.is_terminal(state)
+        assert game.utility(state) == data["value"]
+        assert data["plies"] == len(data["pv"])
+
+    def test_text_shows_board_value_and_pv(self, run):
+        """The text answer draws the board and names the value, optimal moves and PV."""
+        result = run("best", "tictactoe", "-p", self.POSITION, "-a", "minimax")
+        assert result.code == 0
+        assert " x | . | o" in result.out
+        for label in ("value:", "optimal moves:", "principal variation:", "nodes"):
+            assert label in result.out
+
+    def test_depth_limit_reports_a_horizon_value(self, run):
+        """With --depth the answer says it is not exact and uses the evaluation."""
+        game = load_game("tictactoe")
+        expected = minimax(game, depth=2)
+        data = run("best", "tictactoe", "-a", "minimax", "--depth", "2", "--json").json()
+        assert data["exact"] is False
+        assert data["value"] == pytest.approx(expected.value)
+        assert data["depth"] == 2
+
+    def test_finished_game_shows_the_result(self, run):
+        """A terminal position prints the board and who won, without a move table."""
+        result = run("best", "tictactoe", "-p", "xxx/oo./...", "-a", "minimax")
+        assert result.code == 0
+        assert "game over" in result.out
+        assert "principal variation" not in result.out

@@ -1,0 +1,149 @@
+"""``gamesolver play`` with scripted input, and ``gamesolver match``."""
+
+from __future__ import annotations
+
+import re
+
+from games import load_game
+from solver.match import run_match
+
+# Every cell in order, three times: each human turn takes the first still-empty cell it reaches,
+# the occupied ones being refused and re-asked, so any game against any AI runs to its end.
+ALL_CELLS = "".join(f"{cell}\n" for _ in range(3) for cell in range(9))
+
+
+def moves_played(out: str) -> list[tuple[str, str]]:
+    """(who, move) for every ``N. PLAYER (who) plays MOVE`` line of a transcript."""
+    return re.findall(r"^\d+\. \S+ \((.+?)\) plays (\S+)$", out, flags=re.MULTILINE)
+
+
+def timeless(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Match table rows without their timings."""
+    return [{k: v for k, v in row.items() if k != "seconds_per_game"} for row in rows]
+
+
+class TestPlay:
+    def test_illegal_input_is_re_asked_with_the_legal_moves(self, run):
+        """Off-board, garbage and occupied cells are refused; the prompt lists legal moves."""
+        result = run("play", "tictactoe", "--ai", "minimax:2", stdin="9\nfoo\n4\n4\nq\n")
+        assert result.code == 0
+        assert "'9'" in result.out and "'foo'" in result.out
+        assert "illegal action 4" in result.out  # cell 4 taken by the first move
+        assert "(0, 1, 2, 3, 4, 5, 6, 7, 8)" in result.out
+        assert moves_played(result.out)[0] == ("you", "4")
+
+    def test_q_quits_cleanly(self, run):
+        """Typing q ends the session with exit code 0 and says so."""
+        result = run("play", "tictactoe", stdin="q\n")
+        assert result.code == 0
+        assert "abandoned" in result.out
+        assert moves_played(result.out) == []
+
+    def test_end_of_input_quits_cleanly(self, run):
+        """Ctrl-D (end of input) at the prompt ends the session like q."""
+        result = run("play", "tictactoe", "--ai", "minimax:1", stdin="0\n")
+        assert result.code == 0
+        assert "abandoned" in result.out
+
+    def test_game_runs_to_a_result_line(self, run):
+        """A full game ends with a result line; perfect play never loses tic-tac-toe."""
+        result = run("play", "tictactoe", "--ai", "minimax:9", stdin=ALL_CELLS)
+        assert result.code == 0
+        last = result.out.strip().splitlines()[-1]
+        assert last.startswith("result: ")
+        assert "you win" not in last
+
+    def test_moves_alternate_and_replay_legally(self, run):
+        """The transcript's moves alternate human/AI and replay legally to a terminal state."""
+        result = run("play", "tictactoe", "--ai", "alphabeta:3", stdin=ALL_CELLS)
+        game = load_game("tictactoe")
+        state = game.initial_state()
+        moves = moves_played(result.out)
+        for ply, (who, move) in enumerate(moves):
+            assert who == ("you" if ply % 2 == 0 else "alphabeta:3")
+            assert int(move) in game.actions(state)
+            state = game.result(state, int(move))
+        assert game.is_terminal(state)
+
+    def test_ai_can_move_first(self, run):
+        """--first ai lets the AI make the first move."""
+        result = run("play", "tictactoe", "--first", "ai", "--ai", "minimax:1", stdin="q\n")
+        assert moves_played(result.out)[0][0] == "minimax:1"
+
+    def test_from_a_position(self, run):
+        """--position starts from that board; the human moves for the side to move."""
+        result = run("play", "tictactoe", "-p", "xx./oo./...", "--ai", "minimax:1", stdin="2\n")
+        assert moves_played(result.out) == [("you", "2")]
+        assert "you win" in result.out
+
+    def test_bad_ai_spec(self, run):
+        """An unknown --ai names the valid agent specs and exits 2."""
+        result = run("play", "tictactoe", "--ai", "deep-blue", stdin="")
+        assert result.code == 2
+        assert "'deep-blue'" in result.err and "minimax:D" in result.err
+
+    def test_time_with_a_non_engine_ai(self, run):
+        """--time only goes with a bare engine; other specs say how to write the limit."""
+        result = run("play", "tictactoe", "--ai", "random", "--time", "1", stdin="")
+        assert result.code == 2
+        assert "'random'" in result.err
+
+    def test_finished_position_is_refused(self, run):
+        """A game that is already over cannot be played."""
+        result = run("play", "tictactoe", "-p", "xxx/oo./...", stdin="")
+        assert result.code == 1
+        assert "over" in result.err
+
+
+class TestMatch:
+    def test_json_counts_agree_with_run_match(self, run):
+        """--json reports the same counts as run_match with the same seed."""
+        data = run(
+            "match",
+            "tictactoe",
+            "minimax:2",
+            "random",
+            "--games",
+            "12",
+            "--seed",
+            "3",
+            "--swap",
+            "--json",
+        ).json()
+        expected = run_match(
+            load_game("tictactoe"), "minimax:2", "random", games=12, seed=3, swap=True
+        )
+        assert data["games"] == 12
+        assert (data["p1_wins"], data["p2_wins"], data["draws"]) == (
+            expected.p1_wins,
+            expected.p2_wins,
+            expected.draws,
+        )
+        assert data["wins_by_agent"] == {"minimax:2": expected.wins[0], "random": expected.wins[1]}
+
+    def test_table_has_one_row_per_seating(self, run):
+        """With --swap the table has a row for each agent moving first."""
+        out = run("match", "tictactoe", "alphabeta:2", "random", "-n", "6", "--swap").out
+        rows = [line for line in out.splitlines() if re.match(r"^(alphabeta:2|random)\s", line)]
+        assert len(rows) == 2
+        assert "6 games in" in out
+
+    def test_workers_give_the_same_result(self, run):
+        """Two worker processes reproduce the single-process counts for the same seed."""
+        args = ("match", "textbook", "minimax:2", "random", "-n", "8", "--seed", "5", "--json")
+        alone = run(*args).json()
+        pooled = run(*args, "--workers", "2").json()
+        assert pooled["workers"] == 2
+        assert timeless(pooled["rows"]) == timeless(alone["rows"])
+
+    def test_unknown_agent(self, run):
+        """A bad agent spec exits 2 and lists the valid specs."""
+        result = run("match", "tictactoe", "minmax:2", "random")
+        assert result.code == 2
+        assert "'minmax:2'" in result.err and "engine:SECONDS" in result.err
+
+    def test_human_cannot_play_in_workers(self, run):
+        """A human agent with several workers is refused before any game starts."""
+        result = run("match", "tictactoe", "human", "random", "--workers", "2")
+        assert result.code == 2
+        assert "human" in result.err
