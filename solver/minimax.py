@@ -22,11 +22,12 @@ What the searches share:
   expanding a node (with the actions it never explored), ``Backup`` when a node's value is final.
   Without an observer no event is built.
 
-Alpha-beta's values are fail-soft: a node whose value falls outside the window it was given
-returns a bound, not the exact value (at MAX, a value >= beta means the true value is at least
-that; at MIN, a value <= alpha means at most that). The root's value is always exact, and so is
-every value on the principal variation. ``Backup.exact`` says which values are exact: a node's
-value is exact when no action was pruned there and the child that gave the value was exact.
+Alpha-beta's values are fail-soft: a node whose value falls outside the window it was entered
+with may return a bound, not the exact value (a value <= alpha means the true value is at most
+that; a value >= beta, at least that). A bound can pass up through nodes that were not cut
+themselves. The root's value is always exact, and so is every value on the principal variation.
+``Backup.exact`` says which values are exact: a node's value is exact when no action was pruned
+there and the child that gave the value was exact (every value strictly inside its window is).
 
 >>> from games import load_game
 >>> game = load_game("textbook")  # AIMA Figure 5.2: [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
