@@ -77,8 +77,9 @@ class Case:
 class Measurement:
     """The timings of one case: medians in seconds, plus the facts of its last run.
 
-    ``status`` is "ok", "skipped" (a peer that is not installed) or "error" (the case raised;
-    ``note`` holds the error).
+    ``facts`` are those of the last timed run, ``each`` those of every timed run. ``status`` is
+    "ok", "skipped" (a peer that is not installed) or "error" (the case raised; ``note`` holds
+    the error).
     """
 
     suite: str
@@ -94,6 +95,7 @@ class Measurement:
     times_s: tuple[float, ...] = ()
     nodes: int | None = None
     facts: Facts = attrs.field(factory=dict)
+    each: tuple[Facts, ...] = ()
     note: str = ""
 
     @property
@@ -107,6 +109,7 @@ class Measurement:
         """A plain dict for the JSON report."""
         record = attrs.asdict(self)
         record["times_s"] = list(self.times_s)
+        record["each"] = list(self.each)
         record["nodes_per_second"] = self.nodes_per_second
         return record
 
@@ -152,35 +155,33 @@ def measure(case: Case, repeat: int, warmup: int = 1) -> Measurement:
     exception gives an "error" measurement with the exception's last line as its note.
     """
     runs = case.repeat if case.repeat is not None else repeat
-    base = {
-        "suite": case.suite,
-        "key": case.key,
-        "label": case.label,
-        "side": case.side,
-        "kind": case.kind,
-    }
+
+    def made(status: str, **rest: Any) -> Measurement:
+        return Measurement(case.suite, case.key, case.label, case.side, case.kind, status, **rest)
+
     try:
         job = case.prepare()
         facts: Facts = {}
         for _ in range(warmup):
             facts = job()
         times: list[float] = []
+        each: list[Facts] = []
         for _ in range(max(1, runs)):
             gc.collect()
             start = time.perf_counter()
             facts = job()
             times.append(time.perf_counter() - start)
+            each.append(facts)
         nodes = facts.get("nodes")
         if case.count_nodes is not None:
             nodes = case.count_nodes()
     except PeerMissingError as missing:
-        return Measurement(**base, status="skipped", note=str(missing))
+        return made("skipped", note=str(missing))
     except Exception as error:  # a benchmark reports a broken case and goes on
         last = traceback.format_exception_only(type(error), error)[-1].strip()
-        return Measurement(**base, status="error", note=last)
-    return Measurement(
-        **base,
-        status="ok",
+        return made("error", note=last)
+    return made(
+        "ok",
         runs=len(times),
         median_s=statistics.median(times),
         min_s=min(times),
@@ -188,6 +189,7 @@ def measure(case: Case, repeat: int, warmup: int = 1) -> Measurement:
         times_s=tuple(times),
         nodes=int(nodes) if nodes is not None else None,
         facts=facts,
+        each=tuple(each),
     )
 
 

@@ -1,0 +1,221 @@
+"""Our side: the strong solver, the engine and the teaching searches on the same jobs.
+
+Everything goes through the public API (``games.load_game``, ``solver.solve.solve``,
+``solver.engine.search``, ``solver.minimax``) and the Game protocol, exactly as a user calls it;
+every timed call starts from scratch (a new solution, a new transposition table).
+
+Tic-tac-toe (suite "tictactoe"): the strong solve of both tic-tac-toes (all 5,478 states with
+values, optimal moves and plies to the end), the engine's root search (depth None) from the
+empty board on both, and the teaching alpha-beta from the empty board.
+
+Ayòayò (suite "ayoayo"): the engine's nodes per second at a fixed depth from the start, the
+depth the engine completes from the start within a time limit (iterative deepening with
+``time_limit``), and a check that the engine's value equals the teaching minimax value at every
+depth the teaching search finishes within a budget.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from benchmarks.harness import Case, Facts
+
+__all__ = ["Agreement", "ayoayo_cases", "minimax_agreement", "tictactoe_cases"]
+
+
+def _value(value: Any) -> Any:
+    """A value as JSON wants it (ints stay ints; floats that are whole become ints)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _solve(name: str) -> Callable[[], Facts]:
+    from solver.solve import solve
+
+    from games import load_game
+
+    game = load_game(name)
+    root = game.initial_state()
+
+    def job() -> Facts:
+        solution = solve(game)
+        return {
+            "value": _value(solution.value(root)),
+            "states": len(solution),
+            "best_actions": list(solution.best_actions(root)),
+        }
+
+    return job
+
+
+def _search(name: str, **limits: Any) -> Callable[[], Facts]:
+    from solver.engine import search
+
+    from games import load_game
+
+    game = load_game(name)
+
+    def job() -> Facts:
+        result = search(game, **limits)
+        return {
+            "value": _value(result.value),
+            "best_action": result.best_action,
+            "best_actions": list(result.best_actions),
+            "depth": result.depth,
+            "nodes": result.stats.nodes,
+            "table_hits": result.stats.table_hits,
+            "complete": result.complete,
+        }
+
+    return job
+
+
+def _teaching(name: str, algorithm: str, depth: int | None = None) -> Callable[[], Facts]:
+    from games import load_game
+    from solver import minimax as teaching
+
+    game = load_game(name)
+    run = getattr(teaching, algorithm)
+
+    def job() -> Facts:
+        result = run(game, depth=depth)
+        return {
+            "value": _value(result.value),
+            "best_action": result.best_action,
+            "nodes": result.stats.nodes,
+        }
+
+    return job
+
+
+def tictactoe_cases() -> list[Case]:
+    """Our tic-tac-toe cases: strong solves, engine root searches, the teaching alpha-beta."""
+    cases: list[Case] = []
+    for name, short in (("tictactoe-bitboard", "bitboard"), ("tictactoe", "readable")):
+        cases.append(
+            Case(
+                suite="tictactoe",
+                key=f"ours.solve.{short}",
+                label=f"ours: solve({name}), all states",
+                side="ours",
+                kind="solve",
+                prepare=lambda name=name: _solve(name),  # type: ignore[misc]
+            )
+        )
+    for name, short in (("tictactoe-bitboard", "bitboard"), ("tictactoe", "readable")):
+        cases.append(
+            Case(
+                suite="tictactoe",
+                key=f"ours.search.{short}",
+                label=f"ours: engine search({name}), root",
+                side="ours",
+                kind="root",
+                prepare=lambda name=name: _search(name),  # type: ignore[misc]
+            )
+        )
+    cases.append(
+        Case(
+            suite="tictactoe",
+            key="ours.alphabeta.readable",
+            label="ours: teaching alphabeta(tictactoe), root",
+            side="ours",
+            kind="root",
+            prepare=lambda: _teaching("tictactoe", "alphabeta"),
+        )
+    )
+    return cases
+
+
+def ayoayo_cases(depth: int = 10, time_limit: float = 1.0, depth_repeat: int = 3) -> list[Case]:
+    """Our Ayòayò cases: engine nodes/s at a fixed depth, and depth reached in ``time_limit``."""
+    return [
+        Case(
+            suite="ayoayo",
+            key="ours.engine.ayoayo",
+            label=f"ours: engine search(ayoayo), depth {depth}",
+            side="ours",
+            kind="nps",
+            prepare=lambda: _search("ayoayo", depth=depth),
+        ),
+        Case(
+            suite="ayoayo",
+            key="ours.depth_in_time.ayoayo",
+            label=f"ours: engine search(ayoayo), time_limit={time_limit:g} s",
+            side="ours",
+            kind="depth",
+            prepare=lambda: _search("ayoayo", time_limit=time_limit),
+            repeat=depth_repeat,
+        ),
+    ]
+
+
+@attrs.frozen
+class Agreement:
+    """The engine's value against a teaching search's value at one depth from the start."""
+
+    depth: int
+    oracle: str
+    oracle_value: Any
+    engine_value: Any
+    oracle_seconds: float
+    oracle_nodes: int
+
+    @property
+    def equal(self) -> bool:
+        """True when the two values agree."""
+        return bool(self.oracle_value == self.engine_value)
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for the JSON report."""
+        record = attrs.asdict(self)
+        record["equal"] = self.equal
+        return record
+
+
+def minimax_agreement(
+    name: str = "ayoayo", budget_s: float = 20.0, max_depth: int = 12, growth: float = 6.0
+) -> list[Agreement]:
+    """Compare the engine with the teaching minimax at depths 1, 2, ... from the start.
+
+    A depth is tried only while the teaching minimax is predicted to finish within what is
+    left of ``budget_s`` (the last depth's time times ``growth``, the branching factor); then
+    the teaching alpha-beta (same oracle module, exact root value) carries on deeper under the
+    same rule. Returns one record per depth that finished.
+    """
+    from solver.engine import search
+
+    from games import load_game
+    from solver import minimax as teaching
+
+    game = load_game(name)
+    records: list[Agreement] = []
+    started = time.perf_counter()
+    depth = 1
+    for oracle in ("minimax", "alphabeta"):
+        run = getattr(teaching, oracle)
+        last = 0.0
+        while depth <= max_depth:
+            left = budget_s - (time.perf_counter() - started)
+            if last * growth > left or left <= 0:
+                break
+            t0 = time.perf_counter()
+            expected = run(game, depth=depth)
+            last = time.perf_counter() - t0
+            got = search(game, depth=depth)
+            records.append(
+                Agreement(
+                    depth=depth,
+                    oracle=oracle,
+                    oracle_value=_value(expected.value),
+                    engine_value=_value(got.value),
+                    oracle_seconds=last,
+                    oracle_nodes=expected.stats.nodes,
+                )
+            )
+            depth += 1
+    return records
