@@ -27,6 +27,11 @@ earlier position of the same game); or after ``max_plies`` plies (``"ply-limit"`
 ends by repetition or ply limit is scored by the game's ``evaluate`` when it has one (its sign
 decides the winner; for Ayòayò that is the captured-seeds difference), and is a draw otherwise.
 
+``end_on_repetition=False`` turns the repetition rule off (a game then runs until a terminal state
+or the ply limit, which is then required): that is the rule of a reference implementation with no
+repetition rule, where a random player eventually breaks a cycle that deterministic play would
+repeat for ever. Use it to reproduce such a reference's statistics.
+
 Reproducibility (:func:`run_match`): game ``i`` of a match with seed ``s`` draws all its
 randomness from ``random.Random(f"{s}/{i}")``, so the outcomes depend only on the seed and the
 game index: the same for any worker count, chunk size or executor (except for agents that depend
@@ -331,6 +336,7 @@ def play_game(
     max_plies: int | None = None,
     state: Any = None,
     on_move: MoveObserver | None = None,
+    end_on_repetition: bool = True,
 ) -> GameRecord:
     """Play one game: ``agents[0]`` moves for player 0, ``agents[1]`` for player 1.
 
@@ -347,10 +353,13 @@ def play_game(
         state: the starting position (None: the initial state).
         on_move: called as ``on_move(ply, state, action, next_state)`` after each move
             (``ply`` counts from 1), e.g. for a CLI to show the moves.
+        end_on_repetition: end the game at the first repeated position (the default); with
+            False, repetitions are allowed and ``max_plies`` is required.
 
     Raises:
         IllegalActionError: an agent chose an illegal action.
-        AgentError: not exactly two agents, or a negative ``max_plies``.
+        AgentError: not exactly two agents, a negative ``max_plies``, or no ``max_plies``
+            when repetitions are allowed.
 
     >>> from games import load_game
     >>> game = load_game("textbook", tree=[[3, 12], [2, 4]])
@@ -361,6 +370,11 @@ def play_game(
         raise AgentError(f"a game needs exactly two agents, got {len(agents)}: {agents!r}")
     if max_plies is not None and max_plies < 0:
         raise AgentError(f"bad max_plies {max_plies!r}; expected None or an int >= 0")
+    if max_plies is None and not end_on_repetition:
+        raise AgentError(
+            "end_on_repetition=False needs a max_plies: without the repetition rule a game "
+            "may cycle for ever"
+        )
     players = (_as_agent(agents[0]), _as_agent(agents[1]))
     start = time.perf_counter()
     state = game.initial_state() if state is None else state
@@ -382,6 +396,8 @@ def play_game(
         if on_move is not None:
             on_move(len(moves), state, action, after)
         state = after
+        if not end_on_repetition:
+            continue
         key = state_key(game, state)
         if key in seen:  # a terminal state never repeats: the game would have ended there
             ended = "repetition"
@@ -443,6 +459,7 @@ def _play_chunk(
     seed: int,
     swap: bool,
     max_plies: int | None,
+    end_on_repetition: bool,
     indices: range,
 ) -> list[GameOutcome]:
     """Play games ``indices`` of a match (runs in a worker; everything here is picklable)."""
@@ -452,7 +469,13 @@ def _play_chunk(
     for index in indices:
         first = index % 2 if swap else 0
         seats = (pair[first], pair[1 - first])
-        record = play_game(rulebook, seats, game_rng(seed, index), max_plies=max_plies)
+        record = play_game(
+            rulebook,
+            seats,
+            game_rng(seed, index),
+            max_plies=max_plies,
+            end_on_repetition=end_on_repetition,
+        )
         outcomes.append(
             GameOutcome(
                 index=index,
@@ -512,6 +535,7 @@ class MatchResult:
         seed: the match seed.
         swap: whether the first move alternated between the agents.
         max_plies: the ply limit per game (None: none).
+        end_on_repetition: whether a repeated position ended a game.
         outcomes: one record per game, in game order.
         workers: the worker count asked for (1: in this process; chunk sizing with an executor).
         wall_seconds: the elapsed time of the whole match.
@@ -523,6 +547,7 @@ class MatchResult:
     swap: bool
     max_plies: int | None
     outcomes: tuple[GameOutcome, ...]
+    end_on_repetition: bool = True
     workers: int = attrs.field(default=1, eq=False)
     wall_seconds: float = attrs.field(default=0.0, eq=False)
 
@@ -635,9 +660,14 @@ class MatchResult:
                 f"B ({self.agents[1]}) won {b:,}, {self.draws:,} drawn"
             )
         limit = f"; ply limit {self.max_plies}" if self.max_plies is not None else ""
+        ending = (
+            "A repeated position (or the ply limit) ends a game"
+            if self.end_on_repetition
+            else "Repeated positions do not end a game; the ply limit does"
+        )
         lines.append(
-            f"{self.game}, seed {self.seed}{limit}. A repeated position (or the ply limit) ends a "
-            "game,\nscored by the game's evaluation (its sign decides; a draw if it has none)."
+            f"{self.game}, seed {self.seed}{limit}. {ending},\n"
+            "scored by the game's evaluation (its sign decides; a draw if it has none)."
         )
         return "\n".join(lines)
 
@@ -649,6 +679,7 @@ class MatchResult:
             "seed": self.seed,
             "swap": self.swap,
             "max_plies": self.max_plies,
+            "end_on_repetition": self.end_on_repetition,
             "workers": self.workers,
             "games": self.games,
             "p1_wins": self.p1_wins,
@@ -693,6 +724,7 @@ def run_match(
     max_plies: int | None = None,
     progress: Progress | None = None,
     chunk_size: int | None = None,
+    end_on_repetition: bool = True,
 ) -> MatchResult:
     """Play ``games`` games between agents A and B and count the results.
 
@@ -716,6 +748,8 @@ def run_match(
         max_plies: the ply limit per game (None: none; a repeated position still ends a game).
         progress: called as ``progress(games_done, games)`` after each chunk.
         chunk_size: games per task (default: about eight tasks per worker, at most 1,000).
+        end_on_repetition: a repeated position ends a game (default); False needs
+            ``max_plies`` (see the module docstring).
 
     Raises:
         AgentError: a bad spec, fewer than one game, or a human agent asked to play in workers.
@@ -727,6 +761,11 @@ def run_match(
     """
     if games < 1:
         raise AgentError(f"bad number of games {games!r}; expected an int >= 1")
+    if max_plies is None and not end_on_repetition:
+        raise AgentError(
+            "end_on_repetition=False needs a max_plies: without the repetition rule a game "
+            "may cycle for ever"
+        )
     if workers is not None and workers < 1:
         raise AgentError(f"bad number of workers {workers!r}; expected an int >= 1")
     pair = (_as_agent(agent_a), _as_agent(agent_b))
@@ -747,14 +786,18 @@ def run_match(
     outcomes: list[GameOutcome] = []
     if not parallel:
         for indices in _chunks(games, chunk_size):
-            outcomes.extend(_play_chunk(rulebook, pair, seed, swap, max_plies, indices))
+            outcomes.extend(
+                _play_chunk(rulebook, pair, seed, swap, max_plies, end_on_repetition, indices)
+            )
             if progress is not None:
                 progress(len(outcomes), games)
     else:
         own = executor is None
         pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=pool_workers)
         futures = [
-            pool.submit(_play_chunk, game, agents, seed, swap, max_plies, indices)
+            pool.submit(
+                _play_chunk, game, agents, seed, swap, max_plies, end_on_repetition, indices
+            )
             for indices in _chunks(games, chunk_size)
         ]
         try:
@@ -775,6 +818,7 @@ def run_match(
         swap=swap,
         max_plies=max_plies,
         outcomes=tuple(outcomes),
+        end_on_repetition=end_on_repetition,
         workers=pool_workers,
         wall_seconds=time.perf_counter() - start,
     )

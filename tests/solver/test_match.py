@@ -195,6 +195,26 @@ class TestPlayGame:
         record = play_game(ScoredCarousel(5), [FirstMove(), FirstMove()], random.Random(0))
         assert record.plies == 10  # square 0 recurs at ply 5, but with player 1 to move
 
+    def test_repetitions_can_be_allowed_up_to_the_ply_limit(self) -> None:
+        """Without the repetition rule a cycling game runs to the ply limit."""
+        record = play_game(
+            ScoredCarousel(3),
+            [FirstMove(), FirstMove()],
+            random.Random(0),
+            max_plies=20,
+            end_on_repetition=False,
+        )
+        assert (record.ended, record.plies, record.final_state) == ("ply-limit", 20, (2, 0))
+
+    def test_allowing_repetitions_needs_a_ply_limit(self) -> None:
+        """end_on_repetition=False without max_plies is refused: the game could cycle for ever."""
+        with pytest.raises(AgentError, match="needs a max_plies"):
+            play_game(
+                Carousel(), [FirstMove(), FirstMove()], random.Random(0), end_on_repetition=False
+            )
+        with pytest.raises(AgentError, match="needs a max_plies"):
+            run_match(Carousel(), FirstMove(), FirstMove(), games=1, end_on_repetition=False)
+
     def test_the_ply_limit_stops_a_game(self) -> None:
         """After max_plies moves the game stops, scored by evaluate."""
         record = play_game(
@@ -380,6 +400,20 @@ class TestRunMatch:
         assert repeated.average_plies == 6
         limited = run_match(ScoredCarousel(9), FirstMove(), FirstMove(), games=3, max_plies=4)
         assert (limited.repetitions, limited.ply_limits, limited.p1_wins) == (0, 3, 3)
+
+    def test_the_repetition_rule_is_recorded(self) -> None:
+        """A match without the repetition rule says so in its result and table."""
+        result = run_match(
+            ScoredCarousel(3),
+            FirstMove(),
+            FirstMove(),
+            games=2,
+            max_plies=7,
+            end_on_repetition=False,
+        )
+        assert (result.end_on_repetition, result.ply_limits, result.repetitions) == (False, 2, 0)
+        assert "Repeated positions do not end a game" in result.table()
+        assert json.loads(result.to_json())["end_on_repetition"] is False
 
     def test_progress_reaches_the_total(self) -> None:
         """Progress is reported after each chunk, ending at the number of games."""
