@@ -210,21 +210,30 @@ def load(args: argparse.Namespace) -> Any:
 
 
 def position(game: Any, args: argparse.Namespace) -> Any:
-    """The state given by ``--position`` (and any extra fields), else the initial state."""
+    """The state given by ``--position`` (and ``--captured``/``--to-move``), else the start.
+
+    ``--captured C0,C1`` and ``--to-move P`` are for games whose states have those fields
+    (Ayòayò). They are appended to the position text in the notation such games read
+    (``... captured C0,C1 to-move P``, as ``format_state`` writes it), so the game's own parser
+    checks them together with the board (e.g. that the seeds add up). Without ``--position``
+    they go to the game's ``state_from(board, captured=..., to_move=...)``.
+    """
     text: str | None = getattr(args, "position", None)
+    extras = _extra_fields(args)
+    if extras:
+        _check_extras_apply(game, extras)
     if text is None:
-        if _extra_fields(args):
-            return _with_extras(game, game.initial_state(), args)
-        return game.initial_state()
+        return _with_extras(game, game.initial_state(), extras) if extras else game.initial_state()
+    if extras:
+        text = " ".join([text, *_extra_text(extras)])
     try:
-        state = parse_state(game, text)  # the game's errors quote the text and say what is valid
-    except GameError:
+        return parse_state(game, text)  # the game's errors quote the text and say what is valid
+    except GameError as exc:
+        if extras:
+            raise type(exc)(f"{exc} (in {text!r}, with {_option_names(extras)})") from None
         raise
     except ValueError as exc:  # a game parser that let a plain ValueError through
         raise GameError(f"invalid position {text!r} for {game.name}: {exc}") from None
-    if _extra_fields(args):
-        state = _with_extras(game, state, args)
-    return state
 
 
 def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
@@ -238,33 +247,53 @@ def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
     return fields
 
 
-def _with_extras(game: Any, state: Any, args: argparse.Namespace) -> Any:
-    """Set ``--captured``/``--to-move`` on a state through the game's own checked constructor.
+def _option_names(extras: Mapping[str, Any]) -> str:
+    return "/".join(f"--{name.replace('_', '-')}" for name in extras)
 
-    Game-agnostic: the game must offer ``state_from(board, captured=..., to_move=...)`` (as
-    Ayòayò does) and the state must have the fields; otherwise it is a clear error.
-    """
-    fields = _extra_fields(args)
-    names = ", ".join(f"--{name.replace('_', '-')}" for name in fields)
+
+def _check_extras_apply(game: Any, extras: Mapping[str, Any]) -> None:
+    start = game.initial_state()
+    lacking = [name for name in extras if not hasattr(start, name)]
+    if lacking or not isinstance(game, HasStateNotation):
+        raise UsageError(
+            f"game {game.name!r} has no {' or '.join(lacking) or 'position notation'} in its "
+            f"positions, so {_option_names(extras)} cannot be used; give the whole --position"
+        )
+
+
+def _extra_text(extras: Mapping[str, Any]) -> list[str]:
+    words = []
+    if "captured" in extras:
+        words.append("captured " + ",".join(str(n) for n in extras["captured"]))
+    if "to_move" in extras:
+        words.append(f"to-move {extras['to_move']}")
+    return words
+
+
+def _with_extras(game: Any, state: Any, extras: Mapping[str, Any]) -> Any:
+    """The start position with other captured counts / side to move, via ``state_from``."""
     state_from = getattr(game, "state_from", None)
-    missing = [name for name in ("board", *fields) if not hasattr(state, name)]
-    if state_from is None or missing:
-        raise UsageError(f"game {game.name!r} does not take {names}; give the whole --position")
-    current = (
-        {"captured": state.captured, "to_move": state.to_move}
-        if hasattr(state, "captured")
-        else {"to_move": state.to_move}
-    )
-    current.update(fields)
-    try:
-        return state_from(state.board, **current)
-    except GameError as exc:
-        raise type(exc)(f"invalid position with {names} for {game.name}: {exc}") from None
+    if state_from is None or not hasattr(state, "board"):
+        raise UsageError(
+            f"game {game.name!r} cannot build a position from {_option_names(extras)} alone; "
+            "give the whole --position"
+        )
+    fields = {
+        name: getattr(state, name) for name in ("captured", "to_move") if hasattr(state, name)
+    }
+    fields.update(extras)
+    return state_from(state.board, **fields)
 
 
 def player_label(game: Any, player: int) -> str:
-    """How to call a player: the game's ``player_names`` when it has them, else MAX/MIN."""
+    """How to call a player: the game's names for its players when it has them, else MAX/MIN.
+
+    Names come from a ``player_names`` attribute of the game, or else a ``PLAYER_NAMES``
+    constant of the module defining it (Ayòayò's "Player 1" / "Player 2").
+    """
     names = getattr(game, "player_names", None)
+    if names is None:
+        names = getattr(sys.modules.get(type(game).__module__), "PLAYER_NAMES", None)
     if names is not None:
         try:
             return str(names[player])
@@ -277,9 +306,9 @@ def outcome(game: Any, value: float, *, exact: bool = True, plies: int | None = 
     """Who wins, in words: ``"draw"``, ``"X wins in 5 plies"``, or a horizon estimate."""
     if not exact:
         if value == 0:
-            return "level at the search horizon"
+            return "level at the horizon"
         side = player_label(game, 0 if value > 0 else 1)
-        return f"{side} ahead at the search horizon"
+        return f"{side} ahead by {_num(abs(value))} at the horizon"
     tail = "" if plies is None else f" in {plies} pl{'y' if plies == 1 else 'ies'}"
     if value == 0:
         return f"draw{' after ' + str(plies) + ' plies' if plies else ''}"
@@ -290,27 +319,31 @@ def outcome(game: Any, value: float, *, exact: bool = True, plies: int | None = 
 def board_lines(game: Any, state: Any) -> list[str]:
     """The picture of ``state`` (the game's ``render``, else its notation) and who moves."""
     lines: list[str] = []
+    picture = ""
     if isinstance(game, HasRender):
-        lines.extend(game.render(state).rstrip("\n").splitlines())
+        picture = game.render(state).rstrip("\n")
+        lines.extend(picture.splitlines())
         if isinstance(game, HasStateNotation):
             lines.append(f"position: {game.format_state(state)}")
     else:
         lines.append(f"position: {format_state(game, state)}")
+    said = picture.lower()  # do not repeat what the game's own picture already says
     if game.is_terminal(state):
-        lines.append(f"game over: {outcome(game, game.utility(state))}")
-    else:
+        if "game over" not in said:
+            lines.append(f"game over: {outcome(game, game.utility(state))}")
+    elif "to move" not in said:
         lines.append(f"to move: {player_label(game, game.to_move(state))}")
     return lines
 
 
 def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> str:
-    """The principal variation written move by move: ``X 4, O 0, X 8``."""
+    """The principal variation written move by move: ``MAX plays 4, MIN plays 0, ...``."""
     parts = []
     for action in pv:
         if game.is_terminal(state):
             break
         mover = player_label(game, game.to_move(state))
-        parts.append(f"{mover} {format_action(game, state, action)}")
+        parts.append(f"{mover} plays {format_action(game, state, action)}")
         state = game.result(state, action)
     return ", ".join(parts) if parts else "(none: the game is over)"
 
@@ -510,6 +543,63 @@ def cmd_games(args: argparse.Namespace, io: Io) -> int:
     return EXIT_OK
 
 
+def cmd_solve(args: argparse.Namespace, io: Io) -> int:
+    """``gamesolver solve``: every reachable state, the game's value, counts, an optional table."""
+    from solver.solve import solve
+
+    game = load(args)
+    state = position(game, args)
+    out_path = args.out
+    if out_path is not None and not out_path.lower().endswith((".json", ".csv")):
+        raise UsageError(f"invalid --out {out_path!r}: the file name must end in .json or .csv")
+    with progress_bar(io, f"solving {game.name}", total=None, unit="states") as advance:
+        solution = solve(game, state, max_states=args.max_states, progress=advance)
+    counts = solution.counts
+    plies = solution.plies(state)
+    best = [format_action(game, state, a) for a in solution.best_actions(state)]
+    if out_path is not None:
+        if out_path.lower().endswith(".json"):
+            solution.to_json(out_path)
+        else:
+            solution.to_csv(out_path)
+    if args.json:
+        io.json(
+            {
+                "game": game.name,
+                "position": format_state(game, state),
+                "value": _json_num(counts.value),
+                "outcome": outcome(game, counts.value, plies=plies),
+                "plies": plies,
+                "optimal_moves": best,
+                "states": counts.states,
+                "terminal": counts.terminal,
+                "wins": counts.wins,
+                "draws": counts.draws,
+                "losses": counts.losses,
+                "seconds": round(counts.seconds, 6),
+                "out": out_path,
+            }
+        )
+        return EXIT_OK
+    for line in board_lines(game, state):
+        io.print(line)
+    io.print()
+    io.print(f"value: {_num(counts.value)} ({outcome(game, counts.value, plies=plies)})")
+    if best:
+        io.print(f"optimal moves: {', '.join(best)}")
+    table = io.table("", ">count")
+    table.add_row("reachable states", f"{counts.states:,}")
+    table.add_row("terminal states", f"{counts.terminal:,}")
+    table.add_row(f"  won by {player_label(game, 0)} (utility > 0)", f"{counts.wins:,}")
+    table.add_row("  drawn (utility = 0)", f"{counts.draws:,}")
+    table.add_row(f"  won by {player_label(game, 1)} (utility < 0)", f"{counts.losses:,}")
+    io.print(table)
+    io.print(f"solved in {counts.seconds:.3f} s")
+    if out_path is not None:
+        io.print(f"wrote {len(solution):,} states to {out_path}")
+    return EXIT_OK
+
+
 def cmd_best(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver best``: every legal move valued, the optimal ones, the PV and the figures."""
     game = load(args)
@@ -554,11 +644,18 @@ def _searcher(
 
 
 def _print_answer(
-    io: Io, game: Any, state: Any, result: SearchResult, rows: list[MoveRow], title: str
+    io: Io,
+    game: Any,
+    state: Any,
+    result: SearchResult,
+    rows: list[MoveRow],
+    title: str,
+    board: bool = True,
 ) -> None:
-    for line in board_lines(game, state):
-        io.print(line)
-    io.print()
+    if board:
+        for line in board_lines(game, state):
+            io.print(line)
+        io.print()
     if game.is_terminal(state):
         return
     said = outcome(game, result.value, exact=result.exact, plies=result.plies)
@@ -575,6 +672,79 @@ def _print_answer(
     io.print(f"optimal moves: {', '.join(optimal) if optimal else '-'}")
     io.print(f"principal variation: {pv_text(game, state, result.pv)}")
     io.print(f"{title}: {stats_line(result)}")
+
+
+def cmd_analyse(args: argparse.Namespace, io: Io) -> int:
+    """``gamesolver analyse``: the engine on one position, a line per depth, then the answer."""
+    from solver.engine import search
+
+    game = load(args)
+    state = position(game, args)
+    if game.is_terminal(state):
+        if args.json:
+            io.json(
+                {
+                    "game": game.name,
+                    "position": format_state(game, state),
+                    "over": True,
+                    "value": _json_num(game.utility(state)),
+                    "outcome": outcome(game, game.utility(state)),
+                }
+            )
+        else:
+            for line in board_lines(game, state):
+                io.print(line)
+        return EXIT_OK
+    time_limit = args.time
+    if args.depth is None and time_limit is None:
+        time_limit = DEFAULT_ANALYSE_SECONDS
+    if not args.json:
+        for line in board_lines(game, state):
+            io.print(line)
+        io.print()
+        limit = f"depth {args.depth}" if args.depth is not None else ""
+        if time_limit is not None:
+            limit += (" or " if limit else "") + f"{time_limit:g} s"
+        io.print(f"searching ({limit}; Ctrl-C stops and shows the best answer so far)")
+    completed: list[SearchResult] = []
+
+    def on_depth(result: SearchResult) -> None:
+        completed.append(result)
+        if not args.json:
+            io.print(depth_line(game, state, result))
+
+    try:
+        result = search(
+            game,
+            state,
+            depth=args.depth,
+            time_limit=time_limit,
+            seed=args.seed,
+            on_depth=on_depth,
+        )
+    except KeyboardInterrupt:
+        if not completed:
+            raise
+        result = completed[-1]  # interrupted outside the engine's own handling
+    rows = move_rows(game, state, result)
+    if args.json:
+        io.json(result_json(game, state, result, rows, algorithm="engine", time_limit=time_limit))
+        return EXIT_OK
+    io.print()
+    _print_answer(io, game, state, result, rows, title="engine", board=False)
+    return EXIT_OK
+
+
+def depth_line(game: Any, state: Any, result: SearchResult) -> str:
+    """One line for a completed iteration: depth, value, best move, PV, nodes, time."""
+    depth = "end" if result.depth is None else str(result.depth)
+    best = "-" if result.best_action is None else format_action(game, state, result.best_action)
+    pv = pv_text(game, state, result.pv[:8]) + (" ..." if len(result.pv) > 8 else "")
+    stats = result.stats
+    return (
+        f"depth {depth:>3}  value {_num(result.value):>5}  best {best:<4}  "
+        f"{stats.nodes:>11,} nodes  {stats.seconds:7.2f} s  pv {pv}"
+    )
 
 
 class _Quit(Exception):
@@ -747,7 +917,9 @@ def cmd_match(args: argparse.Namespace, io: Io) -> int:
 
 
 @contextmanager
-def progress_bar(io: Io, label: str, total: int | None) -> Iterator[Callable[[int], None]]:
+def progress_bar(
+    io: Io, label: str, total: int | None, unit: str = ""
+) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr when it is a terminal; yields ``advance(completed)``."""
     if not io.err.is_terminal:
         yield lambda completed: None
@@ -760,7 +932,10 @@ def progress_bar(io: Io, label: str, total: int | None) -> Iterator[Callable[[in
         TimeElapsedColumn,
     )
 
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
+    counter = (
+        MofNCompleteColumn() if total is not None else TextColumn(f"{{task.completed:,}} {unit}")
+    )
+    columns = [TextColumn("{task.description}"), BarColumn(), counter]
     with Progress(*columns, TimeElapsedColumn(), console=io.err, transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda completed: bar.update(task, completed=completed)
@@ -829,8 +1004,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_text, description=help_text)
+    def command(
+        name: str, handler: Handler, help_text: str, aliases: Sequence[str] = ()
+    ) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text, aliases=aliases)
         sub.set_defaults(handler=handler)
         return sub
 
@@ -858,8 +1035,38 @@ def build_parser() -> argparse.ArgumentParser:
             help="the position in the game's notation (default: the start)",
         )
 
+    def extra_fields(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--captured",
+            type=_parse_captured,
+            metavar="C0,C1",
+            help="seeds captured so far by players 0 and 1 (games with captures, e.g. ayoayo)",
+        )
+        sub.add_argument(
+            "--to-move",
+            type=_player_number,
+            metavar="P",
+            help="the player to move, 0 or 1 (games whose positions store it, e.g. ayoayo)",
+        )
+
     games = command("games", cmd_games, "list the registered games")
     games.add_argument("--json", action="store_true", help="print JSON")
+
+    solve = command("solve", cmd_solve, "solve a game: every reachable state's exact value")
+    game_arguments(solve)
+    position_argument(solve)
+    extra_fields(solve)
+    solve.add_argument(
+        "--out", "-o", metavar="FILE", help="write every state's record to FILE.json or FILE.csv"
+    )
+    solve.add_argument(
+        "--max-states",
+        type=_positive_int,
+        default=2_000_000,
+        metavar="N",
+        help="stop with an error beyond N states (default 2,000,000)",
+    )
+    solve.add_argument("--json", action="store_true", help="print JSON")
 
     best = command("best", cmd_best, "value every legal move of a position and show best play")
     game_arguments(best)
@@ -875,11 +1082,34 @@ def build_parser() -> argparse.ArgumentParser:
         "--depth", "-d", type=_positive_int, help="search depth (default: to the end)"
     )
     best.add_argument("--time", type=_positive_float, metavar="S", help="engine: time limit")
+    extra_fields(best)
     best.add_argument("--json", action="store_true", help="print JSON")
+
+    analyse = command(
+        "analyse",
+        cmd_analyse,
+        "analyse a position with the engine, deeper and deeper",
+        aliases=("analyze",),
+    )
+    game_arguments(analyse)
+    position_argument(analyse)
+    extra_fields(analyse)
+    limit = analyse.add_mutually_exclusive_group()
+    limit.add_argument("--depth", "-d", type=_positive_int, metavar="N", help="search depth N")
+    limit.add_argument(
+        "--time",
+        "-t",
+        type=_positive_float,
+        metavar="S",
+        help=f"search for S seconds (default {DEFAULT_ANALYSE_SECONDS:g} without --depth)",
+    )
+    analyse.add_argument("--seed", type=int, help="break ties between equal moves at random")
+    analyse.add_argument("--json", action="store_true", help="print JSON")
 
     play = command("play", cmd_play, "play against the computer in the terminal")
     game_arguments(play)
     position_argument(play)
+    extra_fields(play)
     play.add_argument(
         "--first",
         choices=("human", "ai"),
