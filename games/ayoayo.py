@@ -44,6 +44,8 @@ __all__ = [
     "TOTAL_SEEDS",
     "Ayoayo",
     "AyoayoState",
+    "NeverEndingSowingError",
+    "relay_sow",
 ]
 
 TOTAL_SEEDS: Final = 48
@@ -71,6 +73,10 @@ _RUN: Final = tuple(
 _LOOP_CHECK_AFTER: Final = 12
 
 _new_state = tuple.__new__
+
+
+class NeverEndingSowingError(IllegalActionError):
+    """A move whose relay-sowing never ends: not a legal move here (the reference hangs)."""
 
 
 class AyoayoState(tuple[int, ...]):
@@ -173,6 +179,39 @@ def _feeding_moves(b: Sequence[int], p: int) -> tuple[int, ...]:
             if _sow(trial, p, o) and any(trial[i] for i in opp):
                 moves.append(c)
     return tuple(moves)
+
+
+def relay_sow(
+    board: Sequence[Sequence[int]], player: Player, cell: int
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]]:
+    """One relay-sowing on a board, as the reference's ``relaySow`` (no end-of-game rules).
+
+    Args:
+        board: two rows of six non-negative ints (any total); ``board[0]`` is player 0's row.
+        player: the mover, 0 or 1.
+        cell: the mover's cell to sow, 0..5.
+
+    Returns:
+        The board after the sowing and the seeds it captured for players 0 and 1.
+
+    Raises:
+        NeverEndingSowingError: the sowing never ends (found exactly, at once).
+        InvalidStateError: the board, player or cell is malformed.
+
+    >>> relay_sow([[0, 0, 0, 0, 3, 3], [0, 0, 0, 0, 0, 2]], 1, 5)
+    (((0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0)), (4, 4))
+    """
+    rows = _check_rows(board)
+    if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
+        raise InvalidStateError(f"player must be 0 or 1, got {player!r}")
+    if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell <= 5:
+        raise InvalidStateError(f"cell must be an int 0..5, got {cell!r}")
+    b = [*reversed(rows[0]), *rows[1], 0, 0]
+    if not _sow(b, player, _Q[player][cell]):
+        raise NeverEndingSowingError(
+            f"the sowing of cell {cell} by player {player} on {board!r} never ends"
+        )
+    return ((b[5], b[4], b[3], b[2], b[1], b[0]), tuple(b[6:12])), (b[12], b[13])
 
 
 def _winner(state: AyoayoState) -> int:
@@ -292,7 +331,7 @@ class Ayoayo:
                             continue
                     try:
                         children[c] = self._child(state, c)
-                    except _NeverEnds:
+                    except NeverEndingSowingError:
                         continue
                     found.append(c)
                 moves = tuple(found)
@@ -310,7 +349,9 @@ class Ayoayo:
         p = state[14]
         b = list(state)
         if not _sow(b, p, _Q[p][cell]):
-            raise _NeverEnds(f"illegal action {cell!r} in {_format(state)}: its sowing never ends")
+            raise NeverEndingSowingError(
+                f"illegal action {cell!r} in {_format(state)}: its sowing never ends"
+            )
         b[14] = q = 1 - p
         if p:
             empty = not (b[6] or b[7] or b[8] or b[9] or b[10] or b[11])
@@ -459,10 +500,6 @@ class Ayoayo:
                 f"legal here: {', '.join(map(str, self.actions(state))) or 'none'}"
             )
         return int(word)
-
-
-class _NeverEnds(IllegalActionError):
-    """A move whose relay-sowing never ends (not a legal move here)."""
 
 
 _INITIAL: Final = _new_state(AyoayoState, [4] * 12 + [0, 0, 0])
