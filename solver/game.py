@@ -168,7 +168,7 @@ def state_key(game: Game[S, A], state: S) -> Hashable:
     """The game's ``key(state)`` if it has one, else the state itself."""
     if isinstance(game, HasKey):
         return game.key(state)
-    return state  # type: ignore[return-value]
+    return state
 
 
 def format_state(game: Game[S, A], state: S) -> str:
