@@ -545,7 +545,7 @@ def cmd_games(args: argparse.Namespace, io: Io) -> int:
 
 def cmd_solve(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver solve``: every reachable state, the game's value, counts, an optional table."""
-    from solver.solve import solve
+    from solver.solve import TooManyStatesError, solve
 
     game = load(args)
     state = position(game, args)
@@ -553,7 +553,14 @@ def cmd_solve(args: argparse.Namespace, io: Io) -> int:
     if out_path is not None and not out_path.lower().endswith((".json", ".csv")):
         raise UsageError(f"invalid --out {out_path!r}: the file name must end in .json or .csv")
     with progress_bar(io, f"solving {game.name}", total=None, unit="states") as advance:
-        solution = solve(game, state, max_states=args.max_states, progress=advance)
+        try:
+            solution = solve(game, state, max_states=args.max_states, progress=advance)
+        except TooManyStatesError as exc:
+            raise TooManyStatesError(
+                f"{game.name} has more than {args.max_states:,} reachable states (--max-states); "
+                "raise --max-states N or solve from a later --position",
+                exc.states_seen,
+            ) from None
     counts = solution.counts
     plies = solution.plies(state)
     best = [format_action(game, state, a) for a in solution.best_actions(state)]
