@@ -913,6 +913,9 @@ def cmd_play(args: argparse.Namespace, io: Io) -> int:
 
     def ask(prompt: str) -> str:
         io.out.file.flush()
+        generic = player_name(human_side)  # the agent's prompt says MAX/MIN; use the game's name
+        if prompt.startswith(generic + " "):
+            prompt = player_label(game, human_side) + prompt[len(generic) :]
         text = input(prompt)
         if not sys.stdin.isatty():  # echo scripted input so the transcript reads like a session
             io.out.file.write(text + "\n")

@@ -147,3 +147,30 @@ class TestMatch:
         result = run("match", "tictactoe", "human", "random", "--workers", "2")
         assert result.code == 2
         assert "human" in result.err
+
+
+class TestPlayAyoayo:
+    # Every cell in order, many times: each human turn plays the first legal cell it reaches.
+    CELLS = "".join(f"{cell}\n" for _ in range(40) for cell in range(6))
+
+    def test_captures_shown_agree_with_the_boards(self, run):
+        """Each 'captured: ... (now a, b)' line matches the captured counts of the next board."""
+        result = run("play", "ayoayo", "--ai", "minimax:1", "--max-plies", "30", stdin=self.CELLS)
+        assert result.code == 0
+        game = load_game("ayoayo")
+        lines = result.out.splitlines()
+        shown = 0
+        for i, line in enumerate(lines):
+            found = re.search(r"^captured: .*\(now (\d+), (\d+)\)$", line)
+            if found:
+                shown += 1
+                board = next(x for x in lines[i:] if x.startswith("position: "))
+                state = game.parse_state(board.removeprefix("position: "))
+                assert state.captured == (int(found[1]), int(found[2]))
+        assert result.out.strip().splitlines()[-1].startswith("result: ")
+        assert shown > 0  # deterministic: scripted moves against a fixed-depth minimax
+
+    def test_prompt_uses_the_game_s_player_names(self, run):
+        """The move prompt calls the human by the game's name for the player, not MAX."""
+        result = run("play", "ayoayo", "--ai", "random", stdin="q\n")
+        assert "Player 1 to move (0, 1, 2, 3, 4, 5): " in result.out
