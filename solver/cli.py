@@ -10,8 +10,9 @@ traceback. Exit codes: 0 success; 1 a game error (a bad position, an illegal mov
 game cannot support, too many states); 2 a usage error (a bad option, an unknown game, a
 malformed game option); 130 interrupted.
 
->>> main(["games"])  # doctest: +SKIP
-0
+>>> args = build_parser().parse_args(["best", "textbook", "--depth", "2"])
+>>> args.game, args.algorithm, args.depth
+('textbook', 'engine', 2)
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn, TextIO
 
+import attrs
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -368,17 +370,21 @@ def _pv_moves(game: Any, state: Any, pv: Sequence[Any]) -> list[dict[str, Any]]:
 # Move tables (best, analyse)
 
 
+@attrs.define
 class MoveRow:
-    """One legal root move: its value, plies to the end and whether it keeps the value."""
+    """One legal root move: its value, plies to the end and whether it keeps the value.
 
-    def __init__(self, action: Any, notation: str, value: float | None, plies: int | None):
-        self.action = action
-        self.notation = notation
-        self.value = value
-        self.plies = plies
-        self.optimal = False
-        self.chosen = False
-        self.note = ""
+    ``note`` is :data:`SEPARATE_SEARCH` when the value came from a search of its own (a move
+    alpha-beta pruned at the root), or says why there is no value.
+    """
+
+    action: Any
+    notation: str
+    value: float | None = None
+    plies: int | None = None
+    optimal: bool = False
+    chosen: bool = False
+    note: str = ""
 
 
 def move_rows(
@@ -396,7 +402,7 @@ def move_rows(
     values: Mapping[Any, float] = result.action_values
     plies_of: Mapping[Any, int | None] = result.action_plies
     for action in game.actions(state):
-        row = MoveRow(action, format_action(game, state, action), None, None)
+        row = MoveRow(action, format_action(game, state, action))
         if action in values:
             row.value = values[action]
             row.plies = plies_of.get(action)
@@ -408,7 +414,7 @@ def move_rows(
         else:
             row.note = "pruned: cannot beat the best move"
         rows.append(row)
-    best = set(result.best_actions)
+    best = list(result.best_actions)
     for row in rows:
         row.optimal = row.action in best if best else row.value == result.value
         row.chosen = row.action == result.best_action
