@@ -290,11 +290,13 @@ def solve(
     shared: dict[tuple[int, ...], tuple[int, ...]] = {(): ()}  # one copy of each index tuple
     terminal = wins = draws = losses = 0
 
-    # A frame is [state, key, its actions, next action index, child keys so far].
+    # A frame is [state, key, its actions, next action index, the records of its children so
+    # far]. Each state's record, once known, is handed to the frame below it on the stack.
     stack: list[list[Any]] = []
     fresh: tuple[Any, Hashable] | None = (root, root if key_of is None else key_of(root))
     seen = 0
-    while fresh is not None or stack:
+    done: Record  # the record just finished
+    while True:
         if fresh is not None:  # a state met for the first time: a leaf now, or a new frame
             child, child_key = fresh
             fresh = None
@@ -313,7 +315,7 @@ def solve(
                 stack.append([child, child_key, child_actions, 0, []])
             else:
                 u = utility(child)
-                table[child_key] = (child, u, 0, ())
+                done = table[child_key] = (child, u, 0, ())
                 terminal += 1
                 if u > 0:
                     wins += 1
@@ -321,15 +323,17 @@ def solve(
                     losses += 1
                 else:
                     draws += 1
+                if not stack:
+                    break  # the root itself is terminal
+                stack[-1][4].append(done)
                 continue
         frame = stack[-1]
-        here, here_key, here_actions, i, child_keys = frame
+        here, here_key, here_actions, i, records = frame
         n = len(here_actions)
         while i < n:  # expand until a new state turns up
             child = result(here, here_actions[i])
             i += 1
             child_key = child if key_of is None else key_of(child)
-            child_keys.append(child_key)
             known = lookup(child_key)
             if known is None:
                 frame[3] = i
@@ -340,8 +344,8 @@ def solve(
                     f"the game cycles: state {format_state(game, child)!r} is reachable from "
                     "itself; solve needs an acyclic game (use a search with a depth limit)"
                 )
+            records.append(known)
         else:  # every child is solved: back the value up
-            records = [table[k] for k in child_keys]
             values = [r[1] for r in records]
             player = to_move(here)
             v = max(values) if player == 0 else min(values)
@@ -350,8 +354,11 @@ def solve(
             # ply_preference: a winner takes the quickest end, a loser or drawer the slowest.
             winning = v > 0 if player == 0 else v < 0
             plies = 1 + (min(child_plies) if winning else max(child_plies))
-            table[here_key] = (here, v, plies, shared.setdefault(best, best))
+            done = table[here_key] = (here, v, plies, shared.setdefault(best, best))
             stack.pop()
+            if not stack:
+                break  # the root is solved
+            stack[-1][4].append(done)
     if progress is not None:
         progress(seen)
     root_key = root if key_of is None else key_of(root)
