@@ -160,7 +160,8 @@ def _node(node: int, data: dict[str, Any], frame: _Frame, boards: bool, ab: bool
         )
     else:
         _shape(out, player, leaf)
-        out.update(style="filled", fillcolor=fill, penwidth=pen)
+        style = "rounded,filled" if leaf == "horizon" else "filled"
+        out.update(style=style, fillcolor=fill, penwidth=pen)
         if data["optimal"] and not data["principal"] and frame.final:
             out.update(color=_OPTIMAL, penwidth="2.2")
         lines = [f"<B>{escape(value)}</B>" if value else " "]
