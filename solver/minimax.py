@@ -102,6 +102,8 @@ def alphabeta(
     their elder siblings, so a later action's value may be only a bound; ``action_values``
     therefore holds only the root actions whose values are exact, and ``best_actions`` is left
     empty (alpha-beta cannot tell every action that keeps the value without a wider search).
+    ``exact`` is True when no horizon evaluation was used; as pruning may skip every node at the
+    horizon, alpha-beta can be exact (its value the game's) where minimax at that depth is not.
 
     Raises:
         CapabilityError: the search reached its horizon and there is no evaluation function.
@@ -120,7 +122,10 @@ class _Search:
     Each node is valued by :meth:`value`, which numbers it, reports it, and either values it as a
     leaf (terminal: utility; at the horizon: evaluate) or hands it to :meth:`max_value` or
     :meth:`min_value`. Those return ``(v, pv, exact)``: the node's value, the moves along best play
-    from it, and whether ``v`` is exact rather than an alpha-beta bound.
+    from it, and whether ``v`` is exact rather than an alpha-beta bound. (The book's MAX-VALUE
+    calls MIN-VALUE directly because its players alternate; here every child goes through
+    :meth:`value`, which asks the game whose move it is, so games where a player may move twice
+    in a row work too.)
     """
 
     def __init__(
@@ -209,7 +214,7 @@ class _Search:
             v2, pv2, exact2 = self.value(self.game.result(state, a), alpha, beta, ply + 1, node, a)
             if ply == 0:
                 self.root_children[a] = (v2, pv2, exact2)
-            if i == 0 or v2 > v:
+            if i == 0 or v2 > v:  # the first action counts even if its value is -inf
                 v, pv, exact = v2, (a, *pv2), exact2
             if self.prune:
                 alpha = max(alpha, v)
@@ -230,7 +235,7 @@ class _Search:
             v2, pv2, exact2 = self.value(self.game.result(state, a), alpha, beta, ply + 1, node, a)
             if ply == 0:
                 self.root_children[a] = (v2, pv2, exact2)
-            if i == 0 or v2 < v:
+            if i == 0 or v2 < v:  # the first action counts even if its value is +inf
                 v, pv, exact = v2, (a, *pv2), exact2
             if self.prune:
                 beta = min(beta, v)
