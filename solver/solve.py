@@ -7,7 +7,9 @@ are from player 0's (MAX's) point of view.
 :func:`solve` walks the game graph depth-first from the root with an explicit stack (so no
 Python recursion limit applies), meets each state once through a table keyed by the game's
 ``key`` (transpositions are solved once), and backs values up when a state's last child is done
-(backward induction). For each state it keeps only three things: the value, the plies to the end
+(backward induction). A state is terminal when it has no actions (the protocol has ``actions``
+empty exactly at terminal states), so ``is_terminal`` is not called. For each state it keeps only
+three things: the value, the plies to the end
 under optimal play, and the indices (in ``actions`` order) of the optimal actions, i.e. of every
 action that keeps the value. Among those, the plies follow
 :func:`solver.results.ply_preference`: a winner heads for the quickest end, a loser or drawer
