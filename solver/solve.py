@@ -351,11 +351,15 @@ def solve(
             values = [r[1] for r in records]
             player = to_move(here)
             v = max(values) if player == 0 else min(values)
-            best = tuple([j for j in range(n) if values[j] == v])
-            child_plies = [records[j][2] for j in best]
-            # ply_preference: a winner takes the quickest end, a loser or drawer the slowest.
-            winning = v > 0 if player == 0 else v < 0
-            plies = 1 + (min(child_plies) if winning else max(child_plies))
+            if values.count(v) == 1:  # one optimal action: its plies
+                j = values.index(v)
+                best: tuple[int, ...] = (j,)
+                plies = 1 + records[j][2]
+            else:  # ply_preference: a winner takes the quickest end, a loser or drawer the slowest
+                best = tuple([j for j in range(n) if values[j] == v])
+                child_plies = [records[j][2] for j in best]
+                winning = v > 0 if player == 0 else v < 0
+                plies = 1 + (min(child_plies) if winning else max(child_plies))
             done = table[here_key] = (here, v, plies, shared.setdefault(best, best))
             stack.pop()
             if not stack:
