@@ -1,0 +1,71 @@
+"""Diagrams are written as DOT, SVG, PNG, PDF and node-link JSON; bad formats are refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from games import load_game
+from tests.viz.svg import needs_dot, parse
+from viz import GameTree, GraphvizNotFoundError, UnknownFormatError, game_tree, render
+
+TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+
+@pytest.fixture(scope="module")
+def tree() -> GameTree:
+    return game_tree(load_game("textbook", tree=TEXTBOOK), algorithm="alphabeta")
+
+
+class TestFormats:
+    @needs_dot
+    @pytest.mark.parametrize(
+        ("suffix", "magic"),
+        [(".svg", b"<?xml"), (".png", b"\x89PNG"), (".pdf", b"%PDF"), (".dot", b"digraph")],
+    )
+    def test_each_format_by_suffix(
+        self, tree: GameTree, tmp_path: Path, suffix: str, magic: bytes
+    ) -> None:
+        """The suffix picks the format and the file starts with that format's signature."""
+        out = render(tree, tmp_path / f"tree{suffix}")
+        assert out.read_bytes().startswith(magic)
+
+    def test_format_argument_overrides_the_suffix(self, tree: GameTree, tmp_path: Path) -> None:
+        """format= wins over the file's suffix."""
+        out = render(tree, tmp_path / "tree.txt", format="dot")
+        assert out.read_text(encoding="utf-8").startswith("digraph")
+
+    def test_json_is_node_link_and_strict(self, tree: GameTree, tmp_path: Path) -> None:
+        """JSON reloads with networkx into the same nodes and edges, with no infinities."""
+        out = render(tree, tmp_path / "tree.json")
+        text = out.read_text(encoding="utf-8")
+        data = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
+        graph = nx.node_link_graph(data, edges="edges")
+        assert sorted(graph.nodes) == sorted(tree.graph.nodes)
+        assert sorted(graph.edges) == sorted(tree.graph.edges)
+        assert data["graph"]["value"] == 3
+        assert graph.nodes[0]["alpha_in"] == "-inf"
+
+    def test_unknown_suffix_lists_the_formats(self, tree: GameTree, tmp_path: Path) -> None:
+        """An unknown suffix is quoted and the valid ones listed."""
+        with pytest.raises(UnknownFormatError, match=r"unknown output suffix '\.jpeg'.*\.svg"):
+            render(tree, tmp_path / "tree.jpeg")
+
+    @needs_dot
+    def test_jupyter_display(self, tree: GameTree) -> None:
+        """The tree displays itself as SVG in a notebook."""
+        shapes = parse(tree._repr_svg_())
+        drawn = [s for s in shapes.values() if "node" in s.classes and "level" not in s.classes]
+        assert len(drawn) == tree.graph.number_of_nodes() == 13
+
+    def test_missing_graphviz_is_a_clear_error(
+        self, tree: GameTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Without dot on the PATH, image formats fail with how to install it; DOT still works."""
+        monkeypatch.setenv("PATH", str(tmp_path))
+        with pytest.raises(GraphvizNotFoundError, match="apt-get install graphviz"):
+            render(tree, tmp_path / "tree.svg")
+        assert render(tree, tmp_path / "tree.dot").exists()
