@@ -281,6 +281,29 @@ class TestAgents:
             assert parse_agent("minimax:2").choose(game, state, rng) == expected
             assert parse_agent("alphabeta:2").choose(game, state, rng) == expected
 
+    def test_engine_agent_plays_a_value_keeping_move(self) -> None:
+        """engine:dN plays one of the engine's best actions at depth N, the same for equal rngs."""
+        from solver.engine import search
+
+        game = load_game("tictactoe")
+        agent = parse_agent("engine:d9")
+        for text in ("x../.o./...", "xo./.x./..o", "x.o/.x./..."):
+            state = game.parse_state(text)
+            best = search(game, state, depth=9).best_actions
+            choices = {agent.choose(game, state, random.Random(s)) for s in range(5)}
+            assert choices <= set(best)
+            again = agent.choose(game, state, random.Random(3))
+            assert again == agent.choose(game, state, random.Random(3))
+
+    def test_time_limited_engine_plays_legal_moves(self) -> None:
+        """engine:SECONDS finishes a game of legal moves."""
+        game = load_game("tictactoe")
+        record = play_game(game, ["engine:0.01", "random"], random.Random(2))
+        state = game.initial_state()
+        for move in record.moves:
+            state = apply(game, state, move)
+        assert record.ended == "terminal"
+
     def test_random_agent_uses_only_the_given_rng(self) -> None:
         """Equal rngs give equal choices; the choice is legal."""
         game = load_game("tictactoe")
