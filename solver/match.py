@@ -166,9 +166,9 @@ class MinimaxAgent:
 
     def choose(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
         """The search's ``best_action`` (``rng`` is unused: the teaching searches are exact)."""
-        from solver import minimax as teaching
+        from solver.minimax import alphabeta, minimax
 
-        search = teaching.alphabeta if self.algorithm == "alphabeta" else teaching.minimax
+        search = alphabeta if self.algorithm == "alphabeta" else minimax
         return search(game, state, depth=self.depth).best_action
 
 
@@ -193,9 +193,9 @@ class EngineAgent:
 
     def choose(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
         """The engine's best action within the limit."""
-        from solver import engine
+        from solver.engine import search
 
-        result = engine.search(
+        result = search(
             game,
             state,
             depth=self.depth,

@@ -154,7 +154,7 @@ class TestParseAgent:
 class TestPlayGame:
     def test_random_tictactoe_ends_at_a_terminal_state_with_legal_moves(self) -> None:
         """A random game is a legal sequence to a terminal state, scored by its utility."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         for seed in range(20):
             record = play_game(game, ["random", "random"], random.Random(seed))
             state = game.initial_state()
@@ -168,7 +168,7 @@ class TestPlayGame:
 
     def test_the_same_seed_replays_the_same_game(self) -> None:
         """Two games from equal seeds are identical."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         first = play_game(game, ["random", "random"], random.Random(7))
         assert play_game(game, ["random", "random"], random.Random(7)) == first
 
@@ -225,7 +225,7 @@ class TestPlayGame:
 
     def test_a_zero_ply_limit_plays_no_move(self) -> None:
         """max_plies=0 ends at the starting position."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         record = play_game(game, ["random", "random"], random.Random(0), max_plies=0)
         assert (record.moves, record.ended, record.score) == ((), "ply-limit", 0)
 
@@ -247,7 +247,7 @@ class TestPlayGame:
 
     def test_on_move_sees_every_move(self) -> None:
         """on_move is called once per ply with the states before and after."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         seen: list[tuple[int, Any, Any, Any]] = []
         record = play_game(
             game,
@@ -261,7 +261,7 @@ class TestPlayGame:
 
     def test_a_starting_state_can_be_given(self) -> None:
         """play_game starts from ``state`` when given."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         start = game.parse_state("xx./oo./...")
         record = play_game(game, ["minimax:1", "random"], random.Random(0), state=start)
         assert record.moves == (2,)
@@ -273,7 +273,7 @@ class TestAgents:
         """minimax:D plays the teaching search's best action, ties to the first."""
         from solver.minimax import minimax
 
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         rng = random.Random(0)
         for text in ("x../.o./...", "xo./.x./..o", "x.o/.x./..."):
             state = game.parse_state(text)
@@ -285,7 +285,7 @@ class TestAgents:
         """engine:dN plays one of the engine's best actions at depth N, the same for equal rngs."""
         from solver.engine import search
 
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         agent = parse_agent("engine:d9")
         for text in ("x../.o./...", "xo./.x./..o", "x.o/.x./..."):
             state = game.parse_state(text)
@@ -297,7 +297,7 @@ class TestAgents:
 
     def test_time_limited_engine_plays_legal_moves(self) -> None:
         """engine:SECONDS finishes a game of legal moves."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         record = play_game(game, ["engine:0.01", "random"], random.Random(2))
         state = game.initial_state()
         for move in record.moves:
@@ -306,7 +306,7 @@ class TestAgents:
 
     def test_random_agent_uses_only_the_given_rng(self) -> None:
         """Equal rngs give equal choices; the choice is legal."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         state = game.initial_state()
         picks = [RandomAgent().choose(game, state, random.Random(s)) for s in range(30)]
         again = [RandomAgent().choose(game, state, random.Random(s)) for s in range(30)]
@@ -318,7 +318,7 @@ class TestHumanAgent:
     def test_re_asks_until_the_move_is_legal(self) -> None:
         """Illegal or unreadable answers are answered with the error, then asked again."""
         ask, prompts, told = scripted(["4", "nine", "x", "8"])
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         state = game.parse_state("x../.o./...")
         human = HumanAgent(ask=ask, tell=told.append, show_position=False)
         assert human.choose(game, state, random.Random(0)) == 8
@@ -330,14 +330,14 @@ class TestHumanAgent:
     def test_shows_the_position_first(self) -> None:
         """The position is rendered before the question."""
         ask, _, told = scripted(["0"])
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         HumanAgent(ask=ask, tell=told.append).choose(game, game.initial_state(), random.Random(0))
         assert told == [game.render(game.initial_state())]
 
     def test_end_of_input_propagates(self) -> None:
         """EOF from ask is left to the caller."""
         ask, _, told = scripted([])
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         with pytest.raises(EOFError):
             HumanAgent(ask=ask, tell=told.append).choose(
                 game, game.initial_state(), random.Random(0)
@@ -346,7 +346,7 @@ class TestHumanAgent:
     def test_plays_a_whole_game(self) -> None:
         """A scripted human plays a game against minimax through play_game."""
         ask, _, told = scripted(["0", "1", "2", "3", "4", "5", "6", "7", "8"])
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         human = HumanAgent(ask=ask, tell=told.append, show_position=False)
         record = play_game(game, [human, "minimax:2"], random.Random(0))
         assert record.ended == "terminal"
@@ -356,7 +356,7 @@ class TestHumanAgent:
 class TestRunMatch:
     def test_the_same_seed_gives_the_same_match(self) -> None:
         """Two matches with the same seed have the same outcomes and counts."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         first = run_match(game, "random", "random", games=60, seed=5)
         second = run_match(game, "random", "random", games=60, seed=5)
         assert first == second
@@ -385,7 +385,7 @@ class TestRunMatch:
 
     def test_each_game_draws_from_its_own_stream(self) -> None:
         """Game i of a match replays alone with game_rng(seed, i)."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         result = run_match(game, "random", "random", games=8, seed=2)
         record = play_game(game, ["random", "random"], game_rng(2, 6))
         assert (result.outcomes[6].plies, result.outcomes[6].score) == (
@@ -453,7 +453,7 @@ class TestRunMatch:
 
     def test_bad_arguments_are_refused(self) -> None:
         """No games, no workers, or a human in worker processes are refused."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         with pytest.raises(AgentError, match="bad number of games 0"):
             run_match(game, "random", "random", games=0)
         with pytest.raises(AgentError, match="bad number of workers 0"):
@@ -465,7 +465,7 @@ class TestRunMatch:
 class TestMatchResult:
     def test_table_has_one_row_per_seating(self) -> None:
         """The table shows the article's columns, one row per seating, and the ending rule."""
-        game = load_game("tictactoe")
+        game: Any = load_game("tictactoe")
         result = run_match(game, "minimax:1", "random", games=6, seed=1, swap=True)
         lines = result.table().splitlines()
         assert lines[0].split()[:7] == ["P1", "(first)", "P2", "games", "P1", "wins", "P2"]
