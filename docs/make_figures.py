@@ -1,0 +1,166 @@
+"""Generate every figure of docs/teaching.md into docs/figures/ (nothing there is drawn by hand).
+
+Run from the project root:  .venv/bin/python docs/make_figures.py  [--out docs/figures]
+
+Each figure is a real search drawn by ``viz``: the textbook tree of AIMA Figure 5.2 under minimax
+and alpha-beta, backward induction step by step, tic-tac-toe from a mid-game position with the
+boards in the nodes and its transposition view, tic-tac-toe's opening folded by symmetry, and
+the Ayòayò example of the article (depth 3, leaves labelled with the captured seeds [p1, p2]).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games import load_game  # noqa: E402
+from solver.minimax import alphabeta, minimax  # noqa: E402
+from viz import GameTree, game_tree, render, write_frames, write_html  # noqa: E402
+
+TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+TICTACTOE_MIDGAME = "..x/xx./oo."
+AYOAYO_ARTICLE = "[[2,6,6,1,1,7],[0,2,7,2,7,7]]"
+
+
+def captured_seeds(state: Any) -> str:
+    """The article's leaf label: seeds captured by Player 1 and Player 2, ``[p1, p2]``."""
+    p1, p2 = state.captured
+    return f"[{p1}, {p2}]"
+
+
+def both(tree: GameTree, out: Path, name: str, **looks: Any) -> None:
+    """Write ``name``.svg and ``name``.png."""
+    for suffix in (".svg", ".png"):
+        path = render(tree, out / f"{name}{suffix}", **looks)
+        print(f"  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def textbook_figures(out: Path) -> None:
+    game = load_game("textbook", tree=TEXTBOOK, labels="aima")
+    title = "AIMA Figure 5.2 under minimax: MAX's best move is a1, worth 3"
+    tree = game_tree(game)
+    both(tree, out, "textbook_minimax", title=title)
+    write_frames(tree, out / "textbook_minimax_steps", format="svg", title=title)
+    write_html(tree, out / "textbook_minimax_steps.html", title=title)
+
+    tree = game_tree(game, algorithm="alphabeta")
+    cut = [
+        game.utility(game.parse_state(d["state"]))
+        for _, d in tree.graph.nodes(data=True)
+        if d["kind"] == "pruned"
+    ]
+    title = (
+        f"AIMA Figure 5.5: alpha-beta finds the same value, {tree.graph.graph['value_text']}, "
+        f"without looking at the leaves {' and '.join(map(str, cut))}"
+    )
+    both(tree, out, "textbook_alphabeta", title=title, alpha_beta_labels=True)
+    write_html(tree, out / "textbook_alphabeta_steps.html", title=title, alpha_beta_labels=True)
+    print("  textbook step pages and frames")
+
+
+def tictactoe_figures(out: Path) -> None:
+    game = load_game("tictactoe")
+    state = game.parse_state(TICTACTOE_MIDGAME)
+    tree = game_tree(game, state)
+    both(
+        tree,
+        out,
+        "tictactoe_midgame",
+        boards=True,
+        title=f"Tic-tac-toe from {TICTACTOE_MIDGAME}, O (MIN) to move: minimax to the end",
+    )
+    merged = game_tree(game, state, transpositions=True)
+    both(
+        merged,
+        out,
+        "tictactoe_midgame_transpositions",
+        boards=True,
+        title=(
+            f"The same search with identical positions merged: {merged.searched} nodes, "
+            f"{merged.graph.number_of_nodes()} distinct positions"
+        ),
+    )
+    pruned = game_tree(game, state, algorithm="alphabeta")
+    both(
+        pruned,
+        out,
+        "tictactoe_midgame_alphabeta",
+        boards=True,
+        title=f"Alpha-beta from the same position: {pruned.searched} nodes instead of "
+        f"{tree.searched}",
+    )
+    opening = game_tree(game, depth=2, fold_symmetries=True)
+    both(
+        opening,
+        out,
+        "tictactoe_opening_folded",
+        title=(
+            f"Tic-tac-toe's first two plies with symmetric moves folded: {opening.searched} "
+            f"nodes searched, {opening.graph.number_of_nodes()} drawn"
+        ),
+    )
+
+
+def tictactoe_counts() -> None:
+    """The sizes the tutorial quotes: the full minimax tree against the distinct positions."""
+    game = load_game("tictactoe")
+    start = time.perf_counter()
+    nodes = minimax(game).stats.nodes
+    pruned = alphabeta(game).stats.nodes
+    seen: set[Any] = set()
+    frontier = {game.initial_state()}
+    while frontier:
+        seen |= frontier
+        frontier = {game.result(s, a) for s in frontier for a in game.actions(s)} - seen
+    print(
+        f"  tic-tac-toe: minimax visits {nodes:,} nodes, alpha-beta {pruned:,}; "
+        f"{len(seen):,} distinct positions "
+        f"({time.perf_counter() - start:.1f} s)"
+    )
+
+
+def ayoayo_figures(out: Path) -> None:
+    game = load_game("ayoayo")
+    state = game.parse_state(AYOAYO_ARTICLE)
+    full = game_tree(game, state, depth=3, leaf_label=captured_seeds)
+    facts = full.graph.graph
+    title = (
+        f"Ayòayò {AYOAYO_ARTICLE}, Player 1 to move, minimax depth 3: "
+        f"play cell {facts['best_move']} (value {facts['value_text']})"
+    )
+    render(full, out / "ayoayo_article.svg", title=title)
+    print("  docs/figures/ayoayo_article.svg")
+    collapsed = game_tree(game, state, depth=3, leaf_label=captured_seeds, collapse=True)
+    both(collapsed, out, "ayoayo_article_collapsed", title=title)
+    boards = game_tree(game, state, depth=2, collapse=True)
+    both(
+        boards,
+        out,
+        "ayoayo_boards",
+        boards=True,
+        title=f"Ayòayò {AYOAYO_ARTICLE} at depth 2, boards in the nodes",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures")
+    args = parser.parse_args(argv)
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    textbook_figures(out)
+    tictactoe_figures(out)
+    ayoayo_figures(out)
+    tictactoe_counts()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
