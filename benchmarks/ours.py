@@ -1,8 +1,10 @@
 """Our side: the strong solver, the engine and the teaching searches on the same jobs.
 
 Everything goes through the public API (``games.load_game``, ``solver.solve.solve``,
-``solver.engine.search``, ``solver.minimax``) and the Game protocol, exactly as a user calls it;
-every timed call starts from scratch (a new solution, a new transposition table).
+``solver.engine.search``, ``solver.minimax``) and the Game protocol, exactly as a user calls it.
+Every timed call starts from scratch: a new game object (Ayòayò caches legal moves per game
+object, so a reused one would carry the warm-up's work into the timed runs), a new solution,
+a new transposition table.
 
 Tic-tac-toe (suite "tictactoe"): the strong solve of both tic-tac-toes (all 5,478 states with
 values, optimal moves and plies to the end), the engine's root search (depth None) from the
@@ -35,14 +37,14 @@ def _value(value: Any) -> Any:
 
 
 def _solve(name: str) -> Callable[[], Facts]:
+    from games import load_game
     from solver.solve import solve
 
-    from games import load_game
-
-    game = load_game(name)
-    root = game.initial_state()
+    load_game(name)  # import the module before timing
 
     def job() -> Facts:
+        game = load_game(name)
+        root = game.initial_state()
         solution = solve(game)
         return {
             "value": _value(solution.value(root)),
@@ -54,14 +56,13 @@ def _solve(name: str) -> Callable[[], Facts]:
 
 
 def _search(name: str, **limits: Any) -> Callable[[], Facts]:
+    from games import load_game
     from solver.engine import search
 
-    from games import load_game
-
-    game = load_game(name)
+    load_game(name)
 
     def job() -> Facts:
-        result = search(game, **limits)
+        result = search(load_game(name), **limits)
         return {
             "value": _value(result.value),
             "best_action": result.best_action,
@@ -79,11 +80,11 @@ def _teaching(name: str, algorithm: str, depth: int | None = None) -> Callable[[
     from games import load_game
     from solver import minimax as teaching
 
-    game = load_game(name)
+    load_game(name)
     run = getattr(teaching, algorithm)
 
     def job() -> Facts:
-        result = run(game, depth=depth)
+        result = run(load_game(name), depth=depth)
         return {
             "value": _value(result.value),
             "best_action": result.best_action,
@@ -187,12 +188,10 @@ def minimax_agreement(
     the teaching alpha-beta (same oracle module, exact root value) carries on deeper under the
     same rule. Returns one record per depth that finished.
     """
-    from solver.engine import search
-
     from games import load_game
     from solver import minimax as teaching
+    from solver.engine import search
 
-    game = load_game(name)
     records: list[Agreement] = []
     started = time.perf_counter()
     depth = 1
@@ -204,9 +203,9 @@ def minimax_agreement(
             if last * growth > left or left <= 0:
                 break
             t0 = time.perf_counter()
-            expected = run(game, depth=depth)
+            expected = run(load_game(name), depth=depth)
             last = time.perf_counter() - t0
-            got = search(game, depth=depth)
+            got = search(load_game(name), depth=depth)
             records.append(
                 Agreement(
                     depth=depth,
