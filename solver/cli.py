@@ -51,6 +51,7 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 DEFAULT_ANALYSE_SECONDS = 3.0
 SEPARATE_SEARCH = "†"
+WORSE = "worse"
 SEPARATE_SEARCH_NOTE = (
     "† pruned by alpha-beta at the root (its value there is only a bound); "
     "valued here by a separate search of that move"
@@ -133,13 +134,17 @@ def _num(value: float | None) -> str:
     >>> _num(3.0), _num(-0.5), _num(float("inf")), _num(None)
     ('3', '-0.5', '+∞', '-')
     """
-    if value is None:
+    if value is None or _isnan(value):
         return "-"
     if math.isinf(value):
         return "+∞" if value > 0 else "−∞"
     if float(value).is_integer():
         return str(int(value))
     return f"{value:g}"
+
+
+def _isnan(value: float | None) -> bool:
+    return value is not None and isinstance(value, float) and math.isnan(value)
 
 
 def _json_num(value: float | None) -> float | int | None:
@@ -350,6 +355,17 @@ def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> str:
     return ", ".join(parts) if parts else "(none: the game is over)"
 
 
+def _pv_notation(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
+    """The moves of a principal variation in the game's notation, each in its own position."""
+    moves = []
+    for action in pv:
+        if game.is_terminal(state):
+            break
+        moves.append(format_action(game, state, action))
+        state = game.result(state, action)
+    return moves
+
+
 def _pv_moves(game: Any, state: Any, pv: Sequence[Any]) -> list[dict[str, Any]]:
     moves = []
     for action in pv:
@@ -412,7 +428,7 @@ def move_rows(
             row.plies = None if plies is None else plies + 1
             row.note = SEPARATE_SEARCH
         else:
-            row.note = "pruned: cannot beat the best move"
+            row.note = WORSE
         rows.append(row)
     best = list(result.best_actions)
     for row in rows:
@@ -435,8 +451,10 @@ def _preferred_order(game: Any, state: Any, rows: list[MoveRow]) -> list[MoveRow
     return sorted(rows, key=key)
 
 
-def moves_table(io: Io, game: Any, state: Any, rows: list[MoveRow], *, exact: bool) -> Table:
-    """The table of root moves: move, value, plies to the end, optimal mark, note."""
+def moves_table(
+    io: Io, game: Any, state: Any, rows: list[MoveRow], *, value: float, exact: bool
+) -> Table:
+    """The table of root moves: move, value (or bound), plies to the end, mark, outcome."""
     columns = ["move", ">value"]
     if exact:
         columns.append(">plies to end")
@@ -444,11 +462,14 @@ def moves_table(io: Io, game: Any, state: Any, rows: list[MoveRow], *, exact: bo
     table = io.table(*columns)
     for row in _preferred_order(game, state, rows):
         mark = "best" if row.chosen else ("optimal" if row.optimal else "")
+        shown = _num(row.value)
         if row.value is None:
-            said = row.note
+            said = "worse than the best move (pruned: only a bound is known)"
+            if row.note == WORSE and not _isnan(value):
+                shown = ("< " if game.to_move(state) == 0 else "> ") + _num(value)
         else:
             said = outcome(game, row.value, exact=exact, plies=row.plies)
-        cells = [row.notation + (row.note if row.note == SEPARATE_SEARCH else ""), _num(row.value)]
+        cells = [row.notation + (row.note if row.note == SEPARATE_SEARCH else ""), shown]
         if exact:
             cells.append("-" if row.plies is None else str(row.plies))
         cells += [mark, said]
@@ -629,7 +650,8 @@ def cmd_best(args: argparse.Namespace, io: Io) -> int:
         child_result = _searcher(args.algorithm, depth, None)(game, child)
         return (child_result.value, child_result.plies)
 
-    rows = move_rows(game, state, result, exact_child)
+    # Value the moves a pruning search only bounded, unless a limit stopped the search.
+    rows = move_rows(game, state, result, exact_child if result.complete else None)
     if args.json:
         io.json(result_json(game, state, result, rows, algorithm=args.algorithm))
         return EXIT_OK
@@ -671,11 +693,18 @@ def _print_answer(
         io.print()
     if game.is_terminal(state):
         return
-    said = outcome(game, result.value, exact=result.exact, plies=result.plies)
-    io.print(f"value: {_num(result.value)} ({said})", style="bold")
     if not result.complete:
-        io.print("(stopped early: the answer of the last completed depth)")
-    io.print(moves_table(io, game, state, rows, exact=result.exact))
+        if result.depth:
+            io.print(f"stopped during depth {result.depth + 1}: answers from depth {result.depth}")
+        else:
+            io.print("stopped before depth 1 completed: no move was searched; showing a guess")
+    if _isnan(result.value):
+        io.print("value: unknown (the game has no evaluation function)", style="bold")
+    else:
+        said = outcome(game, result.value, exact=result.exact, plies=result.plies)
+        where = "" if result.exact or result.depth is None else f" at depth {result.depth}"
+        io.print(f"value{where}: {_num(result.value)} ({said})", style="bold")
+    io.print(moves_table(io, game, state, rows, value=result.value, exact=result.exact))
     if any(row.note == SEPARATE_SEARCH for row in rows):
         io.print(SEPARATE_SEARCH_NOTE)
     io.print()
@@ -752,7 +781,7 @@ def depth_line(game: Any, state: Any, result: SearchResult) -> str:
     """One line for a completed iteration: depth, value, best move, PV, nodes, time."""
     depth = "end" if result.depth is None else str(result.depth)
     best = "-" if result.best_action is None else format_action(game, state, result.best_action)
-    pv = pv_text(game, state, result.pv[:8]) + (" ..." if len(result.pv) > 8 else "")
+    pv = " ".join(_pv_notation(game, state, result.pv))
     stats = result.stats
     return (
         f"depth {depth:>3}  value {_num(result.value):>5}  best {best:<4}  "

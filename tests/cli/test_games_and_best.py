@@ -117,3 +117,33 @@ class TestBestTicTacToe:
         assert result.code == 0
         assert "game over" in result.out
         assert "principal variation" not in result.out
+
+
+class TestBestEngine:
+    def test_default_engine_finds_every_optimal_move(self, run):
+        """The default engine's optimal moves are exactly the moves minimax says keep the value."""
+        game = load_game("tictactoe")
+        state = game.parse_state("x../.../...")
+        expected = minimax(game, state)
+        data = run("best", "tictactoe", "-p", "x../.../...", "--json").json()
+        assert data["algorithm"] == "engine"
+        assert data["value"] == expected.value
+        keep = sorted(str(a) for a, v in expected.action_values.items() if v == expected.value)
+        assert sorted(data["optimal_moves"]) == keep
+
+    def test_engine_values_every_move_exactly(self, run):
+        """Moves the engine only bounded are valued by their own search, equal to minimax."""
+        game = load_game("tictactoe")
+        state = game.parse_state("x.o/.x./...")
+        data = run("best", "tictactoe", "-p", "x.o/.x./...", "--json").json()
+        for move in data["moves"]:
+            child = game.result(state, move["action"])
+            assert move["value"] == minimax(game, child).value
+
+    def test_engine_with_a_time_limit_on_ayoayo(self, run):
+        """--time bounds the engine on a game too long to search to the end."""
+        data = run(
+            "best", "ayoayo", "-p", "[[2,6,6,1,1,7],[0,2,7,2,7,7]]", "--time", "0.3", "--json"
+        ).json()
+        assert data["complete"] is False and data["exact"] is False
+        assert data["best_move"] in [m["move"] for m in data["moves"]]
