@@ -58,6 +58,18 @@ SEPARATE_SEARCH_NOTE = (
 )
 
 
+EXAMPLES = """examples:
+  gamesolver games
+  gamesolver solve tictactoe --out table.csv
+  gamesolver best tictactoe --position 'x.o/.x./...'
+  gamesolver analyse ayoayo --position '[[2,6,6,1,1,7],[0,2,7,2,7,7]]' --time 2
+  gamesolver play ayoayo --ai engine --time 1
+  gamesolver match ayoayo minimax:3 random --games 500 --seed 1 --swap
+  gamesolver tree textbook --algorithm alphabeta -o alphabeta.svg
+
+Values are from player 0's (MAX's) point of view. Exit codes: 1 game error, 2 usage error."""
+
+
 class UsageError(Exception):
     """A command-line mistake the user can fix by changing an option (exit code 2)."""
 
@@ -1135,6 +1147,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Solve, analyse, play and draw two-player zero-sum perfect-information games.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
