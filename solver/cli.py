@@ -1363,6 +1363,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GameError as exc:
         _error(io, str(exc))
         return EXIT_GAME_ERROR
+    except RecursionError:  # a teaching search to the end of a game that cycles or is too long
+        _error(
+            io,
+            f"the search of {getattr(args, 'game', 'the game')!r} went deeper than Python's "
+            "recursion limit without reaching the end: the game may cycle or be too long to "
+            "search to the end; give a --depth N (or use the engine with --time S)",
+        )
+        return EXIT_GAME_ERROR
     except KeyboardInterrupt:
         _error(io, "interrupted")
         return EXIT_INTERRUPTED

@@ -80,3 +80,9 @@ class TestGameErrors:
         assert result.code == 1
         assert repr(position) in result.err
         assert result.err.startswith("gamesolver: error: ")
+
+    def test_teaching_search_to_the_end_of_a_cycling_game(self, run):
+        """Minimax to the end of Ayòayò (which cycles) is a clear error suggesting --depth."""
+        result = run("best", "ayoayo", "-a", "minimax")
+        assert result.code == 1
+        assert "--depth" in result.err
