@@ -123,10 +123,10 @@ def read_board(text: str) -> Board:
 
 
 def _cell(text: str, size: int) -> str:
-    shown = "" if text in _EMPTY else escape(text)
+    shown = "" if text in _EMPTY else f'<FONT POINT-SIZE="11">{escape(text)}</FONT>'
     colour = _MARK_COLOURS.get(text.lower())
     if colour:
-        shown = f'<FONT COLOR="{colour}"><B>{escape(text.upper())}</B></FONT>'
+        shown = f'<FONT COLOR="{colour}" POINT-SIZE="12"><B>{escape(text.upper())}</B></FONT>'
     return (
         f'<TD WIDTH="{size}" HEIGHT="{size}" FIXEDSIZE="TRUE" BGCOLOR="white">{shown or " "}</TD>'
     )
@@ -149,11 +149,19 @@ def board_label(text: str, *, dim: bool = False) -> str:
         parts.append(f"<TR><TD>{small}{escape(line)}</FONT></TD></TR>")
     if board.rows:
         width = max(len(r.cells) for r in board.rows)
-        size = 15 if width <= 4 else 19
+        size = 17 if width <= 4 else 19
         labels = any(0 < len(r.label) <= 3 for r in board.rows)
         notes = any(r.note for r in board.rows)
+        fixed = ""
+        if not labels and not notes and not board.header:
+            # a bare grid keeps its square cells even inside a wider node
+            fixed = (
+                f' FIXEDSIZE="TRUE" WIDTH="{width * size + 2}" '
+                f'HEIGHT="{len(board.rows) * size + 2}"'
+            )
         grid = [
-            f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="1" COLOR="{colour}">'
+            '<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="0" '
+            f'COLOR="{colour}"{fixed}>'
         ]
         if board.header:
             cells = "".join(f'<TD BORDER="0">{small}{escape(c)}</FONT></TD>' for c in board.header)

@@ -97,7 +97,6 @@ def _node(node: int, data: dict[str, Any], frame: _Frame, boards: bool, ab: bool
     if known and value and not data["exact"]:
         value = ("≥" if player == 0 else "≤") + value
     hits = f"×{data['hits']}" if data["hits"] > 1 else ""
-    folded = f"+{len(data['folded'])} sym." if data["folded"] else ""
     tooltip = [data["role"] + " to move", data["state"]]
     if data["cut"]:
         tooltip.append(f"pruned by {data['cut']}")
@@ -137,7 +136,7 @@ def _node(node: int, data: dict[str, Any], frame: _Frame, boards: bool, ab: bool
             out["label"] = ""
         return out
 
-    extra = " ".join(t for t in (hits, folded) if t)
+    extra = hits
     if boards and data["board"]:
         glyph = "■" if leaf else _GLYPH[player]
         head_colour = "#333333" if leaf else ("#1f5fa8", "#b03a2e")[player]
@@ -211,6 +210,8 @@ def _edge(u: int, v: int, data: dict[str, Any], child: dict[str, Any], frame: _F
     out: dict[str, str] = {"id": f"e{u}_{v}"}
     classes = []
     move = escape(data["move"])
+    if child["folded"]:
+        move += " ≡ " + escape(", ".join(child["folded"]))
     label = move
     if data["pruned"] and frame.cut(child):
         classes.append("pruned")
@@ -286,7 +287,7 @@ def _caption(tree: GameTree, title: str | None, legend: bool, frame: _Frame) -> 
         if facts.get("collapse"):
             lines.append("… subtree off the principal path, collapsed")
         if facts.get("fold_symmetries"):
-            lines.append("+n sym. symmetric siblings folded in")
+            lines.append("0 ≡ 2, 6: symmetric moves drawn once")
         if not frame.final:
             lines.append('<FONT COLOR="#b08000">■</FONT> the node just valued')
         rows.append(
