@@ -650,9 +650,12 @@ def cmd_best(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver best``: every legal move valued, the optimal ones, the PV and the figures."""
     game = load(args)
     state = position(game, args)
-    if args.depth is not None and args.depth < 1:
-        raise UsageError(f"invalid --depth {args.depth!r}: expected a whole number >= 1")
-    search = _searcher(args.algorithm, args.depth, getattr(args, "time", None))
+    if args.time is not None and args.algorithm != "engine":
+        raise UsageError(
+            f"--time limits the engine only, not {args.algorithm!r}; "
+            "use --algorithm engine, or --depth N for the teaching searches"
+        )
+    search = _searcher(args.algorithm, args.depth, args.time)
     result = search(game, state)
 
     def exact_child(child: Any) -> tuple[float, int | None]:

@@ -71,6 +71,12 @@ class TestUsageErrors:
         assert result.code == 2
         assert "'labels'" in result.err and "KEY=VALUE" in result.err
 
+    def test_time_limit_with_a_teaching_search(self, run):
+        """--time only limits the engine; with minimax it is refused, not ignored."""
+        result = run("best", "tictactoe", "-a", "minimax", "--time", "1")
+        assert result.code == 2
+        assert "'minimax'" in result.err and "--depth" in result.err
+
 
 class TestGameErrors:
     @pytest.mark.parametrize("position", ["x.o/.x.", "xxx/xxx/xxx", "abc/def/ghi"])
