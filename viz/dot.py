@@ -206,7 +206,14 @@ def _shape(out: dict[str, str], player: int, leaf: str | None) -> None:
         )
 
 
-def _edge(u: int, v: int, data: dict[str, Any], child: dict[str, Any], frame: _Frame) -> str:
+def _edge(
+    u: int,
+    v: int,
+    data: dict[str, Any],
+    child: dict[str, Any],
+    parent: dict[str, Any],
+    frame: _Frame,
+) -> str:
     out: dict[str, str] = {"id": f"e{u}_{v}"}
     classes = []
     move = escape(data["move"])
@@ -229,7 +236,7 @@ def _edge(u: int, v: int, data: dict[str, Any], child: dict[str, Any], frame: _F
     elif data["principal"] and frame.final:
         classes.append("principal")
         out.update(penwidth="3.2")
-    elif data["optimal"] and frame.final:
+    elif data["optimal"] and (frame.final or frame.known(parent)):
         classes.append("optimal")
         out.update(penwidth="2.2", color=_OPTIMAL, fontcolor=_OPTIMAL)
     out["class"] = " ".join(classes) or "move"
@@ -375,7 +382,7 @@ def to_dot(
     for (a, _, _), (b, _, _) in itertools.pairwise(levels):
         lines.append(f"  level{a} -> level{b} [style=invis];")
     for u, v, data in _ordered_edges(graph):
-        lines.append(_edge(u, v, data, graph.nodes[v], frame))
+        lines.append(_edge(u, v, data, graph.nodes[v], graph.nodes[u], frame))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

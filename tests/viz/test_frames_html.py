@@ -55,6 +55,23 @@ class TestFrames:
         assert shown[-1] == {f"n{n}" for n, d in tree.graph.nodes(data=True) if d["kind"] == "node"}
         assert "n0" not in shown[-2]  # the root's value comes last
 
+    def test_best_move_marked_when_its_value_backs_up(self, tree: GameTree) -> None:
+        """The move that gave a node its value turns blue at the frame the value backs up."""
+        from viz.dot import pipe
+
+        graph = tree.graph
+        step, b = next(
+            (i, s.node)
+            for i, s in enumerate(tree.steps, start=1)
+            if graph.nodes[s.node]["name"] == "B"
+        )
+        (best,) = [c for c in graph.successors(b) if graph.edges[b, c]["optimal"]]
+        sources = frame_sources(tree)
+        before = parse(pipe(sources[step - 1], "svg").decode())
+        after = parse(pipe(sources[step], "svg").decode())
+        assert "optimal" not in before[f"e{b}_{best}"].classes
+        assert "optimal" in after[f"e{b}_{best}"].classes
+
     def test_pruned_branches_appear_at_their_cut(self, tree: GameTree) -> None:
         """Pruned nodes are drawn dashed from the cut's frame on, not before."""
         from viz.dot import pipe
