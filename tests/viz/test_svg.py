@@ -108,3 +108,19 @@ class TestBoards:
         numbers = [t for t in texts if t.isdigit()]
         assert numbers == [value, *header, *pits]
         assert texts.count("captured 0") == 2
+
+
+class TestLeafLabels:
+    def test_ayoayo_leaves_show_captured_seeds(self) -> None:
+        """With the article's hook, each leaf shows [p1, p2] above its value p1 − p2."""
+        game = load_game("ayoayo")
+        state = game.parse_state("[[2,6,6,1,1,7],[0,2,7,2,7,7]]")
+        tree = game_tree(
+            game, state, depth=2, leaf_label=lambda s: f"[{s.captured[0]}, {s.captured[1]}]"
+        )
+        shapes = parse(to_svg(tree))
+        leaves = [(n, d) for n, d in tree.graph.nodes(data=True) if d["leaf"]]
+        assert len(leaves) == tree.result.stats.leaves
+        for node, data in leaves:
+            p1, p2 = game.parse_state(data["state"]).captured
+            assert shapes[f"n{node}"].texts == (f"[{p1}, {p2}]", str(p1 - p2))
