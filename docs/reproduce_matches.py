@@ -258,6 +258,20 @@ def beyond_lines(results: list[MatchResult]) -> list[str]:
     return lines
 
 
+def first_mover_note(rows: list[Row]) -> list[str]:
+    """A sentence on the first mover's handicap, from the random-vs-random row if it ran."""
+    for row in rows:
+        if row.first == row.second == "random":
+            r = row.result
+            return [
+                "Read each match by seat: Ayòayò as implemented favours the second mover "
+                f"(random vs random above: P1 wins {pct(r.p1_wins, r.games)}, P2 wins "
+                f"{pct(r.p2_wins, r.games)}), and that shows between searchers too.",
+                "",
+            ]
+    return []
+
+
 def document(
     rows: list[Row], beyond: list[MatchResult], scale: float, workers: int, seconds: float
 ) -> str:
@@ -352,6 +366,7 @@ def document(
             "the captured seeds): both players are (nearly) deterministic and could cycle.",
             "",
             *beyond_lines(beyond),
+            *first_mover_note(rows),
         ]
     return "\n".join(out)
 
