@@ -323,6 +323,8 @@ class _Engine:
             """A horizon (or terminal) node's value for ``player``."""
             nonlocal nodes, leaves, horizon
             nodes += 1
+            if nodes >= check_at:
+                check()
             leaves += 1
             if is_terminal(state):
                 v = utility(state)

@@ -1,0 +1,624 @@
+"""Tests for the engine: negamax alpha-beta, bounded table, iterative deepening, limits."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import load_game
+from solver import engine as engine_module
+from solver.engine import search
+from solver.events import Backup, CacheHit, Enter, Event, Leaf, Trace
+from solver.game import CapabilityError, Game, GameError
+from solver.minimax import minimax
+from solver.results import SearchResult, ply_preference
+from solver.solve import Solution, solve
+from solver.table import TranspositionTable
+
+TIC_TAC_TOES = ["tictactoe", "tictactoe-bitboard"]
+
+
+@cache
+def solution(name: str) -> Solution:
+    """The strong solution of a registered game (computed once per test session)."""
+    return solve(load_game(name))
+
+
+def sample_states(name: str, count: int, seed: int) -> list[Any]:
+    """``count`` reachable states of a game, drawn with a seeded generator."""
+    states = sorted(solution(name).states(), key=repr)
+    return random.Random(seed).sample(states, count)
+
+
+def replay(game: Game[Any, Any], state: Any, line: tuple[Any, ...]) -> Any:
+    """The state after playing ``line`` from ``state``, every move checked to be legal."""
+    for action in line:
+        assert action in list(game.actions(state))
+        state = game.result(state, action)
+    return state
+
+
+class TakeAway:
+    """Take one or two counters; whoever takes the last wins. No evaluate: the bare protocol."""
+
+    name = "takeaway"
+
+    def __init__(self, counters: int = 7) -> None:
+        self.counters = counters
+
+    def initial_state(self) -> tuple[int, int]:
+        return (self.counters, 0)
+
+    def to_move(self, state: tuple[int, int]) -> int:
+        return state[1]
+
+    def actions(self, state: tuple[int, int]) -> list[int]:
+        return [n for n in (1, 2) if n <= state[0]]
+
+    def result(self, state: tuple[int, int], action: int) -> tuple[int, int]:
+        return (state[0] - action, 1 - state[1])
+
+    def is_terminal(self, state: tuple[int, int]) -> bool:
+        return state[0] == 0
+
+    def utility(self, state: tuple[int, int]) -> float:
+        return 1 if state[1] == 1 else -1
+
+
+class ExtraTurns(TakeAway):
+    """Take-away where taking two counters gives the same player another turn, with evaluate."""
+
+    name = "extra-turns"
+
+    def result(self, state: tuple[int, int], action: int) -> tuple[int, int]:
+        return (state[0] - action, state[1] if action == 2 else 1 - state[1])
+
+    def utility(self, state: tuple[int, int]) -> float:
+        return 2 if state[1] == 1 else -3  # the last taker wins, unequal stakes
+
+    def evaluate(self, state: tuple[int, int]) -> float:
+        return (state[0] % 3) * (1 if state[1] == 0 else -1) / 4
+
+
+class Cycle:
+    """A token on a ring of four cells; either player steps +1 or -1; cell 2 ends the game.
+
+    From cell 0 a player can step back and forth for ever: the game cycles.
+    """
+
+    name = "cycle"
+
+    def initial_state(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def to_move(self, state: tuple[int, int]) -> int:
+        return state[1]
+
+    def actions(self, state: tuple[int, int]) -> tuple[int, ...]:
+        return () if state[0] == 2 else (1, -1)
+
+    def result(self, state: tuple[int, int], action: int) -> tuple[int, int]:
+        return ((state[0] + action) % 4, 1 - state[1])
+
+    def is_terminal(self, state: tuple[int, int]) -> bool:
+        return state[0] == 2
+
+    def utility(self, state: tuple[int, int]) -> float:
+        return 1 if state[1] == 1 else -1  # who stepped onto cell 2 wins
+
+
+class CycleWithEvaluate(Cycle):
+    """The cycling game with a horizon evaluation (always 0)."""
+
+    def evaluate(self, state: tuple[int, int]) -> float:
+        return 0
+
+
+class TestEveryTicTacToeState:
+    """To the end, on all 5,478 reachable states, the engine agrees with the strong solver."""
+
+    @pytest.mark.parametrize("name", TIC_TAC_TOES)
+    def test_value_best_actions_and_plies_match_solve(self, name: str) -> None:
+        """Value, the set of optimal moves and plies to the end equal solve's, state by state."""
+        game = load_game(name)
+        solved = solution(name)
+        states = list(solved.states())
+        assert len(states) == 5478
+        for state in states:
+            result = search(game, state, table_size=1 << 12)
+            assert result.value == solved.value(state)
+            assert set(result.best_actions) == set(solved.best_actions(state))
+            assert result.plies == solved.plies(state)
+            assert result.exact and result.complete
+
+    @pytest.mark.parametrize("name", TIC_TAC_TOES)
+    def test_pv_is_a_legal_line_that_ends_with_the_value(self, name: str) -> None:
+        """The PV starts with the best action, is legal, has ``plies`` moves and ends the game."""
+        game = load_game(name)
+        for state in sample_states(name, 300, seed=1):
+            result = search(game, state)
+            end = replay(game, state, result.pv)
+            assert len(result.pv) == result.plies
+            assert game.is_terminal(end) and game.utility(end) == result.value
+            if result.pv:
+                assert result.pv[0] == result.best_action
+
+    @pytest.mark.parametrize("name", TIC_TAC_TOES)
+    def test_the_chosen_move_has_the_preferred_plies(self, name: str) -> None:
+        """Among the optimal moves the choice follows ply_preference (quick win, slow loss)."""
+        game = load_game(name)
+        solved = solution(name)
+        for state in sample_states(name, 300, seed=2):
+            result = search(game, state)
+            if result.best_action is None:
+                continue
+            mover = 1 if game.to_move(state) == 0 else -1
+            prefs = {
+                a: ply_preference(mover * result.value, 1 + solved.plies(game.result(state, a)))
+                for a in result.best_actions
+            }
+            assert prefs[result.best_action] == min(prefs.values())
+            assert result.action_plies[result.best_action] == result.plies
+
+
+class TestDepthLimited:
+    """With a depth limit the engine's value is the teaching minimax value at that depth."""
+
+    @pytest.mark.parametrize("name", TIC_TAC_TOES)
+    @pytest.mark.parametrize("depth", [1, 2, 3])
+    def test_value_and_best_actions_equal_minimax(self, name: str, depth: int) -> None:
+        """Value, best actions and every exact action value agree with minimax at depth 1-3."""
+        game = load_game(name)
+        for state in sample_states(name, 120, seed=depth):
+            expected = minimax(game, state, depth=depth)
+            result = search(game, state, depth=depth)
+            assert result.value == expected.value
+            assert set(result.best_actions) == set(expected.best_actions)
+            for action, value in result.action_values.items():
+                assert value == expected.action_values[action]
+
+    @pytest.mark.parametrize("depth", [1, 2, 3, 4])
+    def test_exact_means_the_game_value(self, depth: int) -> None:
+        """Exact whenever minimax is (no horizon leaf at all), and then the solver's value.
+
+        The engine may be exact more often: horizon leaves that alpha-beta cut away do not
+        influence its answer.
+        """
+        game = load_game("tictactoe-bitboard")
+        solved = solution("tictactoe-bitboard")
+        exact = 0
+        for state in sample_states("tictactoe-bitboard", 150, seed=10 + depth):
+            result = search(game, state, depth=depth)
+            if minimax(game, state, depth=depth).exact:
+                assert result.exact
+            if result.exact:
+                exact += 1
+                assert result.value == solved.value(state)
+                assert set(result.best_actions) == set(solved.best_actions(state))
+        assert exact > 0
+
+    def test_depth_limited_pv_reaches_the_horizon_with_the_value(self) -> None:
+        """A non-exact PV is legal, at most ``depth`` long, and its end evaluates to the value."""
+        game = load_game("tictactoe-bitboard")
+        for state in sample_states("tictactoe-bitboard", 100, seed=7):
+            result = search(game, state, depth=2)
+            end = replay(game, state, result.pv)
+            assert len(result.pv) <= 2
+            if not game.is_terminal(end):
+                assert len(result.pv) == 2
+            leaf = game.utility(end) if game.is_terminal(end) else game.evaluate(end)
+            assert leaf == result.value
+
+    def test_on_depth_reports_each_completed_depth(self) -> None:
+        """on_depth is called with depths 1..d in order, the last being the answer."""
+        seen: list[SearchResult] = []
+        result = search(load_game("tictactoe-bitboard"), depth=4, on_depth=seen.append)
+        assert [r.depth for r in seen] == [1, 2, 3, 4]
+        assert seen[-1] == result
+
+    def test_depth_none_deepens_until_exact(self) -> None:
+        """Without a depth the answer is the first exact depth's (9 plies from the empty board)."""
+        seen: list[SearchResult] = []
+        result = search(load_game("tictactoe-bitboard"), on_depth=seen.append)
+        assert result.exact and result.depth == 9 and result.value == 0
+        assert [r.exact for r in seen] == [False] * 8 + [True]
+
+    def test_given_evaluation_replaces_the_games(self) -> None:
+        """evaluate= is used at the horizon, as minimax uses it."""
+        game = load_game("tictactoe")
+        state = game.parse_state("x../.../...")
+
+        def corners(s: Any) -> float:
+            return float(sum(1 for i in (0, 2, 6, 8) if s[i] == "x"))
+
+        assert search(game, state, depth=2, evaluate=corners).value == (
+            minimax(game, state, depth=2, evaluate=corners).value
+        )
+
+    def test_depth_zero_evaluates_the_root(self) -> None:
+        """depth=0 gives the root's evaluation and no move, like minimax."""
+        game = load_game("tictactoe-bitboard")
+        state = game.parse_state("x../.o./...")
+        result = search(game, state, depth=0)
+        assert (result.value, result.best_action) == (game.evaluate(state), None)
+
+
+@st.composite
+def trees(draw: st.DrawFn, height: int | None = None) -> Any:
+    """A ragged nested list of ints and floats, 1 to 4 levels deep, 1 to 4 children per node."""
+    if height is None:
+        height = draw(st.integers(1, 4))
+    leaf = st.one_of(st.integers(-5, 5), st.sampled_from([-0.5, 0.25, 1.5, 2.0, -3.75]))
+    children = []
+    for _ in range(draw(st.integers(1, 4))):
+        if height == 1 or draw(st.integers(0, 3)) == 0:
+            children.append(draw(leaf))
+        else:
+            children.append(draw(trees(height=height - 1)))
+    return children
+
+
+def tree_height(tree: Any) -> int:
+    return 1 + max(map(tree_height, tree)) if isinstance(tree, list) else 0
+
+
+class TestRandomTrees:
+    """On random textbook trees the engine equals minimax at every depth, whatever the table."""
+
+    @settings(max_examples=150, deadline=None)
+    @given(tree=trees(), table_size=st.sampled_from([1, 2, 3, 8, 1 << 20]))
+    def test_value_and_best_actions_equal_minimax(self, tree: Any, table_size: int) -> None:
+        """Value, best_actions (every root action with the root's value) and exact values agree."""
+        game = load_game("textbook", tree=tree)
+        for depth in [*range(1, tree_height(tree) + 2), None]:
+            expected = minimax(game, depth=depth)
+            result = search(game, depth=depth, table_size=table_size)
+            assert result.value == expected.value
+            keeping = {a for a, v in expected.action_values.items() if v == expected.value}
+            assert set(result.best_actions) == keeping
+            assert result.best_action in result.best_actions
+            for action, value in result.action_values.items():
+                assert value == expected.action_values[action]
+
+    @settings(max_examples=60, deadline=None)
+    @given(tree=trees())
+    def test_the_observer_does_not_change_the_answer(self, tree: Any) -> None:
+        """The instrumented search gives the same value and moves as the fast one."""
+        game = load_game("textbook", tree=tree)
+        for depth in [1, 2, None]:
+            fast = search(game, depth=depth)
+            traced = search(game, depth=depth, observer=Trace())
+            assert (traced.value, traced.best_actions, traced.best_action) == (
+                fast.value,
+                fast.best_actions,
+                fast.best_action,
+            )
+
+
+class TestTable:
+    """The engine's table respects its bound and its entries' bounds."""
+
+    @pytest.mark.parametrize("size", [1, 2, 3, 5, 8])
+    def test_tiny_tables_still_give_exact_answers(self, size: int) -> None:
+        """With 1 to 8 entries the answers on sampled states equal the solver's."""
+        game = load_game("tictactoe-bitboard")
+        solved = solution("tictactoe-bitboard")
+        for state in sample_states("tictactoe-bitboard", 80, seed=size):
+            result = search(game, state, table_size=size)
+            assert result.value == solved.value(state)
+            assert set(result.best_actions) == set(solved.best_actions(state))
+            assert result.plies == solved.plies(state)
+
+    @pytest.mark.parametrize("size", [1, 7, 64, 1000])
+    def test_the_table_never_exceeds_its_size(
+        self, size: int, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Every time the table makes room it ends within its size, and it ends the search so."""
+        tables: list[TranspositionTable] = []
+        peaks: list[int] = []
+
+        class Watched(TranspositionTable):
+            __slots__ = ()
+
+            def __init__(self, n: int) -> None:
+                super().__init__(n)
+                tables.append(self)
+
+            def make_room(self) -> None:
+                assert len(self.entries) <= self.size + 1  # one store past the size, no more
+                super().make_room()
+                peaks.append(len(self.entries))
+
+        monkeypatch.setattr(engine_module, "TranspositionTable", Watched)
+        search(load_game("tictactoe-bitboard"), table_size=size)
+        (table,) = tables
+        assert len(table) <= size and all(p <= size for p in peaks)
+        assert table.stores > 0
+        if size < 1000:
+            assert peaks, "a small table must have had to make room"
+
+    def test_table_hits_are_counted(self) -> None:
+        """Tic-tac-toe's transpositions are answered from the table."""
+        result = search(load_game("tictactoe-bitboard"))
+        assert result.stats.table_hits > 0
+        assert result.stats.nodes > result.stats.leaves > 0 and result.stats.cutoffs > 0
+
+
+def raise_after(count: int, function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function``, except that its call number ``count`` raises KeyboardInterrupt."""
+    calls = 0
+
+    def wrapped(*args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == count:
+            raise KeyboardInterrupt
+        return function(*args)
+
+    return wrapped
+
+
+class TestLimits:
+    """Limits and Ctrl-C return the last completed depth's answer, marked incomplete."""
+
+    def test_time_limit_returns_a_legal_move_incomplete(self) -> None:
+        """A short time limit on Ayòayò stops the deepening with a legal best move."""
+        game = load_game("ayoayo")
+        state = game.initial_state()
+        result = search(game, state, time_limit=0.05)
+        assert not result.complete
+        assert result.best_action in game.actions(state)
+        assert result.depth is not None and result.depth >= 1
+
+    def test_node_limit_returns_the_last_completed_depth(self) -> None:
+        """A node limit stops the search; the answer is a completed depth's, within the limit."""
+        game = load_game("tictactoe-bitboard")
+        seen: list[SearchResult] = []
+        result = search(game, node_limit=2000, on_depth=seen.append)
+        assert not result.complete
+        assert seen and result.depth == seen[-1].depth and result.value == seen[-1].value
+        assert result.best_action in result.best_actions
+        assert result.stats.nodes <= 2000 + 9
+
+    def test_a_limit_before_depth_one_gives_the_first_move(self) -> None:
+        """With one node allowed: the first legal move, the root's evaluation, depth 0."""
+        game = load_game("ayoayo")
+        state = game.initial_state()
+        result = search(game, state, node_limit=1)
+        assert not result.complete and result.depth == 0
+        assert result.best_action == game.actions(state)[0]
+        assert result.value == game.evaluate(state) and result.best_actions == ()
+
+    def test_a_generous_node_limit_changes_nothing(self) -> None:
+        """A limit that is never reached gives the complete answer."""
+        game = load_game("tictactoe-bitboard")
+        limited = search(game, node_limit=10**7)
+        unlimited = search(game)
+        assert limited.complete
+        assert (limited.value, limited.pv, limited.best_actions, limited.stats.nodes) == (
+            unlimited.value,
+            unlimited.pv,
+            unlimited.best_actions,
+            unlimited.stats.nodes,
+        )
+
+    def test_ctrl_c_in_evaluate_returns_the_last_depth(self) -> None:
+        """KeyboardInterrupt raised from evaluate ends the search with the last depth's answer."""
+        game = load_game("tictactoe-bitboard")
+        full = search(game, depth=4)
+        evaluate = raise_after(200, game.evaluate)
+        result = search(game, depth=6, evaluate=evaluate)
+        assert not result.complete
+        assert result.depth is not None and 1 <= result.depth < 6
+        assert result.best_action in game.actions(game.initial_state())
+        assert full.complete
+
+    def test_ctrl_c_in_the_observer_is_caught_too(self) -> None:
+        """KeyboardInterrupt from the observer also ends the search cleanly."""
+        game = load_game("tictactoe-bitboard")
+        result = search(game, observer=raise_after(500, lambda event: None))
+        assert not result.complete and result.best_action in game.actions(0)
+
+    def test_ctrl_c_before_depth_one_gives_the_first_move(self) -> None:
+        """Interrupted in the first iteration: the first legal move, complete=False."""
+        game = load_game("tictactoe-bitboard")
+        result = search(game, evaluate=raise_after(1, game.evaluate))
+        assert (result.best_action, result.depth, result.complete) == (0, 0, False)
+
+    @pytest.mark.parametrize(
+        ("kwargs", "message"),
+        [
+            ({"depth": -1}, "invalid depth -1"),
+            ({"time_limit": 0}, "invalid time limit 0"),
+            ({"node_limit": 0}, "invalid node limit 0"),
+            ({"table_size": 0}, "invalid table size 0"),
+        ],
+    )
+    def test_bad_arguments_are_refused(self, kwargs: dict[str, Any], message: str) -> None:
+        """Bad depth, limits and table size raise ValueError quoting the value."""
+        with pytest.raises(ValueError, match=message):
+            search(load_game("tictactoe-bitboard"), **kwargs)
+
+
+class TestSeed:
+    """Ties among equally preferred optimal moves break by seed, reproducibly."""
+
+    def test_same_seed_same_choice(self) -> None:
+        """Two searches with one seed choose the same move."""
+        game = load_game("tictactoe-bitboard")
+        for seed in range(10):
+            assert search(game, seed=seed).best_action == search(game, seed=seed).best_action
+
+    def test_seeded_choice_is_one_of_the_preferred(self) -> None:
+        """Every seeded choice is optimal with the preferred plies."""
+        game = load_game("tictactoe-bitboard")
+        state = game.parse_state("x.o/.../...")
+        unseeded = search(game, state)
+        for seed in range(10):
+            result = search(game, state, seed=seed)
+            assert result.best_action in result.best_actions
+            assert result.action_plies[result.best_action] == unseeded.plies
+
+    def test_without_a_seed_the_first_preferred_move_is_chosen(self) -> None:
+        """From the empty board every move draws in 9 plies: without seed, cell 0."""
+        result = search(load_game("tictactoe-bitboard"))
+        assert result.best_actions == tuple(range(9)) and result.best_action == 0
+
+
+class TestPlies:
+    """Known wins and losses in N plies."""
+
+    def test_win_in_one(self) -> None:
+        """X completes the top row at once."""
+        game = load_game("tictactoe-bitboard")
+        result = search(game, game.parse_state("xx./oo./..."))
+        assert (result.value, result.best_action, result.plies, result.pv) == (1, 2, 1, (2,))
+
+    def test_the_quickest_of_several_wins(self) -> None:
+        """X on 0 and 4, O on 2 and 6, X to move: 8 wins at once; the other wins take longer."""
+        game = load_game("tictactoe-bitboard")
+        result = search(game, game.parse_state("x.o/.x./o.."))
+        assert result.value == 1 and result.best_action == 8 and result.plies == 1
+        assert all(result.action_plies[a] > 1 for a in result.best_actions if a != 8)
+
+    def test_the_slowest_loss(self) -> None:
+        """O, lost after X's fork, prefers a move that makes X need more plies."""
+        game = load_game("tictactoe-bitboard")
+        state = game.parse_state("xo./.x./...")
+        result = search(game, state)
+        assert result.value == 1
+        longest = max(result.action_plies[a] for a in result.best_actions)
+        assert result.plies == longest > min(result.action_plies.values())
+
+    def test_plies_need_an_exact_value(self) -> None:
+        """A depth-limited answer that used the horizon reports no plies."""
+        result = search(load_game("tictactoe-bitboard"), depth=3)
+        assert not result.exact and result.plies is None and not result.action_plies
+
+
+class TestObserverEvents:
+    """With an observer the engine reports what it did, in player 0's view."""
+
+    def run(self, depth: int | None = None) -> tuple[SearchResult, list[Event]]:
+        trace = Trace()
+        game = load_game("tictactoe-bitboard")
+        result = search(game, game.parse_state("x../.o./..."), depth=depth, observer=trace)
+        return result, trace.events
+
+    def test_every_node_is_entered_once_with_ids_in_order(self) -> None:
+        """Enter ids run 0, 1, 2, ...; roots have no parent; stats also count the plies pass."""
+        result, events = self.run()
+        enters = [e for e in events if isinstance(e, Enter)]
+        assert [e.node for e in enters] == list(range(len(enters)))
+        assert 0 < len(enters) <= result.stats.nodes
+        roots = [e for e in enters if e.parent is None]
+        assert len(roots) == result.depth and all(e.depth == 0 for e in roots)
+
+    def test_every_node_ends_once(self) -> None:
+        """Each entered node ends with exactly one Leaf, Backup or CacheHit."""
+        _, events = self.run()
+        ends: dict[int, int] = {}
+        for event in events:
+            if isinstance(event, (Leaf, Backup, CacheHit)):
+                ends[event.node] = ends.get(event.node, 0) + 1
+        entered = {e.node for e in events if isinstance(e, Enter)}
+        assert set(ends) == entered and set(ends.values()) == {1}
+
+    def test_cache_hits_are_reported_in_player_zeros_view(self) -> None:
+        """Cache hits happen on tic-tac-toe; their values are X's, within the utilities."""
+        result, events = self.run()
+        hits = [e for e in events if isinstance(e, CacheHit)]
+        assert 0 < len(hits) <= result.stats.table_hits
+        assert all(-1 <= h.value <= 1 and h.bound in ("exact", "lower", "upper") for h in hits)
+
+    def test_root_backups_carry_each_depths_value(self) -> None:
+        """The last root Backup holds the answer's value and best action in X's view."""
+        result, events = self.run(depth=3)
+        enters = {e.node: e for e in events if isinstance(e, Enter)}
+        root_backups = [
+            e for e in events if isinstance(e, Backup) and enters[e.node].parent is None
+        ]
+        assert len(root_backups) == 3
+        assert root_backups[-1].value == result.value
+
+
+class TestGamesWithoutEvaluate:
+    """Games with only the bare protocol: one search to the end, or an error at the horizon."""
+
+    def test_take_away_to_the_end(self) -> None:
+        """Multiples of three lose for the mover; the others win by leaving one."""
+        for counters in range(1, 10):
+            game = TakeAway(counters)
+            result = search(game)
+            assert result.value == minimax(game).value
+            assert result.depth is None and result.exact
+
+    def test_horizon_without_evaluate_raises(self) -> None:
+        """A depth that reaches the horizon needs an evaluation function."""
+        with pytest.raises(CapabilityError, match="takeaway"):
+            search(TakeAway(9), depth=2)
+
+    def test_depth_beyond_the_end_needs_no_evaluate(self) -> None:
+        """A depth limit the game never reaches works without evaluate."""
+        result = search(TakeAway(4), depth=10)
+        assert result.value == minimax(TakeAway(4)).value and result.exact
+
+
+class TestNonAlternatingPlay:
+    """A player may move twice in a row: the negamax signs follow to_move, not the ply."""
+
+    @pytest.mark.parametrize("counters", range(1, 9))
+    def test_extra_turns_equal_minimax_at_every_depth(self, counters: int) -> None:
+        """Values and best actions equal minimax's at depths 1..counters and to the end."""
+        game = ExtraTurns(counters)
+        for depth in [*range(1, counters + 1), None]:
+            expected = minimax(game, depth=depth)
+            result = search(game, depth=depth)
+            assert result.value == expected.value
+            assert set(result.best_actions) == set(expected.best_actions)
+
+
+class TestCycles:
+    """Games that repeat positions: depth limits end, limits stop deepening, no hang."""
+
+    def test_depth_limited_search_of_a_cycle_ends(self) -> None:
+        """At a fixed depth the value equals minimax's."""
+        game = CycleWithEvaluate()
+        for depth in range(1, 8):
+            assert search(game, depth=depth).value == minimax(game, depth=depth).value
+
+    def test_cycle_is_exact_once_the_win_is_forced(self) -> None:
+        """From cell 0 the mover cannot force cell 2 but the search still finishes each depth."""
+        game = CycleWithEvaluate()
+        result = search(game, node_limit=20_000)
+        assert result.depth is not None and result.depth >= 3
+        assert result.best_action in game.actions(game.initial_state())
+
+    def test_search_to_the_end_of_a_cycle_without_evaluate_is_an_error(self) -> None:
+        """Without evaluate the recursion would never end: a GameError says so."""
+        with pytest.raises(GameError, match="cycle"):
+            search(Cycle())
+
+
+class TestFloats:
+    """Values need not be integers: no epsilon, no packing."""
+
+    def test_nearly_equal_floats_are_told_apart(self) -> None:
+        """Children differing in the last bit: only the larger is optimal."""
+        low = 0.1
+        high = math.nextafter(low, 1.0)
+        game = load_game("textbook", tree=[[low], [high], [low, 5]])
+        result = search(game, depth=2)
+        assert (result.value, result.best_actions) == (high, (1,))
+
+    def test_equal_int_and_float_values_are_ties(self) -> None:
+        """3 and 3.0 both keep the value."""
+        game = load_game("textbook", tree=[[3], [3.0], [2]])
+        assert search(game).best_actions == (0, 1)
