@@ -17,8 +17,10 @@ What :func:`search` does, and the guarantees it gives:
   (the table's move first, then the history heuristic).
 * **Exact for any real utilities.** Scores are the game's own numbers (ints, floats): no
   epsilon, no packing of values and plies into one number. The root is searched PVS-style:
-  the first action with a full window, each later one with the window ``(best, +inf)``; a
-  fail-low exactly at ``best`` is settled by a second search with ``(-inf, best)``. So
+  the first action with a full window, each later one with a null window just above ``best``
+  (``(best, next float above best)``: nothing lies between for int and float values; other
+  number types get ``(best, +inf)``), re-searched with ``(best, +inf)`` when it fails high;
+  a fail-low exactly at ``best`` is settled by a second null-window search just below it. So
   ``best_actions`` is every root action whose value equals the root value, proved, not guessed;
   ``action_values`` holds the root actions whose values are exact (the value-keeping ones and
   any that raised the best; the others are known only to be worse).
@@ -574,7 +576,12 @@ class _Engine:
                 values[a] = best
                 best_set = [a]
                 continue
-            f = best if best == INF else self.root_child(child, cp, player, d1, best, INF, node, a)
+            f = best
+            if best != INF:
+                above = _above(best)
+                f = self.root_child(child, cp, player, d1, best, above, node, a)
+                if f > best and above != INF:  # a null-window fail-high: find the exact value
+                    f = self.root_child(child, cp, player, d1, best, INF, node, a)
             if f > best:
                 values[a] = best = f
                 best_set = [a]
@@ -872,6 +879,14 @@ def _below(x: Any) -> Any:
     if kind is float or (kind is int and -_EXACT_INT <= x <= _EXACT_INT):
         return math.nextafter(x, -INF)
     return -INF
+
+
+def _above(x: Any) -> Any:
+    """The least value surely above ``x`` with nothing between (see :func:`_below`), or +inf."""
+    kind = type(x)
+    if kind is float or (kind is int and -_EXACT_INT <= x <= _EXACT_INT):
+        return math.nextafter(x, INF)
+    return INF
 
 
 def _zero(value: Any) -> Any:

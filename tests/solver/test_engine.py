@@ -302,6 +302,48 @@ class TestRandomTrees:
             )
 
 
+def ayoayo_positions(count: int, seed: int) -> list[Any]:
+    """Positions from seeded random Ayòayò games (non-terminal ones, a few plies apart)."""
+    game = load_game("ayoayo")
+    rng = random.Random(seed)
+    positions: list[Any] = []
+    while len(positions) < count:
+        state = game.initial_state()
+        for ply in range(rng.randrange(1, 60)):
+            actions = game.actions(state)
+            if not actions:
+                break
+            if ply % 7 == 3:
+                positions.append(state)
+            state = game.result(state, rng.choice(actions))
+    return positions[:count]
+
+
+class TestAyoayo:
+    """On sampled Ayòayò positions the engine's value is the teaching minimax value."""
+
+    @pytest.mark.parametrize("depth", [1, 2, 3, 4])
+    def test_value_and_best_actions_equal_minimax(self, depth: int) -> None:
+        """Value and every value-keeping root move agree with minimax at depths 1-4."""
+        game = load_game("ayoayo")
+        for state in ayoayo_positions(12, seed=depth):
+            expected = minimax(game, state, depth=depth)
+            result = search(game, state, depth=depth)
+            assert result.value == expected.value
+            assert set(result.best_actions) == set(expected.best_actions)
+
+    def test_start_position_at_depth_five(self) -> None:
+        """From the start, depth 5: the engine and minimax agree, with far fewer nodes."""
+        game = load_game("ayoayo")
+        expected = minimax(game, depth=5)
+        result = search(game, depth=5)
+        assert (result.value, set(result.best_actions)) == (
+            expected.value,
+            set(expected.best_actions),
+        )
+        assert result.stats.nodes < expected.stats.nodes
+
+
 class TestTable:
     """The engine's table respects its bound and its entries' bounds."""
 
