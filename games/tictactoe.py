@@ -79,6 +79,7 @@ class TicTacToe:
     """
 
     name: str = "tictactoe"
+    player_names: tuple[str, str] = ("X", "O")
 
     def initial_state(self) -> Board:
         """The empty board."""

@@ -81,6 +81,7 @@ class BitboardTicTacToe:
     """
 
     name: str = "tictactoe-bitboard"
+    player_names: tuple[str, str] = ("X", "O")
 
     def initial_state(self) -> Bitboard:
         """The empty board, ``0``."""

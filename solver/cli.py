@@ -38,7 +38,7 @@ from solver.game import (
     format_action,
     format_state,
     parse_state,
-    player_name,
+    player_label,
 )
 from solver.results import SearchResult, ply_preference
 
@@ -302,23 +302,6 @@ def _with_extras(game: Any, state: Any, extras: Mapping[str, Any]) -> Any:
     }
     fields.update(extras)
     return state_from(state.board, **fields)
-
-
-def player_label(game: Any, player: int) -> str:
-    """How to call a player: the game's names for its players when it has them, else MAX/MIN.
-
-    Names come from a ``player_names`` attribute of the game, or else a ``PLAYER_NAMES``
-    constant of the module defining it (Ayòayò's "Player 1" / "Player 2").
-    """
-    names = getattr(game, "player_names", None)
-    if names is None:
-        names = getattr(sys.modules.get(type(game).__module__), "PLAYER_NAMES", None)
-    if names is not None:
-        try:
-            return str(names[player])
-        except (IndexError, KeyError, TypeError):
-            pass
-    return player_name(player)
 
 
 def outcome(game: Any, value: float, *, exact: bool = True, plies: int | None = None) -> str:
@@ -963,9 +946,6 @@ def cmd_play(args: argparse.Namespace, io: Io) -> int:
 
     def ask(prompt: str) -> str:
         io.out.file.flush()
-        generic = player_name(human_side)  # the agent's prompt says MAX/MIN; use the game's name
-        if prompt.startswith(generic + " "):
-            prompt = player_label(game, human_side) + prompt[len(generic) :]
         text = input(prompt)
         if not sys.stdin.isatty():  # echo scripted input so the transcript reads like a session
             io.out.file.write(text + "\n")

@@ -29,6 +29,7 @@ __all__ = [
     "HasActionNotation",
     "HasEvaluate",
     "HasKey",
+    "HasPlayerNames",
     "HasRender",
     "HasStateNotation",
     "HasSymmetries",
@@ -42,6 +43,7 @@ __all__ = [
     "other",
     "parse_action",
     "parse_state",
+    "player_label",
     "player_name",
     "state_key",
 ]
@@ -146,6 +148,13 @@ class HasSymmetries(Protocol):
     def symmetries(self, state: Any) -> Iterable[Any]: ...
 
 
+@runtime_checkable
+class HasPlayerNames(Protocol):
+    """What the game calls its players, e.g. ``("X", "O")``; default ``("MAX", "MIN")``."""
+
+    player_names: tuple[str, str]
+
+
 def other(player: Player) -> Player:
     """The opponent of ``player``.
 
@@ -162,6 +171,18 @@ def player_name(player: Player) -> str:
     'MIN'
     """
     return "MAX" if player == MAX else "MIN"
+
+
+def player_label(game: object, player: Player) -> str:
+    """The game's name for ``player`` (its ``player_names``), else ``"MAX"``/``"MIN"``.
+
+    >>> from games import load_game
+    >>> player_label(load_game("tictactoe"), 1), player_label(load_game("textbook"), 1)
+    ('O', 'MIN')
+    """
+    if isinstance(game, HasPlayerNames):
+        return game.player_names[player]
+    return player_name(player)
 
 
 def state_key(game: Game[S, A], state: S) -> Hashable:

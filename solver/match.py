@@ -70,7 +70,7 @@ from solver.game import (
     format_action,
     format_state,
     parse_action,
-    player_name,
+    player_label,
     state_key,
 )
 
@@ -237,7 +237,7 @@ class HumanAgent:
                 game.render(state) if isinstance(game, HasRender) else format_state(game, state)
             )
         legal = ", ".join(format_action(game, state, a) for a in game.actions(state))
-        prompt = f"{player_name(game.to_move(state))} to move ({legal}): "
+        prompt = f"{player_label(game, game.to_move(state))} to move ({legal}): "
         while True:
             text = self.ask(prompt)
             try:
