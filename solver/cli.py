@@ -1024,6 +1024,8 @@ def cmd_match(args: argparse.Namespace, io: Io) -> int:
     workers = args.workers
     if workers is not None and workers > 1 and (agent_a.interactive or agent_b.interactive):
         raise UsageError("a human agent cannot play with --workers > 1; leave --workers out")
+    if not args.end_on_repetition and args.max_plies is None:
+        raise UsageError("--no-repetition-rule needs --max-plies N, so that games that cycle end")
     factory = functools.partial(load_game, args.game, **_game_options(args))
     with progress_bar(io, f"{args.agent_a} vs {args.agent_b}", total=args.games) as advance:
         result = run_match(
@@ -1035,6 +1037,7 @@ def cmd_match(args: argparse.Namespace, io: Io) -> int:
             swap=args.swap,
             workers=workers,
             max_plies=args.max_plies,
+            end_on_repetition=args.end_on_repetition,
             progress=lambda done, total: advance(done),
         )
     if args.json:
@@ -1319,6 +1322,13 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--swap", action="store_true", help="alternate who moves first")
     match.add_argument("--workers", "-j", type=_positive_int, help="worker processes")
     match.add_argument("--max-plies", type=_positive_int, metavar="N", help="ply limit per game")
+    match.add_argument(
+        "--no-repetition-rule",
+        dest="end_on_repetition",
+        action="store_false",
+        help="play on through repeated positions, as the Ayòayò reference does (needs "
+        "--max-plies, so that players who cycle still stop)",
+    )
     match.add_argument("--json", action="store_true", help="print JSON")
     return parser
 

@@ -121,6 +121,20 @@ class TestMatch:
         )
         assert data["wins_by_agent"] == {"minimax:2": expected.wins[0], "random": expected.wins[1]}
 
+    def test_no_repetition_rule_plays_through_repeated_positions(self, run):
+        """--no-repetition-rule with --max-plies ends no game by repetition."""
+        args = ("match", "ayoayo", "random", "random", "-n", "6", "--seed", "2", "--json")
+        without = run(*args, "--max-plies", "3000", "--no-repetition-rule").json()
+        assert without["end_on_repetition"] is False
+        assert without["games"] == 6
+        assert without["ended_by_repetition"] == 0
+
+    def test_no_repetition_rule_needs_a_ply_limit(self, run):
+        """--no-repetition-rule without --max-plies is a usage error that names the fix."""
+        result = run("match", "ayoayo", "random", "random", "-n", "2", "--no-repetition-rule")
+        assert result.code == 2
+        assert "--max-plies" in result.err
+
     def test_table_has_one_row_per_seating(self, run):
         """With --swap the table has a row for each agent moving first."""
         out = run("match", "tictactoe", "alphabeta:2", "random", "-n", "6", "--swap").out
