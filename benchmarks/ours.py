@@ -179,7 +179,7 @@ class Agreement:
 
 
 def minimax_agreement(
-    name: str = "ayoayo", budget_s: float = 20.0, max_depth: int = 12, growth: float = 6.0
+    name: str = "ayoayo", budget_s: float = 20.0, max_depth: int = 16, growth: float = 6.0
 ) -> list[Agreement]:
     """Compare the engine with the teaching minimax at depths 1, 2, ... from the start.
 
