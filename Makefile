@@ -43,6 +43,7 @@ test: lint typecheck pytest
 
 bench: setup
 	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python -m pip install -q --no-deps aima3
 	$(BIN)/python benchmarks/run.py
 
 clean:
