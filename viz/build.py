@@ -347,6 +347,7 @@ def _tree_from_events(
             "positions": 0,
             "step": None,
             "reveal": None,
+            "opened": None,
         }
 
     for event in events:
@@ -471,10 +472,18 @@ def _backup_text(data: dict[str, Any]) -> str:
 
 
 def _mark_steps(graph: Any, steps: tuple[Step, ...]) -> None:
-    """Record at which frame each node's value (``reveal``) and each cut (``step``) appears."""
+    """Record at which frame each node's value (``reveal``) and each cut (``step``) appears.
+
+    Also ``opened``: the first frame at which the search is known to have entered the node
+    (the first step in its subtree), so a frame never shows a window the search has not set yet.
+    """
     for index, step in enumerate(steps, start=1):
         if step.node not in graph:
             continue
+        node = step.node
+        while node is not None and graph.nodes[node].get("opened") is None:
+            graph.nodes[node]["opened"] = index
+            node = next(iter(graph.predecessors(node)), None)
         if step.kind == "cut":
             for child in graph.successors(step.node):
                 if graph.nodes[child]["kind"] == "pruned":

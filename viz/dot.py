@@ -69,6 +69,11 @@ class _Frame:
             return self.final or data["kind"] == "summary"
         return bool(data["reveal"] <= self.step)
 
+    def opened(self, data: dict[str, Any]) -> bool:
+        if self.final or data.get("opened") is None:
+            return self.final
+        return bool(data["opened"] <= self.step)
+
     def cut(self, data: dict[str, Any]) -> bool:
         return self.final or (data["step"] is not None and data["step"] <= self.step)
 
@@ -177,7 +182,7 @@ def _node(node: int, data: dict[str, Any], frame: _Frame, boards: bool, ab: bool
     xlabel = []
     if data["name"]:
         xlabel.append(f"<B>{escape(data['name'])}</B>")
-    if ab and data["alpha_in"] is not None and not leaf:
+    if ab and data["alpha_in"] is not None and not leaf and frame.opened(data):
         xlabel.append(
             '<FONT POINT-SIZE="9" COLOR="#555555">α,β in '
             f"{_window(data['alpha_in'], data['beta_in'])}</FONT>"

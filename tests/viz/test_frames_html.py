@@ -83,6 +83,19 @@ class TestFrames:
         assert nodes(before, "pruned") == [] and len(nodes(before, "unvisited")) == 2
         assert len(nodes(after, "pruned")) == 2
 
+    def test_windows_appear_only_once_the_search_has_entered_the_node(self, tree: GameTree) -> None:
+        """D's window on entry is not shown before the search has reached D."""
+        sources = frame_sources(tree, alpha_beta_labels=True)
+        d_first_leaf = next(
+            i
+            for i, step in enumerate(tree.steps, start=1)
+            if step.kind == "leaf" and tree.graph.nodes[step.node]["move"] == "d1"
+        )
+        d_window = "α,β in [3, +∞]</FONT>"
+        before, at = sources[d_first_leaf - 1], sources[d_first_leaf]
+        assert before.count(d_window) == 1  # C's only: D not entered yet
+        assert at.count(d_window) == 2
+
     def test_last_frame_is_the_finished_diagram(self, tree: GameTree) -> None:
         """The final frame is the full diagram, principal path included."""
         from viz.dot import pipe
