@@ -480,7 +480,7 @@ def _mark_steps(graph: Any, steps: tuple[Step, ...]) -> None:
     for index, step in enumerate(steps, start=1):
         if step.node not in graph:
             continue
-        node = step.node
+        node: int | None = step.node
         while node is not None and graph.nodes[node].get("opened") is None:
             graph.nodes[node]["opened"] = index
             node = next(iter(graph.predecessors(node)), None)
