@@ -14,41 +14,11 @@ from games import load_game
 from solver.events import INF, Backup, Cutoff, Enter, Event, Leaf, Trace
 from solver.game import CapabilityError, Game
 from solver.minimax import alphabeta, minimax
+from tests.tiny_games import TakeAway
 
 FIGURE_5_2 = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
 Search = Callable[..., Any]
-
-
-class TakeAway:
-    """Take one or two counters; whoever takes the last wins. No evaluate, no key: bare protocol.
-
-    A state is ``(counters left, player to move)``.
-    """
-
-    name = "takeaway"
-
-    def __init__(self, counters: int = 5) -> None:
-        self.counters = counters
-
-    def initial_state(self) -> tuple[int, int]:
-        return (self.counters, 0)
-
-    def to_move(self, state: tuple[int, int]) -> int:
-        return state[1]
-
-    def actions(self, state: tuple[int, int]) -> list[int]:
-        return [n for n in (1, 2) if n <= state[0]]
-
-    def result(self, state: tuple[int, int], action: int) -> tuple[int, int]:
-        return (state[0] - action, 1 - state[1])
-
-    def is_terminal(self, state: tuple[int, int]) -> bool:
-        return state[0] == 0
-
-    def utility(self, state: tuple[int, int]) -> float:
-        # The player who just moved took the last counter and wins.
-        return 1 if state[1] == 1 else -1
 
 
 def by_node(events: Sequence[Event]) -> dict[int, list[Event]]:

@@ -6,6 +6,7 @@ import pytest
 
 from games import available_games, load_game
 from solver.game import CapabilityError, HasRender
+from tests.tiny_games import TakeAway
 from tests.viz.svg import needs_dot, parse
 from viz import game_tree, to_dot, to_svg
 from viz.boards import Row, read_board
@@ -23,30 +24,6 @@ class TestEveryGame:
         drawn = {s.id for s in shapes.values() if "node" in s.classes and "level" not in s.classes}
         assert drawn == {f"n{n}" for n in tree.graph.nodes}
         assert tree.graph.nodes[tree.root]["value"] == tree.result.value
-
-
-class Nim:
-    """One heap of three, take one or two; who takes the last wins. No render capability."""
-
-    name = "nim"
-
-    def initial_state(self) -> tuple[int, int]:
-        return (3, 0)
-
-    def to_move(self, state: tuple[int, int]) -> int:
-        return state[1]
-
-    def actions(self, state: tuple[int, int]) -> list[int]:
-        return [n for n in (1, 2) if n <= state[0]]
-
-    def result(self, state: tuple[int, int], action: int) -> tuple[int, int]:
-        return (state[0] - action, 1 - state[1])
-
-    def is_terminal(self, state: tuple[int, int]) -> bool:
-        return state[0] == 0
-
-    def utility(self, state: tuple[int, int]) -> float:
-        return 1 if state[1] == 1 else -1  # the player who just moved took the last
 
 
 class TestBoardReading:
@@ -73,7 +50,7 @@ class TestBoardReading:
 
     def test_boards_need_render(self) -> None:
         """Asking for boards from a tree whose game cannot render them is a CapabilityError."""
-        tree = game_tree(Nim())
+        tree = game_tree(TakeAway(3))
         assert tree.result.value == -1  # a heap of three is lost for the player to move
-        with pytest.raises(CapabilityError, match="game 'nim' has no render"):
+        with pytest.raises(CapabilityError, match="game 'takeaway' has no render"):
             to_dot(tree, boards=True)
