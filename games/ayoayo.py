@@ -73,6 +73,7 @@ _RUN: Final = tuple(
 _LOOP_CHECK_AFTER: Final = 12
 
 _new_state = tuple.__new__
+_ALL_CELLS: Final = (0, 1, 2, 3, 4, 5)
 
 
 class NeverEndingSowingError(IllegalActionError):
@@ -214,6 +215,24 @@ def relay_sow(
     return ((b[5], b[4], b[3], b[2], b[1], b[0]), tuple(b[6:12])), (b[12], b[13])
 
 
+def _finish(b: list[int], p: int) -> AyoayoState:
+    """The state after player ``p``'s sowing left ``b`` (15 ints): the turn passes, and the
+    end sweep applies when the mover's row is empty and the next player cannot feed it."""
+    b[14] = q = 1 - p
+    if p:
+        empty = not (b[6] or b[7] or b[8] or b[9] or b[10] or b[11])
+    else:
+        empty = not (b[0] or b[1] or b[2] or b[3] or b[4] or b[5])
+    if empty:
+        # The mover's row is empty: the next player must feed it, or takes its own row.
+        nxt = _ROW_PITS[q]
+        if any(b[i] for i in nxt) and not _feeding_moves(b, q):
+            for i in nxt:
+                b[12 + q] += b[i]
+                b[i] = 0
+    return _new_state(AyoayoState, b)
+
+
 def _winner(state: AyoayoState) -> int:
     c0, c1 = state[12], state[13]
     return -1 if c0 == c1 else (0 if c0 > c1 else 1)
@@ -239,6 +258,8 @@ class Ayoayo:
     """
 
     name = "ayoayo"
+    player_names: tuple[str, str] = PLAYER_NAMES
+    """The reference's names for players 0 and 1 (``solver.game.HasPlayerNames``)."""
 
     def __init__(self, cache_size: int = 1 << 14) -> None:
         if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
@@ -284,11 +305,37 @@ class Ayoayo:
         return self._child(state, action)
 
     def is_terminal(self, state: AyoayoState) -> bool:
-        """Over when a player has more than 24 or the player to move has no legal move."""
+        """Over when a player has more than 24 or the player to move has no legal move.
+
+        Needs only one legal move, not the list: a move from a pit of ``0 < h < 12`` seeds whose
+        last seed falls into a pit holding 0 or 3 ends on its first lap (the last seed rests in
+        an empty pit, or makes a four that is taken), so it is legal whenever the opponent's row
+        holds seeds; otherwise the moves are sown one by one until one ends.
+        """
+        if state[12] > WIN_THRESHOLD or state[13] > WIN_THRESHOLD:
+            return True
+        p = state[14]
+        if p:
+            if not (state[0] or state[1] or state[2] or state[3] or state[4] or state[5]):
+                return self.actions(state) == ()  # feeding: the exact list decides
+            pits = _ROW_PITS[1]
+        else:
+            if not (state[6] or state[7] or state[8] or state[9] or state[10] or state[11]):
+                return self.actions(state) == ()
+            pits = _ROW_PITS[0]
+        relays = []
+        for o in pits:
+            h = state[o]
+            if h:
+                if h < 12:
+                    last = state[(o + h) % 12]
+                    if last == 0 or last == 3:  # the first lap ends the move
+                        return False
+                relays.append(o)
         entry = self._cache.get(state)
         if entry is not None:
             return not entry[0]
-        return not self._expand(state)[0]
+        return not any(_sow(list(state[:12]), p, o) for o in relays)
 
     def utility(self, state: AyoayoState) -> int:
         """``captured[0] - captured[1]``: only captured seeds count (the reference's score)."""
@@ -352,19 +399,48 @@ class Ayoayo:
             raise NeverEndingSowingError(
                 f"illegal action {cell!r} in {_format(state)}: its sowing never ends"
             )
-        b[14] = q = 1 - p
+        return _finish(b, p)
+
+    # ---- pseudo-legal moves for the engine (solver.game.HasPseudoActions) -----------------
+
+    def pseudo_actions(self, state: AyoayoState) -> tuple[int, ...]:
+        """Every cell 0..5 while the game can go on (none once a player has more than 24).
+
+        A superset of :meth:`actions` in the same order: :meth:`try_result` sorts them out.
+        """
+        if state[12] > WIN_THRESHOLD or state[13] > WIN_THRESHOLD:
+            return ()
+        return _ALL_CELLS
+
+    def try_result(self, state: AyoayoState, action: int) -> AyoayoState | None:
+        """``result(state, action)`` if ``action`` is legal, else None (sown once, not twice).
+
+        Illegal: an empty pit, a sowing that never ends, or one that leaves an already empty
+        opponent row empty (the feeding rule).
+
+        >>> game = Ayoayo()
+        >>> s = game.state_from([[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 1, 3]], (23, 20), to_move=1)
+        >>> [game.try_result(s, c) is not None for c in game.pseudo_actions(s)] == [
+        ...     c in game.actions(s) for c in range(6)]
+        True
+        """
+        p = state[14]
+        o = _Q[p][action]
+        if not state[o]:
+            return None
+        b = list(state)
+        if not _sow(b, p, o):
+            return None
         if p:
-            empty = not (b[6] or b[7] or b[8] or b[9] or b[10] or b[11])
-        else:
-            empty = not (b[0] or b[1] or b[2] or b[3] or b[4] or b[5])
-        if empty:
-            # The mover's row is empty: the next player must feed it, or takes its own row.
-            nxt = _ROW_PITS[q]
-            if any(b[i] for i in nxt) and not _feeding_moves(b, q):
-                for i in nxt:
-                    b[12 + q] += b[i]
-                    b[i] = 0
-        return _new_state(AyoayoState, b)
+            if not (b[0] or b[1] or b[2] or b[3] or b[4] or b[5]) and not (
+                state[0] or state[1] or state[2] or state[3] or state[4] or state[5]
+            ):
+                return None  # the opponent's row was empty and stays empty: not feeding
+        elif not (b[6] or b[7] or b[8] or b[9] or b[10] or b[11]) and not (
+            state[6] or state[7] or state[8] or state[9] or state[10] or state[11]
+        ):
+            return None
+        return _finish(b, p)
 
     # ---- construction and notation ---------------------------------------------------------
 

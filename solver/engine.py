@@ -81,7 +81,14 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Final
 
 from solver.events import Backup, CacheHit, Cutoff, Enter, Leaf, Observer
-from solver.game import CapabilityError, Game, GameError, HasEvaluate, HasKey
+from solver.game import (
+    CapabilityError,
+    Game,
+    GameError,
+    HasEvaluate,
+    HasKey,
+    HasPseudoActions,
+)
 from solver.results import SearchResult, SearchStats, ply_preference
 from solver.table import END, EXACT, LOWER, UPPER, TranspositionTable, bound_name
 
@@ -193,6 +200,16 @@ class _Engine:
         game = self.game
         actions = game.actions
         result = game.result
+        # The fast path generates pseudo-legal candidates when the game offers them
+        # (solver.game.HasPseudoActions): a candidate is proved legal only when it is reached.
+        candidates: Callable[[Any], Sequence[Any]]
+        play: Callable[[Any, Any], Any]
+        if isinstance(game, HasPseudoActions):
+            candidates = game.pseudo_actions
+            play = game.try_result
+        else:
+            candidates = actions
+            play = result
         to_move = game.to_move
         is_terminal = game.is_terminal
         utility = game.utility
@@ -254,7 +271,7 @@ class _Engine:
                             horizon += 1
                         return value
                 hint = entry[3]
-            acts = actions(state)
+            acts = candidates(state)
             if not acts:
                 leaves += 1
                 return -utility(state) if player else utility(state)
@@ -271,9 +288,13 @@ class _Engine:
             best = -INF
             best_move = order[0]
             alpha0 = alpha
+            skipped = 0
             if depth == 1:
                 for a in order:
-                    child = result(state, a)
+                    child = play(state, a)
+                    if child is None:  # a pseudo-legal candidate that is not legal
+                        skipped += 1
+                        continue
                     nodes += 1
                     leaves += 1
                     if is_terminal(child):
@@ -296,7 +317,10 @@ class _Engine:
             else:
                 d1 = depth - 1
                 for a in order:
-                    child = result(state, a)
+                    child = play(state, a)
+                    if child is None:
+                        skipped += 1
+                        continue
                     cp = to_move(child)
                     if cp == player:
                         v = negamax(child, cp, d1, alpha, beta)
@@ -312,6 +336,9 @@ class _Engine:
                                 hist[a] += depth * depth if depth < 64 else 4096
                                 break
                             alpha = v
+            if skipped == len(order):  # no candidate was legal: a terminal state
+                leaves += 1
+                return -utility(state) if player else utility(state)
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             tt[key] = (best, depth, flag, best_move, horizon == start_horizon, generation)
             stores += 1

@@ -30,6 +30,7 @@ __all__ = [
     "HasEvaluate",
     "HasKey",
     "HasPlayerNames",
+    "HasPseudoActions",
     "HasRender",
     "HasStateNotation",
     "HasSymmetries",
@@ -114,6 +115,27 @@ class HasKey(Protocol):
     """A cheap hashable key identifying a state (for tables); default: the state itself."""
 
     def key(self, state: Any) -> Hashable: ...
+
+
+@runtime_checkable
+class HasPseudoActions(Protocol):
+    """Engine-facing move generation that defers the proof of legality (optional, for speed).
+
+    For games where proving a move legal costs as much as playing it (Ayòayò: a sowing that
+    never ends is illegal), as chess engines generate pseudo-legal moves. ``actions`` stays the
+    exact list; a search may use these two instead, exactly:
+
+    * ``pseudo_actions(state)``: candidate moves, a superset of ``actions(state)`` listed in the
+      same relative order; empty only if the state is terminal.
+    * ``try_result(state, action)``: for a candidate, ``result(state, action)`` when the action
+      is legal, else None.
+
+    So a state is terminal iff ``try_result`` is None for every candidate.
+    """
+
+    def pseudo_actions(self, state: Any) -> Sequence[Any]: ...
+
+    def try_result(self, state: Any, action: Any) -> Any: ...
 
 
 @runtime_checkable

@@ -357,6 +357,74 @@ class TestCache:
             Ayoayo(cache_size=-1)
 
 
+def _random_positions(count: int, seed: int) -> list[AyoayoState]:
+    """Valid positions with seeds scattered at random (many unreachable in play: odd corners)."""
+    rng = random.Random(seed)
+    game = Ayoayo(cache_size=0)
+    positions: list[AyoayoState] = []
+    while len(positions) < count:
+        on_board = rng.choice([48, 40, 32, 24, 16, 12, 8, 6, 4, 3])
+        pits = [0] * 12
+        for _ in range(on_board):
+            pits[rng.randrange(rng.choice([12, 12, 6, 3]))] += 1  # sometimes crowded on one side
+        rng.shuffle(pits)
+        board = [pits[:6], pits[6:]]
+        rest = TOTAL_SEEDS - on_board
+        first = rng.randrange(rest + 1)
+        try:
+            positions.append(game.state_from(board, (first, rest - first), rng.randrange(2)))
+        except InvalidStateError:  # an unswept finished game: not a position
+            continue
+    return positions
+
+
+class TestPseudoLegalMoves:
+    """pseudo_actions/try_result and the lazy is_terminal agree with the exact rulebook."""
+
+    def _check(self, state: AyoayoState) -> None:
+        fresh = Ayoayo(cache_size=0)
+        legal = fresh.actions(state)
+        assert Ayoayo(cache_size=0).is_terminal(state) == (legal == ())
+        candidates = fresh.pseudo_actions(state)
+        assert set(legal) <= set(candidates)
+        assert [c for c in candidates if c in legal] == list(legal)
+        for c in candidates:
+            child = fresh.try_result(state, c)
+            if c in legal:
+                assert child == fresh.result(state, c)
+            else:
+                assert child is None
+
+    def test_on_scattered_positions(self) -> None:
+        """On 3,000 scattered positions, legal moves, children and terminality all agree."""
+        for state in _random_positions(3000, seed=11):
+            self._check(state)
+
+    def test_on_the_rules_examples(self) -> None:
+        """Feeding, no feeding possible, and the never-ending sowing agree too."""
+        game = Ayoayo()
+        states = [
+            game.state_from([[0] * 6, [0, 0, 0, 1, 1, 3]], (23, 20), 1),
+            # cannot feed (state_from refuses it unswept, so it is built raw)
+            AyoayoState([0] * 6 + [1, 1, 0, 0, 0, 0] + [23, 23, 1]),
+        ]
+        assert game.actions(states[1]) == ()
+        state = game.initial_state()
+        for cell in LOOPING_LINE:
+            state = game.result(state, cell)
+            states.append(state)
+        assert 3 not in game.actions(states[-1])
+        for state in states:
+            self._check(state)
+
+    @given(st.lists(st.integers(0, 5), max_size=200))
+    @settings(max_examples=40, deadline=None)
+    def test_on_played_games(self, choices: list[int]) -> None:
+        """On every position of games chosen by hypothesis, everything agrees."""
+        for state in _walk(choices):
+            self._check(state)
+
+
 def _walk(choices: list[int]) -> list[AyoayoState]:
     """The states of a game whose moves are picked by ``choices`` (indices into the moves)."""
     game = Ayoayo()
