@@ -24,6 +24,12 @@ What :func:`search` does, and the guarantees it gives:
   ``best_actions`` is every root action whose value equals the root value, proved, not guessed;
   ``action_values`` holds the root actions whose values are exact (the value-keeping ones and
   any that raised the best; the others are known only to be worse).
+* **Inside the tree** the search is principal-variation search: a node's first legal child
+  with its full window, the others with a null window just above alpha (:func:`_above`),
+  searched again with ``(value, beta)`` when they beat alpha (values stay exact, as at the
+  root). A game offering :class:`~solver.game.HasPseudoActions` (Ayòayò) is searched through
+  its pseudo-legal candidates: a candidate is proved legal only when the search reaches it,
+  so pruned moves cost nothing; a node none of whose candidates is legal is terminal.
 * **Plies to the end** (``plies``, ``action_plies``, and the tie-break among value-keeping moves:
   :func:`solver.results.ply_preference`, win quickest, lose or draw slowest) are computed only
   when the value is exact, by a second pass that follows the value-keeping moves (each one
@@ -224,6 +230,7 @@ class _Engine:
         node_limit = self.node_limit
         user_evaluate = self.evaluate
         name = game.name
+        above = _above
 
         def no_evaluate(state: Any) -> float:
             raise CapabilityError(
@@ -316,16 +323,31 @@ class _Engine:
                             alpha = v
             else:
                 d1 = depth - 1
+                first = True
                 for a in order:
                     child = play(state, a)
                     if child is None:
                         skipped += 1
                         continue
                     cp = to_move(child)
-                    if cp == player:
-                        v = negamax(child, cp, d1, alpha, beta)
-                    else:
-                        v = -negamax(child, cp, d1, -beta, -alpha)
+                    if first:  # principal variation search: the first child in full
+                        first = False
+                        if cp == player:
+                            v = negamax(child, cp, d1, alpha, beta)
+                        else:
+                            v = -negamax(child, cp, d1, -beta, -alpha)
+                    else:  # the others with a null window above alpha, again if they beat it
+                        nw = above(alpha)
+                        if nw >= beta:
+                            nw = beta
+                        if cp == player:
+                            v = negamax(child, cp, d1, alpha, nw)
+                            if alpha < v < beta and nw < beta:
+                                v = negamax(child, cp, d1, v, beta)
+                        else:
+                            v = -negamax(child, cp, d1, -nw, -alpha)
+                            if alpha < v < beta and nw < beta:
+                                v = -negamax(child, cp, d1, -beta, -v)
                     if v > best:
                         best = v
                         best_move = a

@@ -332,6 +332,51 @@ class TestAyoayo:
             assert result.value == expected.value
             assert set(result.best_actions) == set(expected.best_actions)
 
+    @pytest.mark.parametrize("depth", [5, 6])
+    def test_deeper_on_fewer_positions(self, depth: int) -> None:
+        """Value and value-keeping moves agree with minimax at depths 5 and 6 too."""
+        game = load_game("ayoayo")
+        for state in ayoayo_positions(4, seed=50 + depth):
+            expected = minimax(game, state, depth=depth)
+            result = search(game, state, depth=depth)
+            assert result.value == expected.value
+            assert set(result.best_actions) == set(expected.best_actions)
+
+    @pytest.mark.parametrize("depth", [1, 2, 3, 4, 5, 6])
+    def test_start_position_equals_minimax(self, depth: int) -> None:
+        """From the start, depths 1-6: the same value and value-keeping moves as minimax."""
+        game = load_game("ayoayo")
+        expected = minimax(game, depth=depth)
+        result = search(game, depth=depth)
+        assert (result.value, set(result.best_actions)) == (
+            expected.value,
+            set(expected.best_actions),
+        )
+
+    def test_pseudo_legal_moves_change_nothing(self) -> None:
+        """The fast path with pseudo-legal moves answers as through the exact protocol alone."""
+        game = load_game("ayoayo")
+
+        class ExactOnly:  # the bare protocol: no pseudo_actions/try_result
+            name = game.name
+            initial_state = game.initial_state
+            to_move = game.to_move
+            actions = game.actions
+            result = game.result
+            is_terminal = game.is_terminal
+            utility = game.utility
+            evaluate = game.evaluate
+
+        for state in ayoayo_positions(8, seed=99):
+            for depth in (3, 5):
+                fast = search(game, state, depth=depth)
+                plain = search(ExactOnly(), state, depth=depth)  # type: ignore[arg-type]
+                assert (fast.value, fast.best_actions, fast.exact) == (
+                    plain.value,
+                    plain.best_actions,
+                    plain.exact,
+                )
+
     def test_start_position_at_depth_five(self) -> None:
         """From the start, depth 5: the engine and minimax agree, with far fewer nodes."""
         game = load_game("ayoayo")
