@@ -17,10 +17,10 @@ What :func:`search` does, and the guarantees it gives:
   (the table's move first, then the history heuristic).
 * **Exact for any real utilities.** Scores are the game's own numbers (ints, floats): no
   epsilon, no packing of values and plies into one number. The root is searched PVS-style:
-  the first action with a full window, each later one with a null window just above ``best``
-  (``(best, next float above best)``: nothing lies between for int and float values; other
-  number types get ``(best, +inf)``), re-searched with ``(best, +inf)`` when it fails high;
-  a fail-low exactly at ``best`` is settled by a second null-window search just below it. So
+  the first action with a full window, each later one with the narrowest window around
+  ``best`` (from the float just below to the float just above: nothing lies between for int and
+  float values; other number types get an infinite side), which says at once whether the action
+  is worse, tied exactly, or better (then re-searched with ``(best, +inf)``). So
   ``best_actions`` is every root action whose value equals the root value, proved, not guessed;
   ``action_values`` holds the root actions whose values are exact (the value-keeping ones and
   any that raised the best; the others are known only to be worse).
@@ -41,8 +41,15 @@ What :func:`search` does, and the guarantees it gives:
   length is ``plies``); otherwise the line of value-keeping moves (table move first), each proved
   by a one-sided search, to the horizon.
 * **Exactness**: a result is ``exact`` when no horizon evaluation influenced it (counted as the
-  search runs: horizon leaves, and table entries that were not horizon-free). With
-  ``depth=None`` the deepening stops at the first depth whose answer is exact (plies included).
+  search runs: horizon leaves, and table entries that were not horizon-free).
+* **depth=None**: with a time or node limit, ``on_depth`` or an observer, iterative deepening
+  1, 2, 3, ... that stops at the first depth whose answer is exact (plies included); with none
+  of these (nothing could stop it early or watch it) one search straight to the end of the game
+  (``depth`` None in the result): on tic-tac-toe a third of the nodes of deepening 1..9. On a
+  game that cycles either form only ends by a limit; the direct one reports the cycle as a
+  :class:`~solver.game.GameError` (Python's recursion limit), so give Ayòayò a depth or a limit.
+* **plies=False** skips the plies pass: the value, ``best_actions`` and a proved PV only
+  (tic-tac-toe's root value then costs a quarter of the full answer).
 * **Limits**: ``time_limit`` (seconds) and ``node_limit`` are checked every
   :data:`CHECK_EVERY` nodes (a node count may overshoot by at most one node's children);
   reaching one, or Ctrl-C (``KeyboardInterrupt``), returns the last completed depth's result
@@ -67,7 +74,9 @@ What :func:`search` does, and the guarantees it gives:
 >>> from games import load_game
 >>> result = search(load_game("textbook", tree=[[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
 >>> result.value, result.best_action, result.best_actions, result.pv, result.depth
-(3, 0, (0,), (0, 0), 2)
+(3, 0, (0,), (0, 0), None)
+>>> search(load_game("textbook"), depth=2).depth  # deepened to 2 plies (horizon-free)
+2
 >>> game = load_game("tictactoe-bitboard")
 >>> result = search(game, game.parse_state("xx./oo./..."))
 >>> result.value, result.best_action, result.plies, result.exact
@@ -126,6 +135,8 @@ def search(
     evaluate: Evaluate | None = None,
     observer: Observer | None = None,
     on_depth: OnDepth | None = None,
+    *,
+    plies: bool = True,
 ) -> SearchResult:
     """The value, every optimal move and the preferred one, by iterative-deepening alpha-beta.
 
@@ -141,6 +152,10 @@ def search(
             ``game.evaluate``.
         observer: called with every search event; None for the fast path.
         on_depth: called with the result of each completed depth.
+        plies: compute plies to the end (``plies``, ``action_plies``) and prefer among the
+            value-keeping moves by them; False for the value and ``best_actions`` only (then
+            ``best_action`` is the first of them, or a seeded random one, and ``pv`` a proved
+            value-keeping line).
 
     Returns:
         A :class:`~solver.results.SearchResult`; see the module docstring for what each field
@@ -155,7 +170,7 @@ def search(
     >>> game = load_game("tictactoe-bitboard")
     >>> result = search(game, game.parse_state("x.o/.../..."))
     >>> result.value, result.best_actions, result.best_action, result.plies, result.pv
-    (1, (3, 6, 8), 3, 5, (3, 6, 4, 1, 8))
+    (1, (3, 6, 8), 3, 5, (3, 6, 4, 8, 5))
     """
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
         raise ValueError(f"invalid depth {depth!r}: use a number of plies >= 0, or None")
@@ -171,7 +186,7 @@ def search(
     engine = _Engine(game, table, evaluate, observer, time_limit, node_limit)
     if state is None:
         state = game.initial_state()
-    return engine.run(state, depth, seed, on_depth)
+    return engine.run(state, depth, seed, on_depth, plies)
 
 
 class _Engine:
@@ -625,27 +640,22 @@ class _Engine:
                 values[a] = best
                 best_set = [a]
                 continue
-            f = best
-            if best != INF:
-                above = _above(best)
-                f = self.root_child(child, cp, player, d1, best, above, node, a)
-                if f > best and above != INF:  # a null-window fail-high: find the exact value
-                    f = self.root_child(child, cp, player, d1, best, INF, node, a)
+            # One search in the narrowest window around best: nothing lies between lo and best
+            # or between best and hi, so the answer says worse, tied (exactly) or better.
+            lo, hi = _below(best), _above(best)
+            f = self.root_child(child, cp, player, d1, lo, hi, node, a)
+            if f > best and f >= hi and hi != INF:  # it failed high: find the exact value
+                f = self.root_child(child, cp, player, d1, best, INF, node, a)
             if f > best:
                 values[a] = best = f
                 best_set = [a]
-            elif f < best:
-                bounds[a] = f
-            elif best == -INF:
+            elif f == best:  # inside the window, or a bound at +-inf: exact either way
                 values[a] = best
                 best_set.append(a)
+            elif f > lo:  # inside the window (no float just below best): exact
+                values[a] = f
             else:
-                f2 = self.root_child(child, cp, player, d1, -INF, best, node, a)
-                if f2 >= best:
-                    values[a] = best
-                    best_set.append(a)
-                else:
-                    values[a] = f2
+                bounds[a] = f
         best_set.sort(key=position.__getitem__)
         self.backup_root(node, player, best, best_set[0])
         exact = self.counters()[4] == horizon0
@@ -744,7 +754,12 @@ class _Engine:
     # -- the driver ---------------------------------------------------------------------------
 
     def run(
-        self, root: Any, depth: int | None, seed: int | None, on_depth: OnDepth | None
+        self,
+        root: Any,
+        depth: int | None,
+        seed: int | None,
+        on_depth: OnDepth | None,
+        want_plies: bool = True,
     ) -> SearchResult:
         """Iterative deepening from ``root``; see :func:`search`."""
         game = self.game
@@ -759,8 +774,15 @@ class _Engine:
         depths: Iterable[float]
         if not self.has_evaluate:
             depths = [END if depth is None else depth]
-        elif depth is None:
+        elif depth is None and (
+            self.time_limit is not None
+            or self.node_limit is not None
+            or on_depth is not None
+            or self.observer is not None
+        ):
             depths = _count_from_one()
+        elif depth is None:  # nothing to stop early for or report: straight to the end
+            depths = [END]
         else:
             depths = range(1, depth + 1)
         last: SearchResult | None = None
@@ -771,12 +793,14 @@ class _Engine:
             for d in depths:
                 if last is not None and self.out_of_time():
                     break
-                answer = self.one_depth(root, player, acts, d, previous, previous_best, seed)
+                answer = self.one_depth(
+                    root, player, acts, d, previous, previous_best, seed, want_plies
+                )
                 last = answer[0]
                 previous, previous_best = answer[1], last.best_action
                 if on_depth is not None:
                     on_depth(last)
-                if depth is None and last.exact and last.plies is not None:
+                if depth is None and last.exact and (last.plies is not None or not want_plies):
                     complete = True
                     break
             else:
@@ -804,6 +828,7 @@ class _Engine:
         previous: dict[Any, Any],
         previous_best: Any,
         seed: int | None,
+        want_plies: bool = True,
     ) -> tuple[SearchResult, dict[Any, Any]]:
         """One iteration and its plies, choice and PV, as a result (and values for ordering)."""
         game = self.game
@@ -811,7 +836,7 @@ class _Engine:
             root, player, acts, depth, previous, previous_best
         )
         action_plies: dict[Any, int | None] = {}
-        if exact:
+        if exact and want_plies:
             for a in acts:
                 if a in values:
                     child = game.result(root, a)

@@ -487,13 +487,19 @@ class TestLimits:
         """A limit that is never reached gives the complete answer."""
         game = load_game("tictactoe-bitboard")
         limited = search(game, node_limit=10**7)
-        unlimited = search(game)
+        deepening = search(game, on_depth=lambda result: None)  # deepens as a limit makes it
         assert limited.complete
         assert (limited.value, limited.pv, limited.best_actions, limited.stats.nodes) == (
-            unlimited.value,
-            unlimited.pv,
-            unlimited.best_actions,
-            unlimited.stats.nodes,
+            deepening.value,
+            deepening.pv,
+            deepening.best_actions,
+            deepening.stats.nodes,
+        )
+        direct = search(game)  # no limit: straight to the end, the same answer
+        assert (direct.value, direct.best_actions, direct.plies) == (
+            limited.value,
+            limited.best_actions,
+            limited.plies,
         )
 
     def test_ctrl_c_in_evaluate_returns_the_last_depth(self) -> None:
@@ -516,7 +522,7 @@ class TestLimits:
     def test_ctrl_c_before_depth_one_gives_the_first_move(self) -> None:
         """Interrupted in the first iteration: the first legal move, complete=False."""
         game = load_game("tictactoe-bitboard")
-        result = search(game, evaluate=raise_after(1, game.evaluate))
+        result = search(game, depth=9, evaluate=raise_after(1, game.evaluate))
         assert (result.best_action, result.depth, result.complete) == (0, 0, False)
 
     @pytest.mark.parametrize(
