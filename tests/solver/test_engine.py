@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 from collections.abc import Callable
@@ -698,6 +699,31 @@ class TestCycles:
         """Without evaluate the recursion would never end: a GameError says so."""
         with pytest.raises(GameError, match="cycle"):
             search(Cycle())
+
+
+class TestGarbageCollector:
+    """The collector is off while the engine searches and as it was afterwards."""
+
+    def test_restored_after_a_search_and_an_interrupt(self) -> None:
+        """On before, on after, also when Ctrl-C ends the search; off before, off after."""
+        game = load_game("tictactoe-bitboard")
+        seen: list[bool] = []
+
+        def evaluate(state: Any) -> float:
+            seen.append(gc.isenabled())
+            return game.evaluate(state)
+
+        assert gc.isenabled()
+        search(game, depth=2, evaluate=evaluate)
+        assert gc.isenabled() and seen and not any(seen)
+        search(game, depth=6, evaluate=raise_after(50, game.evaluate))
+        assert gc.isenabled()
+        gc.disable()
+        try:
+            search(game, depth=2)
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
 
 
 class TestFloats:
