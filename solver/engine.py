@@ -322,19 +322,18 @@ class _Engine:
             best = -INF
             best_move = order[0]
             alpha0 = alpha
-            skipped = 0
+            legal = 0  # children searched (a pseudo-legal candidate may turn out illegal)
             if depth == 1:
+                estimated = 0
                 for a in order:
                     child = play(state, a)
                     if child is None:  # a pseudo-legal candidate that is not legal
-                        skipped += 1
                         continue
-                    nodes += 1
-                    leaves += 1
+                    legal += 1
                     if is_terminal(child):
                         v = utility(child)
                     else:
-                        horizon += 1
+                        estimated += 1
                         v = evaluate(child)
                     if player:
                         v = -v
@@ -348,19 +347,20 @@ class _Engine:
                                 hist[a] += 1
                                 break
                             alpha = v
+                nodes += legal  # the leaves, counted once per node rather than one by one
+                leaves += legal
+                horizon += estimated
             else:
                 d1 = depth - 1
-                first = True
                 nw_of: Any = _UNSET
                 nw: Any = beta
                 for a in order:
                     child = play(state, a)
                     if child is None:
-                        skipped += 1
                         continue
+                    legal += 1
                     cp = to_move(child)
-                    if first:  # principal variation search: the first child in full
-                        first = False
+                    if legal == 1:  # principal variation search: the first child in full
                         if cp == player:
                             v = negamax(child, cp, d1, alpha, beta)
                         else:
@@ -389,7 +389,7 @@ class _Engine:
                                 hist[a] += depth * depth if depth < 64 else 4096
                                 break
                             alpha = v
-            if skipped == len(order):  # no candidate was legal: a terminal state
+            if not legal:  # no candidate was legal: a terminal state
                 leaves += 1
                 return -utility(state) if player else utility(state)
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
