@@ -323,7 +323,7 @@ class TestHumanAgent:
         human = HumanAgent(ask=ask, tell=told.append, show_position=False)
         assert human.choose(game, state, random.Random(0)) == 8
         assert len(prompts) == 4
-        assert prompts[0] == "MAX to move (1, 2, 3, 5, 6, 7, 8): "
+        assert prompts[0] == "X to move (1, 2, 3, 5, 6, 7, 8): "  # the game's player names
         assert len(told) == 3
         assert told[0].startswith("illegal action 4")
 
