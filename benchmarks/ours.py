@@ -7,13 +7,18 @@ object, so a reused one would carry the warm-up's work into the timed runs), a n
 a new transposition table.
 
 Tic-tac-toe (suite "tictactoe"): the strong solve of both tic-tac-toes (all 5,478 states with
-values, optimal moves and plies to the end), the engine's root search (depth None) from the
-empty board on both, and the teaching alpha-beta from the empty board.
+values, optimal moves and plies to the end); the engine's root search (depth None) from the
+empty board on both, twice: ``search(game, plies=False)`` (kind "root": the value and every
+optimal root move, the job of issue 2's "root value in under 10 ms" and the job the peers' root
+searches do, a value and a move) and ``search(game)`` (kind "root_plies": the full answer, plies
+to the end included, which no peer computes); and the teaching alpha-beta from the empty board.
 
-Ayòayò (suite "ayoayo"): the engine's nodes per second at a fixed depth from the start, the
-depth the engine completes from the start within a time limit (iterative deepening with
-``time_limit``), and a check that the engine's value equals the teaching minimax value at every
-depth the teaching search finishes within a budget.
+Ayòayò (suite "ayoayo"): the engine's nodes per second at a fixed depth from the start, the time
+the engine takes to complete a given depth from the start (``search(game, depth=12)``: nodes/s
+alone would penalise a search that needs fewer nodes for the same depth), the depth the engine
+completes from the start within a time limit (iterative deepening with ``time_limit``), and a
+check that the engine's value equals the teaching minimax value at every depth the teaching
+search finishes within a budget.
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ def _search(name: str, **limits: Any) -> Callable[[], Facts]:
             "best_action": result.best_action,
             "best_actions": list(result.best_actions),
             "depth": result.depth,
+            "plies": result.plies,
             "nodes": result.stats.nodes,
             "table_hits": result.stats.table_hits,
             "complete": result.complete,
@@ -112,10 +118,21 @@ def tictactoe_cases() -> list[Case]:
         cases.append(
             Case(
                 suite="tictactoe",
-                key=f"ours.search.{short}",
-                label=f"ours: engine search({name}), root",
+                key=f"ours.search_value.{short}",
+                label=f"ours: engine search({name}, plies=False), root value and optimal moves",
                 side="ours",
                 kind="root",
+                prepare=lambda name=name: _search(name, plies=False),  # type: ignore[misc]
+            )
+        )
+    for name, short in (("tictactoe-bitboard", "bitboard"), ("tictactoe", "readable")):
+        cases.append(
+            Case(
+                suite="tictactoe",
+                key=f"ours.search.{short}",
+                label=f"ours: engine search({name}), root value, optimal moves and plies",
+                side="ours",
+                kind="root_plies",
                 prepare=lambda name=name: _search(name),  # type: ignore[misc]
             )
         )
@@ -132,8 +149,10 @@ def tictactoe_cases() -> list[Case]:
     return cases
 
 
-def ayoayo_cases(depth: int = 10, time_limit: float = 1.0, depth_repeat: int = 3) -> list[Case]:
-    """Our Ayòayò cases: engine nodes/s at a fixed depth, and depth reached in ``time_limit``."""
+def ayoayo_cases(
+    depth: int = 10, time_limit: float = 1.0, depth_repeat: int = 3, reach_depth: int = 12
+) -> list[Case]:
+    """Our Ayòayò cases: nodes/s at ``depth``, time to ``reach_depth``, depth in ``time_limit``."""
     return [
         Case(
             suite="ayoayo",
@@ -142,6 +161,14 @@ def ayoayo_cases(depth: int = 10, time_limit: float = 1.0, depth_repeat: int = 3
             side="ours",
             kind="nps",
             prepare=lambda: _search("ayoayo", depth=depth),
+        ),
+        Case(
+            suite="ayoayo",
+            key="ours.to_depth.ayoayo",
+            label=f"ours: engine search(ayoayo, depth={reach_depth}), time to reach the depth",
+            side="ours",
+            kind="to_depth",
+            prepare=lambda: _search("ayoayo", depth=reach_depth),
         ),
         Case(
             suite="ayoayo",

@@ -10,18 +10,22 @@ from typing import Any
 import pytest
 
 from benchmarks import peers
-from benchmarks.harness import Case, Measurement, compare, measure
+from benchmarks.harness import Case, Measurement, compare, format_table, measure
 from benchmarks.run import main
 
 OURS_KEYS = {
     "ours.solve.bitboard",
     "ours.solve.readable",
+    "ours.search_value.bitboard",
+    "ours.search_value.readable",
     "ours.search.bitboard",
     "ours.search.readable",
     "ours.alphabeta.readable",
     "ours.engine.ayoayo",
+    "ours.to_depth.ayoayo",
     "ours.depth_in_time.ayoayo",
 }
+AYOAYO_KEYS = {"ours.engine.ayoayo", "ours.to_depth.ayoayo", "ours.depth_in_time.ayoayo"}
 
 
 def _quick(tmp_path: Path, *extra: str) -> tuple[int, dict[str, Any]]:
@@ -39,6 +43,8 @@ def ours_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "ours",
         "--ayoayo-depth",
         "4",
+        "--reach-depth",
+        "3",
         "--time-limit",
         "0.05",
         "--agreement-budget",
@@ -67,8 +73,32 @@ class TestQuickRunOfOurSide:
         measured = {m["key"]: m for m in ours_report["measurements"]}
         for key in ("ours.solve.bitboard", "ours.solve.readable"):
             assert measured[key]["facts"]["states"] == 5478
-        for key in OURS_KEYS - {"ours.engine.ayoayo", "ours.depth_in_time.ayoayo"}:
+        for key in OURS_KEYS - AYOAYO_KEYS:
             assert measured[key]["facts"]["value"] == 0
+
+    def test_root_value_cases_skip_the_plies_and_the_full_ones_do_not(
+        self, ours_report: dict[str, Any]
+    ) -> None:
+        """search_value (plies=False) reports no plies and kind root; search reports 9 plies."""
+        measured = {m["key"]: m for m in ours_report["measurements"]}
+        for short in ("bitboard", "readable"):
+            value_only = measured[f"ours.search_value.{short}"]
+            full = measured[f"ours.search.{short}"]
+            assert (value_only["kind"], value_only["facts"]["plies"]) == ("root", None)
+            assert (full["kind"], full["facts"]["plies"]) == ("root_plies", 9)
+            assert value_only["facts"]["best_actions"] == full["facts"]["best_actions"]
+
+    def test_root_value_target_is_judged_on_the_plies_false_case(
+        self, ours_report: dict[str, Any]
+    ) -> None:
+        """The < 10 ms target shows the plies=False median, the full answer only beside it."""
+        measured = {m["key"]: m for m in ours_report["measurements"]}
+        by_goal = {t["goal"]: t for t in ours_report["targets"]}
+        for short in ("bitboard", "readable"):
+            target = by_goal[f"root value ({short}) < 10 ms, search(plies=False)"]
+            median = measured[f"ours.search_value.{short}"]["median_s"]
+            assert target["met"] is (median < 0.010)
+            assert target["measured"].startswith(f"{median * 1000:.1f} ms (with plies: ")
 
     def test_ayoayo_cases_report_nodes_and_depths(self, ours_report: dict[str, Any]) -> None:
         """The engine cases report node counts, a node rate and the depth of every run."""
@@ -76,6 +106,9 @@ class TestQuickRunOfOurSide:
         engine = measured["ours.engine.ayoayo"]
         assert engine["nodes"] > 0 and engine["nodes_per_second"] > 0
         assert engine["facts"]["depth"] == 4
+        reached = measured["ours.to_depth.ayoayo"]
+        assert (reached["kind"], reached["facts"]["depth"]) == ("to_depth", 3)
+        assert reached["nodes"] > 0
         timed = measured["ours.depth_in_time.ayoayo"]
         assert len(timed["facts"]["depths"]) == 1 and timed["facts"]["depths"][0] >= 1
 
@@ -118,6 +151,38 @@ class TestPeers:
         assert measured["openspiel.minimax_solver"]["facts"]["states"] == 4520
         assert measured["openspiel.alpha_beta"]["facts"]["value"] == 0
         assert measured["openspiel.alpha_beta"]["nodes"] > 0
+        assert measured["openspiel.alpha_beta"]["kind"] == "root"
+
+    @pytest.mark.skipif(
+        importlib.util.find_spec("pyspiel") is None, reason="OpenSpiel (a bench extra) missing"
+    )
+    def test_openspiel_oware_to_depth_is_compared_with_ours_by_time(self, tmp_path: Path) -> None:
+        """OpenSpiel's oware search to the same depth pairs with our to_depth case by time."""
+        code, report = _quick(
+            tmp_path,
+            "--suite",
+            "ayoayo",
+            "--reach-depth",
+            "3",
+            "--ayoayo-depth",
+            "3",
+            "--oware-depth",
+            "3",
+            "--kalah-depth",
+            "3",
+            "--awele-depth",
+            "3",
+            "--time-limit",
+            "0.05",
+            "--agreement-budget",
+            "0",
+        )
+        assert code == 0
+        measured = {m["key"]: m for m in report["measurements"]}
+        assert measured["openspiel.oware_to_depth"]["facts"]["depth"] == 3
+        pairs = {(c["ours"], c["peer"]): c["metric"] for c in report["comparisons"]}
+        assert pairs[("ours.to_depth.ayoayo", "openspiel.oware_to_depth")] == "time"
+        assert ("ours.engine.ayoayo", "openspiel.oware") in pairs
 
 
 class TestHarness:
@@ -130,6 +195,16 @@ class TestHarness:
         m = measure(Case("s", "ours.x", "x", "ours", "root", lambda: job), repeat=2)
         assert (m.status, m.runs) == ("error", 0)
         assert "bad position 'x'" in m.note
+
+    def test_markdown_table_right_aligns_numbers_and_escapes_pipes(self) -> None:
+        """A Markdown table marks numeric columns ---: and escapes a | inside a cell."""
+        text = format_table(["case", "median"], [["a|b", "1.5 ms"], ["c", "20 ms"]], True)
+        assert text.splitlines() == [
+            "| case | median |",
+            "| --- | ---: |",
+            "| a\\|b | 1.5 ms |",
+            "| c | 20 ms |",
+        ]
 
     def test_node_rates_compare_ours_over_peer(self) -> None:
         """For node rates the ratio is our nodes/s over the peer's."""
