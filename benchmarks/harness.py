@@ -56,7 +56,7 @@ class Case:
         label: what the table shows.
         side: "ours" or the peer's name ("openspiel", "easyai", "aima3").
         kind: what is measured; ours and a peer are compared only within one kind
-            ("solve", "root", "nps", "depth").
+            ("solve", "root", "root_plies", "nps", "to_depth", "depth").
         prepare: untimed set-up; returns the callable that is timed.
         count_nodes: optional untimed, instrumented run that returns the node count of one
             timed run (for peers whose search does not report it).
@@ -227,14 +227,21 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def format_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """A plain-text table with aligned columns (numbers right-aligned).
+def format_table(
+    headers: Sequence[str], rows: Iterable[Sequence[Any]], markdown: bool = False
+) -> str:
+    """A plain-text table with aligned columns (numbers right-aligned), or a Markdown one.
 
     >>> print(format_table(["a", "bb"], [["x", "1.5 ms"], ["yy", 22]]))
     a       bb
     --  ------
     x   1.5 ms
     yy      22
+    >>> print(format_table(["a", "bb"], [["x", "1.5 ms"], ["y|z", 22]], markdown=True))
+    | a | bb |
+    | --- | ---: |
+    | x | 1.5 ms |
+    | y\\|z | 22 |
     """
     raw_rows = [list(row) for row in rows]
     text_rows = [[_cell(v) for v in row] for row in raw_rows]
@@ -245,6 +252,10 @@ def format_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
         bool(text_rows) and all(_NUMBER.match(row[i]) for row in text_rows)
         for i in range(len(headers))
     ]
+    if markdown:
+        cells = [[c.replace("|", "\\|") for c in row] for row in text_rows]
+        rule = ["---:" if n else "---" for n in numeric]
+        return "\n".join("| " + " | ".join(row) + " |" for row in [list(headers), rule, *cells])
 
     def line(cells: Sequence[str], align: Sequence[bool]) -> str:
         parts = [

@@ -19,6 +19,9 @@ Mancala (suite "ayoayo"), nodes per second of a fixed-depth alpha-beta from the 
     * easyAI ``Negamax`` on its ``Awele`` with the score difference as scoring.
     Their searches do not count nodes: one extra untimed run counts the calls of the
     recursive search function (each call is one node entered, the root included).
+    And the time OpenSpiel's ``alpha_beta_search`` on ``oware`` takes to search to the depth
+    our engine is timed to (kind "to_depth", default 12): a fixed-depth search (no iterative
+    deepening, no table) on a sister game, so the ratio is indicative, not like for like.
 """
 
 from __future__ import annotations
@@ -254,8 +257,10 @@ def _easyai_awele(depth: int) -> Callable[[], Facts]:
     return job
 
 
-def ayoayo_cases(oware_depth: int = 10, kalah_depth: int = 9, awele_depth: int = 10) -> list[Case]:
-    """The peers' fixed-depth alpha-beta cases for nodes per second on mancala games."""
+def ayoayo_cases(
+    oware_depth: int = 10, kalah_depth: int = 9, awele_depth: int = 10, reach_depth: int = 12
+) -> list[Case]:
+    """The peers' fixed-depth alpha-beta cases on mancala games: nodes/s, time to a depth."""
     return [
         Case(
             suite="ayoayo",
@@ -265,6 +270,15 @@ def ayoayo_cases(oware_depth: int = 10, kalah_depth: int = 9, awele_depth: int =
             kind="nps",
             prepare=lambda: _openspiel_mancala("oware", oware_depth),
             count_nodes=lambda: _openspiel_mancala_nodes("oware", oware_depth),
+        ),
+        Case(
+            suite="ayoayo",
+            key="openspiel.oware_to_depth",
+            label=f"OpenSpiel alpha_beta_search, C++ oware, time to depth {reach_depth}",
+            side="openspiel",
+            kind="to_depth",
+            prepare=lambda: _openspiel_mancala("oware", reach_depth),
+            count_nodes=lambda: _openspiel_mancala_nodes("oware", reach_depth),
         ),
         Case(
             suite="ayoayo",
