@@ -307,6 +307,15 @@ def run(options: Options, out: Any = None) -> dict[str, Any]:
     def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
         return harness.format_table(headers, rows, markdown=options.markdown)
 
+    def progress(text: str) -> None:  # on stderr: stdout holds only the tables
+        print(text, file=sys.stderr, flush=True)
+
+    def heading(title: str) -> None:
+        say()
+        say(f"{title}:" if options.markdown else f"== {title} ==")
+        if options.markdown:
+            say()
+
     meta = _meta(options)
     say(
         f"gamesolver benchmarks  python {meta['python']}  {meta['cpus']} cpus  "
@@ -318,12 +327,12 @@ def run(options: Options, out: Any = None) -> dict[str, Any]:
     measurements: list[Measurement] = []
     cases = _cases(options)
     for case in cases:
-        say(f"  timing {case.key} ...")
+        progress(f"  timing {case.key} ...")
         measurements.append(_with_depths(measure(case, options.repeat, options.warmup)))
 
     agreement: list[ours.Agreement] = []
     if "ayoayo" in options.suite and options.side != "peers" and options.agreement_budget > 0:
-        say("  checking engine against teaching minimax on ayoayo ...")
+        progress("  checking engine against teaching minimax on ayoayo ...")
         try:
             agreement = ours.minimax_agreement(budget_s=options.agreement_budget)
         except Exception as error:  # reported, not fatal: the timings still stand
@@ -348,12 +357,10 @@ def run(options: Options, out: Any = None) -> dict[str, Any]:
                 ]
             )
         if rows:
-            say()
-            say(f"== {suite} ==")
+            heading(suite)
             say(format_table(["case", "median", "min", "runs", "nodes", "nodes/s", "found"], rows))
     if comparisons:
-        say()
-        say("== ratios (> 1: ours ahead) ==")
+        heading("ratios (> 1: ours ahead)")
         say(
             format_table(
                 ["ours", "peer", "by", "ratio"],
@@ -361,8 +368,7 @@ def run(options: Options, out: Any = None) -> dict[str, Any]:
             )
         )
     if agreement:
-        say()
-        say("== ayoayo: engine value vs teaching search, from the start ==")
+        heading("ayoayo: engine value vs teaching search, from the start")
         say(
             format_table(
                 ["depth", "oracle", "oracle value", "engine value", "equal", "oracle time"],
@@ -380,8 +386,7 @@ def run(options: Options, out: Any = None) -> dict[str, Any]:
             )
         )
     if targets:
-        say()
-        say("== targets ==")
+        heading("targets")
         status = {True: "met", False: "MISSED", None: "n/a"}
         say(
             format_table(
