@@ -44,7 +44,7 @@ test: lint typecheck pytest
 bench: setup
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python -m pip install -q --no-deps aima3
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py --json benchmarks/results/latest.json
 
 clean:
 	rm -rf $(VENV) $(OUT) .mypy_cache .ruff_cache .pytest_cache
