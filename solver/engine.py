@@ -29,7 +29,9 @@ What :func:`search` does, and the guarantees it gives:
   searched again with ``(value, beta)`` when they beat alpha (values stay exact, as at the
   root). A game offering :class:`~solver.game.HasPseudoActions` (Ayòayò) is searched through
   its pseudo-legal candidates: a candidate is proved legal only when the search reaches it,
-  so pruned moves cost nothing; a node none of whose candidates is legal is terminal.
+  so pruned moves cost nothing; a node none of whose candidates is legal is terminal. A node one
+  ply above the horizon values its children inline (no recursive call), in actions order, and
+  neither probes nor fills the table: there a leaf costs less than a probe, a store or a sort.
 * **Plies to the end** (``plies``, ``action_plies``, and the tie-break among value-keeping moves:
   :func:`solver.results.ply_preference`, win quickest, lose or draw slowest) are computed only
   when the value is exact, by a second pass that follows the value-keeping moves (each one
@@ -285,8 +287,49 @@ class _Engine:
             if node_limit is not None:
                 check_at = min(check_at, node_limit)
 
+        def frontier(state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
+            """``negamax`` at remaining depth 1: the children are horizon leaves, valued here.
+
+            No table probe or store and no move ordering: a leaf costs less than either, and
+            the positions met one ply above the horizon are rarely met again.
+            """
+            nonlocal nodes, leaves, cutoffs, horizon
+            nodes += 1
+            if nodes >= check_at:
+                check()
+            acts = candidates(state)
+            best = -INF
+            legal = estimated = 0
+            for a in acts:
+                child = play(state, a)
+                if child is None:  # a pseudo-legal candidate that is not legal
+                    continue
+                legal += 1
+                if is_terminal(child):
+                    v = utility(child)
+                else:
+                    estimated += 1
+                    v = evaluate(child)
+                if player:
+                    v = -v
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        if v >= beta:
+                            if a != acts[-1]:
+                                cutoffs += 1
+                            break
+                        alpha = v
+            if not legal:  # no candidate was legal (or none at all): a terminal state
+                leaves += 1
+                return -utility(state) if player else utility(state)
+            nodes += legal  # the leaves, counted once per node rather than one by one
+            leaves += legal
+            horizon += estimated
+            return best
+
         def negamax(state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
-            """Fail-soft alpha-beta value of ``state`` for ``player`` (to move), depth >= 1."""
+            """Fail-soft alpha-beta value of ``state`` for ``player`` (to move), depth >= 2."""
             nonlocal nodes, leaves, cutoffs, hits, horizon, stores, overwrites
             nodes += 1
             if nodes >= check_at:
@@ -323,72 +366,45 @@ class _Engine:
             best_move = order[0]
             alpha0 = alpha
             legal = 0  # children searched (a pseudo-legal candidate may turn out illegal)
-            if depth == 1:
-                estimated = 0
-                for a in order:
-                    child = play(state, a)
-                    if child is None:  # a pseudo-legal candidate that is not legal
-                        continue
-                    legal += 1
-                    if is_terminal(child):
-                        v = utility(child)
+            d1 = depth - 1
+            sub = frontier if d1 == 1 else negamax
+            nw_of: Any = _UNSET
+            nw: Any = beta
+            for a in order:
+                child = play(state, a)
+                if child is None:
+                    continue
+                legal += 1
+                cp = to_move(child)
+                if legal == 1:  # principal variation search: the first child in full
+                    if cp == player:
+                        v = sub(child, cp, d1, alpha, beta)
                     else:
-                        estimated += 1
-                        v = evaluate(child)
-                    if player:
-                        v = -v
-                    if v > best:
-                        best = v
-                        best_move = a
-                        if v > alpha:
-                            if v >= beta:
-                                if a != last:
-                                    cutoffs += 1
-                                hist[a] += 1
-                                break
-                            alpha = v
-                nodes += legal  # the leaves, counted once per node rather than one by one
-                leaves += legal
-                horizon += estimated
-            else:
-                d1 = depth - 1
-                nw_of: Any = _UNSET
-                nw: Any = beta
-                for a in order:
-                    child = play(state, a)
-                    if child is None:
-                        continue
-                    legal += 1
-                    cp = to_move(child)
-                    if legal == 1:  # principal variation search: the first child in full
-                        if cp == player:
-                            v = negamax(child, cp, d1, alpha, beta)
-                        else:
-                            v = -negamax(child, cp, d1, -beta, -alpha)
-                    else:  # the others with a null window above alpha, again if they beat it
-                        if alpha is not nw_of:  # alpha changed: its null window too
-                            nw_of = alpha
-                            nw = above(alpha)
-                            if nw >= beta:
-                                nw = beta
-                        if cp == player:
-                            v = negamax(child, cp, d1, alpha, nw)
-                            if alpha < v < beta and nw < beta:
-                                v = negamax(child, cp, d1, v, beta)
-                        else:
-                            v = -negamax(child, cp, d1, -nw, -alpha)
-                            if alpha < v < beta and nw < beta:
-                                v = -negamax(child, cp, d1, -beta, -v)
-                    if v > best:
-                        best = v
-                        best_move = a
-                        if v > alpha:
-                            if v >= beta:
-                                if a != last:
-                                    cutoffs += 1
-                                hist[a] += depth * depth if depth < 64 else 4096
-                                break
-                            alpha = v
+                        v = -sub(child, cp, d1, -beta, -alpha)
+                else:  # the others with a null window above alpha, again if they beat it
+                    if alpha is not nw_of:  # alpha changed: its null window too
+                        nw_of = alpha
+                        nw = above(alpha)
+                        if nw >= beta:
+                            nw = beta
+                    if cp == player:
+                        v = sub(child, cp, d1, alpha, nw)
+                        if alpha < v < beta and nw < beta:
+                            v = sub(child, cp, d1, v, beta)
+                    else:
+                        v = -sub(child, cp, d1, -nw, -alpha)
+                        if alpha < v < beta and nw < beta:
+                            v = -sub(child, cp, d1, -beta, -v)
+                if v > best:
+                    best = v
+                    best_move = a
+                    if v > alpha:
+                        if v >= beta:
+                            if a != last:
+                                cutoffs += 1
+                            hist[a] += depth * depth if depth < 64 else 4096
+                            break
+                        alpha = v
             if not legal:  # no candidate was legal: a terminal state
                 leaves += 1
                 return -utility(state) if player else utility(state)
@@ -421,9 +437,10 @@ class _Engine:
             """A child's fail-soft value from the parent's (``player``'s) view, window mapped."""
             if depth <= 0:
                 return leaf(child, player)
+            sub = frontier if depth == 1 else negamax
             if cp == player:
-                return negamax(child, cp, depth, alpha, beta)
-            return -negamax(child, cp, depth, -beta, -alpha)
+                return sub(child, cp, depth, alpha, beta)
+            return -sub(child, cp, depth, -beta, -alpha)
 
         # -- the instrumented twin (observer given): same algorithm, with events ---------------
 
