@@ -14,7 +14,8 @@ What :func:`search` does, and the guarantees it gives:
   remaining depth, or *horizon-free* (no horizon evaluation influenced it, so its value is the
   game-theoretic one) and searched to a remaining depth no greater than the one needed.
   Horizon-free entries survive from one iteration to the next; the others serve move ordering
-  (the table's move first, then the history heuristic).
+  (the table's move first, then the history heuristic; the other moves are sorted only when the
+  table's move did not cut off).
 * **Exact for any real utilities.** Scores are the game's own numbers (ints, floats): no
   epsilon, no packing of values and plies into one number. The root is searched PVS-style:
   the first action with a full window, each later one with the narrowest window around
@@ -354,14 +355,14 @@ class _Engine:
                 return -utility(state) if player else utility(state)
             start_horizon = horizon
             hist = history[player]
-            if len(acts) > 1:
-                order = sorted(acts, key=hist.__getitem__, reverse=True)
-                if hint is not None and order[0] != hint and hint in acts:
-                    order.remove(hint)
-                    order.insert(0, hint)
-            else:
+            rest = False  # the table's move is searched first, the others sorted only if needed
+            if len(acts) < 2:
                 order = list(acts)
-            last = order[-1]
+            elif hint is not None and hint in acts:
+                order = [hint]
+                rest = True
+            else:
+                order = sorted(acts, key=hist.__getitem__, reverse=True)
             best = -INF
             best_move = order[0]
             alpha0 = alpha
@@ -372,39 +373,43 @@ class _Engine:
             nw: Any = beta
             for a in order:
                 child = play(state, a)
-                if child is None:
-                    continue
-                legal += 1
-                cp = to_move(child)
-                if legal == 1:  # principal variation search: the first child in full
-                    if cp == player:
-                        v = sub(child, cp, d1, alpha, beta)
-                    else:
-                        v = -sub(child, cp, d1, -beta, -alpha)
-                else:  # the others with a null window above alpha, again if they beat it
-                    if alpha is not nw_of:  # alpha changed: its null window too
-                        nw_of = alpha
-                        nw = above(alpha)
-                        if nw >= beta:
-                            nw = beta
-                    if cp == player:
-                        v = sub(child, cp, d1, alpha, nw)
-                        if alpha < v < beta and nw < beta:
-                            v = sub(child, cp, d1, v, beta)
-                    else:
-                        v = -sub(child, cp, d1, -nw, -alpha)
-                        if alpha < v < beta and nw < beta:
-                            v = -sub(child, cp, d1, -beta, -v)
-                if v > best:
-                    best = v
-                    best_move = a
-                    if v > alpha:
-                        if v >= beta:
-                            if a != last:
-                                cutoffs += 1
-                            hist[a] += depth * depth if depth < 64 else 4096
-                            break
-                        alpha = v
+                if child is not None:
+                    legal += 1
+                    cp = to_move(child)
+                    if legal == 1:  # principal variation search: the first child in full
+                        if cp == player:
+                            v = sub(child, cp, d1, alpha, beta)
+                        else:
+                            v = -sub(child, cp, d1, -beta, -alpha)
+                    else:  # the others with a null window above alpha, again if they beat it
+                        if alpha is not nw_of:  # alpha changed: its null window too
+                            nw_of = alpha
+                            nw = above(alpha)
+                            if nw >= beta:
+                                nw = beta
+                        if cp == player:
+                            v = sub(child, cp, d1, alpha, nw)
+                            if alpha < v < beta and nw < beta:
+                                v = sub(child, cp, d1, v, beta)
+                        else:
+                            v = -sub(child, cp, d1, -nw, -alpha)
+                            if alpha < v < beta and nw < beta:
+                                v = -sub(child, cp, d1, -beta, -v)
+                    if v > best:
+                        best = v
+                        best_move = a
+                        if v > alpha:
+                            if v >= beta:
+                                if rest or a != order[-1]:
+                                    cutoffs += 1
+                                hist[a] += depth * depth if depth < 64 else 4096
+                                break
+                            alpha = v
+                if rest:  # the table's move did not cut off: now the others, by history
+                    rest = False
+                    others = [b for b in acts if b != a]
+                    others.sort(key=hist.__getitem__, reverse=True)
+                    order.extend(others)
             if not legal:  # no candidate was legal: a terminal state
                 leaves += 1
                 return -utility(state) if player else utility(state)
