@@ -68,6 +68,12 @@ _RUN: Final = tuple(
     for q in range(12)
 )
 
+# _FIRST_LAP_LAST[q][h]: where the last seed of a hand of 0 < h < 12 picked up at pit q falls
+# (the lap does not come back to q, so that pit still holds what it held); None for other h.
+_FIRST_LAP_LAST: Final = tuple(
+    tuple((q + h) % 12 if 0 < h < 12 else None for h in range(TOTAL_SEEDS + 1)) for q in range(12)
+)
+
 # Pick-ups after which a sowing starts recording (board, pit, captures) triples. Sowings that end
 # need far fewer (the longest seen in 16 million cases had 52 drops), so the set is rarely built.
 _LOOP_CHECK_AFTER: Final = 12
@@ -318,24 +324,17 @@ class Ayoayo:
         if p:
             if not (state[0] or state[1] or state[2] or state[3] or state[4] or state[5]):
                 return self.actions(state) == ()  # feeding: the exact list decides
-            pits = _ROW_PITS[1]
-        else:
-            if not (state[6] or state[7] or state[8] or state[9] or state[10] or state[11]):
-                return self.actions(state) == ()
-            pits = _ROW_PITS[0]
-        relays = []
+        elif not (state[6] or state[7] or state[8] or state[9] or state[10] or state[11]):
+            return self.actions(state) == ()
+        pits = _ROW_PITS[p]
         for o in pits:
-            h = state[o]
-            if h:
-                if h < 12:
-                    last = state[(o + h) % 12]
-                    if last == 0 or last == 3:  # the first lap ends the move
-                        return False
-                relays.append(o)
+            last = _FIRST_LAP_LAST[o][state[o]]
+            if last is not None and (state[last] == 0 or state[last] == 3):
+                return False  # the first lap ends the move
         entry = self._cache.get(state)
         if entry is not None:
             return not entry[0]
-        return not any(_sow(list(state[:12]), p, o) for o in relays)
+        return not any(_sow(list(state[:12]), p, o) for o in pits if state[o])
 
     def utility(self, state: AyoayoState) -> int:
         """``captured[0] - captured[1]``: only captured seeds count (the reference's score)."""
