@@ -22,6 +22,7 @@ from solver.minimax import minimax
 from solver.results import SearchResult, ply_preference
 from solver.solve import Solution, solve
 from solver.table import TranspositionTable
+from tests.tiny_games import TakeAway
 
 TIC_TAC_TOES = ["tictactoe", "tictactoe-bitboard"]
 
@@ -44,33 +45,6 @@ def replay(game: Game[Any, Any], state: Any, line: tuple[Any, ...]) -> Any:
         assert action in list(game.actions(state))
         state = game.result(state, action)
     return state
-
-
-class TakeAway:
-    """Take one or two counters; whoever takes the last wins. No evaluate: the bare protocol."""
-
-    name = "takeaway"
-
-    def __init__(self, counters: int = 7) -> None:
-        self.counters = counters
-
-    def initial_state(self) -> tuple[int, int]:
-        return (self.counters, 0)
-
-    def to_move(self, state: tuple[int, int]) -> int:
-        return state[1]
-
-    def actions(self, state: tuple[int, int]) -> list[int]:
-        return [n for n in (1, 2) if n <= state[0]]
-
-    def result(self, state: tuple[int, int], action: int) -> tuple[int, int]:
-        return (state[0] - action, 1 - state[1])
-
-    def is_terminal(self, state: tuple[int, int]) -> bool:
-        return state[0] == 0
-
-    def utility(self, state: tuple[int, int]) -> float:
-        return 1 if state[1] == 1 else -1
 
 
 class ExtraTurns(TakeAway):
