@@ -423,56 +423,13 @@ class Ayoayo:
         ...     c in game.actions(s) for c in range(6)]
         True
         """
-        # The sowing of _sow and the turn change of _finish, inlined: this is the hot path.
         p = state[14]
         o = _Q[p][action]
-        h = state[o]
-        if not h:
+        if not state[o]:
             return None
         b = list(state)
-        b[o] = 0
-        pos = o
-        c0 = c1 = 0
-        pickups = 0
-        seen: set[tuple[int, ...]] | None = None
-        while True:
-            run = _RUN[pos][h]
-            for q in run:
-                n = b[q]
-                if n == 3:
-                    b[q] = 0
-                    if q < 6:
-                        c0 += 4
-                    else:
-                        c1 += 4
-                else:
-                    b[q] = n + 1
-            pos = run[-1]
-            h = b[pos]
-            if h < 2:
-                break
-            b[pos] = 0
-            pickups += 1
-            if pickups > _LOOP_CHECK_AFTER:
-                triple = (*b[:12], pos, c0, c1)
-                if seen is None:
-                    seen = {triple}
-                elif triple in seen:
-                    return None  # the sowing never ends
-                else:
-                    seen.add(triple)
-        if h == 0:  # the last seed made a four: the mover takes it
-            if pos < 6:
-                if p:
-                    c0 -= 4
-                    c1 += 4
-            elif not p:
-                c1 -= 4
-                c0 += 4
-        if c0:
-            b[12] += c0
-        if c1:
-            b[13] += c1
+        if not _sow(b, p, o):
+            return None  # the sowing never ends
         if p:
             if not (b[0] or b[1] or b[2] or b[3] or b[4] or b[5]) and not (
                 state[0] or state[1] or state[2] or state[3] or state[4] or state[5]
