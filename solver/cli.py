@@ -761,6 +761,7 @@ def cmd_analyse(args: argparse.Namespace, io: Io) -> int:
             time_limit=time_limit,
             seed=args.seed,
             on_depth=on_depth,
+            all_values=True,  # the table gives every legal move its value, not just a bound
         )
     except KeyboardInterrupt:
         if not completed:

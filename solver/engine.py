@@ -24,7 +24,8 @@ What :func:`search` does, and the guarantees it gives:
   is worse, tied exactly, or better (then re-searched with ``(best, +inf)``). So
   ``best_actions`` is every root action whose value equals the root value, proved, not guessed;
   ``action_values`` holds the root actions whose values are exact (the value-keeping ones and
-  any that raised the best; the others are known only to be worse).
+  any that raised the best; the others are known only to be worse, unless ``all_values=True``
+  asks for a full-window search of each, as an analysis table wants).
 * **Inside the tree** the search is principal-variation search: a node's first legal child
   with its full window, the others with a null window just above alpha (:func:`_above`),
   searched again with ``(value, beta)`` when they beat alpha (values stay exact, as at the
@@ -146,6 +147,7 @@ def search(
     on_depth: OnDepth | None = None,
     *,
     plies: bool = True,
+    all_values: bool = False,
 ) -> SearchResult:
     """The value, every optimal move and the preferred one, by iterative-deepening alpha-beta.
 
@@ -165,6 +167,9 @@ def search(
             value-keeping moves by them; False for the value and ``best_actions`` only (then
             ``best_action`` is the first of them, or a seeded random one, and ``pv`` a proved
             value-keeping line).
+        all_values: give every root action an exact value in ``action_values`` (an analysis
+            table), at the cost of a full-window search of each worse action; by default a
+            worse action is only proved worse.
 
     Returns:
         A :class:`~solver.results.SearchResult`; see the module docstring for what each field
@@ -192,7 +197,7 @@ def search(
     table = TranspositionTable(table_size)
     if evaluate is None and isinstance(game, HasEvaluate):
         evaluate = game.evaluate
-    engine = _Engine(game, table, evaluate, observer, time_limit, node_limit)
+    engine = _Engine(game, table, evaluate, observer, time_limit, node_limit, all_values)
     if state is None:
         state = game.initial_state()
     collecting = gc.isenabled()
@@ -215,8 +220,10 @@ class _Engine:
         observer: Observer | None,
         time_limit: float | None,
         node_limit: int | None,
+        all_values: bool = False,
     ) -> None:
         self.game = game
+        self.all_values = all_values
         self.table = table
         self.has_evaluate = evaluate is not None
         self.evaluate = evaluate
@@ -692,6 +699,8 @@ class _Engine:
                 best_set.append(a)
             elif f > lo:  # inside the window (no float just below best): exact
                 values[a] = f
+            elif self.all_values:  # worse: its exact value lies in (-inf, best)
+                values[a] = self.root_child(child, cp, player, d1, -INF, best, node, a)
             else:
                 bounds[a] = f
         best_set.sort(key=position.__getitem__)

@@ -262,6 +262,19 @@ class TestRandomTrees:
             for action, value in result.action_values.items():
                 assert value == expected.action_values[action]
 
+    @settings(max_examples=100, deadline=None)
+    @given(tree=trees(), table_size=st.sampled_from([1, 8, 1 << 20]))
+    def test_all_values_gives_every_root_action_its_minimax_value(
+        self, tree: Any, table_size: int
+    ) -> None:
+        """With all_values=True, action_values is minimax's value of every root action."""
+        game = load_game("textbook", tree=tree)
+        for depth in [*range(1, tree_height(tree) + 2), None]:
+            expected = minimax(game, depth=depth)
+            result = search(game, depth=depth, table_size=table_size, all_values=True)
+            assert dict(result.action_values) == dict(expected.action_values)
+            assert result.value == expected.value
+
     @settings(max_examples=60, deadline=None)
     @given(tree=trees())
     def test_the_observer_does_not_change_the_answer(self, tree: Any) -> None:
@@ -306,6 +319,15 @@ class TestAyoayo:
             result = search(game, state, depth=depth)
             assert result.value == expected.value
             assert set(result.best_actions) == set(expected.best_actions)
+
+    @pytest.mark.parametrize("depth", [1, 3, 4])
+    def test_all_values_are_the_minimax_values_of_every_move(self, depth: int) -> None:
+        """The analysis table (all_values=True) gives each legal move its minimax value."""
+        game = load_game("ayoayo")
+        for state in ayoayo_positions(8, seed=20 + depth):
+            expected = minimax(game, state, depth=depth)
+            result = search(game, state, depth=depth, all_values=True)
+            assert dict(result.action_values) == dict(expected.action_values)
 
     @pytest.mark.parametrize("depth", [5, 6])
     def test_deeper_on_fewer_positions(self, depth: int) -> None:
