@@ -23,6 +23,7 @@ search finishes within a budget.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -102,40 +103,33 @@ def _teaching(name: str, algorithm: str, depth: int | None = None) -> Callable[[
 
 def tictactoe_cases() -> list[Case]:
     """Our tic-tac-toe cases: strong solves, engine root searches, the teaching alpha-beta."""
-    cases: list[Case] = []
-    for name, short in (("tictactoe-bitboard", "bitboard"), ("tictactoe", "readable")):
-        cases.append(
-            Case(
-                suite="tictactoe",
-                key=f"ours.solve.{short}",
-                label=f"ours: solve({name}), all states",
-                side="ours",
-                kind="solve",
-                prepare=lambda name=name: _solve(name),  # type: ignore[misc]
-            )
+    jobs: tuple[tuple[str, str, str, Callable[[str], Callable[[], Facts]]], ...] = (
+        ("solve", "ours: solve({name}), all states", "solve", _solve),
+        (
+            "search_value",
+            "ours: engine search({name}, plies=False), root value and optimal moves",
+            "root",
+            functools.partial(_search, plies=False),
+        ),
+        (
+            "search",
+            "ours: engine search({name}), root value, optimal moves and plies",
+            "root_plies",
+            _search,
+        ),
+    )
+    cases = [
+        Case(
+            suite="tictactoe",
+            key=f"ours.{job}.{short}",
+            label=label.format(name=name),
+            side="ours",
+            kind=kind,
+            prepare=functools.partial(prepare, name),
         )
-    for name, short in (("tictactoe-bitboard", "bitboard"), ("tictactoe", "readable")):
-        cases.append(
-            Case(
-                suite="tictactoe",
-                key=f"ours.search_value.{short}",
-                label=f"ours: engine search({name}, plies=False), root value and optimal moves",
-                side="ours",
-                kind="root",
-                prepare=lambda name=name: _search(name, plies=False),  # type: ignore[misc]
-            )
-        )
-    for name, short in (("tictactoe-bitboard", "bitboard"), ("tictactoe", "readable")):
-        cases.append(
-            Case(
-                suite="tictactoe",
-                key=f"ours.search.{short}",
-                label=f"ours: engine search({name}), root value, optimal moves and plies",
-                side="ours",
-                kind="root_plies",
-                prepare=lambda name=name: _search(name),  # type: ignore[misc]
-            )
-        )
+        for job, label, kind, prepare in jobs
+        for name, short in (("tictactoe-bitboard", "bitboard"), ("tictactoe", "readable"))
+    ]
     cases.append(
         Case(
             suite="tictactoe",
