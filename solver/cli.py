@@ -338,43 +338,38 @@ def board_lines(game: Any, state: Any) -> list[str]:
     return lines
 
 
-def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> str:
-    """The principal variation written move by move: ``MAX plays 4, MIN plays 0, ...``."""
-    parts = []
+def _pv_steps(game: Any, state: Any, pv: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+    """Each move of a principal variation with the position it is played in, up to the end."""
     for action in pv:
         if game.is_terminal(state):
-            break
-        mover = player_label(game, game.to_move(state))
-        parts.append(f"{mover} plays {format_action(game, state, action)}")
+            return
+        yield state, action
         state = game.result(state, action)
+
+
+def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> str:
+    """The principal variation written move by move: ``MAX plays 4, MIN plays 0, ...``."""
+    parts = [
+        f"{player_label(game, game.to_move(before))} plays {format_action(game, before, action)}"
+        for before, action in _pv_steps(game, state, pv)
+    ]
     return ", ".join(parts) if parts else "(none: the game is over)"
 
 
 def _pv_notation(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
     """The moves of a principal variation in the game's notation, each in its own position."""
-    moves = []
-    for action in pv:
-        if game.is_terminal(state):
-            break
-        moves.append(format_action(game, state, action))
-        state = game.result(state, action)
-    return moves
+    return [format_action(game, before, action) for before, action in _pv_steps(game, state, pv)]
 
 
 def _pv_moves(game: Any, state: Any, pv: Sequence[Any]) -> list[dict[str, Any]]:
-    moves = []
-    for action in pv:
-        if game.is_terminal(state):
-            break
-        moves.append(
-            {
-                "player": game.to_move(state),
-                "move": format_action(game, state, action),
-                "action": _jsonable(action),
-            }
-        )
-        state = game.result(state, action)
-    return moves
+    return [
+        {
+            "player": game.to_move(before),
+            "move": format_action(game, before, action),
+            "action": _jsonable(action),
+        }
+        for before, action in _pv_steps(game, state, pv)
+    ]
 
 
 # --------------------------------------------------------------------------------------------
