@@ -467,6 +467,15 @@ def moves_table(
     return table
 
 
+def best_move(
+    game: Any, state: Any, result: SearchResult, missing: str | None = None
+) -> str | None:
+    """The best move of ``result`` in the game's notation, or ``missing`` when it has none."""
+    if result.best_action is None:
+        return missing
+    return format_action(game, state, result.best_action)
+
+
 def stats_dict(result: SearchResult) -> dict[str, Any]:
     """The search figures of ``result`` as plain data."""
     stats = result.stats
@@ -511,9 +520,7 @@ def result_json(
         "depth": result.depth,
         "outcome": outcome(game, result.value, exact=result.exact, plies=result.plies),
         "plies": result.plies,
-        "best_move": None
-        if result.best_action is None
-        else format_action(game, state, result.best_action),
+        "best_move": best_move(game, state, result),
         "optimal_moves": [r.notation for r in rows if r.optimal],
         "moves": [
             {
@@ -701,7 +708,7 @@ def _print_answer(
     if any(row.note == SEPARATE_SEARCH for row in rows):
         io.print(SEPARATE_SEARCH_NOTE)
     io.print()
-    best = "-" if result.best_action is None else format_action(game, state, result.best_action)
+    best = best_move(game, state, result, missing="-")
     optimal = [r.notation for r in rows if r.optimal]
     io.print(f"best move: {best}")
     io.print(f"optimal moves: {', '.join(optimal) if optimal else '-'}")
@@ -774,7 +781,7 @@ def cmd_analyse(args: argparse.Namespace, io: Io) -> int:
 def depth_line(game: Any, state: Any, result: SearchResult) -> str:
     """One line for a completed iteration: depth, value, best move, PV, nodes, time."""
     depth = "end" if result.depth is None else str(result.depth)
-    best = "-" if result.best_action is None else format_action(game, state, result.best_action)
+    best = best_move(game, state, result, missing="-")
     pv = " ".join(_pv_notation(game, state, result.pv))
     stats = result.stats
     return (
@@ -841,9 +848,7 @@ def cmd_tree(args: argparse.Namespace, io: Io) -> int:
                 "algorithm": args.algorithm,
                 "depth": args.depth,
                 "value": _json_num(result.value),
-                "best_move": None
-                if result.best_action is None
-                else format_action(game, state, result.best_action),
+                "best_move": best_move(game, state, result),
                 "pv": _pv_moves(game, state, result.pv),
                 "nodes_drawn": tree.graph.number_of_nodes(),
                 "nodes_searched": tree.searched,
@@ -852,7 +857,7 @@ def cmd_tree(args: argparse.Namespace, io: Io) -> int:
             }
         )
         return EXIT_OK
-    best = "-" if result.best_action is None else format_action(game, state, result.best_action)
+    best = best_move(game, state, result, missing="-")
     io.print(
         f"{args.algorithm} from {format_state(game, state)}: value {_num(result.value)}, "
         f"best move {best}"
