@@ -37,6 +37,7 @@ from solver.game import (
     UnknownGameError,
     format_action,
     format_state,
+    other,
     parse_state,
     player_label,
 )
@@ -956,7 +957,7 @@ def cmd_play(args: argparse.Namespace, io: Io) -> int:
 
     human = HumanAgent(ask=ask, tell=io.print, show_position=False)
     first = game.to_move(state)
-    human_side = first if args.first == "human" else 1 - first
+    human_side = first if args.first == "human" else other(first)
     seats = [human, ai] if human_side == 0 else [ai, human]
     you = player_label(game, human_side)
     io.print(f"{game.name}: you play {you} against {ai.name}; type a move, or q to quit.")
