@@ -156,6 +156,13 @@ def play(
     )
 
 
+def versus_reference(r: MatchResult, ref: dict[str, Any]) -> tuple[int, float, int, float]:
+    """The reference's game count and the chi-square test of our P1/P2/draw counts against its."""
+    n_ref = ref["p1"] + ref["p2"] + ref["draw"]
+    stat, df, p = chi_square([r.p1_wins, r.p2_wins, r.draws], [ref["p1"], ref["p2"], ref["draw"]])
+    return n_ref, stat, df, p
+
+
 def counts_table(rows: list[Row]) -> list[str]:
     lines = [
         "| P1 (first) | P2 | games | ours P1 / P2 / draw | ply cap hit | "
@@ -184,11 +191,8 @@ def rates_table(rows: list[Row]) -> list[str]:
     ]
     for row in rows:
         r, ref = row.result, row.reference
-        n_ref = ref["p1"] + ref["p2"] + ref["draw"]
+        n_ref, stat, df, pc = versus_reference(r, ref)
         z, pz = two_proportion_z(r.p1_wins, r.games, ref["p1"], n_ref)
-        stat, df, pc = chi_square(
-            [r.p1_wins, r.p2_wins, r.draws], [ref["p1"], ref["p2"], ref["draw"]]
-        )
         verdict = "yes" if min(pz, pc) >= 0.05 else ("yes*" if min(pz, pc) >= 0.05 / 7 else "no")
         lines.append(
             f"| {label(row.first)} v {label(row.second)} | {interval(r.p1_wins, r.games)} | "
@@ -206,10 +210,7 @@ def rule_table(rows: list[Row]) -> list[str]:
     ]
     for row in rows:
         r, ref = row.with_rule, row.reference
-        n_ref = ref["p1"] + ref["p2"] + ref["draw"]
-        stat, df, pc = chi_square(
-            [r.p1_wins, r.p2_wins, r.draws], [ref["p1"], ref["p2"], ref["draw"]]
-        )
+        n_ref, stat, df, pc = versus_reference(r, ref)
         lines.append(
             f"| {label(row.first)} v {label(row.second)} | {r.games:,} | "
             f"{r.p1_wins:,} / {r.p2_wins:,} / {r.draws:,} | {r.repetitions:,} | "
