@@ -292,7 +292,9 @@ def document(
         "```",
         "",
         "or one row at a time with the CLI, e.g. "
-        "`gamesolver match ayoayo minimax:3 random --games 500 --seed 1002 --workers 2`.",
+        "`gamesolver match ayoayo minimax:3 random --games 500 --seed 1002 --workers 2 "
+        "--no-repetition-rule --max-plies 10000` (without the last two options the game "
+        "ends at a repeated position, our default rule: the last table below).",
         "",
         "## Settings",
         "",
