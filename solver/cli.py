@@ -41,7 +41,7 @@ from solver.game import (
     parse_state,
     player_label,
 )
-from solver.results import SearchResult, ply_preference
+from solver.results import SearchResult, format_value, ply_preference
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -142,18 +142,14 @@ def _width(stream: TextIO) -> int | None:
 
 
 def _num(value: float | None) -> str:
-    """A value as people write it: ``3`` not ``3.0``, ``+∞`` for infinities, ``-`` for None.
+    """A value as people write it (:func:`~solver.results.format_value`), ``-`` for None.
 
     >>> _num(3.0), _num(-0.5), _num(float("inf")), _num(None)
     ('3', '-0.5', '+∞', '-')
     """
     if value is None or _isnan(value):
         return "-"
-    if math.isinf(value):
-        return "+∞" if value > 0 else "−∞"
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:g}"
+    return format_value(value)
 
 
 def _isnan(value: float | None) -> bool:

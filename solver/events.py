@@ -25,6 +25,7 @@ from typing import Any, Literal, TypeAlias
 import attrs
 
 from solver.game import Player
+from solver.results import format_value
 
 __all__ = ["Backup", "CacheHit", "Cutoff", "Enter", "Event", "Leaf", "Observer", "Trace"]
 
@@ -92,8 +93,8 @@ class Cutoff:
     def inequality(self) -> str:
         """The cut in the textbook's words, e.g. ``v=2 ≤ α=3``."""
         if self.player == 0:
-            return f"v={_num(self.value)} ≥ β={_num(self.beta)}"
-        return f"v={_num(self.value)} ≤ α={_num(self.alpha)}"
+            return f"v={format_value(self.value)} ≥ β={format_value(self.beta)}"
+        return f"v={format_value(self.value)} ≤ α={format_value(self.alpha)}"
 
 
 @attrs.frozen
@@ -126,14 +127,3 @@ class Trace:
 
     def __repr__(self) -> str:
         return f"<Trace {len(self.events)} events>"
-
-
-def _num(value: float) -> str:
-    """A value as a teacher writes it: ``3`` not ``3.0``; ``∞`` for infinities."""
-    if value == INF:
-        return "+∞"
-    if value == -INF:
-        return "−∞"
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:g}"

@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["SearchResult", "SearchStats", "ply_preference"]
+__all__ = ["SearchResult", "SearchStats", "format_value", "ply_preference"]
 
 
 @attrs.frozen
@@ -72,3 +72,20 @@ def ply_preference(mover_value: float, plies: int) -> int:
     True
     """
     return plies if mover_value > 0 else -plies
+
+
+def format_value(value: float, digits: int = 6) -> str:
+    """A value as a teacher writes it: ``3`` not ``3.0``, ``+∞``/``−∞`` for infinities.
+
+    ``digits`` significant digits for other numbers (fewer for crowded diagrams).
+
+    >>> format_value(3.0), format_value(-0.5), format_value(float("-inf")), format_value(2 / 3, 3)
+    ('3', '-0.5', '−∞', '0.667')
+    """
+    if value == float("inf"):
+        return "+∞"
+    if value == float("-inf"):
+        return "−∞"
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.{digits}g}"

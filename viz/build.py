@@ -43,7 +43,7 @@ from solver.game import (
     player_name,
     state_key,
 )
-from solver.results import SearchResult
+from solver.results import SearchResult, format_value
 from viz.errors import TooManyNodesError, VizError
 
 __all__ = ["DEFAULT_MAX_NODES", "RECORD_LIMIT", "GameTree", "Step", "game_tree"]
@@ -278,20 +278,12 @@ def _facts(
 
 
 def num(value: float | None) -> str:
-    """A value as a teacher writes it: ``3`` not ``3.0``, ``+∞``/``−∞`` for infinities.
+    """A value as a teacher writes it, to 3 digits for the diagrams; ``""`` for none.
 
     >>> num(3.0), num(-2.5), num(float("inf")), num(None)
     ('3', '-2.5', '+∞', '')
     """
-    if value is None:
-        return ""
-    if value == float("inf"):
-        return "+∞"
-    if value == float("-inf"):
-        return "−∞"
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.3g}"
+    return "" if value is None else format_value(value, digits=3)
 
 
 def _json_float(value: float) -> float | str:
