@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from games import load_game
 from solver import engine as engine_module
 from solver.engine import search
-from solver.events import Backup, CacheHit, Enter, Event, Leaf, Trace
+from solver.events import Backup, CacheHit, Enter, Event, Leaf, OracleHit, Trace
 from solver.game import CapabilityError, Game, GameError
 from solver.minimax import minimax
 from solver.results import SearchResult, ply_preference
@@ -537,6 +538,13 @@ class TestLimits:
             search(load_game("tictactoe-bitboard"), **kwargs)
 
 
+    def test_options_are_keyword_only(self) -> None:
+        """A depth passed by position is refused, not taken as some other option."""
+        game = load_game("tictactoe-bitboard")
+        with pytest.raises(TypeError):
+            search(game, 0, 3)  # type: ignore[misc]
+
+
 class TestSeed:
     """Ties among equally preferred optimal moves break by seed, reproducibly."""
 
@@ -737,3 +745,107 @@ class TestFloats:
         """3 and 3.0 both keep the value."""
         game = load_game("textbook", tree=[[3], [3.0], [2]])
         assert search(game).best_actions == (0, 1)
+
+
+def tablebase(name: str, empties: int) -> Callable[[Any], float | None]:
+    """An oracle from the strong solution: exact values where <= ``empties`` cells are free."""
+    game = load_game(name)
+    solved = solution(name)
+
+    def oracle(state: Any) -> float | None:
+        if game.format_state(state).count(".") > empties:  # type: ignore[attr-defined]
+            return None
+        return solved.value(state)
+
+    return oracle
+
+
+class TestOracle:
+    """An oracle (an endgame tablebase) ends lines with exact values, at the root and inside."""
+
+    def test_a_covered_root_is_answered_at_once_and_exactly(self) -> None:
+        """Value, every move's value and the optimal set come from the oracle, with no search."""
+        game = load_game("tictactoe-bitboard")
+        solved = solution("tictactoe-bitboard")
+        oracle = tablebase("tictactoe-bitboard", 9)
+        for state in sample_states("tictactoe-bitboard", 100, seed=30):
+            result = search(game, state, oracle=oracle)
+            assert result.exact and result.complete and result.stats.nodes == 0
+            assert result.value == solved.value(state)
+            assert set(result.best_actions) == set(solved.best_actions(state))
+            for action, value in result.action_values.items():
+                assert value == solved.value(game.result(state, action))
+            replay(game, state, result.pv)
+            if not game.is_terminal(state):  # the oracle knows values, not plies
+                assert result.plies is None and result.pv[0] == result.best_action
+
+    @pytest.mark.parametrize("empties", [2, 4, 6])
+    def test_lines_end_at_covered_positions_with_exact_values(self, empties: int) -> None:
+        """From positions the oracle does not cover, a short search becomes exact and right."""
+        game = load_game("tictactoe-bitboard")
+        solved = solution("tictactoe-bitboard")
+        oracle = tablebase("tictactoe-bitboard", empties)
+        uncovered = [s for s in solved.states() if game.format_state(s).count(".") > empties]
+        states = random.Random(31).sample(sorted(uncovered), min(80, len(uncovered)))
+        for state in states:
+            free = game.format_state(state).count(".")
+            result = search(game, state, depth=free - empties, oracle=oracle)
+            assert result.exact, game.format_state(state)
+            assert result.value == solved.value(state)
+            assert set(result.best_actions) == set(solved.best_actions(state))
+
+    def test_deepening_stops_at_the_first_depth_the_oracle_makes_exact(self) -> None:
+        """From the empty board with positions of <= 6 free cells covered: 3 plies, exact."""
+        game = load_game("tictactoe-bitboard")
+        seen: list[SearchResult] = []
+        result = search(game, oracle=tablebase("tictactoe-bitboard", 6), on_depth=seen.append)
+        assert [r.exact for r in seen] == [False, False, True]
+        assert result.exact and result.depth == 3 and result.value == 0
+        assert result.best_actions == tuple(range(9))
+
+    def test_an_oracle_that_covers_nothing_changes_nothing(self) -> None:
+        """With an oracle that always answers None the results are the plain engine's."""
+        game = load_game("tictactoe-bitboard")
+        for state in sample_states("tictactoe-bitboard", 50, seed=32):
+            for depth in (2, None):
+                plain = search(game, state, depth=depth)
+                probed = search(game, state, depth=depth, oracle=lambda s: None)
+                assert probed == attrs.evolve(plain, stats=probed.stats)
+
+    @settings(max_examples=100, deadline=None)
+    @given(tree=trees(), data=st.data())
+    def test_random_trees_with_random_coverage_equal_minimax(self, tree: Any, data: Any) -> None:
+        """An oracle of true values on a random set of nodes: the engine gives minimax's answer."""
+        game = load_game("textbook", tree=tree)
+        rng = random.Random(data.draw(st.integers(0, 2**32)))
+        covered: dict[Any, float | None] = {}
+
+        def oracle(state: Any) -> float | None:
+            if state not in covered:
+                exact = rng.random() < 0.3
+                covered[state] = minimax(game, state).value if exact else None
+            return covered[state]
+
+        expected = minimax(game)
+        result = search(game, oracle=oracle)
+        assert result.value == expected.value and result.exact
+        keeping = {a for a, v in expected.action_values.items() if v == expected.value}
+        assert set(result.best_actions) == keeping
+
+    def test_the_observer_sees_oracle_hits(self) -> None:
+        """Each covered node the search reaches is reported once, with its exact value."""
+        game = load_game("tictactoe-bitboard")
+        solved = solution("tictactoe-bitboard")
+        trace = Trace()
+        search(game, depth=4, oracle=tablebase("tictactoe-bitboard", 5), observer=trace)
+        enters = {e.node: e for e in trace.events if isinstance(e, Enter)}
+        hits = [e for e in trace.events if isinstance(e, OracleHit)]
+        assert hits
+        for hit in hits:
+            assert hit.value == solved.value(enters[hit.node].state)
+
+    def test_an_inconsistent_oracle_is_an_error(self) -> None:
+        """An oracle whose root value no move reaches is refused, naming the value."""
+        game = load_game("textbook", tree=[[3, 12], [2, 4]])
+        with pytest.raises(GameError, match="oracle is inconsistent"):
+            search(game, oracle=lambda state: 7 if state == () else minimax(game, state).value)
