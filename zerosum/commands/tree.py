@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 import viz
-from solver.game import format_state
+from solver.game import HasScore, format_state
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.moves import best_move
 from zerosum.options import (
@@ -59,9 +60,9 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     )
     tree.add_argument(
         "--no-captured-leaves",
-        dest="leaf_captured",
+        dest="leaf_score",
         action="store_false",
-        help="do not write captured seeds [p1, p2] in the leaves (games with captures)",
+        help="do not write each player's score [p1, p2] in the leaves (e.g. captured seeds)",
     )
     tree.add_argument("--title", help="a title for the diagram")
     tree.add_argument("--output", "-o", metavar="FILE", help="FILE.svg, .png, .pdf, .dot or .json")
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         raise UsageError(f"invalid --html {args.html!r}: the file name must end in .html")
     game = load(args)
     state = position(game, args)
-    leaf_label = _captured_label if hasattr(state, "captured") and args.leaf_captured else None
+    leaf_label = _score_label(game) if isinstance(game, HasScore) and args.leaf_score else None
     try:
         tree = viz.game_tree(
             game,
@@ -157,6 +158,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
     return EXIT_OK
 
 
-def _captured_label(state: Any) -> str:
-    """A leaf label with the seeds each player captured, as the Ayòayò article writes it."""
-    return "[" + ", ".join(str(n) for n in state.captured) + "]"
+def _score_label(game: HasScore) -> Callable[[Any], str]:
+    """A leaf label with what each player banked, as the Ayòayò article writes it: [p1, p2]."""
+
+    def label(state: Any) -> str:
+        return "[" + ", ".join(str(n) for n in game.score(state)) + "]"
+
+    return label
