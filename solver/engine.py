@@ -396,6 +396,8 @@ class _Search:
         self.oracle = request.oracle
         self.keyf: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
         self.table = TranspositionTable(request.table_size)
+        self.entries = self.table.entries  # read (and written) in the hot loop
+        self.table_size = request.table_size
         self.history: tuple[defaultdict[Any, float], defaultdict[Any, float]] = (
             defaultdict(int),
             defaultdict(int),
@@ -462,8 +464,8 @@ class _Search:
 
     def leaf(self, state: Any, mover: int, player: int, alpha: Any, beta: Any) -> Any:
         """A node at the horizon (remaining depth 0): its value for the parent's ``player``."""
-        self.nodes += 1
-        if self.nodes >= self.check_at:
+        self.nodes = nodes = self.nodes + 1
+        if nodes >= self.check_at:
             self.check()
         self.leaves += 1
         trace = self.trace
@@ -487,8 +489,8 @@ class _Search:
         No table probe or store and no move ordering: a leaf costs less than either, and the
         positions met one ply above the horizon are rarely met again.
         """
-        self.nodes += 1
-        if self.nodes >= self.check_at:
+        self.nodes = nodes = self.nodes + 1
+        if nodes >= self.check_at:
             self.check()
         trace = self.trace
         if trace is not None:
@@ -555,8 +557,8 @@ class _Search:
         beat it. The table answers when its entry settles the question asked
         (:meth:`probe`); its move is searched first, the others by history.
         """
-        self.nodes += 1
-        if self.nodes >= self.check_at:
+        self.nodes = nodes = self.nodes + 1
+        if nodes >= self.check_at:
             self.check()
         trace = self.trace
         if trace is not None:
@@ -564,8 +566,9 @@ class _Search:
         oracle = self.oracle
         if oracle is not None and (known := oracle(state)) is not None:
             return self.oracle_value(known, player)
-        key = state if self.keyf is None else self.keyf(state)
-        entry = self.table.entries.get(key)
+        keyf = self.keyf
+        key = state if keyf is None else keyf(state)
+        entry = self.entries.get(key)
         hint = None
         if entry is not None:
             value, stored_depth, flag, hint, free, _ = entry
@@ -647,7 +650,12 @@ class _Search:
         if not legal:  # no candidate was legal: a terminal state
             return self.terminal_value(state, player)
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        self.table.store(key, best, depth, flag, best_move, self.horizon == horizon_before)
+        free = self.horizon == horizon_before
+        entries = self.entries  # the table's store, inline: one per node searched in full
+        entries[key] = (best, depth, flag, best_move, free, self.table.generation)
+        self.table.stores += 1
+        if len(entries) > self.table_size:
+            self.table.make_room()
         if trace is not None:
             trace.backup(player, best, best_move, alpha, beta, flag)
         return best
