@@ -5,6 +5,7 @@ Usage (from the project root)::
     .venv/bin/python benchmarks/compare.py 218efa5               # that commit vs the checkout
     .venv/bin/python benchmarks/compare.py 218efa5 --rounds 9 --repeat 3
     .venv/bin/python benchmarks/compare.py 218efa5 --job ayoayo_d11
+    .venv/bin/python benchmarks/compare.py 218efa5 --new HEAD     # a commit, not the checkout
 
 The old commit's ``solver`` and ``games`` packages are exported (``git archive``) to a temporary
 folder. Each round runs every job once per side, in a random order (seeded), each run in a fresh
@@ -77,6 +78,7 @@ def export(revision: str, into: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("old", help="the commit to compare the checkout with")
+    parser.add_argument("--new", help="a commit instead of the checkout (safe to edit during)")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=3, help="timed calls per run")
     parser.add_argument("--job", action="append", choices=sorted(JOBS), help="default: all")
@@ -84,8 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     jobs = args.job or list(JOBS)
     rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory() as folder:
-        sides = {"old": export(args.old, Path(folder)), "new": ROOT}
+    with tempfile.TemporaryDirectory() as old, tempfile.TemporaryDirectory() as new:
+        sides = {
+            "old": export(args.old, Path(old)),
+            "new": ROOT if args.new is None else export(args.new, Path(new)),
+        }
         ratios: dict[str, list[float]] = {job: [] for job in jobs}
         seen: dict[tuple[str, str], dict[str, float]] = {}
         for round_ in range(args.rounds):
@@ -98,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                     times[side] = seen[job, side]["seconds"]
                 ratios[job].append(times["old"] / times["new"])
             print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
-    print(f"old={args.old} new=checkout rounds={args.rounds} repeat={args.repeat}")
+    print(f"old={args.old} new={args.new or 'checkout'} rounds={args.rounds} repeat={args.repeat}")
     print(f"{'job':<14} {'old s':>8} {'new s':>8} {'old/new':>8} {'range':>13} {'nodes old/new'}")
     for job in jobs:
         r = sorted(ratios[job])

@@ -471,17 +471,25 @@ class _Search:
         trace = self.trace
         if trace is not None:
             trace.enter(state, mover, player, alpha, beta)
-        how = "terminal"
         if self.is_terminal(state):
             v = self.utility(state)
         elif self.oracle is not None and (known := self.oracle(state)) is not None:
-            v, how = known, "oracle"
+            v = known
         else:
             self.horizon += 1
-            v, how = self.evaluate(state), "horizon"
+            v = self.evaluate(state)
         if trace is not None:
+            how = self.leaf_kind(state)
             trace.oracle(v) if how == "oracle" else trace.leaf(v, how == "terminal")
         return -v if player else v
+
+    def leaf_kind(self, state: Any) -> str:
+        """For the events: how a leaf got its value, "terminal", "oracle" or "horizon"."""
+        if self.is_terminal(state):
+            return "terminal"
+        if self.oracle is not None and self.oracle(state) is not None:
+            return "oracle"
+        return "horizon"
 
     def frontier(self, state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
         """:meth:`negamax` at remaining depth 1: the children are horizon leaves, valued here.
@@ -513,16 +521,16 @@ class _Search:
             if child is None:  # a pseudo-legal candidate that is not legal
                 continue
             legal += 1
-            how = "terminal"
             if is_terminal(child):
                 v = utility(child)
             elif oracle is not None and (known := oracle(child)) is not None:
-                v, how = known, "oracle"
+                v = known
             else:
                 estimated += 1
-                v, how = evaluate(child), "horizon"
+                v = evaluate(child)
             if trace is not None:
                 trace.action = a
+                how = self.leaf_kind(child)
                 trace.inline_leaf(child, self.to_move(child), player, alpha, beta, v, how)
             if player:
                 v = -v
@@ -554,8 +562,9 @@ class _Search:
 
         Principal-variation search: the first legal child with the full window, the others
         with a null window just above alpha, searched again with ``(value, beta)`` when they
-        beat it. The table answers when its entry settles the question asked
-        (:meth:`probe`); its move is searched first, the others by history.
+        beat it. The table answers when its entry settles the question asked (searched to
+        this depth, or horizon-free to no more, and its bound decides the window); otherwise
+        its move is searched first and the others by history, sorted only if it did not cut.
         """
         self.nodes = nodes = self.nodes + 1
         if nodes >= self.check_at:
