@@ -17,7 +17,17 @@ from hypothesis import strategies as st
 from games import load_game
 from solver import engine as engine_module
 from solver.engine import search
-from solver.events import Backup, CacheHit, Enter, Event, Iteration, Leaf, OracleHit, Trace
+from solver.events import (
+    Backup,
+    CacheHit,
+    Cutoff,
+    Enter,
+    Event,
+    Iteration,
+    Leaf,
+    OracleHit,
+    Trace,
+)
 from solver.game import CapabilityError, Game, GameError
 from solver.minimax import minimax
 from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
@@ -753,6 +763,27 @@ class TestObserverEvents:
         ]
         assert len(root_backups) == 3
         assert root_backups[-1].value == result.value
+
+    @pytest.mark.parametrize("depth", [2, 3, 4])
+    def test_ayoayo_is_searched_alike_with_and_without_an_observer(self, depth: int) -> None:
+        """Pseudo-legal moves, inline leaves, PVS: the traced search is the fast one, event
+        by event consistent (every child is its parent's state after a legal action)."""
+        game = load_game("ayoayo")
+        for state in ayoayo_positions(4, seed=70 + depth):
+            fast = search(game, state, depth=depth)
+            trace = Trace()
+            traced = search(game, state, depth=depth, observer=trace)
+            assert traced == attrs.evolve(fast, stats=traced.stats)
+            assert attrs.evolve(traced.stats, seconds=0) == attrs.evolve(fast.stats, seconds=0)
+            enters = {e.node: e for e in trace.events if isinstance(e, Enter)}
+            for event in enters.values():
+                if event.parent is not None:
+                    parent = enters[event.parent].state
+                    assert event.action in game.actions(parent)
+                    assert game.result(parent, event.action) == event.state
+            for event in trace.events:
+                if isinstance(event, Cutoff):
+                    assert set(event.pruned) <= set(game.actions(enters[event.node].state))
 
 
 class TestGamesWithoutEvaluate:

@@ -35,6 +35,19 @@ class TestEntries:
         assert table.get("s") == (2, END, EXACT, 1, False, 0)
         assert (table.stores, table.overwrites, len(table)) == (2, 1, 1)
 
+    def test_overwrites_count_the_stores_that_replaced_an_entry(self) -> None:
+        """Across evictions, overwrites equals a count kept by hand."""
+        rng = random.Random(4)
+        table = TranspositionTable(6)
+        replaced = 0
+        for i in range(3000):
+            if i % 50 == 0:
+                table.new_generation()
+            key = rng.randrange(12)
+            replaced += key in table.entries
+            table.store(key, i, 1, EXACT, None)
+            assert table.overwrites == replaced
+
     def test_bound_names_are_the_events_words(self) -> None:
         """The flags are named as CacheHit events name them."""
         assert [bound_name(f) for f in (EXACT, LOWER, UPPER)] == ["exact", "lower", "upper"]
