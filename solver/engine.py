@@ -110,6 +110,7 @@ What :func:`search` does, and the guarantees it gives:
 from __future__ import annotations
 
 import gc
+import itertools
 import math
 import random
 import time
@@ -809,7 +810,7 @@ class _Driver:
             or request.node_limit is not None
             or request.on_depth is not None
         )
-        return _count_from_one() if watched else [END]
+        return itertools.count(1) if watched else [END]
 
     def settled(self, result: SearchResult) -> bool:
         """Whether deeper iterations would give the same answer: exact, plies known or moot."""
@@ -1135,13 +1136,6 @@ class _Driver:
             exact=exact,
             complete=complete,
         )
-
-
-def _count_from_one() -> Iterator[int]:
-    d = 1
-    while True:
-        yield d
-        d += 1
 
 
 def _below(x: Any) -> Any:
