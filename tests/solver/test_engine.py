@@ -27,6 +27,7 @@ from solver.events import (
     Leaf,
     OracleHit,
     Trace,
+    last_iteration,
 )
 from solver.game import CapabilityError, Game, GameError
 from solver.minimax import minimax
@@ -348,7 +349,8 @@ class TestRandomTrees:
             result = search(game, depth=depth, observer=trace, table_size=table_size)
             starts = [i for i, e in enumerate(trace.events) if isinstance(e, Iteration)]
             assert starts and trace.events[starts[-1]] == Iteration(result.depth)
-            events = trace.events[starts[-1] + 1 :]
+            events = last_iteration(trace.events)
+            assert events == trace.events[starts[-1] + 1 :]
             enters = {e.node: e for e in events if isinstance(e, Enter)}
             for event in events:
                 if isinstance(event, Enter) and event.parent is not None:
