@@ -1,31 +1,57 @@
-"""gamesolver's game-agnostic search: the Game protocol, teaching searches, the engine, solving."""
+"""gamesolver's game-agnostic search: the Game protocol, teaching searches, the engine, solving.
 
-from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf, Observer, Trace
-from solver.game import (
-    MAX,
-    MIN,
+Assumes two players, zero-sum, deterministic, perfect information; every value is from player
+0's (MAX's) point of view. Everything a user needs is importable from here:
+
+>>> from solver import GameError, IllegalActionError, SearchResult, __version__
+>>> issubclass(IllegalActionError, GameError)
+True
+"""
+
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _distribution_version
+
+from solver.errors import (
+    AgentError,
     CapabilityError,
-    Game,
+    CycleError,
     GameError,
+    GraphvizNotFoundError,
     IllegalActionError,
     InvalidStateError,
-    Player,
+    TooManyNodesError,
+    TooManyStatesError,
+    UnknownFormatError,
     UnknownGameError,
-    apply,
+    UnknownStateError,
+    VizError,
 )
+from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf, Observer, Trace
+from solver.game import MAX, MIN, Game, Player, apply
 from solver.results import SearchResult, SearchStats
+
+DISTRIBUTION = "gamesolver"
+"""The name the project is installed under (``pip show``), where the version comes from."""
+
+try:
+    __version__: str = _distribution_version(DISTRIBUTION)
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "MAX",
     "MIN",
+    "AgentError",
     "Backup",
     "CacheHit",
     "CapabilityError",
     "Cutoff",
+    "CycleError",
     "Enter",
     "Event",
     "Game",
     "GameError",
+    "GraphvizNotFoundError",
     "IllegalActionError",
     "InvalidStateError",
     "Leaf",
@@ -33,7 +59,13 @@ __all__ = [
     "Player",
     "SearchResult",
     "SearchStats",
+    "TooManyNodesError",
+    "TooManyStatesError",
     "Trace",
+    "UnknownFormatError",
     "UnknownGameError",
+    "UnknownStateError",
+    "VizError",
+    "__version__",
     "apply",
 ]

@@ -59,9 +59,9 @@ from typing import Any, Literal, Protocol, TypeAlias, cast, runtime_checkable
 
 import attrs
 
+from solver.errors import AgentError
 from solver.game import (
     Game,
-    GameError,
     HasEvaluate,
     HasRender,
     IllegalActionError,
@@ -101,10 +101,6 @@ AGENT_SPECS = "random, minimax:D, alphabeta:D, engine:SECONDS, engine:dN, human"
 """The agent specs :func:`parse_agent` accepts, as listed in its error messages."""
 
 DEFAULT_ENGINE_SECONDS = 1.0
-
-
-class AgentError(GameError, ValueError):
-    """An agent spec that names no agent, or an agent that cannot play where it was asked to."""
 
 
 @runtime_checkable
@@ -254,7 +250,7 @@ def parse_agent(spec: str) -> Agent:
     >>> parse_agent("minmax:3")
     Traceback (most recent call last):
     ...
-    solver.match.AgentError: unknown agent 'minmax:3'; valid: random, minimax:D, alphabeta:D, \
+    solver.errors.AgentError: unknown agent 'minmax:3'; valid: random, minimax:D, alphabeta:D, \
 engine:SECONDS, engine:dN, human
 
     Raises:

@@ -474,7 +474,7 @@ class Ayoayo:
         >>> Ayoayo.state_from([[4] * 6, [4] * 5 + [0]])
         Traceback (most recent call last):
         ...
-        solver.game.InvalidStateError: seeds on the board (44) plus captured (0 + 0) make 44, not 48
+        solver.errors.InvalidStateError: seeds on the board (44) plus captured (0 + 0) make 44, ...
         """
         rows = _check_rows(board)
         caps = _check_pair(captured, "captured")
