@@ -547,6 +547,20 @@ class MatchResult:
     workers: int = attrs.field(default=1, eq=False)
     wall_seconds: float = attrs.field(default=0.0, eq=False)
 
+    def __repr__(self) -> str:
+        """A one-line summary (the outcomes are in ``outcomes``; a table in :meth:`table`).
+
+        >>> from games import load_game
+        >>> run_match(load_game("textbook"), "minimax:2", "random", games=4, seed=1)
+        <MatchResult textbook minimax:2 vs random, seed 1: 4 games, wins 4-0, 0 drawn>
+        """
+        seats = ", swapped seats" if self.swap else ""
+        a, b = self.wins
+        return (
+            f"<MatchResult {self.game} {self.agents[0]} vs {self.agents[1]}, seed {self.seed}"
+            f"{seats}: {self.games:,} games, wins {a:,}-{b:,}, {self.draws:,} drawn>"
+        )
+
     @property
     def games(self) -> int:
         """The number of games played."""

@@ -487,6 +487,13 @@ class TestMatchResult:
         assert [GameOutcome(**o) for o in data["outcomes"]] == list(result.outcomes)
         assert "outcomes" not in json.loads(result.to_json())
 
+    def test_repr_is_one_short_line(self) -> None:
+        """The repr summarises a match in one line, however many games it holds."""
+        result = run_match(load_game("tictactoe"), "random", "random", games=500, seed=1)
+        text = repr(result)
+        assert "\n" not in text and len(text) < 120
+        assert text.startswith("<MatchResult tictactoe random vs random, seed 1: 500 games")
+
     def test_json_is_written_to_a_path(self, tmp_path: Any) -> None:
         """to_json(path) writes the same text to the file."""
         result = run_match(load_game("tictactoe"), "random", "random", games=3, seed=4)
