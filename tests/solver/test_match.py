@@ -475,15 +475,21 @@ class TestMatchResult:
         assert "repeated position" in result.table()
 
     def test_json_carries_the_counts(self) -> None:
-        """to_json holds the counts, and the games when asked."""
-        result = run_match(load_game("tictactoe"), "random", "random", games=12, seed=4)
+        """to_json holds the counts a known game must give, and the games when asked."""
+        # Every leaf of Figure 5.2 is positive: whoever moves first wins every game, in 2 plies.
+        game: Any = load_game("textbook")
+        result = run_match(game, "minimax:2", "random", games=12, seed=4, swap=True)
         data = json.loads(result.to_json(games=True))
-        assert (data["games"], data["p1_wins"], data["p2_wins"], data["draws"]) == (
-            12,
-            result.p1_wins,
-            result.p2_wins,
-            result.draws,
-        )
+        assert (data["games"], data["p1_wins"], data["p2_wins"], data["draws"]) == (12, 12, 0, 0)
+        assert data["wins_by_agent"] == {"minimax:2": 6, "random": 6}
+        assert (data["ended_by_repetition"], data["average_plies"]) == (0, 2.0)
+        assert [(r["first"], r["games"], r["p1_wins"]) for r in data["rows"]] == [
+            ("minimax:2", 6, 6),
+            ("random", 6, 6),
+        ]
+        assert [(o["index"], o["first"], o["winner"], o["plies"]) for o in data["outcomes"]] == [
+            (i, i % 2, 0, 2) for i in range(12)
+        ]
         assert [GameOutcome(**o) for o in data["outcomes"]] == list(result.outcomes)
         assert "outcomes" not in json.loads(result.to_json())
 
