@@ -511,7 +511,7 @@ class TestAyoayo:
     """Matches on Ayòayò, the game the article's table is about."""
 
     def test_minimax_2_against_itself_repeats_at_ply_56(self) -> None:
-        """The reference's depth-2 self-play repeats its full state at ply 56 (RULES.md §8)."""
+        """The reference's depth-2 self-play repeats its full state at ply 56 (the rules page)."""
         game = load_game("ayoayo")
         record = play_game(game, ["minimax:2", "minimax:2"], random.Random(0))
         assert (record.ended, record.plies) == ("repetition", 56)
