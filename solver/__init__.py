@@ -30,7 +30,7 @@ from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf, Observer
 from solver.game import MAX, MIN, Game, Player, apply
 from solver.results import SearchResult, SearchStats
 
-DISTRIBUTION = "gamesolver"
+DISTRIBUTION = "zerosum"
 """The name the project is installed under (``pip show``), where the version comes from."""
 
 try:
