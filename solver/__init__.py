@@ -1,16 +1,25 @@
 """gamesolver's game-agnostic search: the Game protocol, teaching searches, the engine, solving.
 
 Assumes two players, zero-sum, deterministic, perfect information; every value is from player
-0's (MAX's) point of view. Everything a user needs is importable from here:
+0's (MAX's) point of view. Everything a user needs is importable from here: the searches
+(:func:`minimax` and :func:`alphabeta` to teach, :func:`search` the fast engine, :func:`solve`
+every reachable state), their results, the Game protocol and the errors.
 
->>> from solver import GameError, IllegalActionError, SearchResult, __version__
->>> issubclass(IllegalActionError, GameError)
-True
+>>> from games import load_game
+>>> from solver import alphabeta, search, solve
+>>> game = load_game("textbook", tree=[[3, 12], [2, 4]])
+>>> alphabeta(game).value, search(game).value, solve(game).root_value
+(3, 3, 3)
+
+The submodules keep their names: ``from solver.solve import solve`` and
+``from solver.minimax import minimax`` work as before (``solver.solve`` and ``solver.minimax``,
+read as attributes of the package, are the functions).
 """
 
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _distribution_version
 
+from solver.engine import search
 from solver.errors import (
     AgentError,
     CapabilityError,
@@ -28,7 +37,9 @@ from solver.errors import (
 )
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf, Observer, Trace
 from solver.game import MAX, MIN, Game, Player, apply
+from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult, SearchStats
+from solver.solve import Solution, solve
 
 DISTRIBUTION = "zerosum"
 """The name the project is installed under (``pip show``), where the version comes from."""
@@ -59,6 +70,7 @@ __all__ = [
     "Player",
     "SearchResult",
     "SearchStats",
+    "Solution",
     "TooManyNodesError",
     "TooManyStatesError",
     "Trace",
@@ -67,5 +79,9 @@ __all__ = [
     "UnknownStateError",
     "VizError",
     "__version__",
+    "alphabeta",
     "apply",
+    "minimax",
+    "search",
+    "solve",
 ]
