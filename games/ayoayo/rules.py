@@ -1,10 +1,10 @@
 """Ayòayò as the reference implementation plays it (chidiwilliams/ayoayo @ 835a126).
 
-The rules are those of ``RULES.md`` in the shared folder: relay sowing counter-clockwise round
-12 pits, fours captured en passant (by the row's owner, or by the mover for the last seed of a
-lap), no pit ever skipped, the feeding rule, the end when the player to move has no move or a
-player has more than 24, and the end sweep (a player who cannot feed a starved opponent takes
-the seeds of its own row). The winner is whoever captured more.
+The rules are those of ``docs/ayoayo-rules.md`` (the reference's, in our words): relay sowing
+counter-clockwise round 12 pits, fours captured en passant (by the row's owner, or by the mover
+for the last seed of a lap), no pit ever skipped, the feeding rule, the end when the player to
+move has no move or a player has more than 24, and the end sweep (a player who cannot feed a
+starved opponent takes the seeds of its own row). The winner is whoever captured more.
 
 Our one deliberate difference: the reference hangs on a relay-sowing that never ends. Here such
 a sowing is not a legal move. It is detected exactly: after each pick-up the rest of the sowing
@@ -474,7 +474,7 @@ class Ayoayo:
         >>> Ayoayo.state_from([[4] * 6, [4] * 5 + [0]])
         Traceback (most recent call last):
         ...
-        solver.game.InvalidStateError: seeds on the board (44) plus captured (0 + 0) make 44, not 48
+        solver.errors.InvalidStateError: seeds on the board (44) plus captured (0 + 0) make 44, ...
         """
         rows = _check_rows(board)
         caps = _check_pair(captured, "captured")

@@ -1,7 +1,7 @@
 """Ayòayò: the reference rules, the loop rule, states, notation and the Game protocol.
 
-The examples come from ``shared/ayoayo/vectors/examples.json`` (RULES.md §13), generated from
-chidiwilliams/ayoayo @ 835a126; a copy is kept in ``tests/data/ayoayo_examples.json``.
+The examples (``tests/data/ayoayo_examples.json``) are the reference's results on hand-made
+positions, generated from chidiwilliams/ayoayo @ 835a126 (see docs/ayoayo-rules.md).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ SOWINGS = [
 ]
 
 ARTICLE = "[[2,6,6,1,1,7],[0,2,7,2,7,7]]"
-LOOPING_LINE = [4, 4, 3, 4, 5, 1, 2, 5, 2, 0, 1, 2, 5, 0]  # RULES.md §10.1: then cell 3 loops
+LOOPING_LINE = [4, 4, 3, 4, 5, 1, 2, 5, 2, 0, 1, 2, 5, 0]  # then cell 3 loops (rules page)
 
 
 def _rows(board: Any) -> tuple[tuple[int, ...], ...]:
@@ -184,7 +184,7 @@ class TestNeverEndingSowing:
         assert time.perf_counter() - started < 1.0
 
     def test_the_line_the_reference_hangs_on(self) -> None:
-        """After the replayed line of RULES.md §10.1, cell 3 (holding seeds) is not legal."""
+        """After the line of the rules page (never-ending sowings), cell 3 is not legal."""
         game = Ayoayo()
         state = _play(game, LOOPING_LINE)
         assert state.board[state.to_move][3] > 0

@@ -6,8 +6,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from solver import minimax
 from solver.engine import search as engine_search
+from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.moves import move_rows, print_answer, result_json
@@ -85,5 +85,5 @@ def searcher(
         return lambda game, state: engine_search(
             game, state, depth=depth, time_limit=time_limit, all_values=True
         )
-    teaching = minimax.minimax if algorithm == "minimax" else minimax.alphabeta
+    teaching = minimax if algorithm == "minimax" else alphabeta
     return lambda game, state: teaching(game, state, depth=depth)
