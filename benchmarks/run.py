@@ -235,6 +235,20 @@ def _targets(
                 None if not depths or not one_second else min(depths) >= 14,
             )
         )
+        looping = _find(measurements, "ours.loop_check.ayoayo")
+        refused = looping is not None and looping.facts.get("refused") is True
+        targets.append(
+            Target(
+                "ayoayo",
+                "a never-ending relay-sowing is refused within 1 s (found exactly, no step cap)",
+                "not measured"
+                if looping is None or looping.median_s is None
+                else f"{_ms(looping.median_s)} (max {_ms(looping.max_s)})",
+                None
+                if looping is None or looping.max_s is None
+                else refused and looping.max_s < 1.0,
+            )
+        )
         if agreement:
             deepest = max(a.depth for a in agreement)
             targets.append(
