@@ -40,7 +40,7 @@ typecheck: setup
 
 pytest: setup
 	@bash tools/system-deps.sh chromium
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --cov --cov-report=term
 
 # The documentation site (mkdocs.yml): strict, so a broken link or reference fails the build.
 docs: setup
