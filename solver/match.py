@@ -304,7 +304,7 @@ class GameRecord:
     """
 
     agents: tuple[str, str]
-    moves: tuple[Any, ...]
+    moves: tuple[Any, ...] = attrs.field(repr=lambda moves: f"<{len(moves)} moves>")
     final_state: Any
     score: float
     winner: Player | None
