@@ -63,7 +63,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ENDLESS", "RetrogradeResult", "solve_graph"]
+__all__ = ["ENDLESS", "InconsistentEndlessError", "RetrogradeResult", "solve_graph"]
 
 ENDLESS: Final = -1
 """The plies of a node whose optimal play never ends."""
@@ -74,6 +74,14 @@ BoolArray: TypeAlias = npt.NDArray[np.bool_]
 
 _BLOCKED: Final = np.iinfo(np.int64).max // 2
 """A counter that never reaches zero: a copy that can never join an attractor."""
+
+
+class InconsistentEndlessError(ValueError):
+    """Endless values that change along a cycle: endless play there has no single score."""
+
+    def __init__(self, message: str, nodes: list[int]) -> None:
+        super().__init__(message)
+        self.nodes = nodes
 
 
 @attrs.frozen(eq=False)
@@ -125,6 +133,7 @@ def solve_graph(
     Raises:
         ValueError: arrays of mismatched sizes, a target outside ``0 .. N-1``, or a node with no
             move and no terminal value.
+        InconsistentEndlessError: endless values that change along a cycle (a ValueError).
 
     >>> import numpy as np
     >>> # 0 -> 1 -> 2 (terminal, lost for its mover): 2 loses, 1 wins in 1, 0 loses in 2.
@@ -285,10 +294,11 @@ class _Graph:
             hero_new = rest & good & ~self._attract_within(rest, rest & ~good, ~exist_hero)
             foe_new = rest & ~good & ~self._attract_within(rest, rest & good, exist_hero)
             if not (hero_new.any() or foe_new.any()):  # impossible if endless is consistent
-                raise ValueError(
-                    "endless values are not constant along a cycle: "
-                    f"nodes {np.flatnonzero(rest[:n] | rest[n:])[:5].tolist()!r} sit on a cycle "
-                    "whose endless values differ"
+                nodes = np.flatnonzero(rest[:n] | rest[n:]).tolist()
+                raise InconsistentEndlessError(
+                    f"endless values are not constant along a cycle: nodes {nodes[:5]!r} "
+                    "sit on cycles whose endless values differ",
+                    nodes,
                 )
             hero[hero_new] = True
             foe[foe_new] = True
