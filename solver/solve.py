@@ -32,7 +32,9 @@ picking one whose result has fewer plies wins.)
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import gc
 import json
 import os
 import time
@@ -340,19 +342,19 @@ def solve(
     start = time.perf_counter()
     root = game.initial_state() if state is None else state
     key_of: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
-    graph = _enumerate(game, root, key_of, max_states, progress, isinstance(game, HasEndlessValue))
-    indptr = np.frombuffer(graph.indptr, dtype=np.int64)
-    # The walk wrote each state's children when it was done with it; put them in state order.
-    starts = np.frombuffer(graph.starts, dtype=np.int64)
-    shift = np.repeat(starts - indptr[:-1], np.diff(indptr))
-    targets = np.frombuffer(graph.targets, dtype=np.int64)[shift + np.arange(len(shift))]
-    if graph.cyclic:
-        values, plies = _solve_cyclic(game, graph, indptr, targets)
-    else:  # the walk backed every value up already (backward induction)
+    with _collector_paused():  # millions of new objects, none of them garbage yet
+        if isinstance(game, HasEndlessValue):  # it may cycle: enumerate, then solve the graph
+            graph = _walk_breadth_first(game, root, key_of, max_states, progress)
+        else:  # backward induction as it walks, and a CycleError if it cycles
+            graph = _walk_depth_first(game, root, key_of, max_states, progress)
+    indptr, targets = graph.csr()
+    if graph.solved:
         values = np.asarray(graph.values)
         if values.dtype.kind not in "iuf":
             values = values.astype(np.float64)
         plies = np.asarray(graph.plies, dtype=np.int64)
+    else:
+        values, plies = _solve_graph(game, graph, indptr, targets)
     wins, draws, losses = graph.outcomes
     counts = SolveCounts(
         states=len(graph.states),
@@ -378,13 +380,13 @@ def solve(
     )
 
 
-def _solve_cyclic(
+def _solve_graph(
     game: Game[Any, Any],
     graph: _Graph,
     indptr: npt.NDArray[np.int64],
     targets: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]:
-    """Values (player 0's view) and plies of a graph that cycles, by the retrograde core."""
+    """Values (player 0's view) and plies of a graph that may cycle, by the retrograde core."""
     n = len(graph.states)
     to_move = np.fromiter(map(game.to_move, graph.states), dtype=np.int8, count=n)
     sign = np.where(to_move == 0, 1.0, -1.0)
@@ -414,17 +416,17 @@ def _solve_cyclic(
 
 @attrs.define
 class _Graph:
-    """The reachable graph as the enumeration builds it: compact arrays by state number."""
+    """The reachable graph as a walk builds it: compact arrays by state number."""
 
     index: dict[Hashable, int] = attrs.Factory(dict)
     states: list[Any] = attrs.Factory(list)
     indptr: array[int] = attrs.Factory(lambda: array("q", [0]))
-    targets: array[int] = attrs.Factory(lambda: array("q"))  # children, state by state as done
-    starts: array[int] = attrs.Factory(lambda: array("q"))  # where each state's children start
-    values: list[Any] = attrs.Factory(list)  # player 0's view: utilities, then backed up
+    targets: array[int] = attrs.Factory(lambda: array("q"))  # the children of each state
+    starts: array[int] | None = None  # where each state's children start, if not in order
+    values: list[Any] = attrs.Factory(list)  # player 0's view: utilities (and backed up)
     plies: list[int] = attrs.Factory(list)
     terminal_states: list[int] = attrs.Factory(list)
-    cyclic: bool = False  # once True, values are no longer backed up
+    solved: bool = False  # values and plies were backed up during the walk
     integral: bool = True  # every utility an int
 
     @property
@@ -433,106 +435,162 @@ class _Graph:
         u = np.asarray([self.values[i] for i in self.terminal_states], dtype=np.float64)
         return int(np.sum(u > 0)), int(np.sum(u == 0)), int(np.sum(u < 0))
 
+    def csr(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """``indptr`` and ``targets``: the children of state ``i`` in ``actions`` order are
+        ``targets[indptr[i]:indptr[i + 1]]``."""
+        indptr = np.frombuffer(self.indptr, dtype=np.int64)
+        targets = np.frombuffer(self.targets, dtype=np.int64)
+        if self.starts is not None:  # blocks written in another order: put them in state order
+            starts = np.frombuffer(self.starts, dtype=np.int64)
+            shift = np.repeat(starts - indptr[:-1], np.diff(indptr))
+            targets = targets[shift + np.arange(len(shift))]
+        return indptr, targets
 
-def _enumerate(
+    def number(self, key: Hashable, state: Any, max_states: int) -> int:
+        """Give a new state the next number."""
+        i = len(self.states)
+        if i >= max_states:
+            raise TooManyStatesError(
+                f"solve saw {i + 1:,} states, more than max_states={max_states:,}; "
+                "raise max_states or solve from a later position",
+                i + 1,
+            )
+        self.index[key] = i
+        self.states.append(state)
+        return i
+
+    def add_terminal(self, i: int, utility: Any) -> None:
+        """Record that state ``i`` is over, worth ``utility``."""
+        self.values[i] = utility
+        self.terminal_states.append(i)
+        if self.integral and not isinstance(utility, int):
+            self.integral = False
+
+
+def _children_of(game: Game[Any, Any]) -> Callable[[Any], list[Any]]:
+    """A function giving a state's children in ``actions`` order (none: it is terminal).
+
+    Through ``pseudo_actions`` and ``try_result`` when the game has them (each move is made
+    once), else ``actions`` and ``result``.
+    """
+    if isinstance(game, HasPseudoActions):
+        pseudo_actions, try_result = game.pseudo_actions, game.try_result
+
+        def by_trial(state: Any) -> list[Any]:
+            children = [try_result(state, a) for a in pseudo_actions(state)]
+            return [child for child in children if child is not None]
+
+        return by_trial
+    actions, result = game.actions, game.result
+    return lambda state: [result(state, a) for a in actions(state)]
+
+
+def _walk_breadth_first(
     game: Game[Any, Any],
     root: Any,
     key_of: Callable[[Any], Hashable] | None,
     max_states: int,
     progress: Callable[[int], None] | None,
-    may_cycle: bool,
 ) -> _Graph:
-    """Number every state reachable from ``root`` depth first (preorder), with its children.
+    """Number every state reachable from ``root`` breadth first, with its children (CSR).
 
-    A state's children are made when it is first met (through ``pseudo_actions`` and
-    ``try_result`` when the game has them, which sow each move once) and its edge slots
-    written then, so the CSR arrays are in state order; each child's number is filled in as the
-    walk reaches it. While no cycle has turned up, a state's value and plies are backed up when
-    its last child is done (backward induction), as :func:`solver.results.ply_preference`
-    says; so until then a state without a value is one on the walk's path, and a child still on
-    the path closes a cycle: a :class:`CycleError` unless
-    ``may_cycle``; then the walk only enumerates, and the caller solves the graph.
+    States are expanded in number order, so each state's children are written in order; the
+    queue is the list of states itself.
     """
-    utility, to_move = game.utility, game.to_move
-    pseudo = isinstance(game, HasPseudoActions)
-    if pseudo:
-        pseudo_actions, try_result = game.pseudo_actions, game.try_result  # type: ignore[attr-defined]
-    else:
-        actions, result = game.actions, game.result
+    children_of, utility = _children_of(game), game.utility
     graph = _Graph()
-    index, states = graph.index, graph.states
-    indptr, targets, values, plies = graph.indptr, graph.targets, graph.values, graph.plies
-    lookup = index.get
-    starts = graph.starts
+    states, values, targets, indptr = graph.states, graph.values, graph.targets, graph.indptr
+    lookup = graph.index.get
+    graph.number(root if key_of is None else key_of(root), root, max_states)
+    values.append(None)
+    i = 0
+    while i < len(states):
+        state = states[i]
+        children = children_of(state)
+        if not children:
+            graph.add_terminal(i, utility(state))
+        for child in children:
+            key = child if key_of is None else key_of(child)
+            j = lookup(key)
+            if j is None:
+                j = graph.number(key, child, max_states)
+                values.append(None)
+                if progress is not None and (j + 1) % PROGRESS_EVERY == 0:
+                    progress(j + 1)
+            targets.append(j)
+        indptr.append(len(targets))
+        i += 1
+    if progress is not None:
+        progress(len(states))
+    return graph
+
+
+def _walk_depth_first(
+    game: Game[Any, Any],
+    root: Any,
+    key_of: Callable[[Any], Hashable] | None,
+    max_states: int,
+    progress: Callable[[int], None] | None,
+) -> _Graph:
+    """Number every state reachable from ``root`` depth first (preorder), and solve it.
+
+    A state's value and plies are backed up when its last child is done (backward induction),
+    as :func:`solver.results.ply_preference` says, and its children written then (so the CSR
+    blocks come in postorder, with ``starts``). A state without a value yet is on the walk's
+    path, so a child without one closes a cycle: a :class:`CycleError`.
+    """
+    children_of, utility, to_move = _children_of(game), game.utility, game.to_move
+    graph = _Graph(starts=array("q"), solved=True)
+    states, values, plies = graph.states, graph.values, graph.plies
+    indptr, targets, starts = graph.indptr, graph.targets, graph.starts
+    assert starts is not None
+    lookup = graph.index.get
     # A frame: [state number, its children in actions order, their numbers so far].
     stack: list[list[Any]] = []
-    seen = edges = 0
-    fresh: Any = root  # a state met for the first time, to be numbered (None: none)
-    fresh_key: Hashable = root if key_of is None else key_of(root)
+    edges = 0
+    fresh, fresh_key = root, root if key_of is None else key_of(root)
     while True:
-        if fresh is not None:  # number it, make its children, write its edge slots
-            state, i = fresh, seen
-            fresh = None
-            seen += 1
-            if seen > max_states:
-                raise TooManyStatesError(
-                    f"solve saw {seen:,} states, more than max_states={max_states:,}; "
-                    "raise max_states or solve from a later position",
-                    seen,
-                )
-            if progress is not None and seen % PROGRESS_EVERY == 0:
-                progress(seen)
-            index[fresh_key] = i
-            states.append(state)
+        if fresh_key is not None:  # a state met for the first time: number it, expand it
+            i = graph.number(fresh_key, fresh, max_states)
+            fresh_key = None
+            if progress is not None and (i + 1) % PROGRESS_EVERY == 0:
+                progress(i + 1)
             plies.append(0)
-            if pseudo:
-                children = [try_result(state, a) for a in pseudo_actions(state)]
-                children = [child for child in children if child is not None]
-            else:
-                children = [result(state, a) for a in actions(state)]
-            if children:
-                k = len(children)
-                values.append(None)
-                stack.append([i, children, []])
-                edges += k
-            else:
-                u = utility(state)
-                values.append(u)
-                graph.terminal_states.append(i)
-                if graph.integral and not isinstance(u, int):
-                    graph.integral = False
-            indptr.append(edges)
+            values.append(None)
             starts.append(0)
+            children = children_of(fresh)
+            if children:
+                stack.append([i, children, []])
+                edges += len(children)
+            else:
+                graph.add_terminal(i, utility(fresh))
+            indptr.append(edges)
         if not stack:
             break
         frame = stack[-1]
         i, children, kids = frame
         j, n = len(kids), len(children)
-        while j < n:  # fill in children until a new state turns up
+        while j < n:  # number children until a new state turns up
             child = children[j]
             child_key = child if key_of is None else key_of(child)
             known = lookup(child_key)
-            if known is None:  # a new state: it will be number `seen`
-                kids.append(seen)
+            if known is None:  # a new state: it will be the next number
+                kids.append(len(states))
                 fresh, fresh_key = child, child_key
                 break
-            if values[known] is None and not graph.cyclic:  # on the path: a cycle
-                if not may_cycle:
-                    raise CycleError(
-                        f"the game cycles: state {format_state(game, child)!r} is reachable "
-                        "from itself; solve needs an acyclic game, or one that declares "
-                        "endless_value (the score of endless play); else use a search with "
-                        "a depth limit"
-                    )
-                graph.cyclic = True
+            if values[known] is None:  # on the path: a cycle
+                raise CycleError(
+                    f"the game cycles: state {format_state(game, child)!r} is reachable "
+                    "from itself; solve needs an acyclic game, or one that declares "
+                    "endless_value (the score of endless play); else use a search with "
+                    "a depth limit"
+                )
             kids.append(known)
             j += 1
-        else:  # every child is done: back the value up (while the graph has shown no cycle)
+        else:  # every child is done: back the value up
             stack.pop()
             starts[i] = len(targets)
             targets.extend(kids)
-            if graph.cyclic:
-                continue
             child_values = [values[k] for k in kids]
             player = to_move(states[i])
             v = max(child_values) if player == 0 else min(child_values)
@@ -545,5 +603,17 @@ def _enumerate(
             values[i] = v
             plies[i] = ply + 1
     if progress is not None:
-        progress(seen)
+        progress(len(states))
     return graph
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (a walk makes millions of objects, all kept)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
