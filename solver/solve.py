@@ -46,9 +46,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from solver.errors import CycleError, GameError, TooManyStatesError, UnknownStateError
 from solver.game import (
     Game,
-    GameError,
     HasEndlessValue,
     HasKey,
     HasPseudoActions,
@@ -70,22 +70,6 @@ __all__ = [
 
 PROGRESS_EVERY: Final = 8192
 """``progress`` is called each time this many more states have been seen (and at the end)."""
-
-
-class TooManyStatesError(GameError):
-    """The game has more reachable states than ``max_states`` allows."""
-
-    def __init__(self, message: str, states_seen: int) -> None:
-        super().__init__(message)
-        self.states_seen = states_seen
-
-
-class CycleError(GameError):
-    """The game can return to a state it has been in and does not say what endless play scores."""
-
-
-class UnknownStateError(GameError, LookupError):
-    """A state that is not among the solved ones (not reachable from the solved root)."""
 
 
 @attrs.frozen
