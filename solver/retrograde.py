@@ -184,6 +184,7 @@ class _Graph:
     pred_indptr: IntArray  # the doubled graph reversed: the copies that move into each copy
     pred_src: Int32Array
     known: FloatArray  # the values the graph itself names: exits, terminals, endless
+    scratch: Int32Array  # one int per copy, for _distinct
 
     @classmethod
     def build(
@@ -273,6 +274,7 @@ class _Graph:
             pred_indptr=pred_indptr,
             pred_src=pred_src,
             known=known if len(known) else np.zeros(1),
+            scratch=np.zeros(2 * n, dtype=np.int32),
         )
 
     # ---- values: one threshold at a time -------------------------------------------------
@@ -337,8 +339,16 @@ class _Graph:
             joined = movers[exist]
             universal = movers[~exist]
             np.subtract.at(count, universal, 1)
-            frontier = np.unique(np.concatenate([joined, universal[count[universal] == 0]]))
+            frontier = self._distinct(np.concatenate([joined, universal[count[universal] == 0]]))
             member[frontier] = True
+
+    def _distinct(self, items: IntArray) -> IntArray:
+        """``items`` without repeats (in no particular order), in linear time."""
+        if items.size < 2:
+            return items
+        order = np.arange(items.size, dtype=np.int32)
+        self.scratch[items] = order  # the last position of each item wins
+        return items[self.scratch[items] == order]
 
     def _attract_within(
         self, region: BoolArray, target: BoolArray, existential: BoolArray
