@@ -348,7 +348,8 @@ class _Graph:
             return items
         order = np.arange(items.size, dtype=np.int32)
         self.scratch[items] = order  # the last position of each item wins
-        return items[self.scratch[items] == order]
+        distinct: IntArray = items[self.scratch[items] == order]
+        return distinct
 
     def _attract_within(
         self, region: BoolArray, target: BoolArray, existential: BoolArray
