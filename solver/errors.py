@@ -73,7 +73,7 @@ class TooManyStatesError(GameError):
 
 
 class CycleError(GameError):
-    """The game can return to a state it has been in, so backward induction has no end."""
+    """The game can return to a state it has been in and does not declare ``endless_value``."""
 
 
 class UnknownStateError(GameError, LookupError):
