@@ -1106,8 +1106,8 @@ def run_match(
         seed: the match seed.
         swap: alternate which agent moves first.
         workers: play in up to this many processes (a ``ProcessPoolExecutor``; never more
-            than there are chunks of games, at most :func:`max_workers`); None or 1: in this
-            process. With ``executor`` it only sizes the chunks.
+            than there are chunks of games; more than :func:`max_workers` is refused); None or
+            1: in this process. With ``executor`` it only sizes the chunks.
         executor: any ``concurrent.futures.Executor`` (e.g. a Dask or Ray one) to run the
             chunks on; the caller owns it and shuts it down (on Ctrl-C its running chunks
             finish on their own: only this function's own processes are stopped).
@@ -1140,11 +1140,6 @@ def run_match(
         isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
     ):
         raise AgentError(f"bad number of workers {quote(workers)}; expected an int >= 1")
-    if executor is None and workers is not None and workers > max_workers():
-        raise AgentError(
-            f"bad number of workers {quote(workers)}; expected 1 to {max_workers()} (four per "
-            "CPU of this machine: more processes would only compete for the CPUs)"
-        )
     pair = (_as_agent(agent_a), _as_agent(agent_b))
     pool_workers = workers or 1
     parallel = executor is not None or pool_workers > 1
@@ -1160,7 +1155,12 @@ def run_match(
     agents: tuple[str | Agent, str | Agent] = (sent[0], sent[1])
     if chunk_size is None:
         chunk_size = max(1, min(1000, math.ceil(games / (8 * pool_workers))))
-    pool_workers = min(pool_workers, math.ceil(games / chunk_size))
+    pool_workers = min(pool_workers, math.ceil(games / chunk_size))  # no idle processes
+    if executor is None and pool_workers > max_workers():
+        raise AgentError(
+            f"bad number of workers {quote(workers)}; expected 1 to {max_workers()} (four per "
+            "CPU of this machine: more processes would only compete for the CPUs)"
+        )
     start = time.perf_counter()
     tally = _Tally(keep=keep_outcomes)
 
