@@ -962,12 +962,12 @@ class MatchResult:
         path: str | os.PathLike[str] | None = None,
         games: bool = False,
         *,
-        overwrite: bool = False,
+        overwrite: bool = True,
     ) -> str:
         """The results as JSON text (see :meth:`to_dict`), also written to ``path`` if given.
 
-        The file is written atomically and an existing one replaced only with ``overwrite``
-        (see :mod:`solver.output`).
+        The file is written atomically (see :mod:`solver.output`); ``overwrite=False`` refuses
+        to replace an existing file.
         """
         text = json.dumps(self.to_dict(games=games), indent=2)
         if path is not None:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from solver.game import GameError
 
-__all__ = ["GraphvizNotFoundError", "TooManyNodesError", "UnknownFormatError", "VizError"]
+__all__ = [
+    "GraphvizFailedError",
+    "GraphvizNotFoundError",
+    "TooManyNodesError",
+    "UnknownFormatError",
+    "VizError",
+]
 
 
 class VizError(GameError):
@@ -31,3 +37,7 @@ class UnknownFormatError(VizError, ValueError):
 
 class GraphvizNotFoundError(VizError, RuntimeError):
     """Graphviz's ``dot`` program is needed (for SVG, PNG or PDF) and is not installed."""
+
+
+class GraphvizFailedError(VizError, RuntimeError):
+    """Graphviz's ``dot`` program ran and failed (the message quotes the start of its stderr)."""
