@@ -64,9 +64,9 @@ from typing import Any, Final, Literal, Protocol, TypeAlias, cast, runtime_check
 
 import attrs
 
+from solver.errors import AgentError, GameError
 from solver.game import (
     Game,
-    GameError,
     HasEvaluate,
     HasRender,
     Player,
@@ -114,10 +114,6 @@ AGENT_SPECS = "random, minimax:D, alphabeta:D, engine:SECONDS, engine:dN, human"
 """The agent specs :func:`parse_agent` accepts, as listed in its error messages."""
 
 DEFAULT_ENGINE_SECONDS = 1.0
-
-
-class AgentError(GameError, ValueError):
-    """An agent spec that names no agent, or an agent that cannot play where it was asked to."""
 
 
 @runtime_checkable
@@ -332,7 +328,7 @@ def parse_agent(spec: str) -> Agent:
     >>> parse_agent("minmax:3")
     Traceback (most recent call last):
     ...
-    solver.match.AgentError: unknown agent 'minmax:3'; valid: random, minimax:D, alphabeta:D, \
+    solver.errors.AgentError: unknown agent 'minmax:3'; valid: random, minimax:D, alphabeta:D, \
 engine:SECONDS, engine:dN, human
 
     Raises:
@@ -794,10 +790,18 @@ class MatchResult:
         return self.tallies[0].games + self.tallies[1].games
 
     def __repr__(self) -> str:
+        """A one-line summary (the counts in :meth:`table`, per-game records in ``outcomes``).
+
+        >>> from games import load_game
+        >>> run_match(load_game("textbook"), "minimax:2", "random", games=4, seed=1)
+        <MatchResult textbook minimax:2 vs random, seed 1: 4 games, wins 4-0, 0 drawn>
+        """
+        seats = ", swapped seats" if self.swap else ""
+        a, b = self.wins
+        played = f"{self.games:,}" if self.complete else f"{self.games:,} of {self.requested:,}"
         return (
-            f"<MatchResult {self.game} {self.agents[0]} vs {self.agents[1]}: "
-            f"{self.games:,} games, P1 {self.p1_wins:,} / P2 {self.p2_wins:,} / "
-            f"draws {self.draws:,}{'' if self.complete else ' (interrupted)'}>"
+            f"<MatchResult {self.game} {self.agents[0]} vs {self.agents[1]}, seed {self.seed}"
+            f"{seats}: {played} games, wins {a:,}-{b:,}, {self.draws:,} drawn>"
         )
 
     @property

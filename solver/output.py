@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from solver.game import GameError
+from solver.errors import OutputError
 from solver.quoting import quote
 
 __all__ = [
@@ -49,10 +49,6 @@ __all__ = [
 PathLike = str | os.PathLike[str]
 
 _TEMP_PREFIX: Final = ".tmp-"
-
-
-class OutputError(GameError, OSError):
-    """An output path that cannot be written, or an existing file that may not be replaced."""
 
 
 def _where(path: Path) -> str:

@@ -1,8 +1,18 @@
-"""The errors the visualiser raises (all are :class:`solver.game.GameError`)."""
+"""The errors the visualiser raises (all are :class:`solver.errors.GameError`).
+
+They live in :mod:`solver.errors` with the rest of the hierarchy; this module keeps the old
+import path working.
+"""
 
 from __future__ import annotations
 
-from solver.game import GameError
+from solver.errors import (
+    GraphvizFailedError,
+    GraphvizNotFoundError,
+    TooManyNodesError,
+    UnknownFormatError,
+    VizError,
+)
 
 __all__ = [
     "GraphvizFailedError",
@@ -11,33 +21,3 @@ __all__ = [
     "UnknownFormatError",
     "VizError",
 ]
-
-
-class VizError(GameError):
-    """Base of the errors the visualiser raises."""
-
-
-class TooManyNodesError(VizError, ValueError):
-    """The requested diagram would draw more nodes than ``max_nodes``.
-
-    The message says how many nodes the request would draw and which options shrink it (a
-    smaller ``depth``, ``collapse=True``, ``transpositions=True``, ``fold_symmetries=True``, or
-    a larger ``max_nodes``). ``nodes`` and ``max_nodes`` hold the two numbers.
-    """
-
-    def __init__(self, message: str, nodes: int, max_nodes: int) -> None:
-        super().__init__(message)
-        self.nodes = nodes
-        self.max_nodes = max_nodes
-
-
-class UnknownFormatError(VizError, ValueError):
-    """An output format (or file suffix) the visualiser cannot write; the message lists them."""
-
-
-class GraphvizNotFoundError(VizError, RuntimeError):
-    """Graphviz's ``dot`` program is needed (for SVG, PNG or PDF) and is not installed."""
-
-
-class GraphvizFailedError(VizError, RuntimeError):
-    """Graphviz's ``dot`` program ran and failed (the message quotes the start of its stderr)."""

@@ -160,7 +160,7 @@ class TestInterruption:
         partial = caught.value.result
         assert isinstance(partial, MatchResult)
         assert 0 < partial.games < 50 and partial.requested == 50 and not partial.complete
-        assert "interrupted" in repr(partial)
+        assert f"{partial.games} of 50 games" in repr(partial)
 
     def test_the_engine_interruption_guard_restores_the_handler(self) -> None:
         """After an agent's search the SIGINT handler is the one that was there before."""
