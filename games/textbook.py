@@ -357,7 +357,7 @@ def parse_tree(text: str) -> Tree:
     Traceback (most recent call last):
     ...
     solver.errors.InvalidStateError: invalid tree '[[3, 12], [2, 4]': 1 list(s) left open at \
-the end; expected JSON nested lists of numbers, e.g. [[3, 12], [2, 4]]
+the end; expected JSON nested lists of numbers, e.g. [[3,12,8],[2,4,6],[14,5,2]]
     """
     stack: list[list[Tree]] = []
     root: list[Tree] = []  # holds the finished tree, once there is one
@@ -366,7 +366,7 @@ the end; expected JSON nested lists of numbers, e.g. [[3, 12], [2, 4]]
     def bad(reason: str) -> InvalidStateError:
         return InvalidStateError(
             f"invalid tree {quote(text)}: {reason}; expected JSON nested lists of numbers, "
-            "e.g. [[3, 12], [2, 4]]"
+            "e.g. [[3,12,8],[2,4,6],[14,5,2]]"
         )
 
     for match in _TOKEN.finditer(text):

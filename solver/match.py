@@ -48,7 +48,6 @@ on the clock, i.e. ``engine:SECONDS``).
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import functools
 import json
 import math
@@ -77,6 +76,7 @@ from solver.game import (
     player_label,
     state_key,
 )
+from solver.interrupts import watching_interrupts
 from solver.output import write_text
 from solver.quoting import quote
 
@@ -210,7 +210,7 @@ class EngineAgent:
         """
         from solver.engine import search
 
-        with _interrupts_propagate():
+        with watching_interrupts() as watch:
             result = search(
                 game,
                 state,
@@ -219,39 +219,11 @@ class EngineAgent:
                 seed=rng.getrandbits(32),
                 table_size=self.table_size,
             )
+        if watch.interrupted:
+            raise KeyboardInterrupt
         if result.best_action is None:  # a limit struck before depth 1: any legal move
             return next(iter(game.actions(state)))
         return result.best_action
-
-
-@contextlib.contextmanager
-def _interrupts_propagate() -> Iterator[None]:
-    """Re-raise a Ctrl-C that the code inside caught and answered (as the engine does).
-
-    Only the main thread receives signals, and only when SIGINT raises ``KeyboardInterrupt``
-    (match workers ignore it: their parent stops them); elsewhere this does nothing.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-    if not callable(previous):  # SIG_IGN or SIG_DFL: no KeyboardInterrupt to notice
-        yield
-        return
-    interrupted = False
-
-    def notice(signum: int, frame: Any) -> None:
-        nonlocal interrupted
-        interrupted = True
-        previous(signum, frame)
-
-    signal.signal(signal.SIGINT, notice)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if interrupted:
-        raise KeyboardInterrupt
 
 
 @attrs.frozen

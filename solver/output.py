@@ -40,6 +40,7 @@ from solver.quoting import quote
 __all__ = [
     "OutputError",
     "atomic_path",
+    "check_directory",
     "check_output",
     "prepare_directory",
     "write_bytes",
@@ -143,6 +144,37 @@ def write_text(
     return write_bytes(path, text.encode(encoding), overwrite=overwrite)
 
 
+def check_directory(path: PathLike, pattern: str, *, overwrite: bool = False) -> Path:
+    """Check, without changing anything, that :func:`prepare_directory` would succeed.
+
+    Raises:
+        OutputError: as :func:`prepare_directory`.
+    """
+    folder = Path(path)
+    if not str(path):
+        raise OutputError("empty output directory; expected a directory name")
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"output directory {_where(folder)} is a file; expected a directory")
+    existing = folder
+    while not existing.exists():  # the nearest ancestor that exists must let us create it
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputError(
+            f"cannot create output directory {_where(folder)}: {_where(existing)} is a file"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(f"output directory {_where(existing)} is not writable")
+    if folder.is_dir() and not overwrite:
+        matcher = re.compile(pattern)
+        old = [entry for entry in folder.iterdir() if matcher.fullmatch(entry.name)]
+        if old:
+            raise OutputError(
+                f"output directory {_where(folder)} already holds {len(old)} file(s) like "
+                f"{old[0].name!r}; pass overwrite=True (--force) to replace them"
+            )
+    return folder
+
+
 def prepare_directory(path: PathLike, pattern: str, *, overwrite: bool = False) -> Path:
     """A directory for a set of files named by ``pattern``, created or emptied of old ones.
 
@@ -156,9 +188,7 @@ def prepare_directory(path: PathLike, pattern: str, *, overwrite: bool = False) 
         OutputError: the path is a file, cannot be created or written, or holds old files of
             the pattern and ``overwrite`` is False.
     """
-    folder = Path(path)
-    if folder.exists() and not folder.is_dir():
-        raise OutputError(f"output directory {_where(folder)} is a file; expected a directory")
+    folder = check_directory(path, pattern, overwrite=overwrite)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
