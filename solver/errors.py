@@ -23,9 +23,11 @@ __all__ = [
     "CapabilityError",
     "CycleError",
     "GameError",
+    "GraphvizFailedError",
     "GraphvizNotFoundError",
     "IllegalActionError",
     "InvalidStateError",
+    "OutputError",
     "TooManyNodesError",
     "TooManyStatesError",
     "UnknownFormatError",
@@ -114,3 +116,14 @@ class UnknownFormatError(VizError, ValueError):
 
 class GraphvizNotFoundError(VizError, RuntimeError):
     """Graphviz's ``dot`` program is needed (for SVG, PNG or PDF) and is not installed."""
+
+
+class GraphvizFailedError(VizError, RuntimeError):
+    """Graphviz's ``dot`` program ran and failed (the message quotes the start of its stderr)."""
+
+
+# -- output files ---------------------------------------------------------------------------------
+
+
+class OutputError(GameError, OSError):
+    """An output path that cannot be written, or an existing file that may not be replaced."""

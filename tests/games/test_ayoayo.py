@@ -347,9 +347,10 @@ class TestCache:
             assert len(game._cache) <= 8
 
     def test_bad_cache_size(self) -> None:
-        """A negative or non-integer cache size is refused."""
-        with pytest.raises(ValueError, match="cache_size must be a non-negative int"):
-            Ayoayo(cache_size=-1)
+        """A negative or non-integer cache size is refused with a game error."""
+        for bad in (-1, "abc", float("inf"), 1.5, True):
+            with pytest.raises(InvalidStateError, match=r"invalid cache_size .* whole number >= 0"):
+                Ayoayo(cache_size=bad)  # type: ignore[arg-type]
 
 
 def _random_positions(count: int, seed: int) -> list[AyoayoState]:
