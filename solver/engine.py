@@ -62,7 +62,7 @@ What :func:`search` does, and the guarantees it gives:
   of these (nothing could stop it early or watch it) one search straight to the end of the game
   (``depth`` None in the result): on tic-tac-toe a third of the nodes of deepening 1..9. On a
   game that cycles either form only ends by a limit; the direct one reports the cycle as a
-  :class:`~solver.game.GameError` (Python's recursion limit), so give Ayòayò a depth or a limit.
+  :class:`~solver.errors.GameError` (Python's recursion limit), so give Ayòayò a depth or a limit.
 * **plies=False** skips the plies pass: the value, ``best_actions`` and a proved PV only
   (tic-tac-toe's root value then costs a quarter of the full answer).
 * **Limits**: ``time_limit`` (seconds) and ``node_limit`` are checked every
@@ -73,12 +73,12 @@ What :func:`search` does, and the guarantees it gives:
   evaluation function), ``depth=0``, empty ``best_actions`` and ``complete=False``.
 * **Games without evaluate**: a depth-limited search needs one at the horizon. Without one,
   ``depth=None`` is one search to the end (no deepening) and ``depth=d`` one search to depth
-  ``d`` that raises :class:`~solver.game.CapabilityError` if it meets the horizon.
+  ``d`` that raises :class:`~solver.errors.CapabilityError` if it meets the horizon.
 * **Cycles** (Ayòayò can repeat positions): values depend on the position only (the protocol has
   no history, so there is no graph-history interaction: a repeated position is just searched
   again). A depth-limited search always ends. With ``depth=None`` on a game whose answer never
   becomes exact the deepening goes on until a limit or Ctrl-C; without an evaluation function
-  a cycle would recurse without end and is reported as a :class:`~solver.game.GameError`.
+  a cycle would recurse without end and is reported as a :class:`~solver.errors.GameError`.
 * **Observer**: the same search reports its steps as :mod:`solver.events` (Iteration, Enter,
   Leaf, CacheHit with the entry's flag, OracleHit, Cutoff, Backup with the stored flag; values
   and windows from player 0's view; node ids numbered across all iterations; each iteration

@@ -1,4 +1,4 @@
-"""The Game protocol, its optional capabilities, players and errors.
+"""The Game protocol, its optional capabilities and players (errors: :mod:`solver.errors`).
 
 Assumes two players, zero-sum, deterministic, perfect information. A game is a stateless
 rulebook over immutable, hashable states; names follow AIMA 4e (and OpenSpiel where they meet).
@@ -12,7 +12,7 @@ Every value is from player 0's (MAX's) point of view.
 >>> apply(game, state, 7)
 Traceback (most recent call last):
 ...
-solver.game.IllegalActionError: illegal action 7 in ...; legal: 0, 1
+solver.errors.IllegalActionError: illegal action 7 in ...; legal: 0, 1
 """
 
 from __future__ import annotations
@@ -23,6 +23,14 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runt
 if TYPE_CHECKING:
     from solver.results import SearchRequest, SearchResult
 
+from solver.errors import (
+    CapabilityError,
+    GameError,
+    IllegalActionError,
+    InvalidStateError,
+    UnknownGameError,
+)
+
 __all__ = [
     "MAX",
     "MIN",
@@ -30,6 +38,7 @@ __all__ = [
     "Game",
     "GameError",
     "HasActionNotation",
+    "HasEndlessValue",
     "HasEvaluate",
     "HasKey",
     "HasNativeSearch",
@@ -66,26 +75,6 @@ A = TypeVar("A")
 S_co = TypeVar("S_co", covariant=True)
 
 
-class GameError(Exception):
-    """Base of every error the project raises about games, states and moves."""
-
-
-class IllegalActionError(GameError, ValueError):
-    """An action that is not legal in the given state (or cannot be parsed)."""
-
-
-class InvalidStateError(GameError, ValueError):
-    """A state (or state text) that the game cannot hold."""
-
-
-class UnknownGameError(GameError, LookupError):
-    """A game name that no registry entry answers to."""
-
-
-class CapabilityError(GameError, TypeError):
-    """An algorithm needs an optional capability (e.g. ``evaluate``) that the game lacks."""
-
-
 class Game(Protocol[S, A]):
     """The rulebook every game module implements.
 
@@ -114,6 +103,20 @@ class HasEvaluate(Protocol):
     """A heuristic value for non-terminal states at the search horizon, player 0's view."""
 
     def evaluate(self, state: Any) -> float: ...
+
+
+@runtime_checkable
+class HasEndlessValue(Protocol):
+    """The score of play that repeats for ever through ``state`` (player 0's point of view).
+
+    It must be constant along any cycle of the game (every state a play can return to from
+    ``state`` gets the same value), so an endless play has one score. With it,
+    :func:`solver.solve.solve` solves games that cycle, and a match ended by a repeated position
+    is scored the same way, so solved values and played-out repetitions agree. Ayòayò: the
+    seeds captured so far, ``captured[0] - captured[1]`` (no capture happens inside a cycle).
+    """
+
+    def endless_value(self, state: Any) -> float: ...
 
 
 @runtime_checkable

@@ -147,6 +147,7 @@ class ForcedRing:
 class TestEveryTicTacToeState:
     """To the end, on all 5,478 reachable states, the engine agrees with the strong solver."""
 
+    @pytest.mark.slow
     @pytest.mark.parametrize("name", TIC_TAC_TOES)
     def test_value_best_actions_and_plies_match_solve(self, name: str) -> None:
         """Value, the set of optimal moves and plies to the end equal solve's, state by state."""
