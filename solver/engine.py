@@ -761,9 +761,9 @@ class _Driver:
         game = self.game
         engine = self.engine
         request = self.request
-        if not game.actions(root):
-            return self.result(value=game.utility(root), depth=request.depth, plies=0)
         acts = tuple(game.actions(root))
+        if not acts:
+            return self.result(value=game.utility(root), depth=request.depth, plies=0)
         if request.oracle is not None:
             known = self.oracle_answer(root, acts)
             if known is not None:
