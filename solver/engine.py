@@ -101,7 +101,7 @@ import random
 import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from solver.events import Backup, CacheHit, Cutoff, Enter, Leaf, Observer, OracleHit
 from solver.game import (
@@ -127,6 +127,9 @@ _UNSET: Final = object()
 CHECK_EVERY: Final = 1024
 """How many nodes the search visits between two looks at the clock and the node limit."""
 
+S = TypeVar("S")
+A = TypeVar("A")
+
 Evaluate = Callable[[Any], float]
 Oracle = Callable[[Any], "float | None"]
 """``oracle(state)``: the exact game value (player 0's view) of a covered position, else None."""
@@ -138,8 +141,8 @@ class _Stop(Exception):
 
 
 def search(
-    game: Game[Any, Any],
-    state: Any = None,
+    game: Game[S, A],
+    state: S | None = None,
     *,
     depth: int | None = None,
     time_limit: float | None = None,
