@@ -495,7 +495,9 @@ class _Search:
             return "oracle"
         return "horizon"
 
-    def frontier(self, state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
+    def frontier(  # noqa: C901 (the search's hot loop: inline, one call per node)
+        self, state: Any, player: int, depth: float, alpha: Any, beta: Any
+    ) -> Any:
         """:meth:`negamax` at remaining depth 1: the children are horizon leaves, valued here.
 
         No table probe or store and no move ordering: a leaf costs less than either, and the
@@ -561,7 +563,9 @@ class _Search:
             trace.backup(player, best, best_move, alpha, beta, flag)
         return best
 
-    def negamax(self, state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
+    def negamax(  # noqa: C901 (the search's hot loop: inline, one call per node)
+        self, state: Any, player: int, depth: float, alpha: Any, beta: Any
+    ) -> Any:
         """Fail-soft alpha-beta value of ``state`` for ``player`` (to move), depth >= 2.
 
         Principal-variation search: the first legal child with the full window, the others
