@@ -375,7 +375,7 @@ def _solve_graph(
     to_move = np.fromiter(map(game.to_move, graph.states), dtype=np.int8, count=n)
     sign = np.where(to_move == 0, 1.0, -1.0)
     utilities = np.zeros(n)
-    utilities[graph.terminal_states] = [graph.values[i] for i in graph.terminal_states]
+    utilities[graph.terminal_states] = graph.utilities
     endless_value = game.endless_value  # type: ignore[attr-defined]
     endless = np.fromiter(map(endless_value, graph.states), dtype=np.float64, count=n)
     try:
@@ -407,16 +407,17 @@ class _Graph:
     indptr: array[int] = attrs.Factory(lambda: array("q", [0]))
     targets: array[int] = attrs.Factory(lambda: array("q"))  # the children of each state
     starts: array[int] | None = None  # where each state's children start, if not in order
-    values: list[Any] = attrs.Factory(list)  # player 0's view: utilities (and backed up)
+    values: list[Any] = attrs.Factory(list)  # player 0's view, if backed up during the walk
     plies: list[int] = attrs.Factory(list)
     terminal_states: list[int] = attrs.Factory(list)
+    utilities: list[Any] = attrs.Factory(list)  # of the terminal states, in the same order
     solved: bool = False  # values and plies were backed up during the walk
     integral: bool = True  # every utility an int
 
     @property
     def outcomes(self) -> tuple[int, int, int]:
         """Terminal states won by player 0, drawn, and lost."""
-        u = np.asarray([self.values[i] for i in self.terminal_states], dtype=np.float64)
+        u = np.asarray(self.utilities, dtype=np.float64)
         return int(np.sum(u > 0)), int(np.sum(u == 0)), int(np.sum(u < 0))
 
     def csr(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -434,21 +435,25 @@ class _Graph:
         """Give a new state the next number."""
         i = len(self.states)
         if i >= max_states:
-            raise TooManyStatesError(
-                f"solve saw {i + 1:,} states, more than max_states={max_states:,}; "
-                "raise max_states or solve from a later position",
-                i + 1,
-            )
+            raise _too_many_states(i + 1, max_states)
         self.index[key] = i
         self.states.append(state)
         return i
 
     def add_terminal(self, i: int, utility: Any) -> None:
         """Record that state ``i`` is over, worth ``utility``."""
-        self.values[i] = utility
         self.terminal_states.append(i)
+        self.utilities.append(utility)
         if self.integral and not isinstance(utility, int):
             self.integral = False
+
+
+def _too_many_states(seen: int, max_states: int) -> TooManyStatesError:
+    return TooManyStatesError(
+        f"solve saw {seen:,} states, more than max_states={max_states:,}; "
+        "raise max_states or solve from a later position",
+        seen,
+    )
 
 
 def _children_of(game: Game[Any, Any]) -> Callable[[Any], list[Any]]:
@@ -483,13 +488,10 @@ def _walk_breadth_first(
     """
     children_of, utility = _children_of(game), game.utility
     graph = _Graph()
-    states, values, targets, indptr = graph.states, graph.values, graph.targets, graph.indptr
-    lookup = graph.index.get
+    states, targets, indptr, index = graph.states, graph.targets, graph.indptr, graph.index
+    lookup, add_state, add_target, add_end = index.get, states.append, targets.append, indptr.append
     graph.number(root if key_of is None else key_of(root), root, max_states)
-    values.append(None)
-    i = 0
-    while i < len(states):
-        state = states[i]
+    for i, state in enumerate(states):  # the list grows as the walk goes
         children = children_of(state)
         if not children:
             graph.add_terminal(i, utility(state))
@@ -497,13 +499,14 @@ def _walk_breadth_first(
             key = child if key_of is None else key_of(child)
             j = lookup(key)
             if j is None:
-                j = graph.number(key, child, max_states)
-                values.append(None)
+                j = index[key] = len(states)
+                if j >= max_states:
+                    raise _too_many_states(j + 1, max_states)
+                add_state(child)
                 if progress is not None and (j + 1) % PROGRESS_EVERY == 0:
                     progress(j + 1)
-            targets.append(j)
-        indptr.append(len(targets))
-        i += 1
+            add_target(j)
+        add_end(len(targets))
     if progress is not None:
         progress(len(states))
     return graph
@@ -547,7 +550,8 @@ def _walk_depth_first(
                 stack.append([i, children, []])
                 edges += len(children)
             else:
-                graph.add_terminal(i, utility(fresh))
+                u = values[i] = utility(fresh)
+                graph.add_terminal(i, u)
             indptr.append(edges)
         if not stack:
             break
