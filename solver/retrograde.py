@@ -23,7 +23,8 @@ The graph (``N`` nodes numbered ``0 .. N-1``):
   all (neither in the graph nor leaving it): the game is over there.
 
 :func:`solve_graph` returns a :class:`RetrogradeResult`: ``value`` per node (mover's view) and
-``plies`` to the end under optimal play, or :data:`ENDLESS` (-1) where optimal play never ends.
+``plies`` to the end under optimal play, or :data:`ENDLESS` (-1) where the value is reached only
+by endless play.
 A value is the best a mover can force, where a play that never ends scores its endless value.
 
 Algorithm. For each candidate value ``t`` (the exit, terminal and endless values and their
@@ -68,7 +69,7 @@ import numpy.typing as npt
 __all__ = ["ENDLESS", "InconsistentEndlessError", "RetrogradeResult", "solve_graph"]
 
 ENDLESS: Final = -1
-"""The plies of a node whose optimal play never ends."""
+"""The plies of a node whose value is reached only by endless play."""
 
 IntArray: TypeAlias = npt.NDArray[np.int64]
 FloatArray: TypeAlias = npt.NDArray[np.float64]

@@ -5,22 +5,27 @@ enough to hold in memory. Values are from player 0's (MAX's) point of view. A ga
 return to a state it has been in (that *cycles*) is solved when it declares the score of endless
 play (:class:`solver.game.HasEndlessValue`); without it a cycle is a :class:`CycleError`.
 
-:func:`solve` walks the game graph depth-first from the root with an explicit stack (so no
-Python recursion limit applies) and numbers each state the first time it meets it (through a
-table keyed by the game's ``key``, so transpositions are met once). It keeps compact arrays
-indexed by state number: who moves, the children of each state in ``actions`` order (CSR), and
-the utility of terminal states (a state is terminal when it has no actions, so ``is_terminal``
-is not called). :func:`solver.retrograde.solve_graph` then solves that graph by retrograde
-analysis, which is backward induction when the game does not cycle, and in a game that cycles
-scores a play that never ends by its endless value.
+:func:`solve` numbers each reachable state the first time it meets it (through a table keyed by
+the game's ``key``, so transpositions are met once) and keeps compact arrays indexed by state
+number: the children of each state in ``actions`` order (CSR), values and plies. A state is
+terminal when it has no actions, so ``is_terminal`` is not called; a game with
+``pseudo_actions``/``try_result`` (:class:`solver.game.HasPseudoActions`) has each move made
+once.
+
+- A game without ``endless_value`` is walked depth first with an explicit stack (so no Python
+  recursion limit applies), and each state's value is backed up when its last child is done
+  (backward induction). A child still on the walk's path closes a cycle: :class:`CycleError`.
+- A game with ``endless_value`` may cycle: it is walked breadth first (no deep stack), then
+  :func:`solver.retrograde.solve_graph` solves the graph by retrograde analysis, scoring a play
+  that never ends by its endless value.
 
 Per state the solution gives the value, the optimal actions (every action whose result keeps
 the value) and the plies to the end under optimal play, following
 :func:`solver.results.ply_preference` among the optimal actions: a winner heads for the quickest
-end, a loser or drawer for the slowest. Plies are None where optimal play never ends: a win or
-loss reached only by endless play, or a draw the drawers can make last for ever. (In a game that
-cycles, a winner who picks any value-keeping action each turn may go round a cycle for ever;
-picking one whose result has fewer plies wins.)
+end, a loser or drawer for the slowest (where a drawer could drag a draw out round a cycle, the
+quickest end). Plies are None where the value is reached only by endless play
+(:meth:`Solution.endless`). In a game that cycles, a winner who picks any value-keeping action
+each turn may go round a cycle for ever; picking one whose result has fewer plies wins.
 
 >>> from games import load_game
 >>> solution = solve(load_game("textbook", tree=[[3, 12], [2, 4]]))
@@ -84,7 +89,7 @@ class SolveCounts:
         losses: terminal states whose utility is < 0 (player 0 has lost).
         value: the root's value.
         seconds: the time the solve took.
-        endless: states whose optimal play never ends (0 in a game that does not cycle).
+        endless: states whose value is reached only by endless play (0 if the game cannot cycle).
     """
 
     states: int
@@ -101,7 +106,7 @@ class SolveCounts:
 class StateRecord:
     """One solved state: who moves, its value, plies to the end, and every optimal action.
 
-    ``plies`` is None where optimal play never ends (see :attr:`endless`).
+    ``plies`` is None where the value is reached only by endless play (see :attr:`endless`).
     """
 
     to_move: Player
@@ -116,7 +121,7 @@ class StateRecord:
 
     @property
     def endless(self) -> bool:
-        """True where optimal play never ends: the value is that of endless play."""
+        """True where the value is reached only by endless play."""
         return self.plies is None
 
 
@@ -125,7 +130,8 @@ class Solution:
     """Every reachable state of a game with its value, optimal actions and plies to the end.
 
     States are looked up by the game's ``key``; iteration yields them in the order the solver
-    met them (depth first, the root first). Per state the solution holds a number, not an
+    met them (the root first; depth first, or breadth first for a game with ``endless_value``).
+    Per state the solution holds a number, not an
     object: arrays indexed by state number keep values, plies and children.
 
     >>> from games import load_game
@@ -143,7 +149,7 @@ class Solution:
     _index: dict[Hashable, int]
     _states: list[Any]
     _values: npt.NDArray[Any]  # player 0's view; int64 when every value is an int
-    _plies: npt.NDArray[np.int64]  # ENDLESS where optimal play never ends
+    _plies: npt.NDArray[np.int64]  # ENDLESS: the value is reached only by endless play
     _indptr: npt.NDArray[np.int64]  # the children of state i: _targets[_indptr[i]:_indptr[i+1]]
     _targets: npt.NDArray[np.int64]
     _key: Callable[[Any], Hashable] | None
@@ -185,16 +191,16 @@ class Solution:
     def plies(self, state: Any) -> int | None:
         """Plies to the end under optimal play from ``state`` (0 if it is over).
 
-        None where optimal play never ends (:meth:`endless`).
+        None where the value is reached only by endless play (:meth:`endless`).
         """
         plies = int(self._plies[self._number(state)])
         return None if plies == ENDLESS else plies
 
     def endless(self, state: Any) -> bool:
-        """True where optimal play never ends, so the value is that of endless play.
+        """True where the value of ``state`` is reached only by endless play.
 
-        For a win or a loss the value is then reached only by endless play; for a draw, the
-        drawers (who prefer the longest play) can make it last for ever.
+        For a win, the winner cannot force an end that wins as much; for a loss, the winner
+        cannot either; for a draw, no value-keeping line ends.
         """
         return bool(self._plies[self._number(state)] == ENDLESS)
 
@@ -215,9 +221,9 @@ class Solution:
         """Write the solution as JSON: the figures, then one record per state, one per line.
 
         Each record holds ``state`` (the game's notation), ``to_move``, ``value``, ``plies``
-        (null where optimal play never ends), ``best_actions`` (a list in the game's action
-        notation) and ``endless``. Records are written one at a time, so memory stays flat however
-        many states there are.
+        (null where the value is reached only by endless play), ``best_actions`` (a list in
+        the game's action notation) and ``endless``. Records are written one at a time, so
+        memory stays flat however many states there are.
         """
         counts = attrs.asdict(self.counts)
         head = {"game": self.game.name, "root": format_state(self.game, self.root), **counts}
@@ -241,7 +247,7 @@ class Solution:
         """Write one CSV row per state: state, to_move, value, plies, best_actions, endless.
 
         States and actions are in the game's notation; ``best_actions`` are separated by spaces;
-        ``plies`` is empty and ``endless`` True where optimal play never ends.
+        ``plies`` is empty and ``endless`` True where the value is reached only by endless play.
         """
         with open(path, "w", encoding="utf-8", newline="") as out:
             writer = csv.writer(out)
