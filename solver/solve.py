@@ -437,15 +437,6 @@ class _Graph:
             targets = targets[shift + np.arange(len(shift))]
         return indptr, targets
 
-    def number(self, key: Hashable, state: Any, max_states: int) -> int:
-        """Give a new state the next number."""
-        i = len(self.states)
-        if i >= max_states:
-            raise _too_many_states(i + 1, max_states)
-        self.index[key] = i
-        self.states.append(state)
-        return i
-
     def add_terminal(self, i: int, utility: Any) -> None:
         """Record that state ``i`` is over, worth ``utility``."""
         self.terminal_states.append(i)
@@ -496,7 +487,8 @@ def _walk_breadth_first(
     graph = _Graph()
     states, targets, indptr, index = graph.states, graph.targets, graph.indptr, graph.index
     lookup, add_state, add_target, add_end = index.get, states.append, targets.append, indptr.append
-    graph.number(root if key_of is None else key_of(root), root, max_states)
+    index[root if key_of is None else key_of(root)] = 0  # max_states is at least 1
+    add_state(root)
     for i, state in enumerate(states):  # the list grows as the walk goes
         children = children_of(state)
         if not children:
@@ -537,14 +529,18 @@ def _walk_depth_first(
     states, values, plies = graph.states, graph.values, graph.plies
     indptr, targets, starts = graph.indptr, graph.targets, graph.starts
     assert starts is not None
-    lookup = graph.index.get
+    index = graph.index
+    lookup = index.get
     # A frame: [state number, its children in actions order, their numbers so far].
     stack: list[list[Any]] = []
     edges = 0
     fresh, fresh_key = root, root if key_of is None else key_of(root)
     while True:
         if fresh_key is not None:  # a state met for the first time: number it, expand it
-            i = graph.number(fresh_key, fresh, max_states)
+            i = index[fresh_key] = len(states)
+            if i >= max_states:
+                raise _too_many_states(i + 1, max_states)
+            states.append(fresh)
             fresh_key = None
             if progress is not None and (i + 1) % PROGRESS_EVERY == 0:
                 progress(i + 1)
