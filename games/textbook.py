@@ -359,54 +359,74 @@ def parse_tree(text: str) -> Tree:
     solver.errors.InvalidStateError: invalid tree '[[3, 12], [2, 4]': 1 list(s) left open at \
 the end; expected JSON nested lists of numbers, e.g. [[3,12,8],[2,4,6],[14,5,2]]
     """
-    stack: list[list[Tree]] = []
-    root: list[Tree] = []  # holds the finished tree, once there is one
-    after_value = False  # the last token ended a value: a ',' or ']' must follow
+    reader = _TreeReader(text)
+    for match in _TOKEN.finditer(text):
+        reader.step(match.group(), match.start())
+    return reader.finish()
 
-    def bad(reason: str) -> InvalidStateError:
+
+class _TreeReader:
+    """The state of :func:`parse_tree`: the lists still open and whether a value just ended."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.stack: list[list[Tree]] = []
+        self.root: list[Tree] = []  # holds the finished tree, once there is one
+        self.after_value = False  # the last token ended a value: a ',' or ']' must follow
+
+    def bad(self, reason: str) -> InvalidStateError:
         return InvalidStateError(
-            f"invalid tree {quote(text)}: {reason}; expected JSON nested lists of numbers, "
+            f"invalid tree {quote(self.text)}: {reason}; expected JSON nested lists of numbers, "
             "e.g. [[3,12,8],[2,4,6],[14,5,2]]"
         )
 
-    for match in _TOKEN.finditer(text):
-        token, at = match.group(), match.start()
-        if root:
-            raise bad(f"unexpected {quote(token)} after the tree at character {at}")
+    def step(self, token: str, at: int) -> None:
+        if self.root:
+            raise self.bad(f"unexpected {quote(token)} after the tree at character {at}")
         if token == "[":
-            if after_value:
-                raise bad(f"expected ',' or ']' before '[' at character {at}")
-            opened: list[Tree] = []
-            if stack:
-                stack[-1].append(opened)
-            stack.append(opened)
+            self.open(at)
         elif token == "]":
-            if not stack:
-                raise bad(f"unmatched ']' at character {at}")
-            if not after_value and stack[-1]:
-                raise bad(f"expected a value before ']' at character {at}")
-            closed = stack.pop()
-            after_value = True
-            if not stack:
-                root.append(closed)
+            self.close(at)
         elif token == ",":
-            if not after_value or not stack:
-                raise bad(f"unexpected ',' at character {at}")
-            after_value = False
+            if not self.after_value or not self.stack:
+                raise self.bad(f"unexpected ',' at character {at}")
+            self.after_value = False
         else:
-            if after_value:
-                raise bad(f"expected ',' or ']' before {quote(token)} at character {at}")
-            leaf = _number(token, at, bad)
-            after_value = True
-            if stack:
-                stack[-1].append(leaf)
-            else:
-                root.append(leaf)
-    if stack:
-        raise bad(f"{len(stack)} list(s) left open at the end")
-    if not root:
-        raise bad("no tree")
-    return root[0]
+            if self.after_value:
+                raise self.bad(f"expected ',' or ']' before {quote(token)} at character {at}")
+            self.add(_number(token, at, self.bad))
+
+    def open(self, at: int) -> None:
+        if self.after_value:
+            raise self.bad(f"expected ',' or ']' before '[' at character {at}")
+        opened: list[Tree] = []
+        if self.stack:
+            self.stack[-1].append(opened)
+        self.stack.append(opened)
+
+    def close(self, at: int) -> None:
+        if not self.stack:
+            raise self.bad(f"unmatched ']' at character {at}")
+        if not self.after_value and self.stack[-1]:
+            raise self.bad(f"expected a value before ']' at character {at}")
+        closed = self.stack.pop()
+        self.after_value = True
+        if not self.stack:
+            self.root.append(closed)
+
+    def add(self, leaf: Tree) -> None:
+        self.after_value = True
+        if self.stack:
+            self.stack[-1].append(leaf)
+        else:
+            self.root.append(leaf)
+
+    def finish(self) -> Tree:
+        if self.stack:
+            raise self.bad(f"{len(self.stack)} list(s) left open at the end")
+        if not self.root:
+            raise self.bad("no tree")
+        return self.root[0]
 
 
 def _number(token: str, at: int, bad: Callable[[str], InvalidStateError]) -> float | int:

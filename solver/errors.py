@@ -7,7 +7,9 @@ Each error also derives from the built-in exception a Python programmer would ex
 then what would be valid.
 
 The classes are also importable from where they were first defined (``solver.game``,
-``solver.solve``, ``solver.match``, ``viz.errors``) and from ``solver`` itself.
+``solver.solve``, ``solver.match``, ``viz.errors``) and from ``solver`` itself. A game may
+subclass them for its own cases (Ayòayò's ``NeverEndingSowingError`` is an
+``IllegalActionError``); a new kind of error the project raises belongs here.
 
 >>> from solver.errors import GameError, IllegalActionError
 >>> issubclass(IllegalActionError, GameError) and issubclass(IllegalActionError, ValueError)
@@ -73,7 +75,7 @@ class TooManyStatesError(GameError):
 
 
 class CycleError(GameError):
-    """The game can return to a state it has been in, so backward induction has no end."""
+    """The game can return to a state it has been in and does not declare ``endless_value``."""
 
 
 class UnknownStateError(GameError, LookupError):

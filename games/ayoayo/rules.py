@@ -348,6 +348,15 @@ class Ayoayo:
         """The horizon value: ``captured[0] - captured[1]``, as the reference's minimax."""
         return state[12] - state[13]
 
+    def endless_value(self, state: AyoayoState) -> int:
+        """The score of play that cycles for ever: ``captured[0] - captured[1]``.
+
+        No capture can happen inside a cycle (captures only grow), so this is constant along
+        any cycle; the seeds still on the board count for nobody (``solver.game.HasEndlessValue``).
+        A match ended by a repeated position is scored the same way.
+        """
+        return state[12] - state[13]
+
     def winner(self, state: AyoayoState) -> int | None:
         """None while the game runs; then 0 or 1, or -1 for a draw (the reference's ``winner``)."""
         return _winner(state) if self.is_terminal(state) else None

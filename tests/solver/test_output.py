@@ -67,9 +67,14 @@ class TestAtomicWrites:
         """An error half-way through a write keeps the old content and cleans up."""
         target = tmp_path / "a.json"
         target.write_text("good")
-        with pytest.raises(RuntimeError), atomic_path(target, overwrite=True) as temporary:
-            temporary.write_text("half")
-            raise RuntimeError("disk full")
+
+        def fail_half_way() -> None:
+            with atomic_path(target, overwrite=True) as temporary:
+                temporary.write_text("half")
+                raise RuntimeError("disk full")
+
+        with pytest.raises(RuntimeError):
+            fail_half_way()
         assert target.read_text() == "good"
         assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]
 
