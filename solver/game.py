@@ -17,7 +17,7 @@ solver.game.IllegalActionError: illegal action 7 in ...; legal: 0, 1
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 __all__ = [
@@ -31,8 +31,10 @@ __all__ = [
     "HasEvaluate",
     "HasKey",
     "HasPlayerNames",
+    "HasPositionFields",
     "HasPseudoActions",
     "HasRender",
+    "HasScore",
     "HasStateNotation",
     "HasSymmetries",
     "IllegalActionError",
@@ -190,6 +192,32 @@ class HasPlayerNames(Protocol):
     """What the game calls its players, e.g. ``("X", "O")``; default ``("MAX", "MIN")``."""
 
     player_names: tuple[str, str]
+
+
+@runtime_checkable
+class HasPositionFields(Protocol):
+    """Positions hold named fields beside the board that a user may give (e.g. captured seeds).
+
+    ``position_fields`` maps each field's name to a one-line description. ``position_from``
+    builds a position from the game's notation (None for the start) with the named fields set,
+    and checks them together with the rest (e.g. that the seeds add up), raising
+    :class:`InvalidStateError` otherwise. The command line's ``--captured`` and ``--to-move``
+    go through it.
+    """
+
+    position_fields: Mapping[str, str]
+
+    def position_from(self, text: str | None, **fields: Any) -> Any: ...
+
+
+@runtime_checkable
+class HasScore(Protocol):
+    """What each player has banked so far (e.g. captured seeds), as ``(player 0, player 1)``.
+
+    Shown beside the moves of a game being played and in the leaves of a drawn tree.
+    """
+
+    def score(self, state: Any) -> tuple[int, int]: ...
 
 
 def other(player: Player) -> Player:
