@@ -18,7 +18,10 @@ solver.game.IllegalActionError: illegal action 7 in ...; legal: 0, 1
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:
+    from solver.results import SearchRequest, SearchResult
 
 __all__ = [
     "MAX",
@@ -30,6 +33,7 @@ __all__ = [
     "HasEndlessValue",
     "HasEvaluate",
     "HasKey",
+    "HasNativeSearch",
     "HasPlayerNames",
     "HasPositionFields",
     "HasPseudoActions",
@@ -153,6 +157,21 @@ class HasPseudoActions(Protocol):
     def pseudo_actions(self, state: Any) -> Sequence[Any]: ...
 
     def try_result(self, state: Any, action: Any) -> Any: ...
+
+
+@runtime_checkable
+class HasNativeSearch(Protocol):
+    """A compiled search of the game's own that :func:`solver.engine.search` hands calls to.
+
+    ``native_search(state, request)`` answers as the Python engine would for ``request`` (a
+    :class:`~solver.results.SearchRequest`): the same values at every depth, the same optimal
+    move sets, a legal PV, the same meaning of ``exact`` and ``complete``, limits and Ctrl-C
+    honoured; or returns None when it cannot serve the request (an option it does not support,
+    the kernel unavailable), and the Python engine runs instead. The engine asks only when there
+    is no observer and the evaluation is the game's own.
+    """
+
+    def native_search(self, state: Any, request: SearchRequest) -> SearchResult | None: ...
 
 
 @runtime_checkable
