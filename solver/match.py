@@ -186,6 +186,8 @@ class EngineAgent:
     seconds: float | None = None
     depth: int | None = None
     table_size: int = 1 << 20
+    oracle: Callable[[Any], float | None] | None = attrs.field(default=None, kw_only=True)
+    """Exact values of covered positions (an endgame tablebase's probe), for the engine."""
     interactive: bool = attrs.field(default=False, init=False)
 
     @property
@@ -206,6 +208,7 @@ class EngineAgent:
             time_limit=self.seconds,
             seed=rng.getrandbits(32),
             table_size=self.table_size,
+            oracle=self.oracle,
         )
         if result.best_action is None:  # a limit struck before depth 1: any legal move
             return next(iter(game.actions(state)))

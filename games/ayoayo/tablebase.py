@@ -41,15 +41,31 @@ The default directory is ``$GAMESOLVER_TABLEBASE_DIR`` if set, else
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from concurrent.futures import Executor
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
+from games.ayoayo import tablebase_build
 from games.ayoayo.rules import Ayoayo, AyoayoState
-from games.ayoayo.tablebase_files import LevelFile, TablebaseFileError, level_path, read_level
-from games.ayoayo.tablebase_index import MAX_CAPTURED, TOTAL_SEEDS, rank, splits, view_of
+from games.ayoayo.tablebase_build import LevelReport
+from games.ayoayo.tablebase_files import (
+    TablebaseFileError,
+    level_path,
+    read_build_record,
+    read_level,
+)
+from games.ayoayo.tablebase_index import (
+    MAX_CAPTURED,
+    TOTAL_SEEDS,
+    level_size,
+    rank,
+    splits,
+    view_of,
+)
 
 __all__ = ["ENV_DIRECTORY", "Tablebase", "default_directory"]
 
@@ -59,11 +75,8 @@ ENV_DIRECTORY: Final = "GAMESOLVER_TABLEBASE_DIR"
 def default_directory() -> Path:
     """Where tablebases live unless told otherwise (see the module notes).
 
-    >>> import os
-    >>> os.environ["GAMESOLVER_TABLEBASE_DIR"] = "/data/tb"
-    >>> str(default_directory())
-    '/data/tb'
-    >>> del os.environ["GAMESOLVER_TABLEBASE_DIR"]
+    >>> default_directory().is_absolute() or not default_directory().parts
+    True
     """
     env = os.environ.get(ENV_DIRECTORY)
     if env:
@@ -76,9 +89,10 @@ def default_directory() -> Path:
 class Tablebase:
     """The Ayòayò tablebase levels found in a directory, opened lazily and memory-mapped.
 
-    Levels are looked for on each :meth:`probe` of a level not yet opened, so a level built
-    while this object lives is used once its file is complete. A file that fails its checks
-    (another rules version, truncated, corrupt) is not used.
+    A level is opened (and its checksum verified) the first time a probe needs it; a level
+    found missing is not looked for again until :meth:`refresh`. A file that fails its checks
+    (another rules version, truncated, corrupt) is not used. The object pickles without its
+    open files (to reach worker processes) and reopens them there.
 
     Args:
         directory: where the level files are; None: :func:`default_directory`.
@@ -99,28 +113,66 @@ class Tablebase:
         """The levels whose files are present and valid, smallest first."""
         return tuple(n for n in range(0, TOTAL_SEEDS + 1, 4) if self._level(n) is not None)
 
-    def files(self) -> list[LevelFile | TablebaseFileError]:
-        """Every level file in the directory, opened and verified, or the error it gives."""
-        found: list[LevelFile | TablebaseFileError] = []
-        for n in range(0, TOTAL_SEEDS + 1, 4):
-            path = level_path(self.directory, n)
-            if path.exists():
-                try:
-                    found.append(read_level(path))
-                except TablebaseFileError as e:
-                    found.append(e)
-        return found
+    def __getstate__(self) -> dict[str, object]:
+        return {"directory": self.directory, "game": self.game}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__(state["directory"], state["game"])  # type: ignore[misc]
+
+    def refresh(self) -> None:
+        """Forget the levels opened or found missing, so the next probes look again."""
+        self._open.clear()
+        self._missing.clear()
 
     def _level(self, seeds: int) -> npt.NDArray[np.int8] | None:
         values = self._open.get(seeds)
         if values is None:
-            path = level_path(self.directory, seeds)
+            if seeds in self._missing:
+                return None
             try:
-                values = read_level(path).values
+                values = read_level(level_path(self.directory, seeds)).values
             except TablebaseFileError:
+                self._missing.add(seeds)
                 return None
             self._open[seeds] = values
         return values
+
+    def build(
+        self,
+        up_to: int,
+        *,
+        executor: Executor | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> list[LevelReport]:
+        """Build the missing levels up to ``up_to`` seeds here (:func:`tablebase_build.build`)."""
+        try:
+            return tablebase_build.build(
+                up_to, self.directory, executor=executor, progress=progress
+            )
+        finally:
+            self.refresh()
+
+    def info(self) -> list[dict[str, Any]]:
+        """One row per level file present: seeds, positions, bytes, build seconds, status."""
+        rows: list[dict[str, Any]] = []
+        for n in range(0, TOTAL_SEEDS + 1, 4):
+            path = level_path(self.directory, n)
+            if not path.exists():
+                continue
+            row: dict[str, Any] = {
+                "seeds": n,
+                "positions": level_size(n),
+                "bytes": path.stat().st_size,
+                "seconds": read_build_record(self.directory, n).get("seconds"),
+                "path": str(path),
+            }
+            try:
+                read_level(path)
+                row["status"] = "ok"
+            except TablebaseFileError as e:
+                row["status"] = str(e)
+            rows.append(row)
+        return rows
 
     def probe(self, state: AyoayoState) -> int | None:
         """The exact value of ``state`` for player 0, or None when the tablebase lacks it.
