@@ -141,13 +141,17 @@ def build(
         if progress:
             progress(f"level {seeds:2d}: building {level_size(seeds):,} positions ...")
         began = time.perf_counter()
-        values = build_level(seeds, lower, executor=executor, moves=moves, block=block)
+        phases: dict[str, float] = {}
+        values = build_level(
+            seeds, lower, executor=executor, moves=moves, block=block, phases=phases
+        )
         seconds = time.perf_counter() - began
         write_level(directory, seeds, values)
         write_build_record(
             directory,
             seeds,
             seconds=round(seconds, 3),
+            phases={k: round(v, 3) for k, v in phases.items()},
             moves=_name(moves),
             executor=_name(executor),
         )
@@ -165,12 +169,17 @@ def build_level(
     executor: Executor | None = None,
     moves: MovesFunction = level_moves,
     block: int = BLOCK,
+    phases: dict[str, float] | None = None,
 ) -> npt.NDArray[np.int8]:
     """The ``(splits, boards)`` values of level ``seeds``, given every level below it.
+
+    ``phases``, if given, receives the seconds spent on ``"moves"`` (generating them and
+    valuing the exits) and ``"solve"`` (the retrograde analysis).
 
     Raises:
         KeyError: a lower level that a capture reaches is missing from ``lower``.
     """
+    began = time.perf_counter()
     cms = splits(seeds)
     boards = board_count(seeds)
     rest = TOTAL_SEEDS - seeds
@@ -194,8 +203,12 @@ def build_level(
     source = np.concatenate(sources) if sources else np.zeros(0, np.int64)
     target = np.concatenate(targets) if targets else np.zeros(0, np.int64)
     values = np.zeros((len(cms), boards), dtype=np.int8)
+    solving = time.perf_counter()
     for group in _split_groups(seeds):
         _solve_group(group, seeds, source, target, best_exit, values)
+    if phases is not None:
+        phases["moves"] = solving - began
+        phases["solve"] = time.perf_counter() - solving
     return values
 
 
