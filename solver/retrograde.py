@@ -41,9 +41,11 @@ node is the largest ``t`` whose copy P the hero wins.
 
 Plies follow :func:`solver.results.ply_preference` over value-keeping moves: a winner (value
 > 0) takes the quickest end, a loser or drawer the slowest. They are counted by a second
-retrograde pass over the value-keeping moves only, in rounds of increasing plies; a node that
-pass never reaches is :data:`ENDLESS`: for a win or a loss its value is reached only by endless
-play, for a draw the drawers can make the game last for ever.
+retrograde pass over the value-keeping moves only, in rounds of increasing plies. A drawer who
+could drag a draw out round a cycle has no slowest end; such draws get the quickest
+value-keeping end instead. A node these passes never reach is :data:`ENDLESS`: its value is
+reached only by endless play (for a win, the winner cannot force an end; for a loss, the
+winner cannot either; for a draw, no value-keeping line ends).
 
 >>> import numpy as np
 >>> # a <-> b, and a may also stop for 1 (mover's view); endless play scores 0.
@@ -63,7 +65,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ENDLESS", "RetrogradeResult", "solve_graph"]
+__all__ = ["ENDLESS", "InconsistentEndlessError", "RetrogradeResult", "solve_graph"]
 
 ENDLESS: Final = -1
 """The plies of a node whose optimal play never ends."""
@@ -74,6 +76,14 @@ BoolArray: TypeAlias = npt.NDArray[np.bool_]
 
 _BLOCKED: Final = np.iinfo(np.int64).max // 2
 """A counter that never reaches zero: a copy that can never join an attractor."""
+
+
+class InconsistentEndlessError(ValueError):
+    """Endless values that change along a cycle: endless play there has no single score."""
+
+    def __init__(self, message: str, nodes: list[int]) -> None:
+        super().__init__(message)
+        self.nodes = nodes
 
 
 @attrs.frozen(eq=False)
@@ -125,6 +135,7 @@ def solve_graph(
     Raises:
         ValueError: arrays of mismatched sizes, a target outside ``0 .. N-1``, or a node with no
             move and no terminal value.
+        InconsistentEndlessError: endless values that change along a cycle (a ValueError).
 
     >>> import numpy as np
     >>> # 0 -> 1 -> 2 (terminal, lost for its mover): 2 loses, 1 wins in 1, 0 loses in 2.
@@ -285,10 +296,11 @@ class _Graph:
             hero_new = rest & good & ~self._attract_within(rest, rest & ~good, ~exist_hero)
             foe_new = rest & ~good & ~self._attract_within(rest, rest & good, exist_hero)
             if not (hero_new.any() or foe_new.any()):  # impossible if endless is consistent
-                raise ValueError(
-                    "endless values are not constant along a cycle: "
-                    f"nodes {np.flatnonzero(rest[:n] | rest[n:])[:5].tolist()!r} sit on a cycle "
-                    "whose endless values differ"
+                nodes = np.flatnonzero(rest[:n] | rest[n:]).tolist()
+                raise InconsistentEndlessError(
+                    f"endless values are not constant along a cycle: nodes {nodes[:5]!r} "
+                    "sit on cycles whose endless values differ",
+                    nodes,
                 )
             hero[hero_new] = True
             foe[foe_new] = True
@@ -335,56 +347,93 @@ class _Graph:
     # ---- plies: a second pass over the value-keeping moves --------------------------------
 
     def plies(self, value: FloatArray) -> IntArray:
-        """Plies to the end under optimal play (:data:`ENDLESS` where it never ends)."""
+        """Plies to the end under optimal play (:data:`ENDLESS` where it never ends).
+
+        First pass: a winner takes the quickest end (it joins with its first value-keeping
+        move that ends), a loser or drawer the slowest (it joins once all its value-keeping
+        moves end): backward induction where there is no cycle. A drawer who could drag a draw
+        out round a cycle has no slowest end; a second pass gives such draws the quickest
+        value-keeping end. Nodes neither pass reaches reach their value only by endless play.
+        """
         n = self.n
         child = np.where(self.flip, -value[self.dst], value[self.dst])
         keeps = child == value[self.src]
         exit_keeps = self.exit_values == value[self.exit_src]
-        winner = value > 0  # takes the quickest end; the others the slowest
-        # Per node, 1 + the plies of its best or worst value-keeping exit.
+        winner = value > 0
+        # Per node, 1 + the plies of its quickest or slowest value-keeping exit.
         exit_ply = 1 + self.exit_plies[exit_keeps]
         exit_node = self.exit_src[exit_keeps]
-        quickest = np.full(n, np.iinfo(np.int64).max)
+        never = np.iinfo(np.int64).max
+        quickest = np.full(n, never)
         np.minimum.at(quickest, exit_node, exit_ply)
         slowest = np.zeros(n, dtype=np.int64)
         np.maximum.at(slowest, exit_node, exit_ply)
         pending = np.bincount(self.src[keeps], minlength=n).astype(np.int64)
-        # The value-keeping moves, reversed.
-        order = np.argsort(self.dst[keeps], kind="stable")
+        order = np.argsort(self.dst[keeps], kind="stable")  # the value-keeping moves, reversed
         pred_src = self.src[keeps][order]
         pred_ptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(self.dst[keeps], minlength=n), out=pred_ptr[1:])
 
         plies = np.full(n, ENDLESS, dtype=np.int64)
         buckets: dict[int, list[IntArray]] = {}
+        terminal = np.flatnonzero(self.terminal)
+        _schedule(buckets, terminal, np.zeros(len(terminal), np.int64))
+        early = np.flatnonzero(winner & (quickest < never))
+        _schedule(buckets, early, quickest[early])
+        ready = np.flatnonzero(~winner & ~self.terminal & (pending == 0) & (quickest < never))
+        _schedule(buckets, ready, slowest[ready])
+        _settle(buckets, plies, winner, pending, slowest, pred_ptr, pred_src)
 
-        def schedule(nodes: IntArray, at: IntArray) -> None:
-            for ply in np.unique(at).tolist():
-                buckets.setdefault(ply, []).append(nodes[at == ply])
-
-        schedule(np.flatnonzero(self.terminal), np.zeros(int(self.terminal.sum()), np.int64))
-        has_keeping_exit = quickest < np.iinfo(np.int64).max
-        early = np.flatnonzero(winner & has_keeping_exit)
-        schedule(early, quickest[early])
-        ready = np.flatnonzero(~winner & ~self.terminal & (pending == 0) & has_keeping_exit)
-        schedule(ready, slowest[ready])
-        while buckets:
-            ply = min(buckets)
-            frontier = np.unique(np.concatenate(buckets.pop(ply)))
-            frontier = frontier[plies[frontier] == ENDLESS]
-            if not frontier.size:
-                continue
-            plies[frontier] = ply
-            movers = pred_src[_ranges(pred_ptr[frontier], pred_ptr[frontier + 1])]
-            movers = movers[plies[movers] == ENDLESS]
-            quick = np.unique(movers[winner[movers]])
-            if quick.size:
-                buckets.setdefault(ply + 1, []).append(quick)
-            slow = movers[~winner[movers]]
-            np.subtract.at(pending, slow, 1)
-            done = np.unique(slow[pending[slow] == 0])
-            schedule(done, np.maximum(ply + 1, slowest[done]))
+        open_draws = (value == 0) & (plies == ENDLESS)
+        if open_draws.any():  # the second pass: those draws take the quickest end
+            again = np.full(n, ENDLESS, dtype=np.int64)
+            settled = np.flatnonzero(plies != ENDLESS)
+            _schedule(buckets, settled, plies[settled])  # they settle again, where they were
+            early = np.flatnonzero(open_draws & (quickest < never))
+            _schedule(buckets, early, quickest[early])
+            blocked = np.full(n, _BLOCKED, dtype=np.int64)  # no other node joins
+            _settle(buckets, again, open_draws, blocked, slowest, pred_ptr, pred_src)
+            plies = again
         return plies
+
+
+def _schedule(buckets: dict[int, list[IntArray]], nodes: IntArray, plies: IntArray) -> None:
+    """Put each of ``nodes`` in the bucket of its ply (``plies``, one per node)."""
+    for ply in np.unique(plies).tolist():
+        buckets.setdefault(ply, []).append(nodes[plies == ply])
+
+
+def _settle(
+    buckets: dict[int, list[IntArray]],
+    plies: IntArray,
+    quick: BoolArray,
+    pending: IntArray,
+    slowest: IntArray,
+    pred_ptr: IntArray,
+    pred_src: IntArray,
+) -> None:
+    """Give nodes their plies in rounds of increasing plies, from the nodes in ``buckets``.
+
+    A ``quick`` node joins one ply after its first child; any other once ``pending`` (its
+    children yet to join) reaches zero, one ply after the last, or at ``slowest``.
+    """
+    while buckets:
+        ply = min(buckets)
+        frontier = np.unique(np.concatenate(buckets.pop(ply)))
+        frontier = frontier[plies[frontier] == ENDLESS]
+        if not frontier.size:
+            continue
+        plies[frontier] = ply
+        movers = pred_src[_ranges(pred_ptr[frontier], pred_ptr[frontier + 1])]
+        movers = movers[plies[movers] == ENDLESS]
+        first = np.unique(movers[quick[movers]])
+        if first.size:
+            buckets.setdefault(ply + 1, []).append(first)
+        slow = movers[~quick[movers]]
+        np.subtract.at(pending, slow, 1)
+        done = np.unique(slow[pending[slow] == 0])
+        if done.size:
+            _schedule(buckets, done, np.maximum(ply + 1, slowest[done]))
 
 
 def _ranges(starts: IntArray, stops: IntArray) -> IntArray:

@@ -172,13 +172,13 @@ class TestHandSolvedGraphs:
         assert game.values_player0() == [-1]
         assert game.solve().plies.tolist() == [ENDLESS]
 
-    def test_a_draw_that_can_loop_is_endless(self) -> None:
-        """A draw with a way out and a loop: drawers prefer the longest play, so it is endless.
+    def test_a_draw_with_a_way_out_of_a_loop(self) -> None:
+        """A draw the drawers could drag out round a loop takes its quickest end instead.
 
         a (MAX): to b, or exit 0; b (MIN): to a, or to c; c (MAX) terminal worth +1. MIN at b
-        prefers looping (endless 0) to losing: a = max(0, b) with b = min(a, +1): endless 0
-        makes every node 0 except c. The draw at a is reached in 1 ply (the exit) or by
-        looping: drawers prefer the longest play, so it is endless.
+        prefers looping (endless 0) to losing: a = max(0, b) with b = min(a, +1), so a and b
+        are draws. Looping has no slowest end, so a takes its exit (1 ply) and b goes to a
+        (2 plies).
         """
         game = ExplicitGame(
             player=[0, 1, 0],
@@ -187,7 +187,18 @@ class TestHandSolvedGraphs:
             terminal=[0, 0, 1],
         )
         assert game.values_player0() == [0, 0, 1]
-        assert game.solve().plies.tolist() == [ENDLESS, ENDLESS, 0]
+        assert game.solve().plies.tolist() == [1, 2, 0]
+
+    def test_a_draw_only_by_endless_play(self) -> None:
+        """a (MAX) <-> b (MIN); a may exit for -1, b for +1, endless 0: neither takes its exit
+        (each would lose), so both are draws reached only by endless play."""
+        game = ExplicitGame(
+            player=[0, 1],
+            moves=[[("node", 1), ("exit", -1)], [("node", 0), ("exit", 1)]],
+            endless=[0, 0],
+        )
+        assert game.values_player0() == [0, 0]
+        assert game.solve().plies.tolist() == [ENDLESS, ENDLESS]
 
     def test_forced_win_through_a_cycle_region(self) -> None:
         """a (MAX) -> b or c; b (MIN) -> a only; c (MIN) -> terminal d (+1) only; endless -5.
@@ -243,15 +254,15 @@ class TestAgainstBruteForce:
                         options.append(None if plies[v] == ENDLESS else 1 + int(plies[v]))
             assert options, "every node has a value-keeping move (Bellman)"
             finite = [p for p in options if p is not None]
-            if value[u] > 0:
-                expected = min(finite) if finite else ENDLESS
-            else:
-                expected = max(finite) if len(finite) == len(options) else ENDLESS
-            # A finite answer must follow the rule; ENDLESS may also hide a longer loop.
-            if plies[u] != ENDLESS:
-                assert plies[u] == expected
-            elif value[u] > 0:
+            if value[u] > 0:  # a winner: the quickest end, or endless if none
+                assert plies[u] == (min(finite) if finite else ENDLESS)
+            elif value[u] < 0:  # a loser: the slowest end, or endless if the winner can loop
+                assert plies[u] == (max(finite) if len(finite) == len(options) else ENDLESS)
+            elif plies[u] == ENDLESS:  # a draw reached only by endless play: no way out
                 assert not finite
+            else:  # a draw: the slowest end, or the quickest where a loop has no slowest
+                slowest = max(finite) if len(finite) == len(options) else None
+                assert plies[u] in (slowest, min(finite))
 
 
 class TestInputChecks:

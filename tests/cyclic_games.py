@@ -1,0 +1,147 @@
+"""Tiny games that cycle, with endless_value, and an independent solver to check solve against.
+
+The independent solver, :func:`values_by_iteration`, shares nothing with ``solver.retrograde``:
+it splits the reachable graph into strongly connected components (networkx), takes them
+children first, and inside each one iterates the Bellman equation starting from the
+component's endless value until nothing changes. Inside a component the endless value is one
+number, so after ``k`` rounds the values are those of the game cut off after ``k`` plies and
+scored by that number; a player who can force a result forces it within a number of plies that
+the graph bounds, so the rounds reach the true values and then repeat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import networkx as nx
+
+from solver.game import Game
+
+
+class PassingNim:
+    """Take one or two counters, or pass; who takes the last counter wins (+1 for player 0).
+
+    A state is ``(counters left, player to move)``; passing hands the same heap over, so the
+    game cycles. Endless play scores ``endless`` (0: nobody wins).
+
+    By hand, for the player to move: no counter left, lost; 1 or 2, won at once (take them);
+    3 or more, taking leaves the opponent 1 or 2 or a heap of 3 or more, so with ``endless`` 0
+    nobody can force a win: a draw by passing for ever. With ``endless`` +1 (cycling favours
+    player 0), player 0 wins every heap of 3 or more, only by endless play.
+    """
+
+    name = "passing-nim"
+
+    def __init__(self, counters: int = 5, endless: float = 0) -> None:
+        self.counters = counters
+        self.endless = endless
+
+    def initial_state(self) -> tuple[int, int]:
+        return (self.counters, 0)
+
+    def to_move(self, state: tuple[int, int]) -> int:
+        return state[1]
+
+    def actions(self, state: tuple[int, int]) -> list[str]:
+        if state[0] == 0:
+            return []
+        return [*("take1", "take2")[: min(2, state[0])], "pass"]
+
+    def result(self, state: tuple[int, int], action: str) -> tuple[int, int]:
+        taken = {"take1": 1, "take2": 2, "pass": 0}[action]
+        return (state[0] - taken, 1 - state[1])
+
+    def is_terminal(self, state: tuple[int, int]) -> bool:
+        return state[0] == 0
+
+    def utility(self, state: tuple[int, int]) -> float:
+        return 1 if state[1] == 1 else -1  # the player who just moved took the last counter
+
+    def endless_value(self, state: tuple[int, int]) -> float:
+        return self.endless
+
+
+class GraphGame:
+    """A game on an explicit graph: node ``u`` belongs to ``player[u]``; values player 0's view.
+
+    ``moves[u]`` lists ``("node", v)`` and ``("exit", value)`` moves; a node without moves is
+    terminal, worth ``terminal[u]``; endless play through ``u`` scores ``endless[u]`` (constant
+    on each strongly connected component). States are node numbers, and ``("exit", u, k)`` for
+    the end reached by node ``u``'s move ``k``.
+    """
+
+    name = "graph"
+
+    def __init__(
+        self,
+        player: Sequence[int],
+        moves: Sequence[Sequence[tuple[str, float]]],
+        endless: Sequence[float],
+        terminal: Sequence[float],
+    ) -> None:
+        self.player = list(player)
+        self.moves = [list(m) for m in moves]
+        self.endless = list(endless)
+        self.terminal = list(terminal)
+
+    def initial_state(self) -> Any:
+        return 0
+
+    def to_move(self, state: Any) -> int:
+        return self.player[state] if isinstance(state, int) else 0
+
+    def actions(self, state: Any) -> list[int]:
+        return list(range(len(self.moves[state]))) if isinstance(state, int) else []
+
+    def result(self, state: Any, action: int) -> Any:
+        kind, x = self.moves[state][action]
+        return int(x) if kind == "node" else ("exit", state, action)
+
+    def is_terminal(self, state: Any) -> bool:
+        return not self.actions(state)
+
+    def utility(self, state: Any) -> float:
+        if isinstance(state, int):
+            return self.terminal[state]
+        return self.moves[state[1]][state[2]][1]
+
+    def endless_value(self, state: Any) -> float:
+        return self.endless[state] if isinstance(state, int) else 0.0
+
+
+def values_by_iteration(game: Game[Any, Any], root: Any) -> dict[Hashable, float]:
+    """Every reachable state's value (player 0's view), solved independently of solve.
+
+    Needs ``game.endless_value``; see the module docstring for the method.
+    """
+    graph = nx.DiGraph()
+    todo, seen = [root], {root}
+    while todo:
+        state = todo.pop()
+        graph.add_node(state)
+        for action in game.actions(state):
+            child = game.result(state, action)
+            graph.add_edge(state, child)
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    condensed = nx.condensation(graph)
+    value: dict[Hashable, float] = {}
+    for component in reversed(list(nx.topological_sort(condensed))):
+        members = condensed.nodes[component]["members"]
+        current = {s: float(game.endless_value(s)) for s in members}  # type: ignore[attr-defined]
+        while True:
+            after = {}
+            for s in members:
+                children = [game.result(s, a) for a in game.actions(s)]
+                if not children:
+                    after[s] = float(game.utility(s))
+                    continue
+                options = [current[c] if c in current else value[c] for c in children]
+                after[s] = max(options) if game.to_move(s) == 0 else min(options)
+            if after == current:
+                break
+            current = after
+        value.update(current)
+    return value
