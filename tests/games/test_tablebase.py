@@ -31,7 +31,7 @@ from games.ayoayo.tablebase_index import (
     view_of,
 )
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
-from solver.retrograde import solve_graph
+from solver.solve import solve
 
 GAME = Ayoayo(cache_size=0)
 
@@ -122,33 +122,8 @@ class TestBellmanConsistency:
             assert np.array_equal(values[s], best)
 
 
-def _solve_reachable(root: AyoayoState) -> dict[AyoayoState, float]:
-    """Every state reachable from ``root`` with its exact value for player 0, found without the
-    tablebase: the reachable graph walked through Ayoayo, solved by solver.retrograde."""
-    index = {root: 0}
-    order = [root]
-    indptr = [0]
-    targets: list[int] = []
-    for state in order:  # grows while it is walked
-        for action in GAME.actions(state):
-            child = GAME.result(state, action)
-            if child not in index:
-                index[child] = len(order)
-                order.append(child)
-            targets.append(index[child])
-        indptr.append(len(targets))
-    sign = np.array([1 - 2 * s[14] for s in order])  # mover's view <-> player 0's view
-    result = solve_graph(
-        np.array(indptr),
-        np.array(targets, dtype=np.int64),
-        sign * np.array([GAME.endless_value(s) for s in order]),
-        terminal_values=sign * np.array([GAME.utility(s) for s in order]),
-    )
-    return dict(zip(order, (sign * result.value).tolist(), strict=True))
-
-
 class TestAgreesWithSolvingTheReachableGraph:
-    """Tablebase values equal the exact values of each position's own reachable graph."""
+    """Tablebase values equal solve() on each sampled position's own reachable graph."""
 
     @pytest.mark.parametrize(
         ("seeds", "count"), [(4, 40), pytest.param(8, 2, marks=pytest.mark.slow)]
@@ -157,8 +132,10 @@ class TestAgreesWithSolvingTheReachableGraph:
         """Every state reachable from sampled roots has the value the tablebase stores."""
         rng = random.Random(seeds + 1)
         for root in _positions(seeds, rng, count):
-            for state, value in _solve_reachable(root).items():
-                assert table.probe(state) == value, GAME.format_state(state)
+            solution = solve(Ayoayo(), root)
+            for state, record in solution:
+                assert table.probe(state) == record.value, GAME.format_state(state)
+            assert set(solution.best_actions(root)) == set(table.best_actions(root) or ())
 
 
 class TestProbe:
