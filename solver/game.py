@@ -238,8 +238,10 @@ class EndgameTablebase(Protocol):
     """Exact values of endgame positions, read from files built ahead of time.
 
     ``probe(state)`` gives the exact game value (player 0's view) of a covered position, else
-    None: what :func:`solver.engine.search` takes as its ``oracle``. ``levels`` says what is
-    built (empty: nothing to probe); ``build`` builds the missing parts up to a size
+    None: what :func:`solver.engine.search` takes as its ``oracle``. ``preferred_action(state)``
+    gives a move of a covered position that keeps its value *and* makes progress (in a game
+    that cycles, some value-keeping moves may only go round), None elsewhere. ``levels`` says
+    what is built (empty: nothing to probe); ``build`` builds the missing parts up to a size
     (``progress`` gets a line of text as each part starts and ends); ``info`` gives a row of
     plain data per part built.
     """
@@ -250,6 +252,8 @@ class EndgameTablebase(Protocol):
     def levels(self) -> tuple[int, ...]: ...
 
     def probe(self, state: Any) -> float | None: ...
+
+    def preferred_action(self, state: Any) -> Any: ...
 
     def build(
         self,

@@ -53,6 +53,8 @@ from games.ayoayo import tablebase_build
 from games.ayoayo.rules import Ayoayo, AyoayoState
 from games.ayoayo.tablebase_build import LevelReport
 from games.ayoayo.tablebase_files import (
+    DISTANCES,
+    NO_DISTANCE,
     TablebaseFileError,
     level_path,
     read_build_record,
@@ -104,6 +106,7 @@ class Tablebase:
         self.game = game if game is not None else Ayoayo()
         self._open: dict[int, npt.NDArray[np.int8]] = {}
         self._missing: set[int] = set()
+        self._distance_tables: dict[int, npt.NDArray[np.uint16] | None] = {}
 
     def __repr__(self) -> str:
         return f"Tablebase({str(self.directory)!r})"
@@ -123,6 +126,7 @@ class Tablebase:
         """Forget the levels opened or found missing, so the next probes look again."""
         self._open.clear()
         self._missing.clear()
+        self._distance_tables.clear()
 
     def _level(self, seeds: int) -> npt.NDArray[np.int8] | None:
         values = self._open.get(seeds)
@@ -213,11 +217,73 @@ class Tablebase:
             found[action] = value
         return found
 
+    def distance(self, state: AyoayoState) -> int | None:
+        """Plies until optimal play from ``state`` leaves its level (a capture or the end).
+
+        None when the position is not covered, has no distances file, or optimal play stays in
+        the level for ever.
+        """
+        if self.probe(state) is None:
+            return None
+        c0, c1 = state[12], state[13]
+        if c0 > MAX_CAPTURED or c1 > MAX_CAPTURED:
+            return 0
+        seeds = TOTAL_SEEDS - c0 - c1
+        table = self._distances(seeds)
+        if table is None:
+            return None
+        p = state[14]
+        row = (state[12 + p] - splits(seeds)[0]) >> 2
+        found = int(table[row, rank(view_of(state, p))])
+        return None if found == NO_DISTANCE else found
+
+    def _distances(self, seeds: int) -> npt.NDArray[np.uint16] | None:
+        if seeds not in self._distance_tables:
+            try:
+                path = level_path(self.directory, seeds, DISTANCES)
+                found = read_level(path, kind=DISTANCES).values
+            except TablebaseFileError:
+                found = None
+            self._distance_tables[seeds] = found
+        return self._distance_tables[seeds]
+
+    def preferred_action(self, state: AyoayoState) -> int | None:
+        """A value-keeping move that also turns the value into a result, or None if not covered.
+
+        Ahead of endless play (the mover's value above ``captured[mover] - captured[other]``),
+        the move with the shortest distance out of the level; behind it, the longest; level with
+        it, the first value-keeping move. Played by both sides, this reaches the stored value in
+        finite play unless the value is the endless one. Without distances: the first
+        value-keeping move. None at a finished game too.
+        """
+        value = self.probe(state)
+        best = self.best_actions(state)
+        if value is None or not best:
+            return None
+        p = state[14]
+        ahead = (value if p == 0 else -value) - (state[12 + p] - state[13 - p])
+        if ahead == 0:
+            return best[0]
+        game = self.game
+        seeds = TOTAL_SEEDS - state[12] - state[13]
+        far = 1 << 30
+
+        def after(action: int) -> int:
+            child = game.result(state, action)
+            if game.is_terminal(child) or TOTAL_SEEDS - child[12] - child[13] < seeds:
+                return 0  # the move leaves the level
+            found = self.distance(child)
+            return far if found is None else found
+
+        if ahead > 0:
+            return min(best, key=after)
+        return max(best, key=after)
+
     def best_actions(self, state: AyoayoState) -> tuple[int, ...] | None:
         """Every move that keeps the exact value, or None when ``state`` is not covered.
 
-        Empty for a finished game. Within a level a value-keeping move may also circle: the
-        tablebase stores values, not distances (see the docs).
+        Empty for a finished game. Within a level a value-keeping move may also circle: to turn
+        the value into a result, play :meth:`preferred_action`.
         """
         value = self.probe(state)
         if value is None:

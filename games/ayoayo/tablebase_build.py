@@ -17,9 +17,9 @@ read from their files and never recomputed:
    :func:`solver.retrograde.solve_graph` with endless play scored ``cm - co`` (no capture can
    happen inside a cycle) and positions without a move scored the same (the game is over and
    only captured seeds count).
-4. The level is written atomically: a level whose file exists is complete and is skipped, so
-   an interrupted build resumes at the first missing level, and a half-built level is never
-   used.
+4. The level is written atomically, its distances first, then its values: a level whose values
+   file exists is complete and is skipped, so an interrupted build resumes at the first missing
+   level, and a half-built level is never used.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
@@ -41,6 +41,8 @@ import numpy as np
 import numpy.typing as npt
 
 from games.ayoayo.tablebase_files import (
+    DISTANCES,
+    NO_DISTANCE,
     TablebaseFileError,
     level_path,
     read_build_record,
@@ -57,7 +59,7 @@ from games.ayoayo.tablebase_index import (
     splits,
 )
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
-from solver.retrograde import solve_graph
+from solver.retrograde import ENDLESS, solve_graph
 
 __all__ = ["BLOCK", "LevelReport", "MovesFunction", "build", "build_level"]
 
@@ -142,10 +144,11 @@ def build(
             progress(f"level {seeds:2d}: building {level_size(seeds):,} positions ...")
         began = time.perf_counter()
         phases: dict[str, float] = {}
-        values = build_level(
+        values, distances = build_level(
             seeds, lower, executor=executor, moves=moves, block=block, phases=phases
         )
         seconds = time.perf_counter() - began
+        write_level(directory, seeds, distances, kind=DISTANCES)  # first: values mark a level
         write_level(directory, seeds, values)
         write_build_record(
             directory,
@@ -170,8 +173,12 @@ def build_level(
     moves: MovesFunction = level_moves,
     block: int = BLOCK,
     phases: dict[str, float] | None = None,
-) -> npt.NDArray[np.int8]:
-    """The ``(splits, boards)`` values of level ``seeds``, given every level below it.
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.uint16]]:
+    """The ``(splits, boards)`` values and distances of level ``seeds``, given the levels below.
+
+    A distance is the plies, under optimal play, until a move leaves the level (a capture or
+    the end of the game): 1 for a position whose best move captures, 0 for one without moves,
+    :data:`NO_DISTANCE` where optimal play stays in the level for ever.
 
     ``phases``, if given, receives the seconds spent on ``"moves"`` (generating them and
     valuing the exits) and ``"solve"`` (the retrograde analysis).
@@ -203,13 +210,14 @@ def build_level(
     source = np.concatenate(sources) if sources else np.zeros(0, np.int64)
     target = np.concatenate(targets) if targets else np.zeros(0, np.int64)
     values = np.zeros((len(cms), boards), dtype=np.int8)
+    distances = np.zeros((len(cms), boards), dtype=np.uint16)
     solving = time.perf_counter()
     for group in _split_groups(seeds):
-        _solve_group(group, seeds, source, target, best_exit, values)
+        _solve_group(group, seeds, source, target, best_exit, values, distances)
     if phases is not None:
         phases["moves"] = solving - began
         phases["solve"] = time.perf_counter() - solving
-    return values
+    return values, distances
 
 
 def _name(thing: object) -> str:
@@ -269,8 +277,17 @@ def _solve_group(
     target: npt.NDArray[np.int64],
     best_exit: npt.NDArray[np.int8],
     values: npt.NDArray[np.int8],
+    distances: npt.NDArray[np.uint16],
 ) -> None:
-    """Solve the positions of one or two mirrored splits by retrograde analysis, into values."""
+    """Solve the positions of one or two mirrored splits by retrograde analysis.
+
+    The graph is handed over relative to endless play: a position's value minus its endless
+    value ``cm - co`` (which flips sign with each move inside the level, as values do), so
+    endless play scores 0 everywhere. The values are the same; the plies the core counts then
+    mean what a player needs: a position better than endless play for its mover takes the
+    quickest way out of the level, one worse the slowest, so following the shorter distances
+    makes progress.
+    """
     cms = splits(seeds)
     rest = TOTAL_SEEDS - seeds
     boards = best_exit.shape[1]
@@ -291,11 +308,16 @@ def _solve_group(
     result = solve_graph(
         indptr,
         targets,
-        endless,
+        np.zeros(len(endless)),
         exit_indptr=exit_indptr,
-        exit_values=exits[has_exit],
-        terminal_values=endless,
+        exit_values=(exits - endless)[has_exit],
+        terminal_values=np.zeros(len(endless)),
     )
-    solved = result.value.astype(np.int8).reshape(len(group), boards)
+    solved = (np.rint(result.value).astype(np.int64) + endless).reshape(len(group), boards)
+    plies = np.where(
+        result.plies == ENDLESS, NO_DISTANCE, np.minimum(result.plies, NO_DISTANCE - 1)
+    )
+    plies = plies.reshape(len(group), boards)
     for i, s in enumerate(group):
         values[s] = solved[i]
+        distances[s] = plies[i]

@@ -23,7 +23,14 @@ native kernel, any executor) are equal byte for byte. How long a build took is k
 it, in ``ayoayo-NN.json`` (``{"seconds": ..., "moves": ...}``), written after the level.
 
 A value is the exact final ``mover's captured - opponent's captured`` with perfect play (the
-module notes of :mod:`games.ayoayo.tablebase` say what "exact" means). A file is written to a
+module notes of :mod:`games.ayoayo.tablebase` say what "exact" means).
+
+Beside it, ``ayoayo-NN.dist`` has the same header (magic ``b"AYOAYODS"``, the CRC-32 of its
+bytes) and one little-endian uint16 a position: the plies until optimal play leaves the level
+(a capture or the end), :data:`NO_DISTANCE` (65535) where it stays in the level for ever. A
+player that prefers the shortest distance when ahead of endless play (the longest when behind)
+turns its value into a result instead of circling. The builder writes it before the values
+file, so a level whose values file is present has both. A file is written to a
 temporary name in the same directory, flushed to disk, then renamed, so a reader sees a whole
 level or none.
 
@@ -53,10 +60,14 @@ from games.ayoayo.tablebase_index import board_count, splits
 from solver.game import GameError
 
 __all__ = [
+    "DISTANCES",
     "FORMAT_VERSION",
     "HEADER_SIZE",
     "MAGIC",
+    "NO_DISTANCE",
     "RULES_VERSION",
+    "VALUES",
+    "FileKind",
     "LevelFile",
     "TablebaseFileError",
     "build_record_path",
@@ -69,6 +80,8 @@ __all__ = [
 ]
 
 MAGIC: Final = b"AYOAYOTB"
+NO_DISTANCE: Final = 0xFFFF
+"""The distance of a position whose optimal play never leaves its level."""
 FORMAT_VERSION: Final = 1
 RULES_VERSION: Final = 1
 """The rules of :mod:`games.ayoayo.rules` (reference rules, a never-ending sowing illegal,
@@ -76,6 +89,19 @@ endless play scored by the captured seeds). Files of another rules version are n
 HEADER_SIZE: Final = 64
 _HEADER: Final = struct.Struct("<8sIIIIQI28x")
 _CHUNK: Final = 1 << 24
+
+
+@attrs.frozen
+class FileKind:
+    """What a level file holds: its magic, its file suffix and its element type."""
+
+    magic: bytes
+    suffix: str
+    dtype: str
+
+
+VALUES: Final = FileKind(MAGIC, "tb", "i1")
+DISTANCES: Final = FileKind(b"AYOAYODS", "dist", "<u2")
 
 
 class TablebaseFileError(GameError, ValueError):
@@ -89,21 +115,21 @@ class LevelFile:
     path: Path
     seeds: int
     checksum: int
-    values: npt.NDArray[np.int8]
-    """A ``(splits, boards)`` array of int8 (a read-only memory map)."""
+    values: npt.NDArray[Any]
+    """A ``(splits, boards)`` array (a read-only memory map): int8 values, or distances."""
 
 
-def level_path(directory: str | os.PathLike[str], seeds: int) -> Path:
-    """The file of level ``seeds`` in ``directory``.
+def level_path(directory: str | os.PathLike[str], seeds: int, kind: FileKind = VALUES) -> Path:
+    """The file of level ``seeds`` in ``directory`` (its values, or another ``kind``).
 
-    >>> level_path("/tmp/tb", 8).name
-    'ayoayo-08.tb'
+    >>> level_path("/tmp/tb", 8).name, level_path("/tmp/tb", 8, DISTANCES).name
+    ('ayoayo-08.tb', 'ayoayo-08.dist')
     """
-    return Path(directory) / f"ayoayo-{seeds:02d}.tb"
+    return Path(directory) / f"ayoayo-{seeds:02d}.{kind.suffix}"
 
 
-def _crc(values: npt.NDArray[np.int8]) -> int:
-    flat = values.reshape(-1)
+def _crc(values: npt.NDArray[Any]) -> int:
+    flat = values.reshape(-1).view(np.uint8)
     crc = 0
     for i in range(0, flat.size, _CHUNK):
         crc = zlib.crc32(flat[i : i + _CHUNK].tobytes(), crc)
@@ -113,22 +139,25 @@ def _crc(values: npt.NDArray[np.int8]) -> int:
 def write_level(
     directory: str | os.PathLike[str],
     seeds: int,
-    values: npt.NDArray[np.int8],
+    values: npt.NDArray[Any],
+    *,
+    kind: FileKind = VALUES,
 ) -> Path:
     """Write level ``seeds`` atomically (temporary file, flush, rename); return its path.
 
     Raises:
-        ValueError: ``values`` is not an int8 array of shape ``(splits, boards)`` of the level.
+        ValueError: ``values`` is not an array of shape ``(splits, boards)`` of the level, of
+            the kind's element type.
     """
     shape = (len(splits(seeds)), board_count(seeds))
-    if values.dtype != np.int8 or values.shape != shape:
+    if values.dtype != np.dtype(kind.dtype) or values.shape != shape:
         raise ValueError(
-            f"level {seeds} values must be int8 of shape {shape}, "
+            f"level {seeds} {kind.suffix} must be {np.dtype(kind.dtype)} of shape {shape}, "
             f"got {values.dtype} of shape {values.shape}"
         )
-    values = np.ascontiguousarray(values)
+    values = np.ascontiguousarray(values, dtype=np.dtype(kind.dtype))
     header = _HEADER.pack(
-        MAGIC,
+        kind.magic,
         FORMAT_VERSION,
         RULES_VERSION,
         seeds,
@@ -136,7 +165,7 @@ def write_level(
         shape[1],
         _crc(values),
     )
-    target = level_path(directory, seeds)
+    target = level_path(directory, seeds, kind)
     write_atomically(target, [header, values.reshape(-1).view(np.uint8).data])
     return target
 
@@ -177,7 +206,9 @@ def read_build_record(directory: str | os.PathLike[str], seeds: int) -> dict[str
     return record if isinstance(record, dict) else {}
 
 
-def read_level(path: str | os.PathLike[str], *, verify: bool = True) -> LevelFile:
+def read_level(
+    path: str | os.PathLike[str], *, verify: bool = True, kind: FileKind = VALUES
+) -> LevelFile:
     """Open a level file, checking its header, its size and (``verify``) its checksum.
 
     Raises:
@@ -193,8 +224,8 @@ def read_level(path: str | os.PathLike[str], *, verify: bool = True) -> LevelFil
         raise TablebaseFileError(
             f"cannot read tablebase file {str(path)!r}: {e.strerror}"
         ) from None
-    if len(raw) < HEADER_SIZE or raw[:8] != MAGIC:
-        raise TablebaseFileError(f"{str(path)!r} is not an Ayòayò tablebase file")
+    if len(raw) < HEADER_SIZE or raw[:8] != kind.magic:
+        raise TablebaseFileError(f"{str(path)!r} is not an Ayòayò tablebase {kind.suffix} file")
     _, fmt, rules, seeds, n_splits, n_boards, checksum = _HEADER.unpack(raw)
     if fmt != FORMAT_VERSION or rules != RULES_VERSION:
         raise TablebaseFileError(
@@ -206,12 +237,11 @@ def read_level(path: str | os.PathLike[str], *, verify: bool = True) -> LevelFil
             f"{str(path)!r} claims level {seeds} with {n_splits} x {n_boards} positions, "
             "which is not a level's shape"
         )
-    if size != HEADER_SIZE + n_splits * n_boards:
-        raise TablebaseFileError(
-            f"{str(path)!r} holds {size} bytes, expected {HEADER_SIZE + n_splits * n_boards}"
-        )
-    values: npt.NDArray[np.int8] = np.memmap(
-        path, dtype=np.int8, mode="r", offset=HEADER_SIZE, shape=(n_splits, n_boards)
+    expected = HEADER_SIZE + n_splits * n_boards * np.dtype(kind.dtype).itemsize
+    if size != expected:
+        raise TablebaseFileError(f"{str(path)!r} holds {size} bytes, expected {expected}")
+    values: npt.NDArray[Any] = np.memmap(
+        path, dtype=np.dtype(kind.dtype), mode="r", offset=HEADER_SIZE, shape=(n_splits, n_boards)
     )
     if verify and _crc(values) != checksum:
         raise TablebaseFileError(f"{str(path)!r} fails its checksum: rebuild it")

@@ -138,6 +138,44 @@ class TestAgreesWithSolvingTheReachableGraph:
             assert set(solution.best_actions(root)) == set(table.best_actions(root) or ())
 
 
+class TestPreferredPlay:
+    """Playing preferred_action on both sides turns the stored value into the game's result."""
+
+    @pytest.mark.parametrize("seeds", [4, 8])
+    def test_playouts_reach_the_value(self, table: Tablebase, seeds: int) -> None:
+        """Each game ends with the stored value, or repeats only where endless play scores it."""
+        rng = random.Random(seeds + 7)
+        for root in _positions(seeds, rng, 150):
+            value = table.probe(root)
+            state, seen = root, {root}
+            while not GAME.is_terminal(state):
+                action = table.preferred_action(state)
+                assert action is not None
+                state = GAME.result(state, action)
+                if state in seen:
+                    assert GAME.endless_value(state) == value, GAME.format_state(root)
+                    break
+                seen.add(state)
+            else:
+                assert GAME.utility(state) == value, GAME.format_state(root)
+
+    def test_distances_count_down(self, table: Tablebase) -> None:
+        """Ahead of endless play, the preferred in-level move leads one ply closer to the exit."""
+        rng = random.Random(9)
+        checked = 0
+        for state in _positions(8, rng, 400):
+            distance = table.distance(state)
+            value = table.probe(state)
+            p = state[14]
+            ahead = (value if p == 0 else -value) - (state[12 + p] - state[13 - p])  # type: ignore[operator]
+            if distance is None or ahead <= 0 or distance < 2:
+                continue
+            child = GAME.result(state, table.preferred_action(state))  # type: ignore[arg-type]
+            assert table.distance(child) == distance - 1
+            checked += 1
+        assert checked > 0
+
+
 class TestProbe:
     """probe answers for covered positions from either side and declines the rest."""
 
@@ -244,10 +282,8 @@ class TestBuild:
 
         with pytest.raises(KeyboardInterrupt):
             build(8, tmp_path, moves=interrupted, block=4096)
-        assert sorted(p.name for p in tmp_path.iterdir() if ".tb" in p.name) == [
-            "ayoayo-00.tb",
-            "ayoayo-04.tb",
-        ]
+        names = sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".json"))
+        assert names == ["ayoayo-00.dist", "ayoayo-00.tb", "ayoayo-04.dist", "ayoayo-04.tb"]
 
     @pytest.mark.slow
     def test_executors_give_the_same_bytes(self, built: Path, tmp_path: Path) -> None:

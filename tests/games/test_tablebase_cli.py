@@ -16,7 +16,7 @@ from games.ayoayo.tablebase_index import board_count, splits, unrank, view_of
 from solver.engine import search
 from solver.match import EngineAgent, RandomAgent
 from zerosum.cli import main
-from zerosum.commands.play import with_tablebase
+from zerosum.tablebases import TablebasePlayer, with_tablebase
 
 COVERED = "[[0,0,3,0,1,0],[1,0,2,0,0,1]] captured 20,20 to-move 1"
 
@@ -144,13 +144,15 @@ class TestAutomaticUse:
         assert code == 0 and json.loads(out)["tablebase"] is False
 
     def test_agents(self, directory: Path) -> None:
-        """The engine agent gets the probe as its oracle (and still pickles); others do not."""
+        """The engine plays the tablebase's preferred moves and probes it as its oracle (and
+        still pickles, for match workers); other agents are left alone."""
         table = Tablebase(directory)
-        engine = with_tablebase(EngineAgent(depth=2), table)
-        assert engine.oracle is not None
-        again: Any = pickle.loads(pickle.dumps(engine))
+        player = with_tablebase(EngineAgent(depth=2), table)
+        assert isinstance(player, TablebasePlayer) and player.name == "engine:d2+tablebase"
+        again: Any = pickle.loads(pickle.dumps(player))
         state = Ayoayo().parse_state(COVERED)
-        assert again.oracle(state) == table.probe(state)
+        assert again.engine.oracle(state) == table.probe(state)
+        assert again.choose(Ayoayo(), state, random.Random(0)) == table.preferred_action(state)
         assert with_tablebase(RandomAgent(), table) == RandomAgent()
 
 

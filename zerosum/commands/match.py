@@ -7,10 +7,10 @@ import functools
 
 from games import load_game
 from solver.match import run_match
-from zerosum.commands.play import agent, with_tablebase
+from zerosum.commands.play import agent
 from zerosum.console import EXIT_OK, Io, UsageError, progress_bar
 from zerosum.options import game_arguments, game_options, load, positive_int
-from zerosum.tablebases import open_tablebase, tablebase_arguments
+from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
 NAME = "match"
 ALIASES: tuple[str, ...] = ()

@@ -7,10 +7,7 @@ import random
 import sys
 from typing import Any
 
-import attrs
-
 from solver.game import (
-    EndgameTablebase,
     GameError,
     HasScore,
     format_action,
@@ -18,7 +15,7 @@ from solver.game import (
     other,
     player_label,
 )
-from solver.match import AgentError, EngineAgent, HumanAgent, parse_agent, play_game
+from solver.match import AgentError, HumanAgent, parse_agent, play_game
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
     extra_fields,
@@ -30,7 +27,7 @@ from zerosum.options import (
     positive_int,
 )
 from zerosum.report import board_lines, num
-from zerosum.tablebases import open_tablebase, tablebase_arguments
+from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
 NAME = "play"
 ALIASES: tuple[str, ...] = ()
@@ -92,14 +89,6 @@ def agent(spec: str, role: str) -> Any:
         return parse_agent(spec)
     except AgentError as exc:
         raise UsageError(f"invalid {role}: {exc}") from None
-
-
-def with_tablebase(player: Any, tablebase: EndgameTablebase | None) -> Any:
-    """The engine ``player`` probing ``tablebase`` (at its root and inside its search); other
-    agents unchanged (a random or teaching player stays what it is)."""
-    if tablebase is None or not isinstance(player, EngineAgent):
-        return player
-    return attrs.evolve(player, oracle=tablebase.probe)
 
 
 def score_change(game: Any, before: Any, after: Any) -> tuple[int, ...] | None:
