@@ -9,11 +9,12 @@ Usage (from the project root)::
 Builds every level up to ``--seeds`` from nothing into a fresh temporary directory (or
 ``--dir``, which is kept; levels already there are reused, as a resumed build would), with the
 pure-Python moves function over a ``ProcessPoolExecutor`` of ``--workers`` processes, and
-reports per level: positions, bytes on disk, seconds (and how they split between generating the
-moves with their exit values, and the retrograde analysis). Then probes ``--probes`` random
-covered positions (either player to move), ``--repeat`` times, and reports the time per probe
-(median, fastest and slowest round). The machine's load average is printed with the figures:
-absolute times on a shared machine are only indicative.
+reports per level: positions, bytes on disk (values and distances), seconds (and how they
+split between generating the moves with their exit values, and the retrograde analysis).
+Then probes ``--probes`` random covered positions (either player to move), ``--repeat``
+times, and reports the time per probe (median, fastest and slowest round). The machine's
+load average is printed with the figures: absolute times on a shared machine are only
+indicative.
 
 Targets (issue 8): levels up to 12 seeds in at most 10 minutes on 2 cores; a probe in at most
 1 ms.
@@ -39,7 +40,7 @@ if __package__ in (None, ""):  # run as a script: make the project root importab
 from games.ayoayo import Ayoayo, AyoayoState
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_build import build
-from games.ayoayo.tablebase_files import level_path, read_build_record
+from games.ayoayo.tablebase_files import DISTANCES, level_path, read_build_record
 from games.ayoayo.tablebase_index import board_count, levels_up_to, splits, unrank, view_of
 
 BUILD_TARGET_SECONDS = 600.0
@@ -86,6 +87,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "seeds": report.seeds,
                 "positions": report.positions,
                 "bytes": level_path(directory, report.seeds).stat().st_size,
+                "distance_bytes": level_path(directory, report.seeds, DISTANCES).stat().st_size,
                 "built_now": bool(report.built),
                 "seconds": report.seconds,
                 "phases": record.get("phases", {}),
@@ -135,7 +137,9 @@ def report(figures: dict[str, Any], markdown: bool) -> None:
         f"{figures['cpus']} CPUs; load average before {figures['load_average_before']}, "
         f"after {figures['load_average_after']} (a loaded machine: times are indicative)"
     )
-    rows = [("seeds", "positions", "bytes", "seconds", "moves s", "solve s")]
+    rows = [
+        ("seeds", "positions", "values bytes", "distances bytes", "seconds", "moves s", "solve s")
+    ]
     for level in figures["levels"]:
         phases = level["phases"]
         rows.append(
@@ -143,6 +147,7 @@ def report(figures: dict[str, Any], markdown: bool) -> None:
                 str(level["seeds"]),
                 f"{level['positions']:,}",
                 f"{level['bytes']:,}",
+                f"{level['distance_bytes']:,}",
                 "-" if level["seconds"] is None else f"{level['seconds']:.1f}",
                 f"{phases['moves']:.1f}" if "moves" in phases else "-",
                 f"{phases['solve']:.1f}" if "solve" in phases else "-",

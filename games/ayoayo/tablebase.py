@@ -157,7 +157,8 @@ class Tablebase:
             self.refresh()
 
     def info(self) -> list[dict[str, Any]]:
-        """One row per level file present: seeds, positions, bytes, build seconds, status."""
+        """One row per level file present: seeds, positions, bytes, whether its distances are
+        there, build seconds, status."""
         rows: list[dict[str, Any]] = []
         for n in range(0, TOTAL_SEEDS + 1, 4):
             path = level_path(self.directory, n)
@@ -167,6 +168,7 @@ class Tablebase:
                 "seeds": n,
                 "positions": level_size(n),
                 "bytes": path.stat().st_size,
+                "distances": level_path(self.directory, n, DISTANCES).exists(),
                 "seconds": read_build_record(self.directory, n).get("seconds"),
                 "path": str(path),
             }

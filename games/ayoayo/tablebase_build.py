@@ -63,8 +63,9 @@ from solver.retrograde import ENDLESS, solve_graph
 
 __all__ = ["BLOCK", "LevelReport", "MovesFunction", "build", "build_level"]
 
-BLOCK: Final = 1 << 15
-"""Boards per block handed to a worker."""
+BLOCK: Final = 1 << 13
+"""Boards per block handed to a worker (small enough that Ctrl-C waits well under a second
+for the blocks being worked on)."""
 
 MovesFunction = Callable[[int, int, int], LevelMoves]
 """``moves(seeds, start, stop)``: the contract of :func:`level_moves`."""
