@@ -1,24 +1,26 @@
 # Two commands do everything on a fresh machine (see README):
 #   make demo   set up and run the main job
-#   make test   set up and run ruff, mypy --strict and the whole pytest suite
+#   make test   set up and run ruff, mypy --strict, the whole pytest suite and the docs build
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 OUT    := out
 
-.PHONY: setup system-deps demo test lint typecheck pytest bench docs-figures clean
+.PHONY: setup system-deps demo test lint typecheck pytest docs bench docs-figures clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,docs]'
 	touch $@
 
+# Graphviz draws the trees (demo and tests); Chromium only runs the HTML page tests.
 system-deps:
-	@bash tools/system-deps.sh
+	@bash tools/system-deps.sh graphviz chromium
 
-setup: $(STAMP) system-deps
+setup: $(STAMP)
+	@bash tools/system-deps.sh graphviz
 
 demo: setup
 	@mkdir -p $(OUT)
@@ -37,14 +39,26 @@ typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup
-	$(BIN)/pytest -q
+	@bash tools/system-deps.sh chromium
+	$(BIN)/pytest -q --cov --cov-report=term
 
-test: lint typecheck pytest
+# The documentation site (mkdocs.yml): strict, so a broken link or reference fails the build.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(OUT)/site
+	@echo "documentation: $(OUT)/site/index.html"
 
+test: lint typecheck pytest docs
+
+# Timings go to $(OUT)/bench (untracked); the published figures live in docs/benchmarks.md.
 bench: setup
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python -m pip install -q --no-deps aima3
-	$(BIN)/python benchmarks/run.py --json benchmarks/results/latest.json
+	@mkdir -p $(OUT)/bench
+	$(BIN)/python benchmarks/run.py --json $(OUT)/bench/latest.json
+
+# Regenerate the figures of docs/teaching.md from the project's own diagrams.
+docs-figures: setup
+	$(BIN)/python docs/make_figures.py --out docs/figures
 
 clean:
-	rm -rf $(VENV) $(OUT) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(OUT) .mypy_cache .ruff_cache .pytest_cache .coverage

@@ -85,10 +85,10 @@ def _search(name: str, **limits: Any) -> Callable[[], Facts]:
 
 def _teaching(name: str, algorithm: str, depth: int | None = None) -> Callable[[], Facts]:
     from games import load_game
-    from solver import minimax as teaching
+    from solver.minimax import alphabeta, minimax
 
     load_game(name)
-    run = getattr(teaching, algorithm)
+    run = {"minimax": minimax, "alphabeta": alphabeta}[algorithm]
 
     def job() -> Facts:
         result = run(load_game(name), depth=depth)
@@ -173,7 +173,37 @@ def ayoayo_cases(
             prepare=lambda: _search("ayoayo", time_limit=time_limit),
             repeat=depth_repeat,
         ),
+        loop_check_case(),
     ]
+
+
+LOOPING_SOWING = ([[1, 0, 1, 3, 1, 0], [0, 2, 1, 0, 2, 1]], 0, 3)
+"""(board, player, cell) of a relay-sowing that never ends (docs/ayoayo-rules.md)."""
+
+
+def _refuse_looping_sowing() -> Callable[[], Facts]:
+    from games.ayoayo.rules import NeverEndingSowingError, relay_sow
+
+    def job() -> Facts:
+        try:
+            relay_sow(*LOOPING_SOWING)
+        except NeverEndingSowingError:
+            return {"refused": True}
+        return {"refused": False}
+
+    return job
+
+
+def loop_check_case() -> Case:
+    """How long Ayòayò takes to prove that a relay-sowing never ends (no peer does it)."""
+    return Case(
+        suite="ayoayo",
+        key="ours.loop_check.ayoayo",
+        label="ours: relay_sow refuses a never-ending sowing",
+        side="ours",
+        kind="loop_check",
+        prepare=_refuse_looping_sowing,
+    )
 
 
 @attrs.frozen
@@ -210,14 +240,14 @@ def minimax_agreement(
     same rule. Returns one record per depth that finished.
     """
     from games import load_game
-    from solver import minimax as teaching
     from solver.engine import search
+    from solver.minimax import alphabeta, minimax
 
     records: list[Agreement] = []
     started = time.perf_counter()
     depth = 1
     for oracle in ("minimax", "alphabeta"):
-        run = getattr(teaching, oracle)
+        run = {"minimax": minimax, "alphabeta": alphabeta}[oracle]
         last = 0.0
         while depth <= max_depth:
             left = budget_s - (time.perf_counter() - started)

@@ -16,7 +16,7 @@ Games import nothing from ``solver`` at run time but types and errors (see DESIG
 >>> load_game("tictac")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.game.UnknownGameError: unknown game 'tictac'; available: ayoayo, textbook, tictactoe, ...
+solver.errors.UnknownGameError: unknown game 'tictac'; available: ayoayo, textbook, tictactoe, ...
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from typing import Any, Final, cast
 
 import attrs
 
-from solver.game import Game, GameError, UnknownGameError
+from solver.game import Game, GameError, InvalidStateError, UnknownGameError
+from solver.quoting import quote
 
 __all__ = [
     "BUILTIN_GAMES",
@@ -162,11 +163,21 @@ def load_game(name: str, **options: Any) -> Game[Any, Any]:
         GameError: an option the game does not accept (the message names it and the accepted
             ones), a third-party entry point that fails to load, or a factory that returns
             something without the Game methods. Bad option values raise the game's own errors
-            (e.g. :class:`~solver.game.InvalidStateError` for a malformed textbook tree).
+            (e.g. :class:`~solver.errors.InvalidStateError` for a malformed textbook tree).
     """
     factory = _factory(name)
     _check_options(name, factory, options)
-    game = factory(**options)
+    try:
+        game = factory(**options)
+    except GameError:
+        raise
+    except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as error:
+        # A factory's own check (or a crash on an odd value) becomes one clear game error.
+        given = ", ".join(f"{key}={quote(value)}" for key, value in options.items())
+        raise InvalidStateError(
+            f"invalid option(s) for game {name!r} ({given or 'none'}): "
+            f"{quote(str(error) or type(error).__name__, limit=200)}"
+        ) from error
     missing = [m for m in _PROTOCOL_METHODS if not callable(getattr(game, m, None))]
     if missing:
         raise GameError(
@@ -191,7 +202,9 @@ def _check_options(name: str, factory: Callable[..., Any], options: dict[str, An
     for option in options:
         if option not in accepted:
             choices = ", ".join(accepted) if accepted else "none"
-            raise GameError(f"game {name!r} has no option {option!r}; accepted options: {choices}")
+            raise GameError(
+                f"game {name!r} has no option {quote(option)}; accepted options: {choices}"
+            )
     required = [
         p.name
         for p in params

@@ -1,4 +1,4 @@
-"""The Game protocol, its optional capabilities, players and errors.
+"""The Game protocol, its optional capabilities and players (errors: :mod:`solver.errors`).
 
 Assumes two players, zero-sum, deterministic, perfect information. A game is a stateless
 rulebook over immutable, hashable states; names follow AIMA 4e (and OpenSpiel where they meet).
@@ -12,7 +12,7 @@ Every value is from player 0's (MAX's) point of view.
 >>> apply(game, state, 7)
 Traceback (most recent call last):
 ...
-solver.game.IllegalActionError: illegal action 7 in ...; legal: 0, 1
+solver.errors.IllegalActionError: illegal action 7 in ...; legal: 0, 1
 """
 
 from __future__ import annotations
@@ -25,6 +25,14 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runt
 
 if TYPE_CHECKING:
     from solver.results import SearchRequest, SearchResult
+
+from solver.errors import (
+    CapabilityError,
+    GameError,
+    IllegalActionError,
+    InvalidStateError,
+    UnknownGameError,
+)
 
 __all__ = [
     "MAX",
@@ -70,26 +78,6 @@ MIN: Final[Player] = 1
 S = TypeVar("S")
 A = TypeVar("A")
 S_co = TypeVar("S_co", covariant=True)
-
-
-class GameError(Exception):
-    """Base of every error the project raises about games, states and moves."""
-
-
-class IllegalActionError(GameError, ValueError):
-    """An action that is not legal in the given state (or cannot be parsed)."""
-
-
-class InvalidStateError(GameError, ValueError):
-    """A state (or state text) that the game cannot hold."""
-
-
-class UnknownGameError(GameError, LookupError):
-    """A game name that no registry entry answers to."""
-
-
-class CapabilityError(GameError, TypeError):
-    """An algorithm needs an optional capability (e.g. ``evaluate``) that the game lacks."""
 
 
 class Game(Protocol[S, A]):

@@ -73,6 +73,7 @@ ENDLESS: Final = -1
 IntArray: TypeAlias = npt.NDArray[np.int64]
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 BoolArray: TypeAlias = npt.NDArray[np.bool_]
+Int32Array: TypeAlias = npt.NDArray[np.int32]
 
 _BLOCKED: Final = np.iinfo(np.int64).max // 2
 """A counter that never reaches zero: a copy that can never join an attractor."""
@@ -178,9 +179,12 @@ class _Graph:
     exit_src: IntArray
     exit_values: FloatArray
     exit_plies: IntArray
-    pred_indptr: IntArray  # doubled graph, reversed: copies that move into each copy
-    pred_src: IntArray
+    copy_src: Int32Array  # the doubled graph's moves: from copy, to copy
+    copy_dst: Int32Array
+    pred_indptr: IntArray  # the doubled graph reversed: the copies that move into each copy
+    pred_src: Int32Array
     known: FloatArray  # the values the graph itself names: exits, terminals, endless
+    scratch: Int32Array  # one int per copy, for _distinct
 
     @classmethod
     def build(
@@ -243,14 +247,14 @@ class _Graph:
                     f"node {node!r} has no move: give terminal_values for nodes without moves"
                 )
             exit_best[terminal] = _node_floats(terminal_values, n, "terminal_values")[terminal]
-        # The doubled graph, reversed: for each copy, the copies with a move into it.
-        p_to = dst + np.where(flip, n, 0)  # P(src) -> this copy
-        q_to = dst + np.where(flip, 0, n)  # Q(src) -> this copy
-        to = np.concatenate([p_to, q_to])
-        order = np.argsort(to, kind="stable")
-        pred_src = np.concatenate([src, src + n])[order]
+        # The doubled graph: P(src) moves to Q(dst) (or P(dst)), Q(src) to P(dst) (or Q(dst)).
+        copy_src = np.concatenate([src, src + n]).astype(np.int32)
+        copy_dst = np.concatenate([dst + np.where(flip, n, 0), dst + np.where(flip, 0, n)])
+        copy_dst = copy_dst.astype(np.int32)
+        order = np.argsort(copy_dst, kind="stable")
+        pred_src = copy_src[order]
         pred_indptr = np.zeros(2 * n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(to, minlength=2 * n), out=pred_indptr[1:])
+        np.cumsum(np.bincount(copy_dst, minlength=2 * n), out=pred_indptr[1:])
         known = np.concatenate([evalues, exit_best[terminal], end])
         return cls(
             n=n,
@@ -265,9 +269,12 @@ class _Graph:
             exit_src=exit_src,
             exit_values=evalues,
             exit_plies=eplies,
+            copy_src=copy_src,
+            copy_dst=copy_dst,
             pred_indptr=pred_indptr,
             pred_src=pred_src,
             known=known if len(known) else np.zeros(1),
+            scratch=np.zeros(2 * n, dtype=np.int32),
         )
 
     # ---- values: one threshold at a time -------------------------------------------------
@@ -293,8 +300,14 @@ class _Graph:
         while rest.any():
             # What neither side can force is decided by endless play (see module docstring).
             good = np.concatenate([self.endless >= t, self.endless <= -t])
-            hero_new = rest & good & ~self._attract_within(rest, rest & ~good, ~exist_hero)
-            foe_new = rest & ~good & ~self._attract_within(rest, rest & good, exist_hero)
+            rest_good, rest_bad = rest & good, rest & ~good
+            if not rest_bad.any():  # endless play is good for the hero everywhere left
+                hero_new, foe_new = rest, rest_bad
+            elif not rest_good.any():
+                hero_new, foe_new = rest_good, rest
+            else:  # where each side can keep play in copies good for it for ever
+                hero_new = rest_good & ~self._attract_within(rest, rest_bad, ~exist_hero)
+                foe_new = rest_bad & ~self._attract_within(rest, rest_good, exist_hero)
             if not (hero_new.any() or foe_new.any()):  # impossible if endless is consistent
                 nodes = np.flatnonzero(rest[:n] | rest[n:]).tolist()
                 raise InconsistentEndlessError(
@@ -326,19 +339,25 @@ class _Graph:
             joined = movers[exist]
             universal = movers[~exist]
             np.subtract.at(count, universal, 1)
-            frontier = np.unique(np.concatenate([joined, universal[count[universal] == 0]]))
+            frontier = self._distinct(np.concatenate([joined, universal[count[universal] == 0]]))
             member[frontier] = True
+
+    def _distinct(self, items: IntArray) -> IntArray:
+        """``items`` without repeats (in no particular order), in linear time."""
+        if items.size < 2:
+            return items
+        order = np.arange(items.size, dtype=np.int32)
+        self.scratch[items] = order  # the last position of each item wins
+        distinct: IntArray = items[self.scratch[items] == order]
+        return distinct
 
     def _attract_within(
         self, region: BoolArray, target: BoolArray, existential: BoolArray
     ) -> BoolArray:
         """The copies of ``region`` from which the ``existential`` side forces ``target``,
         play staying in ``region`` (moves out of it do not count)."""
-        inside = np.concatenate([self.dst, self.dst]) + np.concatenate(
-            [np.where(self.flip, self.n, 0), np.where(self.flip, 0, self.n)]
-        )
-        source = np.concatenate([self.src, self.src + self.n])
-        keep = region[inside] & region[source]
+        source = self.copy_src
+        keep = region[self.copy_dst] & region[source]
         count = np.bincount(source[keep], minlength=2 * self.n).astype(np.int64)
         member = ~region  # outside copies never join (and, never in a frontier, never count)
         self._attract(member, count, existential, np.flatnonzero(target))

@@ -46,9 +46,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from solver.errors import CycleError, GameError, TooManyStatesError, UnknownStateError
 from solver.game import (
     Game,
-    GameError,
     HasEndlessValue,
     HasKey,
     HasPseudoActions,
@@ -56,6 +56,7 @@ from solver.game import (
     format_action,
     format_state,
 )
+from solver.output import atomic_path
 from solver.retrograde import ENDLESS, InconsistentEndlessError, solve_graph
 
 __all__ = [
@@ -70,22 +71,6 @@ __all__ = [
 
 PROGRESS_EVERY: Final = 8192
 """``progress`` is called each time this many more states have been seen (and at the end)."""
-
-
-class TooManyStatesError(GameError):
-    """The game has more reachable states than ``max_states`` allows."""
-
-    def __init__(self, message: str, states_seen: int) -> None:
-        super().__init__(message)
-        self.states_seen = states_seen
-
-
-class CycleError(GameError):
-    """The game can return to a state it has been in and does not say what endless play scores."""
-
-
-class UnknownStateError(GameError, LookupError):
-    """A state that is not among the solved ones (not reachable from the solved root)."""
 
 
 @attrs.frozen
@@ -227,17 +212,21 @@ class Solution:
         """Everything known about ``state``: who moves, value, plies, optimal actions."""
         return self._make_record(self._number(state))
 
-    def to_json(self, path: str | os.PathLike[str]) -> None:
+    def to_json(self, path: str | os.PathLike[str], *, overwrite: bool = True) -> None:
         """Write the solution as JSON: the figures, then one record per state, one per line.
 
         Each record holds ``state`` (the game's notation), ``to_move``, ``value``, ``plies``
         (null where optimal play never ends), ``best_actions`` (a list in the game's action
         notation) and ``endless``. Records are written one at a time, so memory stays flat however
-        many states there are.
+        many states there are. The file is written atomically (:mod:`solver.output`);
+        ``overwrite=False`` refuses to replace one.
         """
         counts = attrs.asdict(self.counts)
         head = {"game": self.game.name, "root": format_state(self.game, self.root), **counts}
-        with open(path, "w", encoding="utf-8") as out:
+        with (
+            atomic_path(path, overwrite=overwrite) as temporary,
+            open(temporary, "w", encoding="utf-8") as out,
+        ):
             out.write(json.dumps(head)[:-1] + ', "records": [\n')
             separator = ""
             for state, record in self._rows():
@@ -253,13 +242,17 @@ class Solution:
                 separator = ",\n"
             out.write("\n]}\n")
 
-    def to_csv(self, path: str | os.PathLike[str]) -> None:
+    def to_csv(self, path: str | os.PathLike[str], *, overwrite: bool = True) -> None:
         """Write one CSV row per state: state, to_move, value, plies, best_actions, endless.
 
         States and actions are in the game's notation; ``best_actions`` are separated by spaces;
-        ``plies`` is empty and ``endless`` True where optimal play never ends.
+        ``plies`` is empty and ``endless`` True where optimal play never ends. Written atomically
+        like :meth:`to_json`.
         """
-        with open(path, "w", encoding="utf-8", newline="") as out:
+        with (
+            atomic_path(path, overwrite=overwrite) as temporary,
+            open(temporary, "w", encoding="utf-8", newline="") as out,
+        ):
             writer = csv.writer(out)
             writer.writerow(["state", "to_move", "value", "plies", "best_actions", "endless"])
             for state, record in self._rows():

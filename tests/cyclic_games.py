@@ -11,7 +11,9 @@ the graph bounds, so the rounds reach the true values and then repeat.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Hashable, Sequence
+from pathlib import Path
 from typing import Any
 
 import networkx as nx
@@ -19,47 +21,18 @@ import networkx as nx
 from solver.game import Game
 
 
-class PassingNim:
-    """Take one or two counters, or pass; who takes the last counter wins (+1 for player 0).
+def _example(name: str) -> Any:
+    """Import docs/examples/``name``.py from its file, as a reader would copy it."""
+    path = Path(__file__).resolve().parent.parent / "docs" / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"docs_example_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    A state is ``(counters left, player to move)``; passing hands the same heap over, so the
-    game cycles. Endless play scores ``endless`` (0: nobody wins).
 
-    By hand, for the player to move: no counter left, lost; 1 or 2, won at once (take them);
-    3 or more, taking leaves the opponent 1 or 2 or a heap of 3 or more, so with ``endless`` 0
-    nobody can force a win: a draw by passing for ever. With ``endless`` +1 (cycling favours
-    player 0), player 0 wins every heap of 3 or more, only by endless play.
-    """
-
-    name = "passing-nim"
-
-    def __init__(self, counters: int = 5, endless: float = 0) -> None:
-        self.counters = counters
-        self.endless = endless
-
-    def initial_state(self) -> tuple[int, int]:
-        return (self.counters, 0)
-
-    def to_move(self, state: tuple[int, int]) -> int:
-        return state[1]
-
-    def actions(self, state: tuple[int, int]) -> list[str]:
-        if state[0] == 0:
-            return []
-        return [*("take1", "take2")[: min(2, state[0])], "pass"]
-
-    def result(self, state: tuple[int, int], action: str) -> tuple[int, int]:
-        taken = {"take1": 1, "take2": 2, "pass": 0}[action]
-        return (state[0] - taken, 1 - state[1])
-
-    def is_terminal(self, state: tuple[int, int]) -> bool:
-        return state[0] == 0
-
-    def utility(self, state: tuple[int, int]) -> float:
-        return 1 if state[1] == 1 else -1  # the player who just moved took the last counter
-
-    def endless_value(self, state: tuple[int, int]) -> float:
-        return self.endless
+PassingNim = _example("passing_nim").PassingNim
+"""The documented cyclic example game (docs/examples/passing_nim.py)."""
 
 
 class GraphGame:

@@ -32,7 +32,6 @@ from typing import Any, Literal
 import attrs
 import networkx as nx
 
-from solver import minimax as teaching
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf
 from solver.game import (
     Game,
@@ -43,6 +42,7 @@ from solver.game import (
     player_name,
     state_key,
 )
+from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult, format_value
 from viz.errors import TooManyNodesError, VizError
 
@@ -177,7 +177,7 @@ def game_tree(
     shrinking = transpositions or collapse or fold_symmetries
     limit = RECORD_LIMIT if max_nodes is None or shrinking else max_nodes
     recorder = _Recorder(limit)
-    search = teaching.alphabeta if algorithm == "alphabeta" else teaching.minimax
+    search = alphabeta if algorithm == "alphabeta" else minimax
     result = search(game, state, depth=depth, evaluate=evaluate, observer=recorder)
     total = recorder.entered + recorder.pruned
     if recorder.overflow:

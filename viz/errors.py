@@ -1,33 +1,23 @@
-"""The errors the visualiser raises (all are :class:`solver.game.GameError`)."""
+"""The errors the visualiser raises (all are :class:`solver.errors.GameError`).
+
+They live in :mod:`solver.errors` with the rest of the hierarchy; this module keeps the old
+import path working.
+"""
 
 from __future__ import annotations
 
-from solver.game import GameError
+from solver.errors import (
+    GraphvizFailedError,
+    GraphvizNotFoundError,
+    TooManyNodesError,
+    UnknownFormatError,
+    VizError,
+)
 
-__all__ = ["GraphvizNotFoundError", "TooManyNodesError", "UnknownFormatError", "VizError"]
-
-
-class VizError(GameError):
-    """Base of the errors the visualiser raises."""
-
-
-class TooManyNodesError(VizError, ValueError):
-    """The requested diagram would draw more nodes than ``max_nodes``.
-
-    The message says how many nodes the request would draw and which options shrink it (a
-    smaller ``depth``, ``collapse=True``, ``transpositions=True``, ``fold_symmetries=True``, or
-    a larger ``max_nodes``). ``nodes`` and ``max_nodes`` hold the two numbers.
-    """
-
-    def __init__(self, message: str, nodes: int, max_nodes: int) -> None:
-        super().__init__(message)
-        self.nodes = nodes
-        self.max_nodes = max_nodes
-
-
-class UnknownFormatError(VizError, ValueError):
-    """An output format (or file suffix) the visualiser cannot write; the message lists them."""
-
-
-class GraphvizNotFoundError(VizError, RuntimeError):
-    """Graphviz's ``dot`` program is needed (for SVG, PNG or PDF) and is not installed."""
+__all__ = [
+    "GraphvizFailedError",
+    "GraphvizNotFoundError",
+    "TooManyNodesError",
+    "UnknownFormatError",
+    "VizError",
+]

@@ -203,12 +203,12 @@ class TestErrorsAndExport:
         data = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
         assert data["endless"] == solution.counts.endless == 4
         rows = {row["state"]: row for row in data["records"]}
-        assert rows["(4, 0)"]["plies"] is None and rows["(4, 0)"]["endless"] is True
-        assert rows["(2, 1)"]["plies"] == 1 and rows["(2, 1)"]["endless"] is False
+        assert rows["4 MAX"]["plies"] is None and rows["4 MAX"]["endless"] is True
+        assert rows["2 MIN"]["plies"] == 1 and rows["2 MIN"]["endless"] is False
         solution.to_csv(tmp_path / "s.csv")
         lines = (tmp_path / "s.csv").read_text(encoding="utf-8").splitlines()
         assert lines[0] == "state,to_move,value,plies,best_actions,endless"
-        assert '"(4, 0)",0,0,,take1 pass,True' in lines
+        assert "4 MAX,0,0,,take1 pass,True" in lines
 
 
 def random_graph_game(rng: random.Random, size: int) -> GraphGame:

@@ -6,10 +6,11 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from solver import minimax
 from solver.engine import search as engine_search
+from solver.interrupts import watching_interrupts
+from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult
-from zerosum.console import EXIT_OK, Io, UsageError
+from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
 from zerosum.moves import move_rows, print_answer, result_json
 from zerosum.options import (
     extra_fields,
@@ -57,8 +58,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
     tablebase = open_tablebase(game, args) if args.algorithm == "engine" else None
     oracle = None if tablebase is None else tablebase.probe
     search = searcher(args.algorithm, args.depth, args.time, oracle)
-    result = search(game, state)
+    with watching_interrupts() as watch:  # the engine answers Ctrl-C with its last depth
+        result = search(game, state)
     read = from_tablebase(tablebase, state) and result.exact
+    done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK  # the answer so far, then 130
 
     def exact_child(child: Any) -> tuple[float, int | None]:
         depth = None if args.depth is None else args.depth - 1
@@ -73,10 +76,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if args.json:
         algorithm = "tablebase" if read else args.algorithm
         io.json(result_json(game, state, result, rows, algorithm=algorithm, tablebase=read))
-        return EXIT_OK
+        return done
     title = "tablebase" if read else f"{args.algorithm} search"
     print_answer(io, game, state, result, rows, title=title, source=SOURCE if read else "")
-    return EXIT_OK
+    return done
 
 
 def horizon_value(game: Any, state: Any) -> float:
@@ -95,5 +98,5 @@ def searcher(
         return lambda game, state: engine_search(
             game, state, depth=depth, time_limit=time_limit, all_values=True, oracle=oracle
         )
-    teaching = minimax.minimax if algorithm == "minimax" else minimax.alphabeta
+    teaching = minimax if algorithm == "minimax" else alphabeta
     return lambda game, state: teaching(game, state, depth=depth)

@@ -1,0 +1,129 @@
+"""One error hierarchy for the whole project: every error it raises on purpose is a GameError.
+
+Each error also derives from the built-in exception a Python programmer would expect
+(``ValueError`` for a bad value, ``LookupError`` for a name or state that is not there,
+``TypeError`` for a missing capability, ``RuntimeError`` for a missing program), so
+``except ValueError`` keeps working. Messages are a lowercase phrase, the bad value with ``!r``,
+then what would be valid.
+
+The classes are also importable from where they were first defined (``solver.game``,
+``solver.solve``, ``solver.match``, ``viz.errors``) and from ``solver`` itself. A game may
+subclass them for its own cases (Ayòayò's ``NeverEndingSowingError`` is an
+``IllegalActionError``); a new kind of error the project raises belongs here.
+
+>>> from solver.errors import GameError, IllegalActionError
+>>> issubclass(IllegalActionError, GameError) and issubclass(IllegalActionError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AgentError",
+    "CapabilityError",
+    "CycleError",
+    "GameError",
+    "GraphvizFailedError",
+    "GraphvizNotFoundError",
+    "IllegalActionError",
+    "InvalidStateError",
+    "OutputError",
+    "TooManyNodesError",
+    "TooManyStatesError",
+    "UnknownFormatError",
+    "UnknownGameError",
+    "UnknownStateError",
+    "VizError",
+]
+
+
+class GameError(Exception):
+    """Base of every error the project raises about games, states, moves, searches and drawings."""
+
+
+# -- games, states and moves ----------------------------------------------------------------------
+
+
+class IllegalActionError(GameError, ValueError):
+    """An action that is not legal in the given state (or cannot be parsed)."""
+
+
+class InvalidStateError(GameError, ValueError):
+    """A state (or state text, or a game option) that the game cannot hold."""
+
+
+class UnknownGameError(GameError, LookupError):
+    """A game name that no registry entry answers to."""
+
+
+class CapabilityError(GameError, TypeError):
+    """An algorithm needs an optional capability (e.g. ``evaluate``) that the game lacks."""
+
+
+# -- solving --------------------------------------------------------------------------------------
+
+
+class TooManyStatesError(GameError):
+    """The game has more reachable states than ``max_states`` allows.
+
+    ``states_seen`` holds how many states were found before the search gave up.
+    """
+
+    def __init__(self, message: str, states_seen: int) -> None:
+        super().__init__(message)
+        self.states_seen = states_seen
+
+
+class CycleError(GameError):
+    """The game can return to a state it has been in and does not declare ``endless_value``."""
+
+
+class UnknownStateError(GameError, LookupError):
+    """A state that is not among the solved ones (not reachable from the solved root)."""
+
+
+# -- matches --------------------------------------------------------------------------------------
+
+
+class AgentError(GameError, ValueError):
+    """An agent spec that names no agent, or an agent that cannot play where it was asked to."""
+
+
+# -- diagrams -------------------------------------------------------------------------------------
+
+
+class VizError(GameError):
+    """Base of the errors the visualiser raises."""
+
+
+class TooManyNodesError(VizError, ValueError):
+    """The requested diagram would draw more nodes than ``max_nodes``.
+
+    The message says how many nodes the request would draw and which options shrink it (a
+    smaller ``depth``, ``collapse=True``, ``transpositions=True``, ``fold_symmetries=True``, or
+    a larger ``max_nodes``). ``nodes`` and ``max_nodes`` hold the two numbers.
+    """
+
+    def __init__(self, message: str, nodes: int, max_nodes: int) -> None:
+        super().__init__(message)
+        self.nodes = nodes
+        self.max_nodes = max_nodes
+
+
+class UnknownFormatError(VizError, ValueError):
+    """An output format (or file suffix) the visualiser cannot write; the message lists them."""
+
+
+class GraphvizNotFoundError(VizError, RuntimeError):
+    """Graphviz's ``dot`` program is needed (for SVG, PNG or PDF) and is not installed."""
+
+
+class GraphvizFailedError(VizError, RuntimeError):
+    """Graphviz's ``dot`` program ran and failed (the message quotes the start of its stderr)."""
+
+
+# -- output files ---------------------------------------------------------------------------------
+
+
+class OutputError(GameError, OSError):
+    """An output path that cannot be written, or an existing file that may not be replaced."""
