@@ -139,10 +139,10 @@ def build(
                 )
             )
             if progress:
-                progress(f"level {seeds:2d}: present ({level_size(seeds):,} positions)")
+                progress(f"level {seeds:2d}: present ({_positions(seeds)})")
             continue
         if progress:
-            progress(f"level {seeds:2d}: building {level_size(seeds):,} positions ...")
+            progress(f"level {seeds:2d}: building {_positions(seeds)} ...")
         began = time.perf_counter()
         phases: dict[str, float] = {}
         values, distances = build_level(
@@ -219,6 +219,11 @@ def build_level(
         phases["moves"] = solving - began
         phases["solve"] = time.perf_counter() - solving
     return values, distances
+
+
+def _positions(seeds: int) -> str:
+    size = level_size(seeds)
+    return f"{size:,} position{'' if size == 1 else 's'}"
 
 
 def _name(thing: object) -> str:

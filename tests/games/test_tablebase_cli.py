@@ -47,7 +47,7 @@ class TestTablebaseCommand:
         )
         assert code == 0
         assert [line for line in out.splitlines() if line.startswith("level")] == [
-            "level  0: present (1 positions)",
+            "level  0: present (1 position)",
             "level  4: present (2,730 positions)",
             "level  8: present (226,746 positions)",
         ]
