@@ -23,6 +23,8 @@ __all__ = [
     "TablebasePlayer",
     "from_tablebase",
     "open_tablebase",
+    "preferred_line",
+    "read_answer",
     "tablebase_arguments",
     "with_tablebase",
 ]
@@ -79,6 +81,36 @@ class TablebasePlayer:
         if action is not None:
             return action
         return self.engine.choose(game, state, rng)
+
+
+PV_PLIES = 60
+"""The longest principal variation read from a tablebase (an endgame line can be long)."""
+
+
+def preferred_line(
+    tablebase: EndgameTablebase, game: Any, state: Any, max_plies: int = PV_PLIES
+) -> tuple[Any, ...]:
+    """The tablebase's preferred moves from ``state``, both sides, until the game ends, the
+    position is not covered or ``max_plies`` moves are played; the result is reached in finite
+    play (unless it is the endless one), which a line of merely value-keeping moves need not do.
+    """
+    line: list[Any] = []
+    while len(line) < max_plies and not game.is_terminal(state):
+        action = tablebase.preferred_action(state)
+        if action is None:
+            break
+        line.append(action)
+        state = game.result(state, action)
+    return tuple(line)
+
+
+def read_answer(tablebase: EndgameTablebase, game: Any, state: Any, result: Any) -> Any:
+    """``result`` (the engine's answer at a root the tablebase covers) with the tablebase's
+    preferred move and line instead of the first value-keeping ones."""
+    line = preferred_line(tablebase, game, state)
+    if not line:
+        return result
+    return attrs.evolve(result, best_action=line[0], pv=line)
 
 
 def with_tablebase(player: Any, tablebase: EndgameTablebase | None) -> Any:

@@ -126,6 +126,22 @@ class TestAutomaticUse:
         )
         assert code == 0 and "exact (tablebase)" in out
 
+    def test_the_line_shown_is_the_tablebase_preferred_one(
+        self, directory: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """At a covered root the best move and the PV follow preferred_action, both sides."""
+        code, out, _ = _run(
+            capsys, "best", "ayoayo", "-p", COVERED, "--tablebase-dir", str(directory), "--json"
+        )
+        answer = json.loads(out)
+        game, tablebase = Ayoayo(), Tablebase(directory)
+        state = game.parse_state(COVERED)
+        assert code == 0 and answer["pv"]
+        assert answer["best_move"] == str(tablebase.preferred_action(state))
+        for step in answer["pv"]:
+            assert step["action"] == tablebase.preferred_action(state)
+            state = game.result(state, step["action"])
+
     def test_no_tablebase(self, directory: Path, capsys: pytest.CaptureFixture[str]) -> None:
         """--no-tablebase leaves the engine to search on its own."""
         code, out, _ = _run(

@@ -21,7 +21,13 @@ from zerosum.options import (
     seed_int,
 )
 from zerosum.report import board_lines, json_num, outcome
-from zerosum.tablebases import SOURCE, from_tablebase, open_tablebase, tablebase_arguments
+from zerosum.tablebases import (
+    SOURCE,
+    from_tablebase,
+    open_tablebase,
+    read_answer,
+    tablebase_arguments,
+)
 
 DEFAULT_ANALYSE_SECONDS = 3.0
 """How long ``analyse`` searches when given neither --depth nor --time."""
@@ -113,6 +119,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK
     rows = move_rows(game, state, result)
     read = exact_at_root and result.exact
+    if read:
+        result = read_answer(tablebase, game, state, result)  # type: ignore[arg-type]
     if args.json:
         io.json(
             result_json(

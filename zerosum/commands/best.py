@@ -21,7 +21,13 @@ from zerosum.options import (
     positive_float,
     positive_int,
 )
-from zerosum.tablebases import SOURCE, from_tablebase, open_tablebase, tablebase_arguments
+from zerosum.tablebases import (
+    SOURCE,
+    from_tablebase,
+    open_tablebase,
+    read_answer,
+    tablebase_arguments,
+)
 
 NAME = "best"
 ALIASES: tuple[str, ...] = ()
@@ -61,6 +67,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     with watching_interrupts() as watch:  # the engine answers Ctrl-C with its last depth
         result = search(game, state)
     read = from_tablebase(tablebase, state) and result.exact
+    if read:
+        result = read_answer(tablebase, game, state, result)  # type: ignore[arg-type]
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK  # the answer so far, then 130
 
     def exact_child(child: Any) -> tuple[float, int | None]:
