@@ -61,6 +61,7 @@ from solver.game import (
     format_action,
     format_state,
 )
+from solver.output import atomic_path
 from solver.retrograde import ENDLESS, InconsistentEndlessError, solve_graph
 
 __all__ = [
@@ -217,17 +218,21 @@ class Solution:
         """Everything known about ``state``: who moves, value, plies, optimal actions."""
         return self._make_record(self._number(state))
 
-    def to_json(self, path: str | os.PathLike[str]) -> None:
+    def to_json(self, path: str | os.PathLike[str], *, overwrite: bool = True) -> None:
         """Write the solution as JSON: the figures, then one record per state, one per line.
 
         Each record holds ``state`` (the game's notation), ``to_move``, ``value``, ``plies``
         (null where the value is reached only by endless play), ``best_actions`` (a list in
         the game's action notation) and ``endless``. Records are written one at a time, so
-        memory stays flat however many states there are.
+        memory stays flat however many states there are. The file is written atomically
+        (:mod:`solver.output`); ``overwrite=False`` refuses to replace one.
         """
         counts = attrs.asdict(self.counts)
         head = {"game": self.game.name, "root": format_state(self.game, self.root), **counts}
-        with open(path, "w", encoding="utf-8") as out:
+        with (
+            atomic_path(path, overwrite=overwrite) as temporary,
+            open(temporary, "w", encoding="utf-8") as out,
+        ):
             out.write(json.dumps(head)[:-1] + ', "records": [\n')
             separator = ""
             for state, record in self._rows():
@@ -243,13 +248,17 @@ class Solution:
                 separator = ",\n"
             out.write("\n]}\n")
 
-    def to_csv(self, path: str | os.PathLike[str]) -> None:
+    def to_csv(self, path: str | os.PathLike[str], *, overwrite: bool = True) -> None:
         """Write one CSV row per state: state, to_move, value, plies, best_actions, endless.
 
         States and actions are in the game's notation; ``best_actions`` are separated by spaces;
         ``plies`` is empty and ``endless`` True where the value is reached only by endless play.
+        Written atomically like :meth:`to_json`.
         """
-        with open(path, "w", encoding="utf-8", newline="") as out:
+        with (
+            atomic_path(path, overwrite=overwrite) as temporary,
+            open(temporary, "w", encoding="utf-8", newline="") as out,
+        ):
             writer = csv.writer(out)
             writer.writerow(["state", "to_move", "value", "plies", "best_actions", "endless"])
             for state, record in self._rows():

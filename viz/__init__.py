@@ -20,7 +20,13 @@ from __future__ import annotations
 
 from viz.build import DEFAULT_MAX_NODES, GameTree, Step, game_tree
 from viz.dot import to_dot, to_svg
-from viz.errors import GraphvizNotFoundError, TooManyNodesError, UnknownFormatError, VizError
+from viz.errors import (
+    GraphvizFailedError,
+    GraphvizNotFoundError,
+    TooManyNodesError,
+    UnknownFormatError,
+    VizError,
+)
 from viz.export import FORMATS, render, to_json
 from viz.frames import write_frames
 from viz.html import write_html
@@ -29,6 +35,7 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "FORMATS",
     "GameTree",
+    "GraphvizFailedError",
     "GraphvizNotFoundError",
     "Step",
     "TooManyNodesError",

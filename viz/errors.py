@@ -6,6 +6,18 @@ import path working.
 
 from __future__ import annotations
 
-from solver.errors import GraphvizNotFoundError, TooManyNodesError, UnknownFormatError, VizError
+from solver.errors import (
+    GraphvizFailedError,
+    GraphvizNotFoundError,
+    TooManyNodesError,
+    UnknownFormatError,
+    VizError,
+)
 
-__all__ = ["GraphvizNotFoundError", "TooManyNodesError", "UnknownFormatError", "VizError"]
+__all__ = [
+    "GraphvizFailedError",
+    "GraphvizNotFoundError",
+    "TooManyNodesError",
+    "UnknownFormatError",
+    "VizError",
+]

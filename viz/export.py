@@ -15,6 +15,7 @@ from typing import Any
 
 import networkx as nx
 
+from solver.output import check_output, write_bytes, write_text
 from viz.build import GameTree
 from viz.dot import pipe, to_dot
 from viz.errors import UnknownFormatError
@@ -60,6 +61,7 @@ def render(
     alpha_beta_labels: bool = False,
     title: str | None = None,
     legend: bool = True,
+    overwrite: bool = True,
 ) -> Path:
     """Write ``tree`` to ``path`` as DOT, SVG, PNG, PDF or JSON; return the path written.
 
@@ -71,11 +73,15 @@ def render(
         alpha_beta_labels: write each node's alpha-beta window on entry and on exit.
         title: the caption's first line (default: algorithm, game, position, depth).
         legend: add the key to the symbols under the caption.
+        overwrite: replace an existing file (False refuses). The file is written atomically
+            (:mod:`solver.output`): a failed or interrupted write leaves any old file intact.
 
     Raises:
         UnknownFormatError: the format or suffix is not one of :data:`FORMATS`.
         GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
         CapabilityError: ``boards=True`` for a game without ``render``.
+        OutputError: the path cannot be written (checked before drawing), or exists and
+            ``overwrite`` is False.
 
     >>> import tempfile
     >>> from games import load_game
@@ -91,14 +97,12 @@ def render(
         raise UnknownFormatError(
             f"unknown output {given}; use one of: {', '.join('.' + f for f in FORMATS)}"
         )
+    check_output(out, overwrite=overwrite)
     if fmt == "json":
-        out.write_text(to_json(tree) + "\n", encoding="utf-8")
-        return out
+        return write_text(out, to_json(tree) + "\n", overwrite=overwrite)
     source = to_dot(
         tree, boards=boards, alpha_beta_labels=alpha_beta_labels, title=title, legend=legend
     )
     if fmt in ("dot", "gv"):
-        out.write_text(source, encoding="utf-8")
-    else:
-        out.write_bytes(pipe(source, fmt))
-    return out
+        return write_text(out, source, overwrite=overwrite)
+    return write_bytes(out, pipe(source, fmt), overwrite=overwrite)

@@ -10,13 +10,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from solver.output import prepare_directory, write_bytes, write_text
 from viz.build import GameTree
 from viz.dot import pipe, to_dot
 from viz.errors import UnknownFormatError
 
-__all__ = ["FRAME_FORMATS", "frame_sources", "write_frames"]
+__all__ = ["FRAME_FORMATS", "FRAME_PATTERN", "frame_sources", "write_frames"]
 
 FRAME_FORMATS = ("svg", "png", "pdf", "dot")
+
+FRAME_PATTERN = r"frame-[0-9]+\.(?:svg|png|pdf|dot)"
+"""The names of the files :func:`write_frames` writes (and removes from a reused folder)."""
 """The formats :func:`write_frames` writes."""
 
 
@@ -49,12 +53,17 @@ def write_frames(
     boards: bool = False,
     alpha_beta_labels: bool = False,
     title: str | None = None,
+    overwrite: bool = True,
 ) -> list[Path]:
     """Write every frame as ``frame-000.svg``, ``frame-001.svg``, ... into ``directory``.
 
-    The directory is created if needed. Returns the files in order.
+    The directory is created if needed. A reused directory's old frames (``frame-N.*`` of any
+    frame format) are removed first, so the folder never mixes two runs; ``overwrite=False``
+    refuses instead. Each frame is written atomically. Returns the files in order.
 
     Raises:
+        OutputError: the directory cannot be created or written, or holds old frames and
+            ``overwrite`` is False.
         UnknownFormatError: ``format`` is not one of :data:`FRAME_FORMATS`.
         GraphvizNotFoundError: an image format and ``dot`` is not installed.
     """
@@ -63,16 +72,15 @@ def write_frames(
         raise UnknownFormatError(
             f"unknown frame format {format!r}; use one of: {', '.join(FRAME_FORMATS)}"
         )
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = prepare_directory(directory, FRAME_PATTERN, overwrite=overwrite)
     sources = frame_sources(tree, boards=boards, alpha_beta_labels=alpha_beta_labels, title=title)
     width = max(3, len(str(len(sources) - 1)))
     paths = []
     for index, source in enumerate(sources):
         path = folder / f"frame-{index:0{width}d}.{fmt}"
         if fmt == "dot":
-            path.write_text(source, encoding="utf-8")
+            write_text(path, source)
         else:
-            path.write_bytes(pipe(source, fmt))
+            write_bytes(path, pipe(source, fmt))
         paths.append(path)
     return paths

@@ -17,6 +17,7 @@ import re
 from html import escape
 from pathlib import Path
 
+from solver.output import check_output, write_text
 from viz.build import GameTree
 from viz.dot import default_title, pipe, summary_line
 from viz.frames import frame_sources
@@ -152,10 +153,16 @@ def write_html(
     boards: bool = False,
     alpha_beta_labels: bool = False,
     title: str | None = None,
+    overwrite: bool = True,
 ) -> Path:
     """Write the self-contained stepper page to ``path`` and return the path.
 
+    The page is written atomically (:mod:`solver.output`); ``overwrite=False`` refuses to
+    replace an existing file.
+
     Raises:
+        OutputError: the path cannot be written (checked before drawing), or exists and
+            ``overwrite`` is False.
         GraphvizNotFoundError: ``dot`` is not installed (the frames are drawn by Graphviz).
         CapabilityError: ``boards=True`` for a game without ``render``.
 
@@ -167,9 +174,6 @@ def write_html(
     ...     "<script>" in out.read_text(encoding="utf-8")
     True
     """
-    out = Path(path)
-    out.write_text(
-        page(tree, boards=boards, alpha_beta_labels=alpha_beta_labels, title=title),
-        encoding="utf-8",
-    )
-    return out
+    check_output(path, overwrite=overwrite)
+    text = page(tree, boards=boards, alpha_beta_labels=alpha_beta_labels, title=title)
+    return write_text(path, text, overwrite=overwrite)

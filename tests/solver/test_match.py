@@ -508,6 +508,12 @@ class TestMatchResult:
         assert [GameOutcome(**o) for o in data["outcomes"]] == list(result.outcomes)
         assert "outcomes" not in json.loads(result.to_json())
 
+    def test_a_game_record_repr_counts_the_moves(self) -> None:
+        """A played game's repr gives the number of moves, not every move."""
+        record = play_game(load_game("ayoayo"), ["random", "random"], random.Random(3))
+        assert f"moves=<{record.plies} moves>" in repr(record)
+        assert len(repr(record)) < 400
+
     def test_repr_is_one_short_line(self) -> None:
         """The repr summarises a match in one line, however many games it holds."""
         result = run_match(load_game("tictactoe"), "random", "random", games=500, seed=1)

@@ -130,6 +130,7 @@ class TestTicTacToeFacts:
 class TestAgainstMinimax:
     """Every state's value is the teaching searches' value, and the optimal sets are complete."""
 
+    @pytest.mark.slow
     def test_every_value_is_the_minimax_value(self, solutions: dict[str, Solution]) -> None:
         """For all 5,478 states the solved value equals a search from that state."""
         game, solution = load_game("tictactoe"), solutions["tictactoe"]

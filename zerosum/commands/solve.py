@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 
 from solver.game import format_action, format_state, player_label
+from solver.quoting import quote
 from solver.solve import TooManyStatesError, solve
 from zerosum.console import EXIT_OK, Io, UsageError, progress_bar
 from zerosum.options import (
+    checked_output,
     extra_fields,
     game_arguments,
     load,
@@ -37,6 +39,7 @@ def add_arguments(solve: argparse.ArgumentParser) -> None:
         metavar="N",
         help="stop with an error beyond N states (default 2,000,000)",
     )
+    solve.add_argument("--force", "-f", action="store_true", help="replace an existing --out file")
     solve.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -46,7 +49,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
     state = position(game, args)
     out_path = args.out
     if out_path is not None and not out_path.lower().endswith((".json", ".csv")):
-        raise UsageError(f"invalid --out {out_path!r}: the file name must end in .json or .csv")
+        raise UsageError(
+            f"invalid --out {quote(out_path)}: the file name must end in .json or .csv"
+        )
+    if out_path is not None:  # before the solve, not after it
+        checked_output(out_path, "--out", args.force)
     with progress_bar(io, f"solving {game.name}", total=None, unit="states") as advance:
         try:
             solution = solve(game, state, max_states=args.max_states, progress=advance)
@@ -69,9 +76,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
         said += " by endless play"
     if out_path is not None:
         if out_path.lower().endswith(".json"):
-            solution.to_json(out_path)
+            solution.to_json(out_path, overwrite=args.force)
         else:
-            solution.to_csv(out_path)
+            solution.to_csv(out_path, overwrite=args.force)
     if args.json:
         io.json(
             {

@@ -8,15 +8,19 @@ from typing import Any
 
 import viz
 from solver.game import HasScore, format_state
+from solver.quoting import quote
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.moves import best_move
 from zerosum.options import (
+    checked_frames,
+    checked_output,
     extra_fields,
     game_arguments,
     load,
     position,
     position_argument,
     positive_int,
+    title_text,
 )
 from zerosum.report import json_num, num, pv_moves, pv_text
 
@@ -64,7 +68,7 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         action="store_false",
         help="do not write each player's score [p1, p2] in the leaves (e.g. captured seeds)",
     )
-    tree.add_argument("--title", help="a title for the diagram")
+    tree.add_argument("--title", type=title_text, help="a title for the diagram")
     tree.add_argument("--output", "-o", metavar="FILE", help="FILE.svg, .png, .pdf, .dot or .json")
     steps = tree.add_mutually_exclusive_group()
     steps.add_argument("--frames", metavar="DIR", help="write one picture per step into DIR")
@@ -74,6 +78,9 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         choices=("svg", "png"),
         default="svg",
         help="picture format of --frames (default: svg)",
+    )
+    tree.add_argument(
+        "--force", "-f", action="store_true", help="replace existing output files and frames"
     )
     tree.add_argument("--json", action="store_true", help="print a JSON summary")
 
@@ -87,10 +94,17 @@ def run(args: argparse.Namespace, io: Io) -> int:
         raise UsageError("say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE)")
     if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
         raise UsageError(
-            f"invalid -o {args.output!r}: the file name must end in {', '.join(TREE_FORMATS)}"
+            f"invalid -o {quote(args.output)}: the file name must end in {', '.join(TREE_FORMATS)}"
         )
     if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
-        raise UsageError(f"invalid --html {args.html!r}: the file name must end in .html")
+        raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
+    # Every output is checked before the search and the drawing, not after them.
+    if args.output is not None:
+        checked_output(args.output, "-o", args.force)
+    if args.html is not None:
+        checked_output(args.html, "--html", args.force)
+    if args.frames is not None:
+        checked_frames(args.frames, args.force)
     game = load(args)
     state = position(game, args)
     leaf_label = _score_label(game) if isinstance(game, HasScore) and args.leaf_score else None
@@ -109,12 +123,17 @@ def run(args: argparse.Namespace, io: Io) -> int:
         looks = {"boards": args.boards, "alpha_beta_labels": args.alpha_beta_labels}
         written = []
         if args.output is not None:
-            written.append(str(viz.render(tree, args.output, title=args.title, **looks)))
+            written.append(
+                str(viz.render(tree, args.output, title=args.title, overwrite=args.force, **looks))
+            )
         if args.frames is not None:
-            frames = viz.write_frames(tree, args.frames, format=args.frame_format, **looks)
+            frames = viz.write_frames(
+                tree, args.frames, format=args.frame_format, overwrite=args.force, **looks
+            )
             written.append(f"{len(frames)} frames in {args.frames}")
         if args.html is not None:
-            written.append(str(viz.write_html(tree, args.html, title=args.title, **looks)))
+            page = viz.write_html(tree, args.html, title=args.title, overwrite=args.force, **looks)
+            written.append(str(page))
     except viz.UnknownFormatError as exc:
         raise UsageError(str(exc)) from None
     except viz.TooManyNodesError as exc:
