@@ -38,7 +38,9 @@ endless play: inside the rest, a copy whose endless value is good for the hero a
 the opponent cannot force play into copies bad for the hero is won by the hero, and the other
 way round, and the attractors grow again from those, until every copy is decided (one round
 when endless values do not change inside the rest, which is the usual case). The value of a
-node is the largest ``t`` whose copy P the hero wins.
+node is the largest ``t`` whose copy P the hero wins. Thresholds go up one by one; the copies
+the hero wins only shrink as ``t`` grows, so each threshold's game runs inside the copies won
+at the previous one.
 
 Plies follow :func:`solver.results.ply_preference` over value-keeping moves: a winner (value
 > 0) takes the quickest end, a loser or drawer the slowest. They are counted by a second
