@@ -25,7 +25,7 @@ from typing import Any
 
 from solver.errors import TooManyNodesError, UnknownFormatError
 from solver.game import format_action, format_state, player_label
-from solver.output import check_output, write_bytes
+from solver.output import write_bytes
 from solver.results import format_value
 from solver.solve import Solution
 from viz.dot import FONT, pipe
@@ -111,13 +111,13 @@ def render_state_graph(
     """Write the state graph to ``path`` (``.dot``, ``.svg``, ``.png`` or ``.pdf``).
 
     The file is written atomically (:mod:`solver.output`); ``overwrite=False`` refuses to
-    replace one.
+    replace an existing one.
 
     Raises:
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
         UnknownFormatError: another suffix.
         TooManyNodesError: more than ``max_states`` states.
         GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
-        OutputError: the file cannot be written there (or exists, with ``overwrite=False``).
     """
     out = Path(path)
     fmt = out.suffix.lstrip(".").lower()
@@ -126,11 +126,10 @@ def render_state_graph(
             f"unknown output suffix {out.suffix!r} of {str(out)!r}; "
             f"use one of: {', '.join('.' + f for f in _FORMATS)}"
         )
-    check_output(out, overwrite=overwrite)
     source = state_graph_dot(solution, title=title, max_states=max_states)
-    return write_bytes(
-        out, source.encode() if fmt == "dot" else pipe(source, fmt), overwrite=overwrite
-    )
+    data = source.encode() if fmt == "dot" else pipe(source, fmt)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return write_bytes(out, data, overwrite=overwrite)  # atomically, as every output file
 
 
 def _quote(text: Any) -> str:
