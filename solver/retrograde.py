@@ -38,7 +38,9 @@ endless play: inside the rest, a copy whose endless value is good for the hero a
 the opponent cannot force play into copies bad for the hero is won by the hero, and the other
 way round, and the attractors grow again from those, until every copy is decided (one round
 when endless values do not change inside the rest, which is the usual case). The value of a
-node is the largest ``t`` whose copy P the hero wins.
+node is the largest ``t`` whose copy P the hero wins. Thresholds go up one by one; the copies
+the hero wins only shrink as ``t`` grows, so each threshold's game runs inside the copies won
+at the previous one.
 
 Plies follow :func:`solver.results.ply_preference` over value-keeping moves: a winner (value
 > 0) takes the quickest end, a loser or drawer the slowest. They are counted by a second
@@ -151,8 +153,10 @@ def solve_graph(
     )
     candidates = np.unique(np.concatenate([graph.known, -graph.known]))
     value = np.full(graph.n, candidates[0], dtype=np.float64)
+    open_ = np.ones(2 * graph.n, dtype=np.bool_)
     for t in candidates[1:]:  # every node can force at least the smallest candidate
-        won = graph.hero_wins(float(t))
+        open_ = graph.hero_wins(float(t), open_)
+        won = open_[: graph.n]
         if not won.any():
             break  # nobody can force t, so nobody can force more
         value[won] = t
@@ -276,19 +280,28 @@ class _Graph:
 
     # ---- values: one threshold at a time -------------------------------------------------
 
-    def hero_wins(self, t: float) -> BoolArray:
-        """Per node: can the mover force a value ``>= t``? (copy P of the threshold game)."""
+    def hero_wins(self, t: float, open_: BoolArray) -> BoolArray:
+        """Per copy: does the hero win the threshold game of ``t``? (P: mover ``>= t``).
+
+        ``open_`` marks the copies the hero may still win (those it won for a smaller ``t``:
+        the sets only shrink as ``t`` grows); the others are the opponent's from the start, so
+        the attractors run inside the open copies only.
+        """
         n = self.n
         best = self.exit_best
+        degree = np.concatenate([self.degree, self.degree])
+        inside = self._successors_in(open_)
+        lost = ~open_  # members of both sides from the start: never join, never propagate
         # Copy P: hero moves; copy Q: the opponent moves, the hero wins at <= -t.
-        hero = np.zeros(2 * n, dtype=np.bool_)
-        foe = np.zeros(2 * n, dtype=np.bool_)
-        hero_seed = np.concatenate([best >= t, (self.degree == 0) & (best <= -t)])
-        foe_seed = np.concatenate([(self.degree == 0) & (best < t), best > -t])
+        hero, foe = lost.copy(), lost.copy()
+        hero_seed = open_ & np.concatenate([best >= t, (self.degree == 0) & (best <= -t)])
+        foe_seed = open_ & np.concatenate(
+            [(inside[:n] == 0) & (best < t), (best > -t) | (inside[n:] < self.degree)]
+        )
         # Counters of the universal copies: Q for the hero, P for the opponent.
-        hero_count = np.concatenate([np.zeros(n, np.int64), self.degree])
-        hero_count[n:][best > -t] = _BLOCKED  # an exit the opponent takes: never the hero's
-        foe_count = np.concatenate([self.degree, np.zeros(n, np.int64)])
+        hero_count = np.where(np.arange(2 * n) < n, 0, degree)
+        hero_count[n:][(best > -t) | (inside[n:] < self.degree)] = _BLOCKED  # the foe escapes
+        foe_count = np.concatenate([inside[:n], np.zeros(n, np.int64)])
         foe_count[:n][best >= t] = _BLOCKED
         exist_hero = np.arange(2 * n) < n
         self._attract(hero, hero_count, exist_hero, np.flatnonzero(hero_seed))
@@ -317,7 +330,16 @@ class _Graph:
             self._attract(hero, hero_count, exist_hero, np.flatnonzero(hero_new))
             self._attract(foe, foe_count, ~exist_hero, np.flatnonzero(foe_new))
             rest = ~(hero | foe)
-        return hero[:n]
+        won: BoolArray = hero & open_
+        return won
+
+    def _successors_in(self, region: BoolArray) -> IntArray:
+        """Per copy, how many of its moves lead to a copy in ``region``."""
+        n, src = self.n, self.src
+        count = np.zeros(2 * n, dtype=np.int64)
+        for copy, to_copy in ((0, np.where(self.flip, n, 0)), (n, np.where(self.flip, 0, n))):
+            count[copy : copy + n] = np.bincount(src[region[self.dst + to_copy]], minlength=n)
+        return count
 
     def _attract(
         self, member: BoolArray, count: IntArray, existential: BoolArray, frontier: IntArray
@@ -367,11 +389,7 @@ class _Graph:
     ) -> BoolArray:
         """The copies of ``region`` from which the ``existential`` side forces ``target``,
         play staying in ``region`` (moves out of it do not count)."""
-        n, src = self.n, self.src
-        count = np.zeros(2 * n, dtype=np.int64)
-        for copy, to_copy in ((0, np.where(self.flip, n, 0)), (n, np.where(self.flip, 0, n))):
-            inside = region[src + copy] & region[self.dst + to_copy]
-            count[copy : copy + n] = np.bincount(src[inside], minlength=n)
+        count = self._successors_in(region)
         member = ~region  # outside copies never join (and, never in a frontier, never count)
         self._attract(member, count, existential, np.flatnonzero(target))
         return member & region
