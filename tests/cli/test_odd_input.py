@@ -168,6 +168,7 @@ class TestNamedCases:
         [
             (["match", "tictactoe", "random", "random", "-j", str(10**100)], 2, "--workers"),
             (["match", "ayoayo", "minimax:100", "random"], 2, "cannot finish a move"),
+            (["best", "ayoayo", "-a", "minimax", "--depth", "100"], 2, "use depth"),
             (["match", "tictactoe", "minimax:²", "random"], 2, "bad depth"),
             (["match", "tictactoe", "engine:d²", "random"], 2, "bad depth"),
             (["match", "tictactoe", "minimax:" + "9" * 5000, "random"], 2, "5,008 characters"),
