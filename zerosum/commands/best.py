@@ -7,9 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from solver.engine import search as engine_search
-from solver.errors import AgentError
 from solver.interrupts import watching_interrupts
-from solver.match import Agent, EngineAgent, MinimaxAgent, check_agents
 from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
@@ -22,6 +20,7 @@ from zerosum.options import (
     position_argument,
     positive_float,
     positive_int,
+    refuse_unaffordable,
 )
 
 NAME = "best"
@@ -76,23 +75,6 @@ def run(args: argparse.Namespace, io: Io) -> int:
         return done
     print_answer(io, game, state, result, rows, title=f"{args.algorithm} search")
     return done
-
-
-def refuse_unaffordable(
-    game: Any, state: Any, algorithm: str, depth: int | None, time_limit: float | None
-) -> None:
-    """A usage error for a fixed depth whose search could never finish (as match refuses)."""
-    if depth is None or time_limit is not None:
-        return
-    agent: Agent = (
-        EngineAgent(depth=depth)
-        if algorithm == "engine"
-        else MinimaxAgent(depth, "alphabeta" if algorithm == "alphabeta" else "minimax")
-    )
-    try:
-        check_agents(game, [agent], state)
-    except AgentError as exc:
-        raise UsageError(f"--depth {depth} with {algorithm}: {exc}") from None
 
 
 def horizon_value(game: Any, state: Any) -> float:
