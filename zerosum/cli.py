@@ -24,7 +24,7 @@ from typing import NoReturn
 
 from solver import DISTRIBUTION, __version__
 from solver.game import GameError
-from solver.quoting import QUOTE_LIMIT
+from solver.quoting import QUOTE_LIMIT, quote
 from zerosum.commands import COMMANDS
 from zerosum.console import (
     EXIT_GAME_ERROR,
@@ -123,6 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_GAME_ERROR
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # a file or folder the command could not use (not checked before)
+        where = f" {quote(str(exc.filename))}" if exc.filename is not None else ""
+        _error(io, f"cannot use{where}: {exc.strerror or exc}")
+        return EXIT_GAME_ERROR
 
 
 def _error(io: Io, message: str) -> None:

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from games import load_game
+from solver.errors import AgentError
 from solver.game import GameError, HasPositionFields, UnknownGameError, parse_state
+from solver.match import Agent, EngineAgent, MinimaxAgent, check_agents
 from solver.output import OutputError, check_directory, check_output
 from solver.quoting import quote
 from viz.frames import FRAME_PATTERN
@@ -32,6 +34,7 @@ __all__ = [
     "position_argument",
     "positive_float",
     "positive_int",
+    "refuse_unaffordable",
     "seed_int",
     "title_text",
 ]
@@ -272,3 +275,20 @@ def extra_fields(sub: argparse.ArgumentParser) -> None:
         metavar="P",
         help="the player to move, 0 or 1 (games whose positions store it, e.g. ayoayo)",
     )
+
+
+def refuse_unaffordable(
+    game: Any, state: Any, algorithm: str, depth: int | None, time_limit: float | None
+) -> None:
+    """A usage error for a fixed depth whose search could never finish (as match refuses)."""
+    if depth is None or time_limit is not None:
+        return
+    agent: Agent = (
+        EngineAgent(depth=depth)
+        if algorithm == "engine"
+        else MinimaxAgent(depth, "alphabeta" if algorithm == "alphabeta" else "minimax")
+    )
+    try:
+        check_agents(game, [agent], state)
+    except AgentError as exc:
+        raise UsageError(f"--depth {depth} with {algorithm}: {exc}") from None

@@ -46,7 +46,6 @@ from __future__ import annotations
 import json
 import os
 import struct
-import tempfile
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -58,6 +57,7 @@ import numpy.typing as npt
 
 from games.ayoayo.tablebase_index import board_count, splits
 from solver.game import GameError
+from solver.output import atomic_path
 
 __all__ = [
     "DISTANCES",
@@ -171,19 +171,17 @@ def write_level(
 
 
 def write_atomically(target: Path, chunks: Iterable[bytes | memoryview]) -> None:
-    """Write ``chunks`` to ``target`` through a temporary file in its directory and a rename."""
+    """Write ``chunks`` to ``target`` through a temporary file in its directory and a rename.
+
+    Raises:
+        OutputError: the directory cannot be written, or the write failed (a full disk).
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            for chunk in chunks:
-                out.write(chunk)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_path(target, overwrite=True) as temporary, temporary.open("wb") as out:
+        for chunk in chunks:
+            out.write(chunk)
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def build_record_path(directory: str | os.PathLike[str], seeds: int) -> Path:

@@ -114,6 +114,15 @@ def argv_for(command: str) -> st.SearchStrategy[list[str]]:
     if command == "play":
         extra = pairs(*COMMON, ("--ai", agents), ("--seed", number), ("--max-plies", number))
         return st.tuples(small_games, extra).map(lambda t: ["play", t[0], "--ai", "random", *t[1]])
+    if command == "tablebase":
+        action = st.sampled_from(["info", "probe", "build", "x"])
+        extra = pairs(
+            ("--dir", st.sampled_from(PATHS) | number),
+            ("--position", number),
+            ("--seeds", number),
+            ("--workers", number),
+        )
+        return st.tuples(action, extra).map(lambda t: ["tablebase", t[0], "ayoayo", *t[1]])
     return pairs(("--json", st.just("--json"))).map(lambda rest: ["games", *rest[:1]])
 
 
@@ -141,7 +150,9 @@ def check_contract(code: int, err: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", ["best", "analyse", "solve", "tree", "match", "play", "games"])
+@pytest.mark.parametrize(
+    "command", ["best", "analyse", "solve", "tree", "match", "play", "tablebase", "games"]
+)
 @settings(
     max_examples=25,
     deadline=None,
@@ -154,6 +165,9 @@ def test_odd_arguments_never_make_a_traceback(
     """Any mix of odd and ordinary arguments ends in an answer or a one-line error."""
     argv = data.draw(argv_for(command))
     with tempfile.TemporaryDirectory() as folder:
+        # Relative paths, the default tablebase folder and anything written stay in here.
+        monkeypatch.chdir(folder)
+        monkeypatch.setenv("GAMESOLVER_TABLEBASE_DIR", folder)
         (Path(folder) / "file").write_text("x")
         argv = [a.replace("{dir}", folder).replace("{file}", f"{folder}/file") for a in argv]
         code, err = run_in_process(argv, "²\n" + "9" * 5000 + "\nq\n", monkeypatch)
@@ -168,6 +182,7 @@ class TestNamedCases:
         [
             (["match", "tictactoe", "random", "random", "-j", str(10**100)], 2, "--workers"),
             (["match", "ayoayo", "minimax:100", "random"], 2, "cannot finish a move"),
+            (["best", "ayoayo", "-a", "minimax", "--depth", "100"], 2, "use depth"),
             (["match", "tictactoe", "minimax:²", "random"], 2, "bad depth"),
             (["match", "tictactoe", "engine:d²", "random"], 2, "bad depth"),
             (["match", "tictactoe", "minimax:" + "9" * 5000, "random"], 2, "5,008 characters"),

@@ -20,6 +20,7 @@ from zerosum.options import (
     position_argument,
     positive_float,
     positive_int,
+    refuse_unaffordable,
 )
 from zerosum.tablebases import (
     SOURCE,
@@ -61,6 +62,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"--time limits the engine only, not {args.algorithm!r}; "
             "use --algorithm engine, or --depth N for the teaching searches"
         )
+    refuse_unaffordable(game, state, args.algorithm, args.depth, args.time)
     tablebase = open_tablebase(game, args) if args.algorithm == "engine" else None
     oracle = None if tablebase is None else tablebase.probe
     search = searcher(args.algorithm, args.depth, args.time, oracle)

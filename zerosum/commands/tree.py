@@ -20,6 +20,7 @@ from zerosum.options import (
     position,
     position_argument,
     positive_int,
+    refuse_unaffordable,
     title_text,
 )
 from zerosum.report import json_num, num, pv_moves, pv_text
@@ -107,6 +108,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         checked_frames(args.frames, args.force)
     game = load(args)
     state = position(game, args)
+    refuse_unaffordable(game, state, args.algorithm, args.depth, None)
     leaf_label = _score_label(game) if isinstance(game, HasScore) and args.leaf_score else None
     try:
         tree = viz.game_tree(
