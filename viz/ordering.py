@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from solver import minimax as teaching
-from solver.events import Enter, Event, Leaf, Backup
+from solver.events import Backup, Enter, Event, Leaf
 from solver.game import Game, state_key
 from viz.errors import TooManyNodesError
 
@@ -103,4 +103,4 @@ def ordered(
             shrink=("depth",),
             at_least=True,
         ) from None
-    return _Ordered(game, values, how == "best")  # type: ignore[return-value]
+    return _Ordered(game, values, how == "best")
