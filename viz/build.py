@@ -16,7 +16,8 @@ JSON export documents them again in ``graph.fields``):
 ``depth``        plies below the root
 ``move``         the move that led here, in the game's notation ("" at the root)
 ``path``         the moves from the root (a list of move texts; [] at the root)
-``title``        how captions name the node: its ``name`` if it has one, else its path
+``title``        how captions name the node: its ``name`` if it has one, else its path (the
+                 moves from the root joined by "·", e.g. "4·0·8"), or "the root"
 ``state``        the position in the game's notation; ``board`` its ``render`` text (or None)
 ``name``         the game's ``node_name`` for it when the game offers one (AIMA's A, B, C ...)
 ``order``        the visit order: 1 for the root, n for the n-th node the search entered
@@ -493,7 +494,7 @@ def _blank(kind: str, player: int, depth: int) -> dict[str, Any]:
 def _title(name: str | None, path: list[str]) -> str:
     if name:
         return name
-    return "the root" if not path else "node " + "·".join(path)
+    return "the root" if not path else "·".join(path)
 
 
 def _edge_attrs(move: str, pruned: bool = False, cut: str | None = None) -> dict[str, Any]:
