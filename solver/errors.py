@@ -127,7 +127,20 @@ class TooManyNodesError(VizError, ValueError):
 
 
 class UnreadableError(VizError, ValueError):
-    """The picture would be too large to read; the message says how large and what shrinks it."""
+    """The picture would be too large to read; the message says how large and what shrinks it.
+
+    Attributes:
+        inches: the picture's natural (width, height) in inches.
+        shrink: what would shrink it: ``depth``, ``collapse``, ``transpositions``,
+            ``fold_symmetries``, ``boards`` (drawing without them), ``large`` (asking for it).
+    """
+
+    def __init__(
+        self, message: str, inches: tuple[float, float], shrink: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message)
+        self.inches = inches
+        self.shrink = shrink
 
 
 class UnknownFormatError(VizError, ValueError):

@@ -21,8 +21,8 @@ capability, move labels from ``format_action``, folding from ``symmetries``.
 
 from __future__ import annotations
 
-from viz.build import DEFAULT_MAX_NODES, GameTree, Step, game_tree
-from viz.dot import to_dot, to_svg
+from viz.build import DEFAULT_MAX_NODES, PRUNED_VIEWS, GameTree, Step, game_tree
+from viz.dot import VIEWS, readable_options, to_dot, to_svg
 from viz.errors import (
     GraphvizNotFoundError,
     TooManyNodesError,
@@ -33,10 +33,14 @@ from viz.errors import (
 from viz.export import FORMATS, render, to_json
 from viz.frames import write_frames
 from viz.html import write_html
+from viz.ordering import ORDERINGS
 
 __all__ = [
     "DEFAULT_MAX_NODES",
     "FORMATS",
+    "ORDERINGS",
+    "PRUNED_VIEWS",
+    "VIEWS",
     "GameTree",
     "GraphvizNotFoundError",
     "Step",
@@ -45,6 +49,7 @@ __all__ = [
     "UnreadableError",
     "VizError",
     "game_tree",
+    "readable_options",
     "render",
     "to_dot",
     "to_json",

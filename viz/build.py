@@ -63,12 +63,8 @@ from solver.game import (
     player_name,
     state_key,
 )
-<<<<<<< HEAD
-from solver.results import SearchResult, format_value, ply_preference
-=======
 from solver.minimax import alphabeta, minimax
-from solver.results import SearchResult, format_value
->>>>>>> main
+from solver.results import SearchResult, format_value, ply_preference
 from viz.errors import TooManyNodesError, VizError
 
 __all__ = [
@@ -261,7 +257,6 @@ def game_tree(
     if evaluate is None and isinstance(game, HasEvaluate):
         evaluate = game.evaluate
     shrinking = transpositions or collapse or fold_symmetries
-<<<<<<< HEAD
     options = {
         "transpositions": transpositions,
         "collapse": collapse,
@@ -272,7 +267,7 @@ def game_tree(
         searched_game = ordered(game, state, depth, evaluate, ordering, record_limit)
     limit = record_limit if max_nodes is None or shrinking else max_nodes
     recorder = _Recorder(limit, count_pruned=not shrinking and max_nodes is not None)
-    search = teaching.alphabeta if algorithm == "alphabeta" else teaching.minimax
+    search = alphabeta if algorithm == "alphabeta" else minimax
     try:
         result = search(searched_game, state, depth=depth, evaluate=evaluate, observer=recorder)
     except _Overflow:
@@ -280,22 +275,12 @@ def game_tree(
     graph, steps, states = _tree_from_events(game, recorder.events, leaf_label, algorithm)
     saved = _expand_pruned(graph, states, game, depth, evaluate, pruned, record_limit)
     graph.graph.update(_facts(game, state, result, algorithm, depth, recorder, graph))
-    graph.graph.update(ordering=ordering, pruned_view=pruned, saved=saved)
-=======
-    limit = RECORD_LIMIT if max_nodes is None or shrinking else max_nodes
-    recorder = _Recorder(limit)
-    search = alphabeta if algorithm == "alphabeta" else minimax
-    result = search(game, state, depth=depth, evaluate=evaluate, observer=recorder)
-    total = recorder.entered + recorder.pruned
-    if recorder.overflow:
-        raise TooManyNodesError(
-            _too_many(game, total, max_nodes, depth, shrinking, recorded=limit),
-            nodes=total,
-            max_nodes=max_nodes if max_nodes is not None else limit,
-        )
-    graph, steps = _tree_from_events(game, recorder.events, leaf_label)
-    graph.graph.update(_facts(game, state, result, algorithm, depth, recorder))
->>>>>>> main
+    graph.graph.update(
+        ordering=ordering,
+        pruned_view=pruned,
+        saved=saved,
+        foldable=isinstance(game, HasSymmetries),
+    )
     if fold_symmetries and isinstance(game, HasSymmetries):
         _fold(graph, game, recorder.events)
     if collapse:

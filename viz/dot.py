@@ -806,17 +806,26 @@ def readable_dot(tree: GameTree, *, large: bool = False, **looks: Any) -> str:
 
 def _unreadable(tree: GameTree, width: float, height: float, boards: bool) -> UnreadableError:
     used = _options_used(tree)
-    hints = ["a smaller depth"]
-    hints += [k for k in ("collapse", "transpositions") if not used[k]]
+    shrink = ["depth"] + [k for k in ("collapse", "transpositions") if not used[k]]
     if not used["fold_symmetries"] and tree.graph.graph.get("foldable"):
-        hints.append("fold_symmetries")
+        shrink.append("fold_symmetries")
     if boards:
-        hints.append("no boards")
+        shrink.append("boards")
+    words = {
+        "depth": "a smaller depth",
+        "collapse": "collapse=True",
+        "transpositions": "transpositions=True",
+        "fold_symmetries": "fold_symmetries=True",
+        "boards": "boards=False",
+    }
     return UnreadableError(
         f"the picture would be {width:.0f} x {height:.0f} inches ({width * 96:,.0f} x "
-        f"{height * 96:,.0f} px at 96 dpi), too large to read unless shrunk past legibility, "
-        f"even turned sideways or with its leaves wrapped into rows; shrink it with "
-        f"{', '.join(hints)}, or ask for a large picture (drawn at its natural size)"
+        f"{height * 96:,.0f} px at 96 dpi), more than {MAX_INCHES:g} inches even turned "
+        "sideways or with its leaves wrapped into rows, so it could only be read shrunk past "
+        f"legibility; shrink it with {', '.join(words[k] for k in shrink)}, or pass large=True "
+        "to draw it at its natural size",
+        inches=(width, height),
+        shrink=(*shrink, "large"),
     )
 
 
