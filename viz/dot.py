@@ -427,7 +427,7 @@ def _edge(u: int, v: int, data: dict[str, Any], look: _Look) -> str:
     classes = []
     move = escape(data["move"])
     if child["folded"]:
-        move += " ≡ " + escape(", ".join(child["folded"]))
+        move += '<BR/><FONT POINT-SIZE="9">≡ ' + escape(", ".join(child["folded"])) + "</FONT>"
     label = move
     if not frame.visible(child):
         classes.append("unreached")
@@ -594,7 +594,7 @@ def summary_line(tree: GameTree) -> str:
     if tree.pruned:
         saved = tree.saved
         parts.append(
-            f"{tree.pruned:,} moves pruned, "
+            f"{tree.pruned:,} {'move' if tree.pruned == 1 else 'moves'} pruned, "
             + (
                 f"{saved:,} nodes saved versus minimax's {tree.searched + saved:,}"
                 if saved is not None
