@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from viz.build import GameTree
-from viz.dot import default_title, summary_line, svg_element
+from viz.dot import default_title, step_text, summary_line, svg_element
 from viz.stepper import current_nodes, frame_changes, stepper_svg
 
 __all__ = ["page", "write_html"]
@@ -132,10 +132,10 @@ _SCRIPT = """
 """
 
 
-def captions(tree: GameTree) -> list[str]:
+def captions(tree: GameTree, view: str = "minimax") -> list[str]:
     """The caption of every frame: before the search, each step, and the summary at the end."""
     out = ["before the search: it starts at the root"]
-    out += [f"step {i}: {s.text}" for i, s in enumerate(tree.steps, start=1)]
+    out += [f"step {i + 1}: {step_text(tree, i, view)}" for i in range(len(tree.steps))]
     out[-1] += " (" + summary_line(tree) + ")"
     return out
 
@@ -147,7 +147,7 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
     name = title or default_title(tree, view)
     svg = svg_element(stepper_svg(tree, title=title, **looks))
     changes = frame_changes(tree, view=view)
-    texts = captions(tree)
+    texts = captions(tree, view)
     data = {
         "captions": texts,
         "current": current_nodes(tree),
