@@ -36,9 +36,10 @@ from typing import Any
 
 import graphviz
 
+from solver.quoting import quote
 from viz.boards import board_label, from_cells
 from viz.build import GameTree, as_float, num
-from viz.errors import GraphvizNotFoundError, UnreadableError, VizError
+from viz.errors import GraphvizFailedError, GraphvizNotFoundError, UnreadableError, VizError
 
 __all__ = [
     "FONT",
@@ -775,6 +776,7 @@ def pipe(source: str, fmt: str) -> bytes:
 
     Raises:
         GraphvizNotFoundError: ``dot`` is not installed.
+        GraphvizFailedError: ``dot`` failed (e.g. a broken installation or out of memory).
     """
     if fmt == "png":
         source = source.replace("{\n", '{\n  graph [dpi="150"];\n', 1)
@@ -784,6 +786,13 @@ def pipe(source: str, fmt: str) -> bytes:
         raise GraphvizNotFoundError(
             f"cannot write {fmt!r}: Graphviz's 'dot' program is not installed "
             "(Debian/Ubuntu: apt-get install graphviz); DOT and JSON output work without it"
+        ) from None
+    except (graphviz.CalledProcessError, OSError) as error:
+        stderr = getattr(error, "stderr", None)
+        said = stderr.decode(errors="replace").strip() if isinstance(stderr, bytes) else ""
+        raise GraphvizFailedError(
+            f"cannot write {fmt!r}: Graphviz's 'dot' failed ({quote(said or str(error))}); "
+            "check the Graphviz installation (`dot -V`), or write .dot or .json instead"
         ) from None
     return data
 

@@ -9,14 +9,18 @@ from typing import Any
 
 import viz
 from solver.game import HasScore, format_state
+from solver.quoting import quote
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
+    checked_frames,
+    checked_output,
     extra_fields,
     game_arguments,
     load,
     position,
     position_argument,
     positive_int,
+    title_text,
 )
 from zerosum.report import json_num, num
 
@@ -98,7 +102,7 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         action="store_false",
         help="do not write each player's score [p1, p2] in the leaves (e.g. captured seeds)",
     )
-    tree.add_argument("--title", help="a title for the diagram")
+    tree.add_argument("--title", type=title_text, help="a title for the diagram")
     tree.add_argument("--output", "-o", metavar="FILE", help="FILE.svg, .png, .pdf, .dot or .json")
     steps = tree.add_mutually_exclusive_group()
     steps.add_argument("--frames", metavar="DIR", help="write one picture per step into DIR")
@@ -108,6 +112,9 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         choices=("svg", "png"),
         default="svg",
         help="picture format of --frames (default: svg)",
+    )
+    tree.add_argument(
+        "--force", "-f", action="store_true", help="replace existing output files and frames"
     )
     tree.add_argument(
         "--json",
@@ -121,19 +128,7 @@ TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json")
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
-    if args.output is None and args.frames is None and args.html is None and not args.json:
-        raise UsageError(
-            "say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE), "
-            "or --json for the tree on stdout"
-        )
-    if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
-        raise UsageError(
-            f"invalid -o {args.output!r}: the file name must end in {', '.join(TREE_FORMATS)}"
-        )
-    if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
-        raise UsageError(f"invalid --html {args.html!r}: the file name must end in .html")
-    if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
-        raise UsageError("--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot)")
+    _check_outputs(args)
     game = load(args)
     state = position(game, args)
     leaf_label = _score_label(game) if isinstance(game, HasScore) and args.leaf_score else None
@@ -204,6 +199,32 @@ def run(args: argparse.Namespace, io: Io) -> int:
     return EXIT_OK
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse bad output options, and check every output before the search and the drawing."""
+    if args.output is None and args.frames is None and args.html is None and not args.json:
+        raise UsageError(
+            "say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE), "
+            "or --json for the tree on stdout"
+        )
+    if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
+        raise UsageError(
+            f"invalid -o {quote(args.output)}: the file name must end in {', '.join(TREE_FORMATS)}"
+        )
+    if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
+        raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
+    if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
+        raise UsageError("--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot)")
+    # Every output is checked before the search and the drawing, not after them.
+    if args.output is not None:
+        checked_output(args.output, "-o", args.force)
+        if args.exercise:
+            checked_output(_key_path(args.output), "-o (the answer key)", args.force)
+    if args.html is not None:
+        checked_output(args.html, "--html", args.force)
+    if args.frames is not None:
+        checked_frames(args.frames, args.force)
+
+
 def _write(
     tree: viz.GameTree, args: argparse.Namespace, looks: dict[str, Any], io: Io
 ) -> list[str]:
@@ -228,16 +249,24 @@ def _write(
     if args.output is not None:
         if args.exercise:
             key = _key_path(args.output)
-            blank = viz.render(tree, args.output, title=args.title, exercise=True, **looks)
+            blank = viz.render(
+                tree, args.output, title=args.title, exercise=True, overwrite=args.force, **looks
+            )
             written.append(str(blank))
-            written.append(f"{viz.render(tree, key, title=args.title, **looks)} (the answers)")
+            answers = viz.render(tree, key, title=args.title, overwrite=args.force, **looks)
+            written.append(f"{answers} (the answers)")
         else:
-            written.append(str(viz.render(tree, args.output, title=args.title, **looks)))
+            out = viz.render(tree, args.output, title=args.title, overwrite=args.force, **looks)
+            written.append(str(out))
     if args.frames is not None:
-        frames = viz.write_frames(tree, args.frames, format=args.frame_format, **looks)
+        frames = viz.write_frames(
+            tree, args.frames, format=args.frame_format, overwrite=args.force, **looks
+        )
         written.append(f"{len(frames)} frames in {args.frames}")
     if args.html is not None:
-        page = viz.write_html(tree, args.html, title=args.title, **{**looks, "large": True})
+        page = viz.write_html(
+            tree, args.html, title=args.title, overwrite=args.force, **{**looks, "large": True}
+        )
         written.append(str(page))
     return written
 
