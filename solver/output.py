@@ -56,6 +56,13 @@ def _where(path: Path) -> str:
     return quote(str(path))
 
 
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def check_output(path: PathLike, *, overwrite: bool = False) -> Path:
     """Check that a file can be written at ``path``; call it before the work that fills it.
 
@@ -118,6 +125,7 @@ def atomic_path(path: PathLike, *, overwrite: bool = False) -> Iterator[Path]:
                 f"output file {_where(target)} already exists; pass overwrite=True (--force) "
                 "to replace it"
             )
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp's 0600 -> what open() would give
         os.replace(temporary, target)
     except OSError as error:
         if isinstance(error, OutputError):

@@ -11,6 +11,7 @@ from solver.errors import (
     GraphvizNotFoundError,
     TooManyNodesError,
     UnknownFormatError,
+    UnreadableError,
     VizError,
 )
 
@@ -19,5 +20,6 @@ __all__ = [
     "GraphvizNotFoundError",
     "TooManyNodesError",
     "UnknownFormatError",
+    "UnreadableError",
     "VizError",
 ]

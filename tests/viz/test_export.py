@@ -69,3 +69,16 @@ class TestFormats:
         with pytest.raises(GraphvizNotFoundError, match="apt-get install graphviz"):
             render(tree, tmp_path / "tree.svg")
         assert render(tree, tmp_path / "tree.dot").exists()
+
+
+class TestFiles:
+    def test_written_files_get_the_usual_permissions(self, tree: GameTree, tmp_path: Path) -> None:
+        """A diagram is readable by others as any new file is (umask), not private to its owner."""
+        import os
+
+        mask = os.umask(0o022)
+        try:
+            out = render(tree, tmp_path / "tree.dot")
+        finally:
+            os.umask(mask)
+        assert out.stat().st_mode & 0o777 == 0o644

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -10,7 +11,6 @@ import viz
 from solver.game import HasScore, format_state
 from solver.quoting import quote
 from zerosum.console import EXIT_OK, Io, UsageError
-from zerosum.moves import best_move
 from zerosum.options import (
     checked_frames,
     checked_output,
@@ -23,7 +23,7 @@ from zerosum.options import (
     refuse_unaffordable,
     title_text,
 )
-from zerosum.report import json_num, num, pv_moves, pv_text
+from zerosum.report import json_num, num
 
 NAME = "tree"
 ALIASES: tuple[str, ...] = ()
@@ -45,7 +45,41 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     )
     tree.add_argument("--boards", action="store_true", help="draw boards inside the nodes")
     tree.add_argument(
-        "--alpha-beta-labels", action="store_true", help="write the α/β window at each node"
+        "--alpha-beta-labels",
+        action="store_true",
+        help="write each node's window (α, β) on entry and its value range [lo, hi] on it",
+    )
+    tree.add_argument(
+        "--order", action="store_true", help="number the nodes in the order the search visits them"
+    )
+    tree.add_argument(
+        "--view",
+        choices=viz.VIEWS,
+        default="minimax",
+        help="values from MAX's side (minimax, default) or the mover's side (negamax)",
+    )
+    tree.add_argument(
+        "--ordering",
+        choices=viz.ORDERINGS,
+        default="given",
+        help="search the moves as the game lists them (given), best first or worst first",
+    )
+    tree.add_argument(
+        "--pruned",
+        choices=viz.PRUNED_VIEWS,
+        default="subtree",
+        help="draw each cut as the pruned moves (stub), their subtrees greyed (subtree, "
+        "default) or greyed with the values minimax would find there (values)",
+    )
+    tree.add_argument(
+        "--exercise",
+        action="store_true",
+        help="with -o FILE: FILE shows only the leaves (values to fill in), FILE-key the answers",
+    )
+    tree.add_argument(
+        "--large",
+        action="store_true",
+        help="draw a picture too large to read at its natural size instead of refusing it",
     )
     tree.add_argument(
         "--transpositions", action="store_true", help="merge identical positions (a DAG)"
@@ -83,7 +117,11 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--force", "-f", action="store_true", help="replace existing output files and frames"
     )
-    tree.add_argument("--json", action="store_true", help="print a JSON summary")
+    tree.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON summary with the whole tree (node-link) to stdout",
+    )
 
 
 TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json")
@@ -91,21 +129,7 @@ TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json")
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
-    if args.output is None and args.frames is None and args.html is None:
-        raise UsageError("say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE)")
-    if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
-        raise UsageError(
-            f"invalid -o {quote(args.output)}: the file name must end in {', '.join(TREE_FORMATS)}"
-        )
-    if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
-        raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
-    # Every output is checked before the search and the drawing, not after them.
-    if args.output is not None:
-        checked_output(args.output, "-o", args.force)
-    if args.html is not None:
-        checked_output(args.html, "--html", args.force)
-    if args.frames is not None:
-        checked_frames(args.frames, args.force)
+    _check_outputs(args)
     game = load(args)
     state = position(game, args)
     refuse_unaffordable(game, state, args.algorithm, args.depth, None)
@@ -121,62 +145,192 @@ def run(args: argparse.Namespace, io: Io) -> int:
             fold_symmetries=args.fold_symmetries,
             max_nodes=args.max_nodes,
             leaf_label=leaf_label,
+            ordering=args.ordering,
+            pruned="values" if args.exercise else args.pruned,
         )
-        looks = {"boards": args.boards, "alpha_beta_labels": args.alpha_beta_labels}
-        written = []
-        if args.output is not None:
-            written.append(
-                str(viz.render(tree, args.output, title=args.title, overwrite=args.force, **looks))
-            )
-        if args.frames is not None:
-            frames = viz.write_frames(
-                tree, args.frames, format=args.frame_format, overwrite=args.force, **looks
-            )
-            written.append(f"{len(frames)} frames in {args.frames}")
-        if args.html is not None:
-            page = viz.write_html(tree, args.html, title=args.title, overwrite=args.force, **looks)
-            written.append(str(page))
+        looks = {
+            "boards": args.boards,
+            "alpha_beta_labels": args.alpha_beta_labels,
+            "order": args.order,
+            "view": args.view,
+            "large": args.large,
+        }
+        written = _write(tree, args, looks, io)
     except viz.UnknownFormatError as exc:
         raise UsageError(str(exc)) from None
     except viz.TooManyNodesError as exc:
         raise viz.TooManyNodesError(
-            f"the diagram would draw {exc.nodes:,} nodes, more than --max-nodes "
-            f"{exc.max_nodes:,}; shrink it with --depth N, --collapse, --transpositions or "
-            "--fold-symmetries, or raise --max-nodes",
-            nodes=exc.nodes,
-            max_nodes=exc.max_nodes,
+            _too_many(exc, args), nodes=exc.nodes, max_nodes=exc.max_nodes, limit=exc.limit
         ) from None
-    result = tree.result
+    except viz.UnreadableError as exc:
+        raise viz.UnreadableError(_unreadable(exc), exc.inches, exc.shrink) from None
+    facts = tree.graph.graph
     if args.json:
-        io.json(
-            {
-                "game": game.name,
-                "position": format_state(game, state),
-                "algorithm": args.algorithm,
-                "depth": args.depth,
-                "value": json_num(result.value),
-                "best_move": best_move(game, state, result),
-                "pv": pv_moves(game, state, result.pv),
-                "nodes_drawn": tree.graph.number_of_nodes(),
-                "nodes_searched": tree.searched,
-                "pruned": tree.pruned,
-                "written": written,
-            }
-        )
+        summary = {
+            "game": game.name,
+            "position": format_state(game, state),
+            "algorithm": args.algorithm,
+            "depth": args.depth,
+            "value": json_num(tree.result.value),
+            "best_move": facts["best_move"],
+            "pv": facts["pv"],
+            "nodes_drawn": tree.graph.number_of_nodes(),
+            "nodes_searched": tree.searched,
+            "pruned": tree.pruned,
+            "nodes_saved": tree.saved,
+            "written": written,
+        }
+        if args.output is None:
+            summary["tree"] = json.loads(viz.to_json(tree))
+        io.json(summary)
         return EXIT_OK
-    best = best_move(game, state, result, missing="-")
     io.print(
-        f"{args.algorithm} from {format_state(game, state)}: value {num(result.value)}, "
-        f"best move {best}"
+        f"{args.algorithm} from {format_state(game, state)}: value {num(tree.result.value)}, "
+        f"best move {facts['best_move'] or '-'}"
     )
-    io.print(f"principal variation: {pv_text(game, state, result.pv)}")
+    io.print(f"principal variation: {' '.join(facts['pv']) or '(none: the game is over)'}")
+    saved = ""
+    if tree.pruned:
+        saved = ", too many nodes saved to count"
+        if tree.saved is not None:
+            saved = f", {tree.saved:,} nodes saved versus minimax"
     io.print(
         f"{tree.graph.number_of_nodes():,} nodes drawn, {tree.searched:,} searched, "
-        f"{tree.pruned:,} pruned"
+        f"{tree.pruned:,} moves pruned{saved}"
     )
     for item in written:
         io.print(f"wrote {item}")
     return EXIT_OK
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse bad output options, and check every output before the search and the drawing."""
+    if args.output is None and args.frames is None and args.html is None and not args.json:
+        raise UsageError(
+            "say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE), "
+            "or --json for the tree on stdout"
+        )
+    if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
+        raise UsageError(
+            f"invalid -o {quote(args.output)}: the file name must end in {', '.join(TREE_FORMATS)}"
+        )
+    if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
+        raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
+    if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
+        raise UsageError("--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot)")
+    # Every output is checked before the search and the drawing, not after them.
+    if args.output is not None:
+        checked_output(args.output, "-o", args.force)
+        if args.exercise:
+            checked_output(_key_path(args.output), "-o (the answer key)", args.force)
+    if args.html is not None:
+        checked_output(args.html, "--html", args.force)
+    if args.frames is not None:
+        checked_frames(args.frames, args.force)
+
+
+def _write(
+    tree: viz.GameTree, args: argparse.Namespace, looks: dict[str, Any], io: Io
+) -> list[str]:
+    """Write what was asked for, saying so when a picture is larger than can be read at once.
+
+    Static pictures too large to read are refused unless ``--large``; the step-by-step page
+    scrolls, so it is always drawn at its natural size, with the same warning.
+    """
+    written = []
+    shape = {k: v for k, v in looks.items() if k != "large"}
+    if args.large or args.html is not None:
+        try:
+            viz.readable_options(tree, **shape)
+        except viz.UnreadableError as exc:
+            width, height = exc.inches
+            io.err.print(
+                f"warning: the picture is {width:.0f} x {height:.0f} inches, drawn at its "
+                "natural size: scroll to read it (or shrink it: "
+                + ", ".join(_FLAGS[k] for k in exc.shrink if k != "large")
+                + ")"
+            )
+    if args.output is not None:
+        if args.exercise:
+            key = _key_path(args.output)
+            blank = viz.render(
+                tree, args.output, title=args.title, exercise=True, overwrite=args.force, **looks
+            )
+            written.append(str(blank))
+            answers = viz.render(tree, key, title=args.title, overwrite=args.force, **looks)
+            written.append(f"{answers} (the answers)")
+        else:
+            out = viz.render(tree, args.output, title=args.title, overwrite=args.force, **looks)
+            written.append(str(out))
+    if args.frames is not None:
+        frames = viz.write_frames(
+            tree, args.frames, format=args.frame_format, overwrite=args.force, **looks
+        )
+        written.append(f"{len(frames)} frames in {args.frames}")
+    if args.html is not None:
+        page = viz.write_html(
+            tree, args.html, title=args.title, overwrite=args.force, **{**looks, "large": True}
+        )
+        written.append(str(page))
+    return written
+
+
+def _key_path(output: str) -> str:
+    """``tree.svg`` -> ``tree-key.svg``: where an exercise's answers go."""
+    stem, dot, suffix = output.rpartition(".")
+    return f"{stem}-key{dot}{suffix}"
+
+
+_FLAGS = {
+    "depth": "a smaller --depth",
+    "collapse": "--collapse",
+    "transpositions": "--transpositions",
+    "fold_symmetries": "--fold-symmetries",
+    "pruned": "--pruned stub",
+    "boards": "no --boards",
+    "large": "--large (draw it at its natural size)",
+}
+
+
+def _too_many(exc: viz.TooManyNodesError, args: argparse.Namespace) -> str:
+    """The refusal in command-line words, blaming the limit that refused it."""
+    depth = "a smaller --depth" if args.depth is not None else "--depth N"
+    if exc.limit == "record_limit":
+        used = [
+            f
+            for f, on in (
+                ("--collapse", args.collapse),
+                ("--transpositions", args.transpositions),
+                ("--fold-symmetries", args.fold_symmetries),
+            )
+            if on
+        ]
+        what = " and ".join(used) if used else "this view"
+        return (
+            f"the search passed {exc.max_nodes:,} nodes and was stopped: {what} "
+            f"{'builds' if len(used) < 2 else 'build'} the picture from the whole search, "
+            f"and at most {exc.max_nodes:,} search nodes are recorded for it (the picture "
+            f"itself may be small); use {depth}"
+            + (" or -a alphabeta (it searches fewer nodes)" if args.algorithm == "minimax" else "")
+        )
+    many = f"more than {exc.max_nodes:,}" if exc.at_least else f"{exc.nodes:,}"
+    hints = [depth] + [_FLAGS[k] for k in exc.shrink if k != "depth"]
+    hints.append(f"raise --max-nodes (now {exc.max_nodes:,})")
+    return (
+        f"the diagram would draw {many} nodes, more than --max-nodes {exc.max_nodes:,}"
+        + (" (the search was stopped there)" if exc.at_least else "")
+        + f"; shrink it with {', '.join(hints[:-1])}, or {hints[-1]}"
+    )
+
+
+def _unreadable(exc: viz.UnreadableError) -> str:
+    width, height = exc.inches
+    hints = [_FLAGS[k] for k in exc.shrink]
+    return (
+        f"the picture would be {width:.0f} x {height:.0f} inches, too large to read even "
+        "turned sideways or with its leaves wrapped into rows; shrink it with "
+        f"{', '.join(hints[:-1])}, or pass {hints[-1]}"
+    )
 
 
 def _score_label(game: HasScore) -> Callable[[Any], str]:
