@@ -34,10 +34,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from viz.build import GameTree, num
+from viz.annotations import value_text
+from viz.build import GameTree
 from viz.dot import default_title, summary_line
 
-__all__ = ["bound_kind", "latex_text", "to_tikz", "write_tikz"]
+__all__ = ["latex_text", "to_tikz", "value_tex", "write_tikz"]
 
 _COLOURS = {
     "maxfill": "D7E6F5",
@@ -109,33 +110,6 @@ def latex_text(text: str) -> str:
     """
     escaped = _SPECIAL.sub(lambda m: _ESCAPES[m.group()], text)
     return "".join(_SYMBOLS.get(ch, ch) for ch in escaped)
-
-
-def bound_kind(data: dict[str, Any]) -> str:
-    """The node's bound kind, ``"exact"``, ``"lower"`` or ``"upper"``, as the tree records it.
-
-    >>> bound_kind({"bound": "upper", "player": 0, "exact": False})
-    'upper'
-    """
-    bound = data.get("bound")
-    if bound in ("exact", "lower", "upper"):
-        return str(bound)
-    # a tree built before nodes carried "bound": a bound is all it says, its side is the role's
-    if data.get("exact", True):
-        return "exact"
-    return "lower" if data["player"] == 0 else "upper"
-
-
-def value_text(data: dict[str, Any]) -> str:
-    """The value as drawn: ``≥v`` on a lower bound, ``≤v`` on an upper bound, else ``v``.
-
-    >>> value_text({"value": 4, "bound": "upper", "player": 0})
-    '≤4'
-    """
-    if data["value"] is None:
-        return ""
-    prefix = {"exact": "", "lower": "≥", "upper": "≤"}[bound_kind(data)]
-    return prefix + num(data["value"])
 
 
 def _layout(tree: GameTree, gap: float, row: float) -> dict[int, tuple[float, float]]:

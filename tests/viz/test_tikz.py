@@ -14,7 +14,8 @@ import pytest
 from games import load_game
 from tests.tiny_games import TakeAway
 from viz import GameTree, game_tree
-from viz.tikz import bound_kind, latex_text, to_tikz, write_tikz
+from viz.annotations import bound_kind
+from viz.tikz import latex_text, to_tikz, write_tikz
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 DEEP = [[5], [[[3, 1], [4, 2]], 1]]  # D fails low: its value 4 is an upper bound
