@@ -10,7 +10,7 @@ the Python search's own annotations and only folds.
 The script and style ship as package data (``viz/static``) and are inlined: nothing is fetched,
 the file works offline. The tree itself travels as JSON in ``<script id="tree-data">``; each
 drawn node is an SVG ``<g>`` with ``data-path`` (child indices from the root, ``root`` for the
-root), ``data-kind``, ``data-value`` and ``data-bound``. ``?autotest=edit:1.0=7,toggle:1,
+root), ``data-kind``, ``data-value`` and ``data-bound``. ``?autotest=edit:1.0=7,click:1,
 algorithm:minimax`` makes the page perform those actions once loaded and write every node's
 path, kind, value and bound into ``<pre id="autotest">``, which lets a headless browser check it.
 

@@ -209,7 +209,7 @@ class TestInChromium:
             game_tree(game, algorithm="alphabeta"), tmp_path / "f.html", game=game
         )
         dom = chromium_dom(
-            page.as_uri() + "?autotest=report,toggle:1,report,toggle:1,report", tmp_path / "p"
+            page.as_uri() + "?autotest=report,click:1,report,click:1,report", tmp_path / "p"
         )
         full, folded, back = (set(nodes) for nodes, _ in parse_reports(dom))
         assert full - folded == {"1.0", "1.1", "1.2"}

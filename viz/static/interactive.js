@@ -136,6 +136,8 @@
       shape(n, g);
       var label = n.kind === "node" || (n.kind === "pruned" && n.value !== null && DATA.reveal) ? shown(n) : "";
       if (n.kind === "summary") { label = "\u2026" + n.positions; }
+      // an editable tree shows the pruned leaves' values too (grey): they are what one edits
+      if (DATA.editable && n.kind === "pruned" && n.children.length === 0) { label = num(n.leafValue); }
       if (n.label && n.kind === "node") { label = n.label; }
       var dy = n.leaf || n.kind === "summary" ? 5 : (n.player === 0 ? 9 : -2);
       text(label, { x: n.x, y: n.y + dy, class: "value" }, g);
@@ -179,7 +181,9 @@
   }
   function setLeaf(n, v) {
     if (!DATA.editable || !n || n.children.length || !isFinite(v)) { return false; }
-    n.leafValue = v; search(); draw(); return true;
+    n.leafValue = v;
+    if (n === selected) { document.getElementById("edit-value").value = String(v); }
+    search(); draw(); return true;
   }
   document.getElementById("tree").addEventListener("click", function (e) {
     var g = e.target.closest("g.node");
@@ -213,7 +217,7 @@
   });
   draw();
 
-  // ?autotest=edit:1.0=7,toggle:1,algorithm:minimax,report,...  performs those actions once the
+  // ?autotest=edit:1.0=7,click:1,algorithm:minimax,report,...  performs those actions once the
   // page has loaded; "report" (and the end of the list) writes every drawn node's path, kind,
   // value and bound, and the summary, into the element #autotest, reports apart by "---".
   function report() {
@@ -229,10 +233,13 @@
   if (script !== null) {
     var reports = [];
     script.split(",").filter(Boolean).forEach(function (action) {
-      var m = /^(edit|toggle|algorithm|report|reset)(?::([^=]*)(?:=(.*))?)?$/.exec(action);
+      var m = /^(edit|click|algorithm|report|reset)(?::([^=]*)(?:=(.*))?)?$/.exec(action);
       if (!m) { reports.push("unknown action " + action); return; }
       if (m[1] === "edit") { setLeaf(find(m[2]), parseFloat(m[3])); }
-      if (m[1] === "toggle" && find(m[2])) { toggle(find(m[2])); }
+      if (m[1] === "click") {  // a real click on the node, through the page's own handler
+        var g = document.getElementById("p-" + m[2]);
+        if (g) { g.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
+      }
       if (m[1] === "algorithm" && DATA.editable) { algorithm = m[2]; search(); draw(); }
       if (m[1] === "reset" && DATA.editable) { document.getElementById("reset").click(); }
       if (m[1] === "report") { reports.push(report()); }
