@@ -1,27 +1,46 @@
 """From a real search's events to an annotated networkx tree (and its smaller views).
 
 The search (``solver.minimax.minimax`` or ``alphabeta``) runs once with an observer; every node,
-value, window and cut-off in the diagram comes from its events, never from a second computation.
-Node attributes (all plain JSON-able values, so the graph can be saved as node-link JSON):
+value, window and cut-off in the diagram comes from its events, never from a second computation
+(the only exceptions are said where they happen: the greyed subtrees below a cut, which the
+search never saw, and the move-ordering pre-pass of :mod:`viz.ordering`). The search is bounded
+while it runs: once it enters more nodes than the diagram may draw it is stopped at once.
 
-``kind``         "node" (visited), "pruned" (never visited: alpha-beta cut it off) or "summary"
-                 (a collapsed subtree, ``positions`` says how many positions it hides)
+Node attributes (all plain JSON-able values, so the graph can be saved as node-link JSON; the
+JSON export documents them again in ``graph.fields``):
+
+``kind``         "node" (visited), "pruned" (never visited: alpha-beta cut it off, or lies below
+                 such a node) or "summary" (a collapsed subtree; ``positions`` says how many
+                 positions it hides)
 ``player``       0 (MAX) or 1 (MIN), the player to move; ``role`` is "MAX" or "MIN"
 ``depth``        plies below the root
 ``move``         the move that led here, in the game's notation ("" at the root)
+``path``         the moves from the root (a list of move texts; [] at the root)
+``title``        how captions name the node: its ``name`` if it has one, else its path
 ``state``        the position in the game's notation; ``board`` its ``render`` text (or None)
 ``name``         the game's ``node_name`` for it when the game offers one (AIMA's A, B, C ...)
-``value``        the backed-up value (None if never valued); ``exact`` False for a bound
+``order``        the visit order: 1 for the root, n for the n-th node the search entered
+                 (None for pruned and summary nodes)
+``value``        the value the search returned for it (None if never valued; for pruned nodes
+                 the minimax value when revealed)
+``bound``        how ``value`` relates to the true minimax value: "exact"; "lower" (true value
+                 >= value: the node failed high, value >= beta on entry); "upper" (true value
+                 <= value: it failed low, value <= alpha on entry). Leaves are exact.
+``exact``        ``bound == "exact"``
+``range``        [lo, hi]: what the value is known to lie in once the search left the node
+                 ([v, v] exact, [v, +inf] lower, [-inf, v] upper), as in AIMA Figure 5.5
 ``leaf``         "terminal", "horizon" or None; ``label`` the caller's ``leaf_label`` text
 ``principal``    on the principal path; ``optimal`` an optimal move at its parent
 ``cut_by``       for pruned nodes: the node whose cut-off pruned it; ``cut`` the inequality
+                 (on the pruned moves themselves, not on the nodes below them)
 ``alpha_in``/``beta_in``/``alpha_out``/``beta_out``  the window on entry and exit
 ``cache_hit``    a transposition (reached before along another path); ``hits`` visits merged
 ``folded``       the sibling moves folded into this node by symmetry
-``step``         the frame at which the node's value (or cut) appears, for step-by-step views
+``opened``       the step from which the node is drawn in step-by-step views (entered, or cut)
+``step``/``reveal``  the step at which its value (or its cut) appears
 
-Edges carry ``move``, ``principal``, ``optimal`` and ``pruned`` (with ``cut`` on the first pruned
-edge of a cut-off).
+Infinite values are written "inf" and "-inf". Edges carry ``move``, ``principal``, ``optimal``
+and ``pruned`` (with ``cut`` on the first pruned edge of a cut-off).
 """
 
 from __future__ import annotations
@@ -36,6 +55,7 @@ from solver import minimax as teaching
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf
 from solver.game import (
     Game,
+    HasEvaluate,
     HasRender,
     HasSymmetries,
     format_action,
@@ -43,10 +63,20 @@ from solver.game import (
     player_name,
     state_key,
 )
-from solver.results import SearchResult, format_value
+from solver.results import SearchResult, format_value, ply_preference
 from viz.errors import TooManyNodesError, VizError
 
-__all__ = ["DEFAULT_MAX_NODES", "RECORD_LIMIT", "GameTree", "Step", "game_tree"]
+__all__ = [
+    "ALGORITHMS",
+    "BOUNDS",
+    "DEFAULT_MAX_NODES",
+    "PRUNED_VIEWS",
+    "RECORD_LIMIT",
+    "GameTree",
+    "Step",
+    "bound_kind",
+    "game_tree",
+]
 
 DEFAULT_MAX_NODES = 1000
 """The largest diagram drawn unless the caller raises ``max_nodes``."""
@@ -55,6 +85,12 @@ RECORD_LIMIT = 300_000
 """The most search nodes recorded to build a collapsed, merged or folded view."""
 
 ALGORITHMS = ("minimax", "alphabeta")
+BOUNDS = ("exact", "lower", "upper")
+PRUNED_VIEWS = ("stub", "subtree", "values")
+"""How a cut-off is drawn: the pruned moves only, their whole subtrees greyed, or greyed with
+the minimax values the search never computed revealed."""
+
+INF = float("inf")
 
 
 @attrs.frozen
@@ -77,8 +113,10 @@ class GameTree:
         result: the search's own :class:`~solver.results.SearchResult`.
         steps: the frames of backward induction, in the order the search produced them.
         searched: nodes the search entered (the root included).
-        pruned: children never visited because of cut-offs.
+        pruned: children never visited because of cut-offs (the tops of the pruned subtrees).
         has_boards: every node carries a ``board`` picture (the game can ``render``).
+        saved: nodes minimax would visit that alpha-beta did not (None: more than could be
+            counted within the record limit; 0 for minimax).
     """
 
     graph: Any
@@ -88,6 +126,7 @@ class GameTree:
     searched: int
     pruned: int
     has_boards: bool
+    saved: int | None = 0
 
     def _repr_svg_(self) -> str:
         """The diagram as SVG, so a Jupyter cell displays it inline."""
@@ -103,25 +142,49 @@ class GameTree:
         )
 
 
-class _Recorder:
-    """An observer that keeps the events (up to a limit) and counts what it could not keep."""
+class _Overflow(Exception):
+    """Raised inside the observer to stop a search that outgrew the limit."""
 
-    def __init__(self, limit: int) -> None:
+
+class _Recorder:
+    """An observer that keeps the events and stops the search once it outgrows ``limit``.
+
+    ``count_pruned``: the limit counts pruned children too (they are drawn as well).
+    """
+
+    def __init__(self, limit: int | None, count_pruned: bool) -> None:
         self.limit = limit
+        self.count_pruned = count_pruned
         self.events: list[Event] = []
         self.entered = 0
         self.pruned = 0
-        self.overflow = False
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, Enter):
             self.entered += 1
-            if self.entered > self.limit:
-                self.overflow = True
         elif isinstance(event, Cutoff):
             self.pruned += len(event.pruned)
-        if not self.overflow:
-            self.events.append(event)
+        self.events.append(event)
+        if self.limit is not None and self.size > self.limit:
+            raise _Overflow
+
+    @property
+    def size(self) -> int:
+        return self.entered + (self.pruned if self.count_pruned else 0)
+
+
+def bound_kind(value: float, alpha_in: float, beta_in: float) -> str:
+    """The fail-soft rule: a value at or below alpha on entry is an upper bound, at or above beta
+    a lower bound, else exact (a bound against an infinite window edge is exact: ``≤ −∞`` is −∞).
+
+    >>> bound_kind(4, 3, 5), bound_kind(4, 5, 9), bound_kind(4, -9, 4), bound_kind(-INF, -INF, 2)
+    ('exact', 'upper', 'lower', 'exact')
+    """
+    if value <= alpha_in and alpha_in != -INF:
+        return "upper"
+    if value >= beta_in and beta_in != INF:
+        return "lower"
+    return "exact"
 
 
 def game_tree(
@@ -136,6 +199,9 @@ def game_tree(
     fold_symmetries: bool = False,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     leaf_label: Callable[[Any], str] | None = None,
+    ordering: str = "given",
+    pruned: str = "subtree",
+    record_limit: int = RECORD_LIMIT,
 ) -> GameTree:
     """Run ``algorithm`` from ``state`` and build the annotated tree of what it did.
 
@@ -146,48 +212,69 @@ def game_tree(
         depth: the search horizon in plies (None: to the end of the game).
         algorithm: ``"minimax"`` or ``"alphabeta"`` (the teaching searches).
         evaluate: the horizon evaluation (default the game's ``evaluate``).
-        transpositions: merge identical states (same position, same depth) into one node, a
-            DAG whose nodes count how often the search reached them.
+        transpositions: merge visits of the same position at the same depth whose whole
+            subtrees the search explored alike (same values, bounds and cuts) into one node
+            of a DAG that counts the visits; visits that differ stay apart.
         collapse: keep the principal path and the moves beside it; replace each subtree off
             the path by one summary node ("… 34 positions").
         fold_symmetries: fold sibling positions that the game's ``symmetries`` make equivalent
             into the first of them (which lists the folded moves).
         max_nodes: the most nodes to draw (None: no limit).
         leaf_label: ``state -> str`` written in the leaves (e.g. captured seeds).
+        ordering: the order moves are searched in: ``"given"`` (the game's), ``"best"`` (best
+            for the mover first) or ``"worst"`` (see :mod:`viz.ordering`).
+        pruned: how cut-offs are drawn (:data:`PRUNED_VIEWS`): ``"stub"`` the pruned moves
+            only, ``"subtree"`` their subtrees greyed, ``"values"`` greyed with minimax values.
+        record_limit: the most search nodes a collapsed, merged or folded view is built from.
 
     Returns:
         The :class:`GameTree`; draw it with :func:`viz.render`.
 
     Raises:
-        TooManyNodesError: the diagram would draw more than ``max_nodes`` nodes.
-        VizError: an unknown ``algorithm``, or a negative ``max_nodes``.
+        TooManyNodesError: the diagram would draw more than ``max_nodes`` nodes (or a shrunk
+            view's search outgrew ``record_limit``); the search is stopped as soon as it does.
+        VizError: an unknown ``algorithm``, ``ordering`` or ``pruned``, or a bad ``max_nodes``.
         CapabilityError: a depth limit on a game without ``evaluate`` and no ``evaluate=``.
 
     >>> from games import load_game
     >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
-    >>> tree.result.value, tree.searched, tree.pruned
-    (3, 11, 2)
+    >>> tree.result.value, tree.searched, tree.pruned, tree.saved
+    (3, 11, 2, 2)
     """
+    from viz.ordering import ORDERINGS, ordered
+
     if algorithm not in ALGORITHMS:
         raise VizError(f"unknown algorithm {algorithm!r}; choose one of: {', '.join(ALGORITHMS)}")
+    if ordering not in ORDERINGS:
+        raise VizError(f"unknown ordering {ordering!r}; choose one of: {', '.join(ORDERINGS)}")
+    if pruned not in PRUNED_VIEWS:
+        raise VizError(f"unknown pruned view {pruned!r}; choose one of: {', '.join(PRUNED_VIEWS)}")
     if max_nodes is not None and max_nodes < 1:
         raise VizError(f"invalid max_nodes {max_nodes!r}: use a positive number or None")
     if state is None:
         state = game.initial_state()
+    if evaluate is None and isinstance(game, HasEvaluate):
+        evaluate = game.evaluate
     shrinking = transpositions or collapse or fold_symmetries
-    limit = RECORD_LIMIT if max_nodes is None or shrinking else max_nodes
-    recorder = _Recorder(limit)
+    options = {
+        "transpositions": transpositions,
+        "collapse": collapse,
+        "fold_symmetries": fold_symmetries,
+    }
+    searched_game = game
+    if ordering != "given":
+        searched_game = ordered(game, state, depth, evaluate, ordering, record_limit)
+    limit = record_limit if max_nodes is None or shrinking else max_nodes
+    recorder = _Recorder(limit, count_pruned=not shrinking and max_nodes is not None)
     search = teaching.alphabeta if algorithm == "alphabeta" else teaching.minimax
-    result = search(game, state, depth=depth, evaluate=evaluate, observer=recorder)
-    total = recorder.entered + recorder.pruned
-    if recorder.overflow:
-        raise TooManyNodesError(
-            _too_many(game, total, max_nodes, depth, shrinking, recorded=limit),
-            nodes=total,
-            max_nodes=max_nodes if max_nodes is not None else limit,
-        )
-    graph, steps = _tree_from_events(game, recorder.events, leaf_label)
-    graph.graph.update(_facts(game, state, result, algorithm, depth, recorder))
+    try:
+        result = search(searched_game, state, depth=depth, evaluate=evaluate, observer=recorder)
+    except _Overflow:
+        raise _refusal(game, depth, options, max_nodes, limit, recorder, shrinking) from None
+    graph, steps, states = _tree_from_events(game, recorder.events, leaf_label, algorithm)
+    saved = _expand_pruned(graph, states, game, depth, evaluate, pruned, record_limit)
+    graph.graph.update(_facts(game, state, result, algorithm, depth, recorder, graph))
+    graph.graph.update(ordering=ordering, pruned_view=pruned, saved=saved)
     if fold_symmetries and isinstance(game, HasSymmetries):
         _fold(graph, game, recorder.events)
     if collapse:
@@ -200,9 +287,10 @@ def game_tree(
     graph.graph["drawn"] = drawn
     if max_nodes is not None and drawn > max_nodes:
         raise TooManyNodesError(
-            _too_many(game, drawn, max_nodes, depth, shrinking, options=_used(graph)),
+            _too_many_drawn(game, drawn, max_nodes, depth, options, pruned, algorithm),
             nodes=drawn,
             max_nodes=max_nodes,
+            shrink=_shrinkers(game, depth, options, pruned, algorithm),
         )
     return GameTree(
         graph=graph,
@@ -212,39 +300,92 @@ def game_tree(
         searched=recorder.entered,
         pruned=recorder.pruned,
         has_boards=isinstance(game, HasRender),
+        saved=saved,
     )
 
 
-def _used(graph: Any) -> set[str]:
-    return {k for k in ("transpositions", "collapse", "fold_symmetries") if graph.graph.get(k)}
+def _shrinkers(
+    game: Game[Any, Any],
+    depth: int | None,
+    options: dict[str, bool],
+    pruned: str = "stub",
+    algorithm: str = "minimax",
+) -> tuple[str, ...]:
+    """The options not yet used that would draw fewer nodes, as ``game_tree`` keywords."""
+    out = ["depth"]
+    for name in ("collapse", "transpositions"):
+        if not options[name]:
+            out.append(name)
+    if not options["fold_symmetries"] and isinstance(game, HasSymmetries):
+        out.append("fold_symmetries")
+    if algorithm == "alphabeta" and pruned != "stub":
+        out.append("pruned")
+    return tuple(out)
 
 
-def _too_many(
+_HINT = {
+    "collapse": "collapse=True",
+    "transpositions": "transpositions=True",
+    "fold_symmetries": "fold_symmetries=True",
+    "pruned": "pruned='stub'",
+}
+
+
+def _depth_hint(depth: int | None) -> str:
+    return f"a smaller depth (now {depth})" if depth is not None else "a depth limit"
+
+
+def _too_many_drawn(
     game: Game[Any, Any],
     nodes: int,
-    max_nodes: int | None,
+    max_nodes: int,
     depth: int | None,
-    shrinking: bool,
+    options: dict[str, bool],
+    pruned: str,
+    algorithm: str,
     *,
-    recorded: int | None = None,
-    options: set[str] | None = None,
+    at_least: bool = False,
 ) -> str:
-    used = options or set()
-    hints = [f"a smaller depth (now {depth})" if depth is not None else "a depth limit"]
-    if "collapse" not in used:
-        hints.append("collapse=True")
-    if "transpositions" not in used:
-        hints.append("transpositions=True")
-    if "fold_symmetries" not in used and isinstance(game, HasSymmetries):
-        hints.append("fold_symmetries=True")
-    if recorded is not None and (shrinking or max_nodes is None):
-        return (
-            f"the search tree has {nodes:,} nodes, more than the {recorded:,} the diagram "
-            f"can be built from; use {hints[0]}"
+    hints = [_depth_hint(depth)]
+    hints += [_HINT[k] for k in _shrinkers(game, depth, options, pruned, algorithm)[1:]]
+    hints.append(f"a larger max_nodes (now {max_nodes:,})")
+    many = f"more than {max_nodes:,}" if at_least else f"{nodes:,}"
+    return (
+        f"the diagram would draw {many} nodes, more than max_nodes={max_nodes!r}"
+        + (" (the search was stopped there)" if at_least else "")
+        + f"; shrink it with {', '.join(hints[:-1])}, or {hints[-1]}"
+    )
+
+
+def _refusal(
+    game: Game[Any, Any],
+    depth: int | None,
+    options: dict[str, bool],
+    max_nodes: int | None,
+    limit: int,
+    recorder: _Recorder,
+    shrinking: bool,
+) -> TooManyNodesError:
+    """The error for a search stopped at the limit, blaming the limit that stopped it."""
+    if shrinking or max_nodes is None:
+        used = ", ".join(k + "=True" for k, v in options.items() if v) or "max_nodes=None"
+        message = (
+            f"the search passed {limit:,} nodes and was stopped: {used} builds its view from "
+            f"the whole search, and record_limit={limit:,} bounds it; use {_depth_hint(depth)}"
+            " or alphabeta (it searches fewer nodes)"
         )
-    hints.append(f"a larger max_nodes (now {max_nodes:,})" if max_nodes else "max_nodes=None")
-    return f"the diagram would draw {nodes:,} nodes, more than max_nodes={max_nodes!r}; shrink " + (
-        f"it with {', '.join(hints[:-1])}, or {hints[-1]}"
+        return TooManyNodesError(
+            message, nodes=recorder.size, max_nodes=limit, shrink=("depth",), limit="record_limit"
+        )
+    assert max_nodes is not None
+    return TooManyNodesError(
+        _too_many_drawn(
+            game, recorder.size, max_nodes, depth, options, "stub", "minimax", at_least=True
+        ),
+        nodes=recorder.size,
+        max_nodes=max_nodes,
+        shrink=_shrinkers(game, depth, options),
+        at_least=True,
     )
 
 
@@ -255,13 +396,16 @@ def _facts(
     algorithm: str,
     depth: int | None,
     recorder: _Recorder,
+    graph: Any,
 ) -> dict[str, Any]:
     moves = []
-    here = state
-    for action in result.pv:
-        moves.append(format_action(game, here, action))
-        here = game.result(here, action)
-    best = format_action(game, state, result.best_action) if result.pv else None
+    node = 0
+    while True:
+        nxt = [c for c in graph.successors(node) if graph.edges[node, c]["principal"]]
+        if not nxt:
+            break
+        node = nxt[0]
+        moves.append(graph.nodes[node]["move"])
     return {
         "game": game.name,
         "algorithm": algorithm,
@@ -269,7 +413,7 @@ def _facts(
         "position": format_state(game, state),
         "value": _json_float(result.value),
         "value_text": num(result.value),
-        "best_move": best,
+        "best_move": moves[0] if moves else None,
         "pv": moves,
         "searched": recorder.entered,
         "pruned": recorder.pruned,
@@ -288,9 +432,16 @@ def num(value: float | None) -> str:
 
 def _json_float(value: float) -> float | str:
     """Infinities as the strings "inf"/"-inf" (strict JSON has no infinity)."""
-    if value in (float("inf"), float("-inf")):
+    if value in (INF, -INF):
         return "inf" if value > 0 else "-inf"
     return value
+
+
+def as_float(value: float | str | None) -> float | None:
+    """A stored value back as a float ("inf" and "-inf" included); None stays None."""
+    if value is None:
+        return None
+    return float(value)
 
 
 def _node_name(game: Game[Any, Any], state: Any) -> str | None:
@@ -301,173 +452,333 @@ def _node_name(game: Game[Any, Any], state: Any) -> str | None:
     return None
 
 
+def _blank(kind: str, player: int, depth: int) -> dict[str, Any]:
+    """Every node attribute, at its default."""
+    return {
+        "kind": kind,
+        "player": player,
+        "role": player_name(player),
+        "depth": depth,
+        "move": "",
+        "path": [],
+        "title": "the root",
+        "state": "",
+        "board": None,
+        "name": None,
+        "order": None,
+        "value": None,
+        "bound": "exact",
+        "exact": True,
+        "range": None,
+        "leaf": None,
+        "label": None,
+        "principal": False,
+        "optimal": False,
+        "cut_by": None,
+        "cut": None,
+        "alpha_in": None,
+        "beta_in": None,
+        "alpha_out": None,
+        "beta_out": None,
+        "cache_hit": False,
+        "hits": 1,
+        "folded": [],
+        "positions": 0,
+        "opened": None,
+        "step": None,
+        "reveal": None,
+    }
+
+
+def _title(name: str | None, path: list[str]) -> str:
+    if name:
+        return name
+    return "the root" if not path else "node " + "·".join(path)
+
+
+def _edge_attrs(move: str, pruned: bool = False, cut: str | None = None) -> dict[str, Any]:
+    return {"move": move, "principal": False, "optimal": False, "pruned": pruned, "cut": cut}
+
+
+def _set_value(data: dict[str, Any], value: float, bound: str) -> None:
+    data["value"] = value
+    data["bound"] = bound
+    data["exact"] = bound == "exact"
+    lo = value if bound != "upper" else -INF
+    hi = value if bound != "lower" else INF
+    data["range"] = [_json_float(lo), _json_float(hi)]
+
+
 def _tree_from_events(
-    game: Game[Any, Any], events: list[Event], leaf_label: Callable[[Any], str] | None
-) -> tuple[Any, list[Step]]:
+    game: Game[Any, Any],
+    events: list[Event],
+    leaf_label: Callable[[Any], str] | None,
+    algorithm: str,
+) -> tuple[Any, list[Step], dict[int, Any]]:
     graph = nx.DiGraph()
     states: dict[int, Any] = {}
     children: dict[int, list[tuple[Any, int]]] = {}
-    best: dict[int, Any] = {}
+    window: dict[int, tuple[float, float]] = {}
     steps: list[Step] = []
-    cuts: list[Cutoff] = []
+    cuts: list[tuple[Cutoff, int]] = []
     renders = isinstance(game, HasRender)
 
-    def describe(node: int, the_state: Any, player: int, depth: int) -> dict[str, Any]:
-        return {
-            "kind": "node",
-            "player": player,
-            "role": player_name(player),
-            "depth": depth,
-            "state": format_state(game, the_state),
-            "board": game.render(the_state) if renders else None,  # type: ignore[attr-defined]
-            "name": _node_name(game, the_state),
-            "value": None,
-            "exact": True,
-            "leaf": None,
-            "label": None,
-            "principal": False,
-            "optimal": False,
-            "cut_by": None,
-            "cut": None,
-            "alpha_in": "-inf",
-            "beta_in": "inf",
-            "alpha_out": None,
-            "beta_out": None,
-            "cache_hit": False,
-            "hits": 1,
-            "folded": [],
-            "positions": 0,
-            "step": None,
-            "reveal": None,
-            "opened": None,
-        }
+    def describe(kind: str, the_state: Any, player: int, depth: int, path: list[str]) -> Any:
+        data = _blank(kind, player, depth)
+        name = _node_name(game, the_state)
+        data.update(
+            state=format_state(game, the_state),
+            board=game.render(the_state) if renders else None,  # type: ignore[attr-defined]
+            name=name,
+            path=path,
+            move=path[-1] if path else "",
+            title=_title(name, path),
+        )
+        return data
 
     for event in events:
         if isinstance(event, Enter):
             states[event.node] = event.state
-            attrs_ = describe(event.node, event.state, event.player, event.depth)
-            attrs_["alpha_in"] = _json_float(event.alpha)
-            attrs_["beta_in"] = _json_float(event.beta)
-            move = ""
+            path: list[str] = []
             if event.parent is not None:
                 move = format_action(game, states[event.parent], event.action)
+                path = [*graph.nodes[event.parent]["path"], move]
                 children.setdefault(event.parent, []).append((event.action, event.node))
-            attrs_["move"] = move
-            graph.add_node(event.node, **attrs_)
+            data = describe("node", event.state, event.player, event.depth, path)
+            data.update(
+                order=event.node + 1,
+                alpha_in=_json_float(event.alpha),
+                beta_in=_json_float(event.beta),
+            )
+            window[event.node] = (event.alpha, event.beta)
+            graph.add_node(event.node, **data)
             if event.parent is not None:
-                graph.add_edge(
-                    event.parent,
-                    event.node,
-                    move=move,
-                    principal=False,
-                    optimal=False,
-                    pruned=False,
-                    cut=None,
-                )
+                graph.add_edge(event.parent, event.node, **_edge_attrs(path[-1]))
         elif isinstance(event, Leaf):
             data = graph.nodes[event.node]
-            data["value"] = event.value
+            _set_value(data, event.value, "exact")
             data["leaf"] = "terminal" if event.terminal else "horizon"
             if leaf_label is not None:
                 data["label"] = leaf_label(states[event.node])
             steps.append(Step("leaf", event.node, _leaf_text(data)))
         elif isinstance(event, Backup):
             data = graph.nodes[event.node]
-            already = data["leaf"] is not None and data["value"] == event.value
-            data["value"] = event.value
-            data["exact"] = event.exact
+            if data["leaf"] is not None:
+                continue  # a leaf's value was given by its Leaf event
+            bound = "exact"
+            if algorithm == "alphabeta":
+                bound = bound_kind(event.value, *window[event.node])
+            _set_value(data, event.value, bound)
             data["alpha_out"] = _json_float(event.alpha)
             data["beta_out"] = _json_float(event.beta)
-            best[event.node] = event.best_action
-            if not already:
-                steps.append(Step("backup", event.node, _backup_text(data)))
+            steps.append(Step("backup", event.node, _backup_text(data)))
         elif isinstance(event, Cutoff):
-            cuts.append(event)
+            cuts.append((event, len(steps)))
             steps.append(Step("cut", event.node, ""))  # text filled below
         elif isinstance(event, CacheHit):
             data = graph.nodes[event.node]
             data["cache_hit"] = True
-            data["value"] = event.value
-            data["exact"] = event.bound == "exact"
+            _set_value(data, event.value, event.bound)
 
     next_id = max(graph.nodes, default=-1) + 1
-    cut_text: dict[int, str] = {}
-    for cut in cuts:
+    for cut, index in cuts:
         parent_state = states[cut.node]
         parent = graph.nodes[cut.node]
+        moves = []
         for i, action in enumerate(cut.pruned):
             child_state = game.result(parent_state, action)
-            attrs_ = describe(next_id, child_state, game.to_move(child_state), parent["depth"] + 1)
             move = format_action(game, parent_state, action)
-            attrs_.update(kind="pruned", move=move, cut_by=cut.node, cut=cut.inequality)
-            attrs_["alpha_in"] = attrs_["beta_in"] = None
-            if game.is_terminal(child_state):
-                attrs_["leaf"] = "terminal"
-            graph.add_node(next_id, **attrs_)
-            graph.add_edge(
-                cut.node,
-                next_id,
-                move=move,
-                principal=False,
-                optimal=False,
-                pruned=True,
-                cut=cut.inequality if i == 0 else None,
+            moves.append(move)
+            data = describe(
+                "pruned",
+                child_state,
+                game.to_move(child_state),
+                parent["depth"] + 1,
+                [*parent["path"], move],
             )
+            data.update(cut_by=cut.node, cut=cut.inequality)
+            if game.is_terminal(child_state):
+                data["leaf"] = "terminal"
+            graph.add_node(next_id, **data)
+            graph.add_edge(
+                cut.node, next_id, **_edge_attrs(move, True, cut.inequality if i == 0 else None)
+            )
+            states[next_id] = child_state
             next_id += 1
-        moves = ", ".join(format_action(game, parent_state, a) for a in cut.pruned)
-        cut_text[cut.node] = (
-            f"cut-off at {_who(parent)}: {cut.inequality}, so "
-            f"{'move' if len(cut.pruned) == 1 else 'moves'} {moves} need not be searched"
+        text = (
+            f"cut-off at {parent['role']} node {parent['title']}: {cut.inequality}, so "
+            f"{'move' if len(moves) == 1 else 'moves'} {', '.join(moves)} need not be searched"
         )
-    steps = [Step(s.kind, s.node, cut_text[s.node]) if s.kind == "cut" else s for s in steps]
+        steps[index] = Step("cut", cut.node, text)
+    _mark_principal(graph)
+    return graph, steps, states
 
-    # principal path and optimal moves, from the search's own choices
-    node = 0
-    while node in graph and node in best:
-        graph.nodes[node]["principal"] = True
-        nxt = next((c for a, c in children.get(node, []) if a == best[node]), None)
-        if nxt is None:
-            break
-        graph.edges[node, nxt]["principal"] = True
-        node = nxt
-    if 0 in graph and graph.nodes[0]["value"] is not None:
-        graph.nodes[node]["principal"] = True
-    for parent, kids in children.items():
-        pdata = graph.nodes[parent]
-        if pdata["value"] is None or not pdata["exact"]:
+
+def _mark_principal(graph: Any) -> None:
+    """The principal path and the optimal moves, from the values the search backed up.
+
+    A node's principal child is one of its exact children whose value is the node's value; when
+    several are (possible only where every leaf is a game end), the engine's tie-break picks it:
+    the quickest win, the slowest loss or draw (:func:`solver.results.ply_preference`), then the
+    first in move order. Optimal moves are marked only at nodes whose value is exact.
+    """
+    exact_game = all(d["leaf"] != "horizon" for _, d in graph.nodes(data=True))
+    plies: dict[int, int] = {}
+    choice: dict[int, int] = {}
+    for node in reversed(list(nx.topological_sort(graph))):
+        data = graph.nodes[node]
+        if data["kind"] != "node" or data["value"] is None:
             continue
-        if graph.out_degree(parent) < 2:
-            continue  # a forced move is no choice: nothing to mark
-        for _, child in kids:
-            cdata = graph.nodes[child]
-            if cdata["exact"] and cdata["value"] == pdata["value"]:
-                cdata["optimal"] = True
-                graph.edges[parent, child]["optimal"] = True
-    return graph, steps
+        kids = [
+            c
+            for c in graph.successors(node)
+            if graph.nodes[c]["kind"] == "node"
+            and graph.nodes[c]["value"] == data["value"]
+            and graph.nodes[c]["exact"]
+        ]
+        if not kids:
+            plies[node] = 0
+            continue
+        mover = data["value"] if data["player"] == 0 else -data["value"]
+        if exact_game:
+            best = min(kids, key=lambda c: (ply_preference(mover, plies.get(c, 0) + 1), c))
+        else:
+            best = kids[0]
+        choice[node] = best
+        plies[node] = plies.get(best, 0) + 1
+        if data["exact"] and graph.out_degree(node) >= 2:
+            for child in kids:
+                graph.nodes[child]["optimal"] = True
+                graph.edges[node, child]["optimal"] = True
+    node = 0
+    if 0 in graph and graph.nodes[0]["value"] is not None:
+        graph.nodes[0]["principal"] = True
+        while node in choice:
+            child = choice[node]
+            graph.edges[node, child]["principal"] = True
+            graph.nodes[child]["principal"] = True
+            node = child
 
 
-def _who(data: dict[str, Any]) -> str:
-    where = data["name"] or (f"after {data['move']}" if data["move"] else "the root")
-    return f"{data['role']} node {where}" if data["name"] else f"the {data['role']} node {where}"
+def _expand_pruned(
+    graph: Any,
+    states: dict[int, Any],
+    game: Game[Any, Any],
+    depth: int | None,
+    evaluate: Callable[[Any], float] | None,
+    view: str,
+    limit: int,
+) -> int | None:
+    """Grow each pruned node's subtree (greyed), valued by minimax for ``"values"``.
+
+    Returns the nodes saved versus minimax: the sizes of all pruned subtrees (None when they
+    hold more than ``limit`` nodes, which are then not counted further). The subtrees are
+    added to the graph unless ``view`` is ``"stub"``.
+    """
+    tops = [n for n, d in graph.nodes(data=True) if d["kind"] == "pruned"]
+    next_id = max(graph.nodes, default=-1) + 1
+    saved = 0
+    renders = isinstance(game, HasRender)
+    for top in tops:
+        if view == "stub":
+            saved += _count(game, states[top], graph.nodes[top]["depth"], depth, limit - saved)
+            if saved > limit:
+                return None
+            continue
+        stack = [top]
+        order: list[int] = []
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            saved += 1
+            if saved > limit:
+                return None
+            data = graph.nodes[node]
+            here = states.pop(node) if node != top else states[top]
+            if game.is_terminal(here):
+                data["leaf"] = "terminal"
+                if view == "values":
+                    _set_value(data, game.utility(here), "exact")
+                continue
+            if depth is not None and data["depth"] >= depth:
+                data["leaf"] = "horizon"
+                if view == "values" and evaluate is not None:
+                    _set_value(data, evaluate(here), "exact")
+                continue
+            kids = []
+            for action in game.actions(here):
+                child = game.result(here, action)
+                move = format_action(game, here, action)
+                path = [*data["path"], move]
+                kid = _blank("pruned", game.to_move(child), data["depth"] + 1)
+                name = _node_name(game, child)
+                kid.update(
+                    state=format_state(game, child),
+                    board=game.render(child) if renders else None,  # type: ignore[attr-defined]
+                    name=name,
+                    path=path,
+                    move=move,
+                    title=_title(name, path),
+                    cut_by=data["cut_by"],
+                )
+                graph.add_node(next_id, **kid)
+                graph.add_edge(node, next_id, **_edge_attrs(move, pruned=True))
+                states[next_id] = child
+                kids.append(next_id)
+                next_id += 1
+            stack.extend(reversed(kids))
+        if view == "values":
+            for node in reversed(order):
+                data = graph.nodes[node]
+                values = [graph.nodes[c]["value"] for c in graph.successors(node)]
+                if values and None not in values:
+                    _set_value(data, max(values) if data["player"] == 0 else min(values), "exact")
+    return saved
+
+
+def _count(game: Game[Any, Any], state: Any, at: int, depth: int | None, limit: int) -> int:
+    """The nodes of the subtree under ``state`` (at ``at`` plies) to the horizon, up to limit+1."""
+    seen = 0
+    stack = [(state, at)]
+    while stack:
+        here, ply = stack.pop()
+        seen += 1
+        if seen > limit:
+            return seen
+        if game.is_terminal(here) or (depth is not None and ply >= depth):
+            continue
+        stack.extend((game.result(here, a), ply + 1) for a in game.actions(here))
+    return seen
 
 
 def _leaf_text(data: dict[str, Any]) -> str:
     kind = "terminal position" if data["leaf"] == "terminal" else "horizon position (evaluated)"
-    where = f" after {data['move']}" if data["move"] else ""
+    where = f" {data['title']}" if data["path"] else " at the root"
     return f"{kind}{where} is worth {num(data['value'])}"
+
+
+_BOUND_TEXT = {
+    "exact": "",
+    "lower": " — a lower bound: it reached β, the value is at least this",
+    "upper": " — an upper bound: it stayed at or below α, the value is at most this",
+}
 
 
 def _backup_text(data: dict[str, Any]) -> str:
     how = "maximum" if data["player"] == 0 else "minimum"
-    bound = "" if data["exact"] else (" (a bound: " + ("≥" if data["player"] == 0 else "≤") + ")")
-    return f"{_who(data)} backs up the {how} of its children: {num(data['value'])}{bound}"
+    sign = {"exact": "", "lower": "≥", "upper": "≤"}[data["bound"]]
+    return (
+        f"{data['role']} node {data['title']} backs up the {how} of its children: "
+        f"{sign}{num(data['value'])}{_BOUND_TEXT[data['bound']]}"
+    )
 
 
 def _mark_steps(graph: Any, steps: tuple[Step, ...]) -> None:
-    """Record at which frame each node's value (``reveal``) and each cut (``step``) appears.
+    """Record the frame at which each node appears (``opened``) and is valued or cut.
 
-    Also ``opened``: the first frame at which the search is known to have entered the node
-    (the first step in its subtree), so a frame never shows a window the search has not set yet.
+    ``opened``: the first frame at which the search is known to have entered the node (the
+    first step in its subtree); pruned nodes appear at their cut's frame. ``reveal``/``step``:
+    the frame at which the value (or the cut) appears.
     """
     for index, step in enumerate(steps, start=1):
         if step.node not in graph:
@@ -477,9 +788,10 @@ def _mark_steps(graph: Any, steps: tuple[Step, ...]) -> None:
             graph.nodes[node]["opened"] = index
             node = next(iter(graph.predecessors(node)), None)
         if step.kind == "cut":
-            for child in graph.successors(step.node):
-                if graph.nodes[child]["kind"] == "pruned":
+            for child in _subtree(graph, step.node):
+                if graph.nodes[child]["kind"] == "pruned" and graph.nodes[child]["step"] is None:
                     graph.nodes[child]["step"] = index
+                    graph.nodes[child]["opened"] = index
         else:
             graph.nodes[step.node]["reveal"] = index
             graph.nodes[step.node]["step"] = index
@@ -501,15 +813,14 @@ def _fold(graph: Any, game: Game[Any, Any], events: list[Event]) -> None:
     states = {e.node: e.state for e in events if isinstance(e, Enter)}
     folded_away = 0
     for parent in list(graph.nodes):
-        if parent not in graph:
+        if parent not in graph or parent not in states:
             continue
         seen: dict[frozenset[Hashable], int] = {}
         for child in list(graph.successors(parent)):
             data = graph.nodes[child]
             child_state = states.get(child)
             if child_state is None:
-                parent_state = states[parent]
-                child_state = _pruned_state(game, parent_state, data["move"])
+                child_state = _pruned_state(game, states[parent], data["move"])
                 if child_state is None:
                     continue
             cls = frozenset(_keys(game, game.symmetries(child_state)))  # type: ignore[attr-defined]
@@ -550,64 +861,53 @@ def _collapse(graph: Any) -> None:
             graph.remove_nodes_from(below)
             hidden += len(below)
             cdata = graph.nodes[child]
-            graph.add_node(
-                next_id,
-                kind="summary",
-                player=1 - cdata["player"],
-                role="MIN" if cdata["player"] == 0 else "MAX",
-                depth=cdata["depth"] + 1,
-                move="",
-                state="",
-                board=None,
-                name=None,
-                value=None,
-                exact=True,
-                leaf=None,
-                label=None,
-                principal=False,
-                optimal=False,
-                cut_by=None,
-                cut=None,
-                alpha_in=None,
-                beta_in=None,
-                alpha_out=None,
-                beta_out=None,
-                cache_hit=False,
-                hits=1,
-                folded=[],
-                positions=len(below),
-                step=None,
-                reveal=None,
-            )
-            graph.add_edge(
-                child, next_id, move="", principal=False, optimal=False, pruned=False, cut=None
-            )
+            summary = _blank("summary", 1 - cdata["player"], cdata["depth"] + 1)
+            summary.update(positions=len(below), path=cdata["path"], title=cdata["title"])
+            graph.add_node(next_id, **summary)
+            graph.add_edge(child, next_id, **_edge_attrs(""))
             next_id += 1
     graph.graph["collapsed_away"] = hidden
 
 
 def _merge(graph: Any) -> Any:
-    """Merge nodes with the same position at the same depth into one node of a DAG."""
-    groups: dict[tuple[str, int, str], int] = {}
+    """Merge visits the search explored alike into one node of a DAG.
+
+    Two nodes merge when they hold the same position at the same depth and their whole subtrees
+    agree: the same kind, value and bound at every node, the same moves, the same cuts. Under
+    minimax every visit of a position (at one depth) is alike, so each position appears once;
+    under alpha-beta a visit cut off in one window and searched in full in another stay two
+    nodes, each consistent with its children.
+    """
+    signature: dict[int, int] = {}
+    interned: dict[tuple[Any, ...], int] = {}
+    first: dict[int, int] = {}
     rep: dict[int, int] = {}
-    for node in sorted(graph.nodes):
+    for node in reversed(list(nx.topological_sort(graph))):
         data = graph.nodes[node]
-        if data["kind"] == "summary":
-            rep[node] = node
-            continue
-        group = (data["state"], data["depth"], "p" if data["kind"] == "pruned" else "v")
-        visited = (data["state"], data["depth"], "v")
-        if data["kind"] == "pruned" and visited in groups:
-            group = visited
-        if group in groups:
-            first = groups[group]
-            rep[node] = first
-            if data["kind"] == "node":
-                graph.nodes[first]["hits"] += 1
-                graph.nodes[first]["cache_hit"] = True
+        kids = tuple(
+            (graph.edges[node, c]["move"], graph.edges[node, c]["pruned"], signature[c])
+            for c in sorted(graph.successors(node))
+        )
+        key = (
+            data["kind"],
+            data["state"],
+            data["depth"],
+            data["value"],
+            data["bound"],
+            data["positions"],
+            data["cut"],
+            kids,
+        )
+        signature[node] = interned.setdefault(key, len(interned))
+    for node in sorted(graph.nodes):
+        sig = signature[node]
+        if sig in first:
+            rep[node] = first[sig]
+            keep = graph.nodes[first[sig]]
+            keep["hits"] += 1
+            keep["cache_hit"] = True
         else:
-            groups[group] = node
-            rep[node] = node
+            first[sig] = rep[node] = node
     merged = nx.DiGraph()
     merged.graph.update(graph.graph)
     merged.graph["transpositions"] = True
@@ -620,8 +920,13 @@ def _merge(graph: Any) -> Any:
             edge = merged.edges[a, b]
             edge["principal"] = edge["principal"] or data["principal"]
             edge["optimal"] = edge["optimal"] or data["optimal"]
-            edge["pruned"] = edge["pruned"] and data["pruned"]
         else:
             merged.add_edge(a, b, **data)
-    merged.graph["states"] = merged.number_of_nodes()
+    for node in merged.nodes:
+        data = merged.nodes[node]
+        if any(merged.edges[p, node]["principal"] for p in merged.predecessors(node)):
+            data["principal"] = True
+    positions = {(d["state"], d["depth"]) for _, d in merged.nodes(data=True)}
+    merged.graph["states"] = len(positions)
+    merged.graph["visits_apart"] = merged.number_of_nodes() - len(positions)
     return merged

@@ -36,6 +36,7 @@ _PRUNED = "#9a9a9a"
 _CUT = "#b03a2e"
 _GLYPH = {0: "▲", 1: "▼"}
 _HITS = "#7b3fa0"
+_SIGN = {"exact": "", "lower": "≥", "upper": "≤"}
 
 
 def _attrs(items: dict[str, str]) -> str:
@@ -99,8 +100,8 @@ def _node(node: int, data: dict[str, Any], frame: _Frame, boards: bool, ab: bool
         classes.append("valued")
     out: dict[str, str] = {"id": f"n{node}", "class": " ".join(classes)}
     value = num(data["value"]) if known and data["value"] is not None else ""
-    if known and value and not data["exact"]:
-        value = ("≥" if player == 0 else "≤") + value
+    if known and value:
+        value = _SIGN[data["bound"]] + value
     hits = f"×{data['hits']}" if data["hits"] > 1 else ""
     tooltip = [data["role"] + " to move", data["state"]]
     if data["cut"]:

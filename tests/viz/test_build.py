@@ -88,7 +88,7 @@ class TestFromTheSearch:
         cut_moves = sorted(
             (e.node, str(a)) for e in trace.events if isinstance(e, Cutoff) for a in e.pruned
         )
-        tree = game_tree(game, state, algorithm="alphabeta", max_nodes=None)
+        tree = game_tree(game, state, algorithm="alphabeta", max_nodes=None, pruned="stub")
         drawn = sorted((d["cut_by"], d["move"]) for d in pruned(tree))
         assert drawn == cut_moves and len(drawn) == tree.pruned > 0
         assert all(
@@ -141,17 +141,35 @@ class TestErrors:
         with pytest.raises(VizError, match=r"unknown algorithm 'negamax'; choose one of: minimax"):
             game_tree(load_game("textbook"), algorithm="negamax")
 
-    def test_node_limit_says_how_many_and_how_to_shrink(self) -> None:
-        """Too big a tree raises with the exact node count and the options that shrink it."""
+    def test_node_limit_stops_the_search_and_says_how_to_shrink(self) -> None:
+        """Too big a tree stops the search at the limit and names the options that shrink it."""
         game = load_game("tictactoe")
-        expected = minimax(game, depth=3).stats.nodes
         with pytest.raises(TooManyNodesError) as error:
             game_tree(game, depth=3, max_nodes=100)
         message = str(error.value)
-        assert error.value.nodes == expected == 1 + 9 + 72 + 504
-        assert f"would draw {expected:,} nodes, more than max_nodes=100" in message
+        assert error.value.nodes == 101 and error.value.at_least
+        assert "would draw more than 100 nodes, more than max_nodes=100" in message
+        assert "the search was stopped there" in message
         for hint in ("depth", "collapse=True", "transpositions=True", "fold_symmetries=True"):
             assert hint in message
+
+    def test_a_shrunk_view_blames_the_record_limit(self) -> None:
+        """A collapsed view of a search past the record limit names that limit, not max_nodes."""
+        game = load_game("tictactoe")
+        with pytest.raises(TooManyNodesError) as error:
+            game_tree(game, depth=3, collapse=True, record_limit=200, max_nodes=10**6)
+        message = str(error.value)
+        assert error.value.limit == "record_limit" and "max_nodes" not in message
+        assert "collapse=True builds its view from the whole search" in message
+        assert "record_limit=200" in message
+
+    def test_the_hints_never_suggest_an_option_already_given(self) -> None:
+        """With transpositions already on, the refusal does not suggest transpositions."""
+        game = load_game("tictactoe")
+        with pytest.raises(TooManyNodesError) as error:
+            game_tree(game, depth=4, transpositions=True, max_nodes=100)
+        assert "transpositions" not in error.value.shrink
+        assert "transpositions=True" not in str(error.value).split("shrink it with")[-1]
 
     def test_node_limit_counts_the_view_drawn(self) -> None:
         """The limit applies to the nodes drawn: a collapsed view of a big tree fits."""
