@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from solver.game import Game, format_action, format_state
-from viz.annotations import bound_kind
 from viz.build import GameTree
 from viz.dot import default_title, summary_line
 from viz.errors import VizError
@@ -82,7 +81,7 @@ def _from_graph(tree: GameTree) -> dict[str, Any]:
             "player": int(data["player"]),
             "kind": data["kind"],
             "value": _json_value(data["value"]),
-            "bound": bound_kind(data) if data["value"] is not None else "exact",
+            "bound": data["bound"],
             "leaf": data["leaf"],
             "principal": bool(data["principal"]),
             "optimal": bool(data["optimal"]),

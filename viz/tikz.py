@@ -137,13 +137,13 @@ def _layout(tree: GameTree, gap: float, row: float) -> dict[int, tuple[float, fl
 def value_tex(data: dict[str, Any]) -> str:
     r"""The drawn value (see :func:`value_text`) as LaTeX math, so that minus signs are minus.
 
-    >>> value_tex({"value": -1, "bound": "upper", "player": 0})
-    '$\\leq -1$'
+    >>> value_tex({"value": -1, "bound": "upper"})
+    '${\\leq}-1$'
     """
     text = value_text(data)
     if not text:
         return ""
-    for symbol, tex in (("≥", r"\geq "), ("≤", r"\leq "), ("∞", r"\infty"), ("−", "-")):
+    for symbol, tex in (("≥", r"{\geq}"), ("≤", r"{\leq}"), ("∞", r"\infty"), ("−", "-")):
         text = text.replace(symbol, tex)
     return f"${text}$"
 

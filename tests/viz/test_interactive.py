@@ -4,6 +4,7 @@ tree, re-searches after a leaf is edited exactly as the Python searches do on th
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import shutil
@@ -41,11 +42,14 @@ def with_leaf(tree: Any, path: tuple[int, ...], value: int) -> Any:
 
 
 def fail_soft_bound(data: dict[str, Any]) -> str:
-    """The issue's rule, from the window on entry: v ≤ α is an upper bound, v ≥ β a lower one."""
+    """The fail-soft rule from the window on entry: v ≤ α an upper bound, v ≥ β a lower one
+    (against an infinite edge of the window the value is exact); leaves are exact."""
     if data["leaf"]:
         return "exact"
     value, alpha, beta = (float(data[k]) for k in ("value", "alpha_in", "beta_in"))
-    return "upper" if value <= alpha else ("lower" if value >= beta else "exact")
+    if value <= alpha and alpha != -math.inf:
+        return "upper"
+    return "lower" if value >= beta and beta != math.inf else "exact"
 
 
 def python_view(tree: Any, algorithm: str) -> tuple[dict[str, tuple[str, ...]], tuple[int, ...]]:
@@ -55,8 +59,7 @@ def python_view(tree: Any, algorithm: str) -> tuple[dict[str, tuple[str, ...]], 
     for _, data in drawn.graph.nodes(data=True):
         if data["kind"] == "node":
             bound = fail_soft_bound(data)
-            if "bound" in data and not data["leaf"]:
-                assert data["bound"] == bound, data  # the tree's own record agrees with the rule
+            assert data["bound"] == bound, data  # the tree's own record agrees with the rule
             out[data["state"]] = ("node", str(float(data["value"])), bound)
         elif data["kind"] == "pruned":
             out[data["state"]] = ("pruned",)

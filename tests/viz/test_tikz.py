@@ -14,7 +14,6 @@ import pytest
 from games import load_game
 from tests.tiny_games import TakeAway
 from viz import GameTree, game_tree
-from viz.annotations import bound_kind
 from viz.tikz import latex_text, to_tikz, write_tikz
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -45,7 +44,7 @@ def blocks(source: str) -> dict[int, str]:
 
 def drawn_value(block: str) -> str:
     """The math-mode value written in a node's block ('' for none)."""
-    found = re.search(r"\$(\\[gl]eq )?(-?[\d.]+|[+-]?\\infty)\$", block)
+    found = re.search(r"\$(\{\\[gl]eq\})?(-?[\d.]+|[+-]?\\infty)\$", block)
     return found.group(0) if found else ""
 
 
@@ -60,10 +59,10 @@ class TestAnnotations:
                 if data["kind"] != "node":
                     continue
                 value = drawn_value(drawn[node])
-                kind = bound_kind(data)
+                kind = data["bound"]
                 assert ("\\geq" in value) == (kind == "lower"), (node, value, kind)
                 assert ("\\leq" in value) == (kind == "upper"), (node, value, kind)
-                number = float(value.strip("$").split()[-1])
+                number = float(value.strip("$").split("}")[-1])
                 assert number == data["value"]
 
     def test_players_have_their_shapes(self) -> None:

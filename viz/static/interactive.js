@@ -53,7 +53,8 @@
         }
       }
       n.value = v;
-      n.bound = v <= alphaIn ? "upper" : (v >= betaIn ? "lower" : "exact");
+      n.bound = v <= alphaIn && alphaIn !== -Infinity ? "upper"
+        : (v >= betaIn && betaIn !== Infinity ? "lower" : "exact");
       return v;
     }
     value(root, -Infinity, Infinity);
