@@ -8,7 +8,9 @@ capability, move labels from ``format_action``, folding from ``symmetries``.
   the annotated tree (:mod:`viz.build`), optionally merged, collapsed or folded;
 - :func:`render` writes it as DOT, SVG, PNG, PDF or JSON (:mod:`viz.dot`, :mod:`viz.export`);
 - :func:`write_frames` and :func:`write_html` show backward induction step by step
-  (:mod:`viz.frames`, :mod:`viz.html`).
+  (:mod:`viz.frames`, :mod:`viz.html`);
+- :func:`to_tikz`/:func:`write_tikz` give the picture as TikZ for LaTeX and Beamer
+  (:mod:`viz.tikz`); :func:`write_interactive` a page to fold and edit (:mod:`viz.interactive`).
 
 >>> from games import load_game
 >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
@@ -24,6 +26,8 @@ from viz.errors import GraphvizNotFoundError, TooManyNodesError, UnknownFormatEr
 from viz.export import FORMATS, render, to_json
 from viz.frames import write_frames
 from viz.html import write_html
+from viz.interactive import write_interactive
+from viz.tikz import to_tikz, write_tikz
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -39,6 +43,9 @@ __all__ = [
     "to_dot",
     "to_json",
     "to_svg",
+    "to_tikz",
     "write_frames",
     "write_html",
+    "write_interactive",
+    "write_tikz",
 ]

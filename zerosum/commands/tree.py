@@ -64,7 +64,19 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         help="do not write captured seeds [p1, p2] in the leaves (games with captures)",
     )
     tree.add_argument("--title", help="a title for the diagram")
-    tree.add_argument("--output", "-o", metavar="FILE", help="FILE.svg, .png, .pdf, .dot or .json")
+    tree.add_argument(
+        "--output", "-o", metavar="FILE", help="FILE.svg, .png, .pdf, .dot, .json or .tex (TikZ)"
+    )
+    tree.add_argument(
+        "--tikz-body",
+        action="store_true",
+        help="with -o FILE.tex: the tikzpicture alone, to \\input into Beamer or an article",
+    )
+    tree.add_argument(
+        "--interactive",
+        metavar="FILE",
+        help="write a page to FILE.html: click to fold subtrees; edit leaves of small whole trees",
+    )
     steps = tree.add_mutually_exclusive_group()
     steps.add_argument("--frames", metavar="DIR", help="write one picture per step into DIR")
     steps.add_argument("--html", metavar="FILE", help="write a step-by-step page to FILE.html")
@@ -77,19 +89,25 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument("--json", action="store_true", help="print a JSON summary")
 
 
-TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json")
+TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json", ".tex")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
-    if args.output is None and args.frames is None and args.html is None:
-        raise UsageError("say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE)")
+    if args.output is None and args.frames is None and args.html is None and not args.interactive:
+        raise UsageError(
+            "say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE / "
+            "--interactive FILE)"
+        )
     if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
         raise UsageError(
             f"invalid -o {args.output!r}: the file name must end in {', '.join(TREE_FORMATS)}"
         )
-    if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
-        raise UsageError(f"invalid --html {args.html!r}: the file name must end in .html")
+    for flag, name in (("--html", args.html), ("--interactive", args.interactive)):
+        if name is not None and not name.lower().endswith((".html", ".htm")):
+            raise UsageError(f"invalid {flag} {name!r}: the file name must end in .html")
+    if args.tikz_body and not (args.output or "").lower().endswith(".tex"):
+        raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
     game = load(args)
     state = position(game, args)
     leaf_label = _captured_label if hasattr(state, "captured") and args.leaf_captured else None
@@ -107,8 +125,16 @@ def run(args: argparse.Namespace, io: Io) -> int:
         )
         looks = {"boards": args.boards, "alpha_beta_labels": args.alpha_beta_labels}
         written = []
-        if args.output is not None:
+        if args.output is not None and args.output.lower().endswith(".tex"):
+            tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
+            written.append(str(viz.write_tikz(tree, args.output, **tikz)))
+        elif args.output is not None:
             written.append(str(viz.render(tree, args.output, title=args.title, **looks)))
+        if args.interactive is not None:
+            page = viz.write_interactive(
+                tree, args.interactive, game=game, state=state, title=args.title
+            )
+            written.append(str(page))
         if args.frames is not None:
             frames = viz.write_frames(tree, args.frames, format=args.frame_format, **looks)
             written.append(f"{len(frames)} frames in {args.frames}")

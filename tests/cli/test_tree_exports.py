@@ -1,0 +1,39 @@
+"""``gamesolver tree`` writes TikZ (-o FILE.tex, --tikz-body) and the interactive page."""
+
+from __future__ import annotations
+
+
+class TestTreeExports:
+    def test_tex_output_is_a_whole_document(self, run, tmp_path):
+        """-o FILE.tex writes a LaTeX document with the TikZ picture."""
+        out = tmp_path / "tree.tex"
+        result = run("tree", "textbook", "-a", "alphabeta", "-o", str(out))
+        assert result.code == 0, result.err
+        text = out.read_text(encoding="utf-8")
+        assert text.startswith("\\documentclass") and "\\begin{tikzpicture}" in text
+
+    def test_tikz_body_is_the_picture_alone(self, run, tmp_path):
+        """--tikz-body writes only the tikzpicture, to \\input into Beamer."""
+        out = tmp_path / "body.tex"
+        assert run("tree", "textbook", "-o", str(out), "--tikz-body").code == 0
+        text = out.read_text(encoding="utf-8")
+        assert "\\documentclass" not in text and "\\begin{tikzpicture}" in text
+
+    def test_tikz_body_needs_a_tex_output(self, run, tmp_path):
+        """--tikz-body with another format is a usage error that says what it needs."""
+        result = run("tree", "textbook", "-o", str(tmp_path / "t.svg"), "--tikz-body")
+        assert result.code == 2 and "needs -o FILE.tex" in result.err
+
+    def test_interactive_page_is_editable_for_a_textbook_tree(self, run, tmp_path):
+        """--interactive FILE.html alone is a destination; a textbook tree's page is editable."""
+        out = tmp_path / "page.html"
+        result = run(
+            "tree", "textbook", "--tree", "[[5],[[[3,1],[4,2]],1]]", "--interactive", str(out)
+        )
+        assert result.code == 0, result.err
+        assert '"editable": true' in out.read_text(encoding="utf-8")
+
+    def test_interactive_needs_an_html_name(self, run, tmp_path):
+        """--interactive with a name not ending in .html is refused."""
+        result = run("tree", "textbook", "--interactive", str(tmp_path / "page.svg"))
+        assert result.code == 2 and "--interactive" in result.err
