@@ -37,3 +37,36 @@ class TestTreeExports:
         """--interactive with a name not ending in .html is refused."""
         result = run("tree", "textbook", "--interactive", str(tmp_path / "page.svg"))
         assert result.code == 2 and "--interactive" in result.err
+
+
+class TestEngineTree:
+    def test_engine_tree_is_drawn_with_its_table_hits(self, run, tmp_path):
+        """-a engine draws the engine's last iteration; --json names its table hits by flag."""
+        out = tmp_path / "engine.dot"
+        result = run(
+            "tree",
+            "tictactoe",
+            "--position",
+            "xox/.o./...",
+            "-a",
+            "engine",
+            "-o",
+            str(out),
+            "--json",
+        )
+        assert result.code == 0, result.err
+        facts = result.json()
+        assert facts["value"] == 0 and set(facts["table_hits"]) == {"exact", "lower", "upper"}
+        assert out.read_text(encoding="utf-8").count('shape="cylinder"') == sum(
+            facts["table_hits"].values()
+        )
+
+    def test_engine_refuses_what_it_cannot_draw(self, run, tmp_path):
+        """Options of the teaching trees are refused with -a engine, naming them."""
+        result = run("tree", "tictactoe", "-a", "engine", "--html", str(tmp_path / "x.html"))
+        assert result.code == 2 and "--html" in result.err
+
+    def test_engine_too_large_names_the_flags(self, run, tmp_path):
+        """The empty board's engine tree is refused, naming --depth and --max-nodes."""
+        result = run("tree", "tictactoe", "-a", "engine", "-o", str(tmp_path / "e.svg"))
+        assert result.code == 1 and "--max-nodes" in result.err and "--depth" in result.err

@@ -33,9 +33,10 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--algorithm",
         "-a",
-        choices=("minimax", "alphabeta"),
+        choices=("minimax", "alphabeta", "engine"),
         default="minimax",
-        help="the search to draw (default: minimax)",
+        help="the search to draw (default: minimax; engine: the fast search's last iteration, "
+        "with its table hits)",
     )
     tree.add_argument("--boards", action="store_true", help="draw boards inside the nodes")
     tree.add_argument(
@@ -110,6 +111,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
         raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
     game = load(args)
     state = position(game, args)
+    if args.algorithm == "engine":
+        return _engine(args, io, game, state)
     leaf_label = _captured_label if hasattr(state, "captured") and args.leaf_captured else None
     try:
         tree = viz.game_tree(
@@ -180,6 +183,72 @@ def run(args: argparse.Namespace, io: Io) -> int:
     )
     for item in written:
         io.print(f"wrote {item}")
+    return EXIT_OK
+
+
+def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
+    """``tree -a engine``: the engine's last iteration, drawn with its table hits."""
+    from viz.engine_tree import ENGINE_FORMATS, engine_tree, render_engine
+
+    unsupported = [
+        flag
+        for flag, given in (
+            ("--frames", args.frames),
+            ("--html", args.html),
+            ("--interactive", args.interactive),
+            ("--transpositions", args.transpositions),
+            ("--collapse", args.collapse),
+            ("--fold-symmetries", args.fold_symmetries),
+            ("--boards", args.boards),
+        )
+        if given
+    ]
+    if unsupported or args.output is None:
+        raise UsageError(
+            f"-a engine draws one picture with -o FILE ({', '.join(ENGINE_FORMATS)}); "
+            + (f"not {', '.join(unsupported)}" if unsupported else "say where: -o FILE.svg")
+        )
+    try:
+        tree = engine_tree(game, state, args.depth, max_nodes=args.max_nodes)
+        written = str(render_engine(tree, args.output, title=args.title))
+    except viz.UnknownFormatError as exc:
+        raise UsageError(str(exc)) from None
+    except viz.TooManyNodesError as exc:
+        raise viz.TooManyNodesError(
+            f"the engine entered more than --max-nodes {exc.max_nodes:,} nodes in one iteration; "
+            "draw a position nearer the end, give --depth N, or raise --max-nodes",
+            nodes=exc.nodes,
+            max_nodes=exc.max_nodes,
+            at_least=True,
+        ) from None
+    result = tree.result
+    if args.json:
+        io.json(
+            {
+                "game": game.name,
+                "position": format_state(game, state),
+                "algorithm": "engine",
+                "depth": tree.iteration,
+                "value": json_num(result.value),
+                "best_move": best_move(game, state, result),
+                "pv": pv_moves(game, state, result.pv),
+                "nodes_searched": tree.searched,
+                "table_hits": tree.hits,
+                "cutoffs": tree.cutoffs,
+                "written": [written],
+            }
+        )
+        return EXIT_OK
+    io.print(
+        f"engine from {format_state(game, state)}: value {num(result.value)}, "
+        f"best move {best_move(game, state, result, missing='-')}"
+    )
+    hits = ", ".join(f"{n} {kind}" for kind, n in sorted(tree.hits.items())) or "none"
+    io.print(
+        f"last of {tree.iterations} iterations: {tree.searched:,} nodes, table hits: {hits}, "
+        f"{tree.cutoffs:,} cut-offs"
+    )
+    io.print(f"wrote {written}")
     return EXIT_OK
 
 
