@@ -35,9 +35,7 @@ ENGINE_POSITION = "xox/.o./..."
 def tikz_figure(out: Path) -> None:
     """The TikZ source, and its PDF as a PNG when pdflatex and pdftoppm are installed."""
     game = load_game("textbook", tree=DEEP)
-    source = write_tikz(
-        game_tree(game, algorithm="alphabeta", pruned="values"), out / "tikz_deep.tex"
-    )
+    source = write_tikz(game_tree(game, algorithm="alphabeta"), out / "tikz_deep.tex")
     print(f"wrote {source}")
     if not (shutil.which("pdflatex") and shutil.which("pdftoppm")):
         print("note: pdflatex or pdftoppm missing: tikz_deep.png not made")
