@@ -15,10 +15,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $@
 
+# Graphviz draws the trees (demo and tests); Chromium only runs the HTML page tests.
 system-deps:
-	@bash tools/system-deps.sh
+	@bash tools/system-deps.sh graphviz chromium
 
-setup: $(STAMP) system-deps
+setup: $(STAMP)
+	@bash tools/system-deps.sh graphviz
 
 demo: setup
 	@mkdir -p $(OUT)
@@ -37,14 +39,21 @@ typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup
+	@bash tools/system-deps.sh chromium
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
 
+# Timings go to $(OUT)/bench (untracked); the published figures live in docs/benchmarks.md.
 bench: setup
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python -m pip install -q --no-deps aima3
-	$(BIN)/python benchmarks/run.py --json benchmarks/results/latest.json
+	@mkdir -p $(OUT)/bench
+	$(BIN)/python benchmarks/run.py --json $(OUT)/bench/latest.json
+
+# Regenerate the figures of docs/teaching.md from the project's own diagrams.
+docs-figures: setup
+	$(BIN)/python docs/make_figures.py --out docs/figures
 
 clean:
-	rm -rf $(VENV) $(OUT) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(OUT) .mypy_cache .ruff_cache .pytest_cache .coverage

@@ -85,10 +85,10 @@ def _search(name: str, **limits: Any) -> Callable[[], Facts]:
 
 def _teaching(name: str, algorithm: str, depth: int | None = None) -> Callable[[], Facts]:
     from games import load_game
-    from solver import minimax as teaching
+    from solver.minimax import alphabeta, minimax
 
     load_game(name)
-    run = getattr(teaching, algorithm)
+    run = {"minimax": minimax, "alphabeta": alphabeta}[algorithm]
 
     def job() -> Facts:
         result = run(load_game(name), depth=depth)
@@ -210,14 +210,14 @@ def minimax_agreement(
     same rule. Returns one record per depth that finished.
     """
     from games import load_game
-    from solver import minimax as teaching
     from solver.engine import search
+    from solver.minimax import alphabeta, minimax
 
     records: list[Agreement] = []
     started = time.perf_counter()
     depth = 1
     for oracle in ("minimax", "alphabeta"):
-        run = getattr(teaching, oracle)
+        run = {"minimax": minimax, "alphabeta": alphabeta}[oracle]
         last = 0.0
         while depth <= max_depth:
             left = budget_s - (time.perf_counter() - started)

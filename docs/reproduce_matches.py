@@ -2,10 +2,11 @@
 
 Runs the seven pairings of the blog's table at its game counts (or a fraction, ``--scale``),
 puts our counts beside the reference implementation's full-count run
-(``../shared/ayoayo/vectors/perf_full_counts.json``) and the blog's own figures, and tests for
-each row whether our outcome rates agree with the reference's within sampling error (Wilson 95%
-intervals, a two-proportion z-test on the first mover's win rate and a chi-square test of the
-three outcomes). It then plays a few dozen games beyond the article (engine vs minimax:3).
+(``docs/data/ayoayo_reference_matches.json``, copied from the reference's golden vectors) and
+the blog's own figures, and tests for each row whether our outcome rates agree with the
+reference's within sampling error (Wilson 95% intervals, a two-proportion z-test on the first
+mover's win rate and a chi-square test of the three outcomes).
+It then plays a few dozen games beyond the article (engine vs minimax:3).
 
 Usage (from the project root; about 25 minutes on two cores at full counts):
 
@@ -32,7 +33,7 @@ from games import load_game
 from solver.match import MatchResult, run_match
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT.parent / "shared" / "ayoayo" / "vectors" / "perf_full_counts.json"
+REFERENCE = ROOT / "docs" / "data" / "ayoayo_reference_matches.json"
 
 # (agent moving first, agent moving second, the blog's game count, our seed)
 ARTICLE_ROWS = [
@@ -305,8 +306,9 @@ def document(
         "- **Seeds**: row i uses match seed 1000 + i; game g of a match draws all its randomness "
         'from `random.Random(f"{seed}/{g}")`, so every count below is reproducible with any '
         "number of workers.",
-        "- **Ending rules.** The reference has no repetition rule (RULES.md §8): a game ends "
-        "only at a terminal state, and a random player eventually breaks any cycle. The "
+        "- **Ending rules.** The reference has no repetition rule "
+        "([game length](ayoayo-rules.md#game-length)): a game ends only at a terminal state, "
+        "and a random player eventually breaks any cycle. The "
         "reproduction below plays by that rule (`run_match(..., end_on_repetition=False, "
         f"max_plies={SAFETY_PLIES:_})`, the ply cap only a safety net; *ply cap hit* counts the "
         "games it stopped, scored by the captured seeds). A sowing that can never end is not a "
@@ -315,14 +317,17 @@ def document(
         "- **Our default match rule** (`gamesolver match`, `run_match` by default) ends a game "
         "at the first repeated full position (board, captured seeds, side to move), scored by "
         "the captured seeds at that moment (the game's `evaluate`, captured[0] − captured[1]). "
-        "Deterministic players need it (minimax d2 against itself cycles for ever, RULES.md "
-        "§8), but in random play endgames with a few seeds revisit positions often, so the rule "
+        "Deterministic players need it (minimax d2 against itself cycles for ever, "
+        "[game length](ayoayo-rules.md#game-length)), but in random play endgames with a few "
+        "seeds revisit positions often, so the rule "
         "changes the statistics a lot; the last table shows how much.",
-        "- **Reference**: `perf_full_counts.json`, the reference JavaScript (chidiwilliams/ayoayo "
+        "- **Reference**: `docs/data/ayoayo_reference_matches.json`, the reference JavaScript "
+        "(chidiwilliams/ayoayo "
         "@ 835a126) at the blog's counts with `mulberry32` seeds 1000–1006. Different random "
         "streams, so rows agree only statistically. **Blog**: the figures printed in the "
         "article; two of its rows do not add up (minimax d2 vs random sums to 3,000, random vs "
-        "minimax d2 to 4,004; RULES.md §12), so we test against the reference run.",
+        "minimax d2 to 4,004; [the match table](ayoayo-rules.md#the-articles-match-table)), "
+        "so we test against the reference run.",
         "",
         "## Counts",
         "",

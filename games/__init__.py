@@ -16,7 +16,7 @@ Games import nothing from ``solver`` at run time but types and errors (see DESIG
 >>> load_game("tictac")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.game.UnknownGameError: unknown game 'tictac'; available: ayoayo, textbook, tictactoe, ...
+solver.errors.UnknownGameError: unknown game 'tictac'; available: ayoayo, textbook, tictactoe, ...
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def load_game(name: str, **options: Any) -> Game[Any, Any]:
         GameError: an option the game does not accept (the message names it and the accepted
             ones), a third-party entry point that fails to load, or a factory that returns
             something without the Game methods. Bad option values raise the game's own errors
-            (e.g. :class:`~solver.game.InvalidStateError` for a malformed textbook tree).
+            (e.g. :class:`~solver.errors.InvalidStateError` for a malformed textbook tree).
     """
     factory = _factory(name)
     _check_options(name, factory, options)

@@ -87,7 +87,7 @@ class TextbookTree:
     >>> TextbookTree([[3, True]])
     Traceback (most recent call last):
     ...
-    solver.game.InvalidStateError: invalid leaf True at tree[0][1]: leaves must be int or float
+    solver.errors.InvalidStateError: invalid leaf True at tree[0][1]: leaves must be int or float
     """
 
     name: str = "textbook"

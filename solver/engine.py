@@ -51,7 +51,7 @@ What :func:`search` does, and the guarantees it gives:
   of these (nothing could stop it early or watch it) one search straight to the end of the game
   (``depth`` None in the result): on tic-tac-toe a third of the nodes of deepening 1..9. On a
   game that cycles either form only ends by a limit; the direct one reports the cycle as a
-  :class:`~solver.game.GameError` (Python's recursion limit), so give Ayòayò a depth or a limit.
+  :class:`~solver.errors.GameError` (Python's recursion limit), so give Ayòayò a depth or a limit.
 * **plies=False** skips the plies pass: the value, ``best_actions`` and a proved PV only
   (tic-tac-toe's root value then costs a quarter of the full answer).
 * **Limits**: ``time_limit`` (seconds) and ``node_limit`` are checked every
@@ -62,12 +62,12 @@ What :func:`search` does, and the guarantees it gives:
   evaluation function), ``depth=0``, empty ``best_actions`` and ``complete=False``.
 * **Games without evaluate**: a depth-limited search needs one at the horizon. Without one,
   ``depth=None`` is one search to the end (no deepening) and ``depth=d`` one search to depth
-  ``d`` that raises :class:`~solver.game.CapabilityError` if it meets the horizon.
+  ``d`` that raises :class:`~solver.errors.CapabilityError` if it meets the horizon.
 * **Cycles** (Ayòayò can repeat positions): values depend on the position only (the protocol has
   no history, so there is no graph-history interaction: a repeated position is just searched
   again). A depth-limited search always ends. With ``depth=None`` on a game whose answer never
   becomes exact the deepening goes on until a limit or Ctrl-C; without an evaluation function
-  a cycle would recurse without end and is reported as a :class:`~solver.game.GameError`.
+  a cycle would recurse without end and is reported as a :class:`~solver.errors.GameError`.
 * **Observer**: with one, a separate instrumented search reports Enter/Leaf/Backup/Cutoff/
   CacheHit events (values and windows from player 0's view; node ids numbered across all
   iterations; every iteration's root has ``parent=None``). The fast path is chosen once, so
@@ -110,9 +110,10 @@ from solver.game import (
     GameError,
     HasEvaluate,
     HasKey,
+    HasNativeSearch,
     HasPseudoActions,
 )
-from solver.results import SearchResult, SearchStats, ply_preference
+from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
 from solver.table import END, EXACT, LOWER, UPPER, TranspositionTable, bound_name
 
 __all__ = ["CHECK_EVERY", "search"]
@@ -151,6 +152,7 @@ def search(
     oracle: Oracle | None = None,
     plies: bool = True,
     all_values: bool = False,
+    native: bool = True,
 ) -> SearchResult:
     """The value, every optimal move and the preferred one, by iterative-deepening alpha-beta.
 
@@ -180,6 +182,9 @@ def search(
         all_values: give every root action an exact value in ``action_values`` (an analysis
             table), at the cost of a full-window search of each worse action; by default a
             worse action is only proved worse.
+        native: hand the search to the game's own compiled search when it has one
+            (:class:`~solver.game.HasNativeSearch`), there is no observer and the evaluation
+            is the game's own; False for this Python engine always (to compare the two).
 
     Returns:
         A :class:`~solver.results.SearchResult`; see the module docstring for what each field
@@ -187,6 +192,8 @@ def search(
 
     Raises:
         ValueError: a negative depth, a non-positive limit or table size.
+        TypeError: an option of the wrong kind (a seed that is not an int, a callback that is
+            not callable).
         CapabilityError: the search met its horizon and there is no evaluation function.
         GameError: a search to the end that never ends (the game cycles), or an oracle
             whose value at the root no move reaches.
@@ -197,20 +204,33 @@ def search(
     >>> result.value, result.best_actions, result.best_action, result.plies, result.pv
     (1, (3, 6, 8), 3, 5, (3, 6, 4, 8, 5))
     """
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ValueError(f"invalid depth {depth!r}: use a number of plies >= 0, or None")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"invalid time limit {time_limit!r}: use seconds > 0, or None")
-    if node_limit is not None and (
-        isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1
-    ):
-        raise ValueError(f"invalid node limit {node_limit!r}: use a whole number >= 1, or None")
+    request = SearchRequest(
+        depth=depth,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        seed=seed,
+        table_size=table_size,
+        on_depth=on_depth,
+        oracle=oracle,
+        plies=plies,
+        all_values=all_values,
+    )
+    if evaluate is not None and not callable(evaluate):
+        raise TypeError(f"invalid evaluate {evaluate!r}: use a function of a state, or None")
+    if observer is not None and not callable(observer):
+        raise TypeError(f"invalid observer {observer!r}: use a function of an event, or None")
+    if state is None:
+        state = game.initial_state()
+    if native and observer is None and isinstance(game, HasNativeSearch):
+        own = isinstance(game, HasEvaluate) and evaluate == game.evaluate
+        if evaluate is None or own:
+            answer = game.native_search(state, request)
+            if answer is not None:
+                return answer
     table = TranspositionTable(table_size)
     if evaluate is None and isinstance(game, HasEvaluate):
         evaluate = game.evaluate
     engine = _Engine(game, table, evaluate, observer, time_limit, node_limit, all_values, oracle)
-    if state is None:
-        state = game.initial_state()
     collecting = gc.isenabled()
     gc.disable()  # the search makes no reference cycles; collections would only cost time
     try:

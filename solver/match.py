@@ -59,9 +59,9 @@ from typing import Any, Literal, Protocol, TypeAlias, cast, runtime_checkable
 
 import attrs
 
+from solver.errors import AgentError
 from solver.game import (
     Game,
-    GameError,
     HasEvaluate,
     HasRender,
     IllegalActionError,
@@ -101,10 +101,6 @@ AGENT_SPECS = "random, minimax:D, alphabeta:D, engine:SECONDS, engine:dN, human"
 """The agent specs :func:`parse_agent` accepts, as listed in its error messages."""
 
 DEFAULT_ENGINE_SECONDS = 1.0
-
-
-class AgentError(GameError, ValueError):
-    """An agent spec that names no agent, or an agent that cannot play where it was asked to."""
 
 
 @runtime_checkable
@@ -254,7 +250,7 @@ def parse_agent(spec: str) -> Agent:
     >>> parse_agent("minmax:3")
     Traceback (most recent call last):
     ...
-    solver.match.AgentError: unknown agent 'minmax:3'; valid: random, minimax:D, alphabeta:D, \
+    solver.errors.AgentError: unknown agent 'minmax:3'; valid: random, minimax:D, alphabeta:D, \
 engine:SECONDS, engine:dN, human
 
     Raises:
@@ -550,6 +546,20 @@ class MatchResult:
     end_on_repetition: bool = True
     workers: int = attrs.field(default=1, eq=False)
     wall_seconds: float = attrs.field(default=0.0, eq=False)
+
+    def __repr__(self) -> str:
+        """A one-line summary (the outcomes are in ``outcomes``; a table in :meth:`table`).
+
+        >>> from games import load_game
+        >>> run_match(load_game("textbook"), "minimax:2", "random", games=4, seed=1)
+        <MatchResult textbook minimax:2 vs random, seed 1: 4 games, wins 4-0, 0 drawn>
+        """
+        seats = ", swapped seats" if self.swap else ""
+        a, b = self.wins
+        return (
+            f"<MatchResult {self.game} {self.agents[0]} vs {self.agents[1]}, seed {self.seed}"
+            f"{seats}: {self.games:,} games, wins {a:,}-{b:,}, {self.draws:,} drawn>"
+        )
 
     @property
     def games(self) -> int:

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
 from solver.events import INF, Backup, Cutoff, Enter, Leaf, Observer
 from solver.game import MAX, MIN, CapabilityError, Game, HasEvaluate
@@ -51,15 +51,19 @@ from solver.results import SearchResult, SearchStats
 
 __all__ = ["alphabeta", "minimax"]
 
-Evaluate = Callable[[Any], float]
+S = TypeVar("S")
+A = TypeVar("A")
+
+Evaluate: TypeAlias = Callable[[S], float]
 """A heuristic value for a state at the search horizon, from player 0's point of view."""
 
 
 def minimax(
-    game: Game[Any, Any],
-    state: Any = None,
+    game: Game[S, A],
+    state: S | None = None,
+    *,
     depth: int | None = None,
-    evaluate: Evaluate | None = None,
+    evaluate: Evaluate[S] | None = None,
     observer: Observer | None = None,
 ) -> SearchResult:
     """Minimax search (AIMA 4e Figure 5.3): the value and best action for the player to move.
@@ -67,6 +71,8 @@ def minimax(
     Args:
         game: the rulebook.
         state: where to search from; None for ``game.initial_state()``.
+
+    Keyword Args:
         depth: how many plies to look ahead; None to search to the end of the game.
         evaluate: the value of a non-terminal state at the horizon (player 0's view); default
             ``game.evaluate``. Only needed when ``depth`` is given.
@@ -89,10 +95,11 @@ def minimax(
 
 
 def alphabeta(
-    game: Game[Any, Any],
-    state: Any = None,
+    game: Game[S, A],
+    state: S | None = None,
+    *,
     depth: int | None = None,
-    evaluate: Evaluate | None = None,
+    evaluate: Evaluate[S] | None = None,
     observer: Observer | None = None,
 ) -> SearchResult:
     """Alpha-beta search (AIMA 4e Figure 5.7): minimax's value and move, visiting fewer nodes.
@@ -132,7 +139,7 @@ class _Search:
         self,
         game: Game[Any, Any],
         depth: int | None,
-        evaluate: Evaluate | None,
+        evaluate: Evaluate[Any] | None,
         observer: Observer | None,
         prune: bool,
     ) -> None:

@@ -34,9 +34,9 @@ from typing import Any, Final
 
 import attrs
 
+from solver.errors import CycleError, TooManyStatesError, UnknownStateError
 from solver.game import (
     Game,
-    GameError,
     HasKey,
     Player,
     format_action,
@@ -61,22 +61,6 @@ _OPEN: Final = object()
 
 Record = tuple[Any, float, int, tuple[int, ...]]
 """What the table keeps per state: (state, value, plies to the end, optimal action indices)."""
-
-
-class TooManyStatesError(GameError):
-    """The game has more reachable states than ``max_states`` allows."""
-
-    def __init__(self, message: str, states_seen: int) -> None:
-        super().__init__(message)
-        self.states_seen = states_seen
-
-
-class CycleError(GameError):
-    """The game can return to a state it has been in, so backward induction has no end."""
-
-
-class UnknownStateError(GameError, LookupError):
-    """A state that is not among the solved ones (not reachable from the solved root)."""
 
 
 @attrs.frozen

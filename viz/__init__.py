@@ -8,37 +8,53 @@ capability, move labels from ``format_action``, folding from ``symmetries``.
   the annotated tree (:mod:`viz.build`), optionally merged, collapsed or folded;
 - :func:`render` writes it as DOT, SVG, PNG, PDF or JSON (:mod:`viz.dot`, :mod:`viz.export`);
 - :func:`write_frames` and :func:`write_html` show backward induction step by step
-  (:mod:`viz.frames`, :mod:`viz.html`);
+  (:mod:`viz.frames`, :mod:`viz.html`), all frames cut from one layout (:mod:`viz.stepper`);
+- :mod:`viz.ordering` searches the moves as given, best first or worst first;
 - :func:`to_tikz`/:func:`write_tikz` give the picture as TikZ for LaTeX and Beamer
-  (:mod:`viz.tikz`); :func:`write_interactive` a page to fold and edit (:mod:`viz.interactive`).
+  (:mod:`viz.tikz`); :func:`write_interactive` a page to fold and edit (:mod:`viz.interactive`);
+  :mod:`viz.engine_tree` draws the fast engine's own search, table hits and all.
 
 >>> from games import load_game
 >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
 >>> tree.result.value, tree.graph.number_of_nodes(), tree.pruned
 (3, 13, 2)
+>>> [d["bound"] for _, d in tree.graph.nodes(data=True) if d["name"]]
+['exact', 'exact', 'upper', 'upper']
 """
 
 from __future__ import annotations
 
-from viz.build import DEFAULT_MAX_NODES, GameTree, Step, game_tree
-from viz.dot import to_dot, to_svg
-from viz.errors import GraphvizNotFoundError, TooManyNodesError, UnknownFormatError, VizError
+from viz.build import DEFAULT_MAX_NODES, PRUNED_VIEWS, GameTree, Step, game_tree
+from viz.dot import VIEWS, readable_options, to_dot, to_svg
+from viz.errors import (
+    GraphvizNotFoundError,
+    TooManyNodesError,
+    UnknownFormatError,
+    UnreadableError,
+    VizError,
+)
 from viz.export import FORMATS, render, to_json
 from viz.frames import write_frames
 from viz.html import write_html
 from viz.interactive import write_interactive
+from viz.ordering import ORDERINGS
 from viz.tikz import to_tikz, write_tikz
 
 __all__ = [
     "DEFAULT_MAX_NODES",
     "FORMATS",
+    "ORDERINGS",
+    "PRUNED_VIEWS",
+    "VIEWS",
     "GameTree",
     "GraphvizNotFoundError",
     "Step",
     "TooManyNodesError",
     "UnknownFormatError",
+    "UnreadableError",
     "VizError",
     "game_tree",
+    "readable_options",
     "render",
     "to_dot",
     "to_json",

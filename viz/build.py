@@ -16,7 +16,8 @@ JSON export documents them again in ``graph.fields``):
 ``depth``        plies below the root
 ``move``         the move that led here, in the game's notation ("" at the root)
 ``path``         the moves from the root (a list of move texts; [] at the root)
-``title``        how captions name the node: its ``name`` if it has one, else its path
+``title``        how captions name the node: its ``name`` if it has one, else its path (the
+                 moves from the root joined by "·", e.g. "4·0·8"), or "the root"
 ``state``        the position in the game's notation; ``board`` its ``render`` text (or None)
 ``name``         the game's ``node_name`` for it when the game offers one (AIMA's A, B, C ...)
 ``order``        the visit order: 1 for the root, n for the n-th node the search entered
@@ -51,7 +52,6 @@ from typing import Any, Literal
 import attrs
 import networkx as nx
 
-from solver import minimax as teaching
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf
 from solver.game import (
     Game,
@@ -63,6 +63,7 @@ from solver.game import (
     player_name,
     state_key,
 )
+from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult, format_value, ply_preference
 from viz.errors import TooManyNodesError, VizError
 
@@ -266,7 +267,7 @@ def game_tree(
         searched_game = ordered(game, state, depth, evaluate, ordering, record_limit)
     limit = record_limit if max_nodes is None or shrinking else max_nodes
     recorder = _Recorder(limit, count_pruned=not shrinking and max_nodes is not None)
-    search = teaching.alphabeta if algorithm == "alphabeta" else teaching.minimax
+    search = alphabeta if algorithm == "alphabeta" else minimax
     try:
         result = search(searched_game, state, depth=depth, evaluate=evaluate, observer=recorder)
     except _Overflow:
@@ -274,7 +275,12 @@ def game_tree(
     graph, steps, states = _tree_from_events(game, recorder.events, leaf_label, algorithm)
     saved = _expand_pruned(graph, states, game, depth, evaluate, pruned, record_limit)
     graph.graph.update(_facts(game, state, result, algorithm, depth, recorder, graph))
-    graph.graph.update(ordering=ordering, pruned_view=pruned, saved=saved)
+    graph.graph.update(
+        ordering=ordering,
+        pruned_view=pruned,
+        saved=saved,
+        foldable=isinstance(game, HasSymmetries),
+    )
     if fold_symmetries and isinstance(game, HasSymmetries):
         _fold(graph, game, recorder.events)
     if collapse:
@@ -493,7 +499,7 @@ def _blank(kind: str, player: int, depth: int) -> dict[str, Any]:
 def _title(name: str | None, path: list[str]) -> str:
     if name:
         return name
-    return "the root" if not path else "node " + "·".join(path)
+    return "the root" if not path else "·".join(path)
 
 
 def _edge_attrs(move: str, pruned: bool = False, cut: str | None = None) -> dict[str, Any]:

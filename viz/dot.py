@@ -1,18 +1,35 @@
 """From an annotated tree to Graphviz: the DOT source of a diagram (or of one frame of it).
 
 The picture follows the textbook figures: MAX nodes are up-triangles, MIN nodes down-triangles,
-leaves boxes, values inside. The principal path is bold, other optimal moves are drawn blue,
-pruned branches are dashed and grey with the cut written at the edge. Every node and edge gets
-an ``id`` and ``class`` (``max``/``min``/``leaf``/``pruned``/``summary``, ``principal``,
-``optimal``, ``cut``) that survive into the SVG, so tests and pages can find them.
+leaves boxes, values inside. A value that is only a bound is written ``≥v`` (lower bound: the
+node failed high) or ``≤v`` (upper bound: it failed low), from the node's ``bound``. The
+principal path is bold, other optimal moves are drawn blue, pruned subtrees grey and dashed with
+the cut written at the edge that was cut. Every node and edge gets an ``id`` and ``class``
+(``max``/``min``/``leaf``/``pruned``/``summary``, ``principal``, ``optimal``, ``cut``, and
+``bound-lower``/``bound-upper``/``bound-exact``) that survive into the SVG, so tests and pages
+can find them.
+
+Options: ``alpha_beta_labels`` writes each node's window on entry (α, β) and the range its
+value is known to lie in ([lo, hi], AIMA Figure 5.5) on the node itself; ``order`` numbers the
+nodes in the order the search entered them; ``view="negamax"`` shows every value from the side
+of the player to move (one rule at every node: the largest of the negated children);
+``exercise`` hides every value but the leaves' (and the bounds, cuts and principal path) for
+students to fill in.
 
 A frame (``step=k``) shows the tree after the first ``k`` steps of backward induction: only the
-values found so far, the node just valued highlighted, pruned branches once their cut happened.
+nodes the search has entered (the others are laid out but invisible), the values found so far,
+each node's running range, the node just valued highlighted, pruned subtrees once cut.
+
+Sizes: :func:`pipe` sets the size Graphviz may scale to (:data:`MAX_INCHES` square) and
+:func:`readable_options` turns a wider picture sideways or wraps its leaves into rows, and refuses
+it when neither fits, rather than let it shrink
+out of legibility.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable
 from html import escape
 from typing import Any
@@ -20,15 +37,38 @@ from typing import Any
 import graphviz
 
 from viz.boards import board_label
-from viz.build import GameTree, num
-from viz.errors import GraphvizNotFoundError
+from viz.build import GameTree, as_float, num
+from viz.errors import GraphvizNotFoundError, UnreadableError, VizError
 
-__all__ = ["FONT", "default_title", "pipe", "summary_line", "to_dot", "to_svg"]
+__all__ = [
+    "FONT",
+    "MAX_INCHES",
+    "VIEWS",
+    "default_title",
+    "fit",
+    "layout_size",
+    "pipe",
+    "summary_line",
+    "to_dot",
+    "to_svg",
+]
 
 FONT = "DejaVu Sans"
 """One font for layout and drawing (it has the ▲ ▼ α β ∞ ✂ glyphs)."""
 
+MAX_INCHES = 50.0
+"""The largest side of a picture drawn at its natural size (text at 9-14 pt stays legible when
+the picture is shown 1:1 and scrolled); larger pictures are refused unless asked for."""
+
+VIEWS = ("minimax", "negamax")
+
+VALUE_MARK = "#000001"
+"""The colour of a node's value text (black to the eye); the stepper finds the text by it."""
+RANGE_MARK = "#555556"
+"""The colour of a node's [lo, hi] range text; the stepper finds it by it."""
+
 _FILL = {0: "#d7e6f5", 1: "#f8ddd5"}  # MAX blue, MIN rose
+_NEGAMAX_FILL = "#e4e0f0"
 _LEAF_FILL = {"terminal": "#ffffff", "horizon": "#fff4cc"}
 _CURRENT = "#ffd54f"
 _OPTIMAL = "#1f6fb2"
@@ -37,6 +77,8 @@ _CUT = "#b03a2e"
 _GLYPH = {0: "▲", 1: "▼"}
 _HITS = "#7b3fa0"
 _SIGN = {"exact": "", "lower": "≥", "upper": "≤"}
+_SWAP = {"exact": "exact", "lower": "upper", "upper": "lower"}
+INF = float("inf")
 
 
 def _attrs(items: dict[str, str]) -> str:
@@ -50,159 +92,318 @@ def _attrs(items: dict[str, str]) -> str:
     return ", ".join(parts)
 
 
-def _window(alpha: Any, beta: Any) -> str:
-    def show(v: Any) -> str:
-        return num(float(v)) if v is not None else "?"
+def shown(data: dict[str, Any], view: str) -> tuple[float | None, str]:
+    """A node's value and bound as the view shows them (negamax: from the mover's side)."""
+    value, bound = data["value"], data["bound"]
+    if view == "negamax" and data["player"] == 1 and value is not None:
+        return -value, _SWAP[bound]
+    return value, bound
 
-    return f"[{show(alpha)}, {show(beta)}]"
+
+def value_text(value: float | None, bound: str) -> str:
+    """``3``, ``≥3`` or ``≤3``; ``""`` for no value.
+
+    >>> value_text(3, "lower"), value_text(-1, "upper"), value_text(2.0, "exact")
+    ('≥3', '≤-1', '2')
+    """
+    return "" if value is None else _SIGN[bound] + num(value)
 
 
-class _Frame:
-    """What a frame reveals: values up to ``step``, cuts done, the node just valued."""
+def window_text(data: dict[str, Any], view: str) -> str:
+    """The window a node was entered with, ``α=3 β=+∞`` (negamax: the mover's window)."""
+    alpha, beta = as_float(data["alpha_in"]), as_float(data["beta_in"])
+    if alpha is None or beta is None:
+        return ""
+    if view == "negamax" and data["player"] == 1:
+        alpha, beta = -beta, -alpha
+    return f"α={num(alpha)} β={num(beta)}"
+
+
+def range_text(lo: float, hi: float) -> str:
+    """A value range as AIMA writes it, ``[3, +∞]``."""
+    return f"[{num(lo)}, {num(hi)}]"
+
+
+def cut_text(tree: GameTree, node: int, view: str) -> str:
+    """The cut at ``node`` as an inequality: ``v=2 ≤ α=3`` (negamax: ``v=-2 ≥ β=-3``)."""
+    data = tree.graph.nodes[node]
+    v = data["value"]
+    if data["player"] == 0:
+        beta = as_float(data["beta_out"])
+        assert beta is not None
+        return f"v={num(v)} ≥ β={num(beta)}"
+    alpha = as_float(data["alpha_out"])
+    assert alpha is not None
+    if view == "negamax":
+        return f"v={num(-v)} ≥ β={num(-alpha)}"
+    return f"v={num(v)} ≤ α={num(alpha)}"
+
+
+class Frame:
+    """What a frame reveals: nodes entered and values found up to ``step``, cuts done.
+
+    ``step=None`` (or past the last step) is the finished diagram.
+    """
 
     def __init__(self, tree: GameTree, step: int | None) -> None:
+        self.tree = tree
         self.final = step is None or step >= len(tree.steps)
-        self.step = len(tree.steps) if step is None else step
+        self.step = len(tree.steps) if step is None else max(0, step)
         self.current = tree.steps[self.step - 1].node if self.step > 0 and not self.final else None
 
     def known(self, data: dict[str, Any]) -> bool:
-        if self.final or data["reveal"] is None:
-            return self.final or data["kind"] == "summary"
-        return bool(data["reveal"] <= self.step)
+        """The node's value is shown (a summary node has none to hide)."""
+        if self.final:
+            return True
+        if data["kind"] == "pruned":
+            return self.cut(data)
+        return data["reveal"] is not None and bool(data["reveal"] <= self.step)
 
-    def opened(self, data: dict[str, Any]) -> bool:
-        if self.final or data.get("opened") is None:
-            return self.final
-        return bool(data["opened"] <= self.step)
+    def visible(self, data: dict[str, Any]) -> bool:
+        """The search has reached the node (entered it, or cut it off) by this frame."""
+        if self.final:
+            return True
+        if data["kind"] == "summary":
+            return False
+        if data["depth"] == 0:
+            return True  # the search starts at the root
+        return data["opened"] is not None and bool(data["opened"] <= self.step)
 
     def cut(self, data: dict[str, Any]) -> bool:
         return self.final or (data["step"] is not None and data["step"] <= self.step)
 
+    def value(self, node: int, view: str) -> tuple[float | None, str]:
+        """The value shown at this frame: final once backed up, else none."""
+        data = self.tree.graph.nodes[node]
+        if not self.known(data):
+            return None, "exact"
+        return shown(data, view)
 
-def _node(node: int, data: dict[str, Any], frame: _Frame, boards: bool, ab: bool) -> dict[str, str]:
+    def range(self, node: int, view: str) -> tuple[float, float] | None:
+        """[lo, hi] the node's value is known to lie in at this frame (AIMA Figure 5.5).
+
+        Before any child is valued: [−∞, +∞]. While children come in, a MAX node's value is at
+        least the largest child value that is not an upper bound (MIN: at most the smallest
+        that is not a lower bound). Once backed up, the node's own bound decides.
+        """
+        graph = self.tree.graph
+        data = graph.nodes[node]
+        if data["kind"] != "node" or data["leaf"] or not self.visible(data):
+            return None
+        if self.known(data):
+            value, bound = shown(data, view)
+            assert value is not None
+            return (value if bound != "upper" else -INF, value if bound != "lower" else INF)
+        lo, hi = -INF, INF
+        for child in graph.successors(node):
+            kid = graph.nodes[child]
+            if kid["kind"] != "node" or not self.known(kid) or kid["value"] is None:
+                continue
+            if data["player"] == 0 and kid["bound"] != "upper":
+                lo = max(lo, kid["value"])
+            if data["player"] == 1 and kid["bound"] != "lower":
+                hi = min(hi, kid["value"])
+        if view == "negamax" and data["player"] == 1:
+            lo, hi = -hi, -lo
+        return lo, hi
+
+
+def _options_used(tree: GameTree) -> dict[str, bool]:
+    facts = tree.graph.graph
+    return {k: bool(facts.get(k)) for k in ("transpositions", "collapse", "fold_symmetries")}
+
+
+class _Look:
+    """The drawing options of one call, shared by the node and edge painters."""
+
+    def __init__(
+        self,
+        tree: GameTree,
+        frame: Frame,
+        *,
+        boards: bool,
+        ab: bool,
+        order: bool,
+        exercise: bool,
+        view: str,
+        marks: bool,
+    ) -> None:
+        self.tree = tree
+        self.frame = frame
+        self.boards = boards
+        self.ab = ab and tree.graph.graph["algorithm"] == "alphabeta"
+        self.order = order and not exercise
+        self.exercise = exercise
+        self.view = view
+        self.marks = marks  # stepper: colour-mark value and range texts
+        self.final = frame.final and not exercise
+
+
+def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
+    frame = look.frame
     kind = data["kind"]
     player = int(data["player"])
     leaf = data["leaf"]
-    known = frame.known(data)
     classes = [kind if kind != "node" else ("leaf" if leaf else ("max", "min")[player])]
-    if kind == "pruned" and not frame.cut(data):
-        kind = "unvisited"
-        classes = ["unvisited"]
-    if data["principal"] and frame.final:
+    if look.exercise and kind == "pruned":
+        kind = "node"  # the student must find the cuts: draw it like any other node
+        classes = ["leaf" if leaf else ("max", "min")[player]]
+    visible = frame.visible(data)
+    if not visible:
+        classes.append("unreached")
+    if data["principal"] and look.final:
         classes.append("principal")
-    if data["optimal"] and frame.final:
+    if data["optimal"] and look.final:
         classes.append("optimal")
     if data["cache_hit"]:
         classes.append("transposition")
     if node == frame.current:
         classes.append("current")
-    if known and data["value"] is not None:
+    value, bound = frame.value(node, look.view)
+    if look.exercise:
+        value, bound = shown(data, look.view) if leaf else (None, "exact")
+        if leaf and value is None:
+            raise VizError(
+                f"an exercise shows every leaf's value, and leaf {data['title']!r} was pruned "
+                "without one: build the tree with pruned='values'"
+            )
+    if value is not None and kind != "pruned":
         classes.append("valued")
+    if not look.exercise and data["value"] is not None:
+        classes.append("bound-" + data["bound"])
     out: dict[str, str] = {"id": f"n{node}", "class": " ".join(classes)}
-    value = num(data["value"]) if known and data["value"] is not None else ""
-    if known and value:
-        value = _SIGN[data["bound"]] + value
-    hits = f"×{data['hits']}" if data["hits"] > 1 else ""
-    tooltip = [data["role"] + " to move", data["state"]]
-    if data["cut"]:
+    tooltip = [f"{data['title']}: {data['role']} to move", data["state"]]
+    if data["cut"] and not look.exercise:
         tooltip.append(f"pruned by {data['cut']}")
     out["tooltip"] = " | ".join(t for t in tooltip if t)
-    fill = _LEAF_FILL[leaf] if leaf else _FILL[player]
-    if node == frame.current:
-        fill = _CURRENT
-    pen = "3.2" if data["principal"] and frame.final else "1.2"
+    if not visible:
+        out["style"] = "invis"
+    text = value_text(value, bound)
 
     if kind == "summary":
         out.update(
             shape="box",
-            style="rounded,dotted",
+            style="rounded,dotted" if visible else "invis",
             color="#666666",
             fontcolor="#444444",
             fontsize="10",
             label=f"… {data['positions']:,}\npositions",
         )
         return out
-    if kind in ("pruned", "unvisited"):
-        grey = _PRUNED if kind == "pruned" else "#c8c8c8"
-        out.update(
-            color=grey,
-            fontcolor=grey,
-            style="dashed" if kind == "pruned" else "solid",
-            penwidth="1",
-        )
-        if boards and data["board"]:
-            out.update(shape="plain", label=f"<{board_label(data['board'], dim=True)}>")
-            out["label"] = (
-                f'<<TABLE BORDER="1" STYLE="{"dashed" if kind == "pruned" else "rounded"}" '
-                f'COLOR="{grey}" CELLBORDER="0" CELLPADDING="3">'
-                f"<TR><TD>{board_label(data['board'], dim=True)}</TD></TR></TABLE>>"
-            )
-        else:
-            _shape(out, player, leaf)
-            out["label"] = ""
+    if kind == "pruned":
+        return _pruned_node(out, data, look, text, visible)
+    fill = (
+        _LEAF_FILL[leaf] if leaf else (_NEGAMAX_FILL if look.view == "negamax" else _FILL[player])
+    )
+    if node == frame.current:
+        fill = _CURRENT
+    rich = (look.boards and data["board"]) or (look.ab and not leaf)
+    if rich:
+        out["label"] = _table(node, data, look, text, fill)
+        out["shape"] = "plain"
         return out
-
-    extra = hits
-    if boards and data["board"]:
-        glyph = "■" if leaf else _GLYPH[player]
-        head_colour = "#333333" if leaf else ("#1f5fa8", "#b03a2e")[player]
-        label_line = ""
-        if data["label"] and known:
-            label_line = f'<TR><TD><FONT POINT-SIZE="10">{escape(data["label"])}</FONT></TD></TR>'
-        note = f'<FONT POINT-SIZE="10" COLOR="{_HITS}"> {escape(extra)}</FONT>' if extra else ""
-        border = "3" if data["principal"] and frame.final else "1"
-        colour = "black" if data["principal"] and frame.final else "#777777"
-        if data["optimal"] and not data["principal"] and frame.final:
-            colour = _OPTIMAL
-            border = "2"
-        out.update(shape="plain")
-        out["label"] = (
-            f'<<TABLE BORDER="{border}" STYLE="rounded" COLOR="{colour}" CELLBORDER="0" '
-            f'CELLSPACING="0" CELLPADDING="3" BGCOLOR="{fill}">'
-            f'<TR><TD><FONT COLOR="{head_colour}">{glyph}</FONT> '
-            f'<B><FONT POINT-SIZE="14">{escape(value) or "&nbsp;"}</FONT></B>{note}</TD></TR>'
-            f"<TR><TD>{board_label(data['board'])}</TD></TR>{label_line}</TABLE>>"
-        )
-    else:
-        _shape(out, player, leaf)
-        style = "rounded,filled" if leaf == "horizon" else "filled"
-        out.update(style=style, fillcolor=fill, penwidth=pen)
-        if data["optimal"] and not data["principal"] and frame.final:
-            out.update(color=_OPTIMAL, penwidth="2.2")
-        lines = [f"<B>{escape(value)}</B>" if value else " "]
-        if data["label"] and known:
-            lines = [f"<B>{escape(data['label'])}</B>"]
-            if value:
-                lines.append(f'<FONT POINT-SIZE="9">{escape(value)}</FONT>')
-            out.update(width="0.9" if len(data["label"]) < 9 else "1.1", height="0.45")
-        if extra:
-            lines.append(f'<FONT POINT-SIZE="9" COLOR="{_HITS}">{escape(extra)}</FONT>')
-            if not leaf:
-                out.update(width="0.95", height="0.8")
-        out["label"] = "<" + "<BR/>".join(lines) + ">"
-    xlabel = []
-    if data["name"]:
-        xlabel.append(f"<B>{escape(data['name'])}</B>")
-    if ab and data["alpha_in"] is not None and not leaf and frame.opened(data):
-        xlabel.append(
-            '<FONT POINT-SIZE="9" COLOR="#555555">α,β in '
-            f"{_window(data['alpha_in'], data['beta_in'])}</FONT>"
-        )
-        if known and data["alpha_out"] is not None:
-            xlabel.append(
-                f'<FONT POINT-SIZE="9" COLOR="#555555">out '
-                f"{_window(data['alpha_out'], data['beta_out'])}</FONT>"
-            )
-    if xlabel:
-        out["xlabel"] = "<" + "<BR/>".join(xlabel) + ">"
+    _shape(out, player, leaf, look.view)
+    style = "rounded,filled" if leaf == "horizon" else "filled"
+    out.update(style=style if visible else "invis", fillcolor=fill)
+    out["penwidth"] = "3.2" if data["principal"] and look.final else "1.2"
+    if data["optimal"] and not data["principal"] and look.final:
+        out.update(color=_OPTIMAL, penwidth="2.2")
+    mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
+    lines = [f"<FONT{mark}><B>{escape(text) or ' '}</B></FONT>"]
+    if data["label"] and (frame.known(data) or look.exercise):
+        lines = [f"<B>{escape(data['label'])}</B>"]
+        if text:
+            lines.append(f'<FONT POINT-SIZE="9"{mark}>{escape(text)}</FONT>')
+        out.update(width="0.9" if len(data["label"]) < 9 else "1.1", height="0.45")
+    extras = _extras(data, look)
+    if extras:
+        lines += extras
+        if not leaf:
+            out.update(width="0.95", height="0.85")
+    out["label"] = "<" + "<BR/>".join(lines) + ">"
     return out
 
 
-def _shape(out: dict[str, str], player: int, leaf: str | None) -> None:
+def _extras(data: dict[str, Any], look: _Look) -> list[str]:
+    out = []
+    if data["hits"] > 1:
+        out.append(f'<FONT POINT-SIZE="9" COLOR="{_HITS}">×{data["hits"]}</FONT>')
+    if look.order and data["order"] is not None:
+        out.append(f'<FONT POINT-SIZE="8" COLOR="#555555">#{data["order"]}</FONT>')
+    return out
+
+
+def _table(node: int, data: dict[str, Any], look: _Look, text: str, fill: str) -> str:
+    """A node drawn as a small table: mover and value, board, range, window, visit order."""
+    frame = look.frame
+    player = int(data["player"])
+    leaf = data["leaf"]
+    glyph = "■" if leaf else ("●" if look.view == "negamax" else _GLYPH[player])
+    head_colour = "#333333" if leaf else ("#1f5fa8", "#b03a2e")[player]
+    mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
+    name = f"<B>{escape(data['name'])}</B> " if data["name"] else ""
+    rows = [
+        f'<TR><TD>{name}<FONT COLOR="{head_colour}">{glyph}</FONT> '
+        f'<FONT POINT-SIZE="14"{mark}><B>{escape(text) or "&nbsp;"}</B></FONT></TD></TR>'
+    ]
+    if look.boards and data["board"]:
+        rows.append(f"<TR><TD>{board_label(data['board'])}</TD></TR>")
+    if data["label"] and (frame.known(data) or look.exercise):
+        rows.append(f'<TR><TD><FONT POINT-SIZE="10">{escape(data["label"])}</FONT></TD></TR>')
+    small = '<FONT POINT-SIZE="9" COLOR="#444444">'
+    if look.ab and not leaf:
+        span = frame.range(node, look.view)
+        rng = (
+            range_text(*span)
+            if span and not look.exercise
+            else ("[   ,   ]" if look.exercise else "")
+        )
+        rmark = f' COLOR="{RANGE_MARK}"' if look.marks else ' COLOR="#444444"'
+        rows.append(
+            f'<TR><TD><FONT POINT-SIZE="10"{rmark}>{escape(rng) or "&nbsp;"}</FONT></TD></TR>'
+        )
+        window = "α=    β=    " if look.exercise else window_text(data, look.view)
+        rows.append(f"<TR><TD>{small}{escape(window)}</FONT></TD></TR>")
+    for extra in _extras(data, look):
+        rows.append(f"<TR><TD>{extra}</TD></TR>")
+    border = "3" if data["principal"] and look.final else "1"
+    colour = "black" if data["principal"] and look.final else "#777777"
+    if data["optimal"] and not data["principal"] and look.final:
+        colour, border = _OPTIMAL, "2"
+    if not frame.visible(data):
+        colour, fill = "transparent", "transparent"
+    return (
+        f'<<TABLE BORDER="{border}" STYLE="rounded" COLOR="{colour}" CELLBORDER="0" '
+        f'CELLSPACING="0" CELLPADDING="2" BGCOLOR="{fill}">{"".join(rows)}</TABLE>>'
+    )
+
+
+def _pruned_node(
+    out: dict[str, str], data: dict[str, Any], look: _Look, text: str, visible: bool
+) -> dict[str, str]:
+    grey = _PRUNED
+    out.update(color=grey, fontcolor=grey, style="dashed" if visible else "invis", penwidth="1")
+    shown_text = f'<FONT COLOR="{grey}">{escape(text)}</FONT>' if text else " "
+    if look.boards and data["board"]:
+        out.update(shape="plain")
+        out["label"] = (
+            f'<<TABLE BORDER="1" STYLE="dashed" COLOR="{grey if visible else "transparent"}" '
+            f'CELLBORDER="0" CELLPADDING="3"><TR><TD>{shown_text}</TD></TR>'
+            f"<TR><TD>{board_label(data['board'], dim=True)}</TD></TR></TABLE>>"
+        )
+        return out
+    _shape(out, int(data["player"]), data["leaf"], look.view)
+    out["label"] = f"<{shown_text}>"
+    return out
+
+
+def _shape(out: dict[str, str], player: int, leaf: str | None, view: str) -> None:
     if leaf:
         out.update(shape="box", width="0.55", height="0.4", fixedsize="false")
         if leaf == "horizon":
             out["style"] = "rounded"
+    elif view == "negamax":
+        out.update(shape="circle", width="0.62", fixedsize="true")
     else:
         out.update(
             shape="triangle" if player == 0 else "invtriangle",
@@ -212,37 +413,35 @@ def _shape(out: dict[str, str], player: int, leaf: str | None) -> None:
         )
 
 
-def _edge(
-    u: int,
-    v: int,
-    data: dict[str, Any],
-    child: dict[str, Any],
-    parent: dict[str, Any],
-    frame: _Frame,
-) -> str:
+def _edge(u: int, v: int, data: dict[str, Any], look: _Look) -> str:
+    graph = look.tree.graph
+    child, parent = graph.nodes[v], graph.nodes[u]
+    frame = look.frame
     out: dict[str, str] = {"id": f"e{u}_{v}"}
     classes = []
     move = escape(data["move"])
     if child["folded"]:
         move += " ≡ " + escape(", ".join(child["folded"]))
     label = move
-    if data["pruned"] and frame.cut(child):
+    if not frame.visible(child):
+        classes.append("unreached")
+        out["style"] = "invis"
+    if data["pruned"] and not look.exercise:
         classes.append("pruned")
-        out.update(style="dashed", color=_PRUNED, fontcolor=_PRUNED, arrowhead="none")
+        out.update(color=_PRUNED, fontcolor=_PRUNED, arrowhead="none")
+        out["style"] = "dashed" if frame.visible(child) else "invis"
         if data["cut"]:
             classes.append("cut")
-            label = (
-                f'{move}<BR/><FONT COLOR="{_CUT}" POINT-SIZE="10">✂ {escape(data["cut"])}</FONT>'
-            )
-    elif data["pruned"]:
-        classes.append("unvisited")
-        out.update(color="#c8c8c8", fontcolor="#aaaaaa", arrowhead="none")
+            cut = cut_text(look.tree, u, look.view)
+            colour = _CUT if frame.cut(child) else "transparent"
+            label = f'{move}<BR/><FONT COLOR="{colour}" POINT-SIZE="10">✂ {escape(cut)}</FONT>'
     elif child["kind"] == "summary":
-        out.update(style="dotted", arrowhead="none", color="#666666")
-    elif data["principal"] and frame.final:
+        out.update(arrowhead="none", color="#666666")
+        out.setdefault("style", "dotted")
+    elif data["principal"] and look.final:
         classes.append("principal")
         out.update(penwidth="3.2")
-    elif data["optimal"] and (frame.final or frame.known(parent)):
+    elif data["optimal"] and not look.exercise and (frame.final or frame.known(parent)):
         classes.append("optimal")
         out.update(penwidth="2.2", color=_OPTIMAL, fontcolor=_OPTIMAL)
     out["class"] = " ".join(classes) or "move"
@@ -251,72 +450,129 @@ def _edge(
     return f"  n{u} -> n{v} [{_attrs(out)}];"
 
 
-def _levels(graph: Any) -> list[tuple[int, str, list[int]]]:
+def _levels(graph: Any, view: str) -> list[tuple[int, str, list[int]]]:
     by_depth: dict[int, list[int]] = {}
     for node, data in graph.nodes(data=True):
         by_depth.setdefault(int(data["depth"]), []).append(node)
     levels = []
     for depth in sorted(by_depth):
         nodes = by_depth[depth]
-        inner = [graph.nodes[n] for n in nodes if graph.nodes[n]["kind"] == "node"]
-        movers = {d["role"] for d in inner if not d["leaf"]}
+        inner = [graph.nodes[n] for n in nodes if not graph.nodes[n]["leaf"]]
+        movers = {d["role"] for d in inner if d["kind"] != "summary"}
         role = "/".join(sorted(movers, key=lambda r: r != "MAX")) if movers else "leaves"
+        if view == "negamax" and movers:
+            role += " to move"
         levels.append((depth, role, nodes))
     return levels
 
 
-def _caption(tree: GameTree, title: str | None, legend: bool, frame: _Frame) -> str:
+def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> str:
     facts = tree.graph.graph
+    frame = look.frame
     rows = []
-    name = title or default_title(tree)
+    name = title or default_title(tree, look.view)
+    if look.exercise:
+        name = "Exercise: " + name
     rows.append(
         f'<TR><TD ALIGN="LEFT"><B><FONT POINT-SIZE="14">{escape(name)}</FONT></B></TD></TR>'
     )
-    if frame.final:
+    if look.exercise:
+        task = (
+            "fill in the value of every inner node"
+            + (
+                ", its window (α, β) on entry and its range [lo, hi]; cross out the branches "
+                "alpha-beta never visits and mark each bound ≥ or ≤"
+                if facts["algorithm"] == "alphabeta"
+                else ""
+            )
+            + "; search the moves left to right"
+        )
+        summary = task
+    elif look.marks:
+        summary = ""  # the stepper page writes each frame's caption itself
+    elif frame.final:
         summary = summary_line(tree)
     else:
         text = tree.steps[frame.step - 1].text if frame.step else "before the search"
         summary = f"step {frame.step} of {len(tree.steps)}: {text}"
-    rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{escape(summary)}</FONT></TD></TR>')
+    if summary:
+        rows.append(
+            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{escape(summary)}</FONT></TD></TR>'
+        )
     if legend:
-        items = [
-            '<FONT COLOR="#1f5fa8">▲</FONT> MAX takes the largest value',
-            '<FONT COLOR="#b03a2e">▼</FONT> MIN takes the smallest',
-            "□ leaf: end of the game"
-            + (
-                "; rounded, yellow: evaluated at the horizon"
-                if any(d["leaf"] == "horizon" for _, d in tree.graph.nodes(data=True))
-                else ""
-            ),
-        ]
-        lines = [
-            "<B>━</B> principal variation (best play from the root)",
-            f'<FONT COLOR="{_OPTIMAL}"><B>━</B></FONT> a best move at its node',
-        ]
-        if tree.pruned and "transpositions" not in facts:
-            lines.append(f'<FONT COLOR="{_PRUNED}">╌</FONT> pruned, never visited (✂ the cut)')
-        if facts.get("transpositions"):
-            lines.append(f'<FONT COLOR="{_HITS}">×n</FONT> position reached n times (a table hit)')
-        if facts.get("collapse"):
-            lines.append("… subtree off the principal path, collapsed")
-        if facts.get("fold_symmetries"):
-            lines.append("0 ≡ 2, 6: symmetric moves drawn once")
-        if not frame.final:
-            lines.append('<FONT COLOR="#b08000">■</FONT> the node just valued')
-        rows.append(
-            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="10">{"   ".join(items)}</FONT></TD></TR>'
-        )
-        rows.append(
-            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="10">{"   ".join(lines)}</FONT></TD></TR>'
-        )
+        for line in _legend(tree, look):
+            rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="10">{line}</FONT></TD></TR>')
     return '<<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
 
 
-def default_title(tree: GameTree) -> str:
+def _legend(tree: GameTree, look: _Look) -> list[str]:
+    facts = tree.graph.graph
+    nodes = [d for _, d in tree.graph.nodes(data=True)]
+    if look.view == "negamax":
+        items = [
+            "● each node takes the largest of its children's values, negated: values are "
+            "from the side of the player to move there"
+        ]
+    else:
+        items = [
+            '<FONT COLOR="#1f5fa8">▲</FONT> MAX takes the largest value',
+            '<FONT COLOR="#b03a2e">▼</FONT> MIN takes the smallest',
+        ]
+    items.append(
+        "□ leaf: end of the game"
+        + (
+            "; rounded, yellow: evaluated at the horizon"
+            if any(d["leaf"] == "horizon" for d in nodes)
+            else ""
+        )
+    )
+    lines: list[str] = []
+    if not look.exercise:
+        lines.append("<B>━</B> principal variation (best play from the root)")
+        lines.append(f'<FONT COLOR="{_OPTIMAL}"><B>━</B></FONT> a best move at its node')
+        bounds = {d["bound"] for d in nodes if d["kind"] == "node" and d["value"] is not None}
+        if bounds - {"exact"}:
+            lines.append("≥v lower bound (failed high, v ≥ β)   ≤v upper bound (failed low, v ≤ α)")
+        if any(d["kind"] == "pruned" for d in nodes):
+            revealed = facts.get("pruned_view") == "values"
+            lines.append(
+                f'<FONT COLOR="{_PRUNED}">╌ grey</FONT>: pruned, never visited (✂ the cut)'
+                + ("; grey values: what minimax would find there" if revealed else "")
+            )
+    if look.ab:
+        lines.append("[lo, hi]: where the value lies so far   α β: the window on entry")
+    if look.order:
+        lines.append("#n: the n-th node the search entered")
+    if facts.get("transpositions"):
+        apart = facts.get("visits_apart", 0)
+        lines.append(
+            f'<FONT COLOR="{_HITS}">×n</FONT> the search reached this position n times, '
+            "by different move orders, and explored it alike each time"
+            + (f"; {apart} positions drawn twice: their visits differed" if apart else "")
+        )
+    if facts.get("collapse"):
+        lines.append("… subtree off the principal path, collapsed")
+    if facts.get("fold_symmetries"):
+        lines.append("0 ≡ 2, 6: symmetric moves drawn once")
+    if not look.frame.final:
+        lines.append('<FONT COLOR="#b08000">■</FONT> the node just valued')
+    rows = ["   ".join(items)]
+    for start in range(0, len(lines), 3):
+        rows.append("   ".join(lines[start : start + 3]))
+    return rows
+
+
+def default_title(tree: GameTree, view: str = "minimax") -> str:
     facts = tree.graph.graph
     algorithm = {"minimax": "Minimax", "alphabeta": "Alpha-beta"}[facts["algorithm"]]
+    if view == "negamax":
+        algorithm += " (negamax view)"
     depth = f", depth {facts['depth']}" if facts["depth"] is not None else ""
-    return f"{algorithm} on {facts['game']} from {facts['position']}{depth}"
+    order = {"given": "", "best": ", best move first", "worst": ", worst move first"}
+    return (
+        f"{algorithm} on {facts['game']} from {facts['position']}{depth}"
+        f"{order[facts.get('ordering', 'given')]}"
+    )
 
 
 def summary_line(tree: GameTree) -> str:
@@ -328,7 +584,15 @@ def summary_line(tree: GameTree) -> str:
         parts.append("principal variation " + " ".join(facts["pv"]))
     parts.append(f"{tree.searched:,} nodes searched")
     if tree.pruned:
-        parts.append(f"{tree.pruned:,} pruned")
+        saved = tree.saved
+        parts.append(
+            f"{tree.pruned:,} moves pruned, "
+            + (
+                f"{saved:,} nodes saved versus minimax's {tree.searched + saved:,}"
+                if saved is not None
+                else "too many nodes saved to count"
+            )
+        )
     if facts.get("transpositions"):
         parts.append(f"{facts['states']:,} distinct positions")
     if facts.get("collapse"):
@@ -344,11 +608,32 @@ def to_dot(
     title: str | None = None,
     legend: bool = True,
     step: int | None = None,
+    order: bool = False,
+    exercise: bool = False,
+    view: str = "minimax",
+    rankdir: str = "TB",
+    marks: bool = False,
+    wrap: int | None = None,
 ) -> str:
     """The Graphviz DOT source of the diagram, or of frame ``step`` (0 = before the search).
 
+    Args:
+        tree: from :func:`viz.game_tree`.
+        boards: draw each position inside its node (the game's ``render``).
+        alpha_beta_labels: write each node's window on entry and value range on the node.
+        title: the caption's first line.
+        legend: add the key to the symbols under the caption.
+        step: draw frame ``step`` of backward induction (None: the finished diagram).
+        order: number the nodes in the order the search entered them.
+        exercise: leaves only; inner values, bounds, cuts and the principal path left blank.
+        view: ``"minimax"`` (values from MAX's side) or ``"negamax"`` (the mover's side).
+        rankdir: ``"TB"`` (root on top) or ``"LR"`` (root on the left, for wide trees).
+        marks: colour-mark the value and range texts (for the stepper page).
+        wrap: lay the leaves under a node out in rows of ``wrap`` (for wide trees).
+
     Raises:
         CapabilityError: ``boards=True`` for a game without ``render``.
+        VizError: an unknown ``view`` or ``rankdir``.
 
     >>> from games import load_game
     >>> from viz import game_tree
@@ -363,18 +648,33 @@ def to_dot(
             f"game {tree.graph.graph['game']!r} has no render() to draw boards in the nodes; "
             "draw it without boards"
         )
-    frame = _Frame(tree, step)
+    if view not in VIEWS:
+        raise VizError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
+    if rankdir not in ("TB", "LR"):
+        raise VizError(f"unknown rankdir {rankdir!r}; choose TB or LR")
+    frame = Frame(tree, step)
+    look = _Look(
+        tree,
+        frame,
+        boards=boards,
+        ab=alpha_beta_labels,
+        order=order,
+        exercise=exercise,
+        view=view,
+        marks=marks,
+    )
     graph = tree.graph
     lines = [
         "digraph gametree {",
         f'  graph [fontname="{FONT}", nodesep="0.18", ranksep="{0.5 if boards else 0.42}", '
-        'labelloc="b", labeljust="l", forcelabels="true", outputorder="edgesfirst", '
-        'bgcolor="white", pad="0.25"];',
+        'labelloc="b", labeljust="l", outputorder="edgesfirst", '
+        f'bgcolor="white", pad="0.25", rankdir="{rankdir}", size="{MAX_INCHES:g},{MAX_INCHES:g}"];',
         f'  node [fontname="{FONT}", fontsize="13", margin="0.02"];',
         f'  edge [fontname="{FONT}", fontsize="11", arrowsize="0.6"];',
-        f"  label={_caption(tree, title, legend, frame)};",
+        f"  label={_caption(tree, title, legend, look)};",
     ]
-    levels = _levels(graph)
+    levels = _levels(graph, view)
+    rows = _wrapped_rows(graph, wrap) if wrap else {}
     for depth, role, nodes in levels:
         lines.append(f"  subgraph rank{depth} {{ rank=same;")
         lines.append(
@@ -382,15 +682,44 @@ def to_dot(
             f'fontsize="11", fontcolor="#666666", label="{role}\\ndepth {depth}"];'
         )
         for node in sorted(nodes):
-            look = _node(node, graph.nodes[node], frame, boards, alpha_beta_labels)
-            lines.append(f"    n{node} [{_attrs(look)}];")
+            if rows.get(node):
+                continue  # a wrapped leaf sits below its level, on a rank of its own
+            lines.append(f"    n{node} [{_attrs(_node(node, graph.nodes[node], look))}];")
         lines.append("  }")
+    for node in sorted(n for n, row in rows.items() if row):
+        lines.append(f"  n{node} [{_attrs(_node(node, graph.nodes[node], look))}];")
     for (a, _, _), (b, _, _) in itertools.pairwise(levels):
         lines.append(f"  level{a} -> level{b} [style=invis];")
     for u, v, data in _ordered_edges(graph):
-        lines.append(_edge(u, v, data, graph.nodes[v], graph.nodes[u], frame))
+        edge = _edge(u, v, data, look)
+        if rows.get(v):
+            edge = edge.replace("];", ', constraint="false"];')
+        lines.append(edge)
+    for above, below in _wrap_columns(graph, rows, wrap):
+        lines.append(f'  n{above} -> n{below} [style="invis", class="wrap"];')
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _wrapped_rows(graph: Any, per_row: int) -> dict[int, int]:
+    """The row (0, 1, ...) of each leaf among its parent's leaf children, ``per_row`` a row."""
+    rows: dict[int, int] = {}
+    for node in graph.nodes:
+        leaves = [c for c in sorted(graph.successors(node)) if graph.out_degree(c) == 0]
+        if len(leaves) > per_row:
+            for index, leaf in enumerate(leaves):
+                rows[leaf] = index // per_row
+    return rows
+
+
+def _wrap_columns(graph: Any, rows: dict[int, int], per_row: int | None) -> list[tuple[int, int]]:
+    """Invisible edges that stack each wrapped leaf under the one a row above it."""
+    out = []
+    for node in graph.nodes:
+        leaves = [c for c in sorted(graph.successors(node)) if rows.get(c) is not None]
+        if per_row:
+            out += [(leaves[i - per_row], leaves[i]) for i in range(per_row, len(leaves))]
+    return out
 
 
 def _ordered_edges(graph: Any) -> Iterable[tuple[int, int, dict[str, Any]]]:
@@ -398,7 +727,7 @@ def _ordered_edges(graph: Any) -> Iterable[tuple[int, int, dict[str, Any]]]:
 
 
 def pipe(source: str, fmt: str) -> bytes:
-    """Run Graphviz ``dot`` on ``source`` and return the output in ``fmt`` (svg, png, pdf).
+    """Run Graphviz ``dot`` on ``source`` and return the output in ``fmt`` (svg, png, pdf, plain).
 
     Raises:
         GraphvizNotFoundError: ``dot`` is not installed.
@@ -415,6 +744,92 @@ def pipe(source: str, fmt: str) -> bytes:
     return data
 
 
-def to_svg(tree: GameTree, **options: Any) -> str:
-    """The diagram as an SVG document (options as for :func:`to_dot`)."""
-    return pipe(to_dot(tree, **options), "svg").decode()
+def svg_element(svg: str) -> str:
+    """An SVG document as an element of a page: without its XML prolog, doctype and comments."""
+    return re.sub(r"<\?xml.*?\?>|<!DOCTYPE.*?>|<!--.*?-->", "", svg, flags=re.DOTALL).strip()
+
+
+def layout_size(source: str) -> tuple[float, float]:
+    """The natural width and height, in inches, of the picture ``source`` lays out to."""
+    unscaled = re.sub(r', size="[^"]*"', "", source, count=1)
+    first = pipe(unscaled, "plain").decode().split("\n", 1)[0].split()
+    return float(first[2]), float(first[3])
+
+
+def fit(tree: GameTree, source: str, *, large: bool = False, boards: bool = False) -> str:
+    """``source`` if it can be read at its natural size, else refused (or, ``large``, unscaled).
+
+    Prefer :func:`readable_dot`, which also tries the layouts that make a wide tree readable.
+
+    Raises:
+        UnreadableError: the larger side exceeds :data:`MAX_INCHES`; the message gives the size
+            and the options that would shrink it.
+    """
+    width, height = layout_size(source)
+    if max(width, height) <= MAX_INCHES:
+        return source
+    if large:
+        return re.sub(r', size="[^"]*"', "", source, count=1)
+    raise _unreadable(tree, width, height, boards)
+
+
+def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> dict[str, Any]:
+    """The layout options that make the picture readable: none if the plain layout fits in
+    :data:`MAX_INCHES`, else the root on the left (``rankdir="LR"``), else the leaves under each
+    node wrapped into rows of 4, 3 or 2 (either way round); with ``large=True`` and none of
+    these fitting, ``{"unscaled": True}`` (drawn at its natural size).
+
+    Raises:
+        UnreadableError: no layout fits and ``large`` is False; the message gives the size and
+            the options that would shrink it.
+    """
+    width, height = layout_size(to_dot(tree, **looks))
+    if max(width, height) <= MAX_INCHES:
+        return {}
+    tries: list[dict[str, Any]] = [{"rankdir": "LR"}]
+    tries += [{"rankdir": d, "wrap": k} for k in (4, 3, 2) for d in ("TB", "LR")]
+    for extra in tries:
+        if max(layout_size(to_dot(tree, **{**looks, **extra}))) <= MAX_INCHES:
+            return extra
+    if large:
+        return {"unscaled": True}
+    raise _unreadable(tree, width, height, bool(looks.get("boards")))
+
+
+def readable_dot(tree: GameTree, *, large: bool = False, **looks: Any) -> str:
+    """The DOT source in the layout :func:`readable_options` picks."""
+    extra = readable_options(tree, large=large, **looks)
+    unscaled = extra.pop("unscaled", False)
+    source = to_dot(tree, **{**looks, **extra})
+    return re.sub(r', size="[^"]*"', "", source, count=1) if unscaled else source
+
+
+def _unreadable(tree: GameTree, width: float, height: float, boards: bool) -> UnreadableError:
+    used = _options_used(tree)
+    shrink = ["depth"] + [k for k in ("collapse", "transpositions") if not used[k]]
+    if not used["fold_symmetries"] and tree.graph.graph.get("foldable"):
+        shrink.append("fold_symmetries")
+    if boards:
+        shrink.append("boards")
+    words = {
+        "depth": "a smaller depth",
+        "collapse": "collapse=True",
+        "transpositions": "transpositions=True",
+        "fold_symmetries": "fold_symmetries=True",
+        "boards": "boards=False",
+    }
+    return UnreadableError(
+        f"the picture would be {width:.0f} x {height:.0f} inches ({width * 96:,.0f} x "
+        f"{height * 96:,.0f} px at 96 dpi), more than {MAX_INCHES:g} inches even turned "
+        "sideways or with its leaves wrapped into rows, so it could only be read shrunk past "
+        f"legibility; shrink it with {', '.join(words[k] for k in shrink)}, or pass large=True "
+        "to draw it at its natural size",
+        inches=(width, height),
+        shrink=(*shrink, "large"),
+    )
+
+
+def to_svg(tree: GameTree, *, large: bool = False, **options: Any) -> str:
+    """The diagram as an SVG document (options as for :func:`to_dot`; ``large`` as for
+    :func:`fit`)."""
+    return pipe(readable_dot(tree, large=large, **options), "svg").decode()

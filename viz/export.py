@@ -2,7 +2,8 @@
 
 The format comes from ``format=`` or else from the file's suffix. JSON is networkx's node-link
 form (``nodes``, ``edges``, ``graph``) with infinities written as the strings ``"inf"`` and
-``"-inf"`` so that the file is strict JSON.
+``"-inf"`` so that the file is strict JSON; ``graph.fields`` documents every node field (the
+same text as :data:`NODE_FIELDS`). Files are written atomically (a temporary file renamed).
 """
 
 from __future__ import annotations
@@ -10,19 +11,49 @@ from __future__ import annotations
 import json
 import math
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
 from viz.build import GameTree
-from viz.dot import pipe, to_dot
+from viz.dot import pipe, readable_dot, to_dot
 from viz.errors import UnknownFormatError
 
-__all__ = ["FORMATS", "render", "to_json"]
+__all__ = ["FORMATS", "NODE_FIELDS", "render", "to_json", "write_atomically"]
 
 FORMATS = ("dot", "gv", "svg", "png", "pdf", "json")
 """The formats :func:`render` writes (``gv`` is DOT under its other usual suffix)."""
+
+NODE_FIELDS = {
+    "id": "node id; visited nodes are numbered in the order the search entered them, from 0",
+    "kind": "'node' (visited), 'pruned' (never visited: cut off, or below a cut), 'summary'",
+    "player": "0 (MAX) or 1 (MIN), the player to move; 'role' says MAX or MIN",
+    "depth": "plies below the root",
+    "move": "the move that led here in the game's notation ('' at the root)",
+    "path": "the moves from the root, a list; 'title' the node's name in captions",
+    "state": "the position in the game's notation; 'board' its render text or null",
+    "name": "the game's name for the node (AIMA's A, B, C ...) or null",
+    "order": "the visit order, 1 for the root (null if never visited)",
+    "value": "the value the search returned, MAX's point of view (null if none)",
+    "bound": "'exact'; 'lower' (true value >= value: failed high, value >= beta on entry); "
+    "'upper' (true value <= value: failed low, value <= alpha on entry)",
+    "exact": "bound == 'exact'",
+    "range": "[lo, hi] the true value lies in, from value and bound",
+    "leaf": "'terminal', 'horizon' (valued by the evaluation function) or null",
+    "label": "the caller's leaf label or null",
+    "principal": "on the principal path; 'optimal': an optimal move at its parent",
+    "cut_by": "pruned nodes: the id of the node whose cut-off pruned them",
+    "cut": "on the pruned moves themselves: the cut inequality, e.g. 'v=2 ≤ α=3'",
+    "alpha_in": "the window on entry (alpha_in, beta_in) and on exit (alpha_out, beta_out)",
+    "cache_hit": "merged visits (transpositions): true when 'hits' > 1 visits were merged",
+    "folded": "sibling moves folded into this node by symmetry",
+    "positions": "summary nodes: how many positions they hide",
+    "opened": "step-by-step views: the step from which the node is drawn; 'reveal' and "
+    "'step' the step at which its value (or cut) appears",
+}
+"""What each node field of the JSON export holds ("inf"/"-inf" stand for infinities)."""
 
 
 def _finite(value: Any) -> Any:
@@ -40,15 +71,32 @@ def to_json(tree: GameTree) -> str:
 
     >>> from games import load_game
     >>> from viz import game_tree
-    >>> data = json.loads(to_json(game_tree(load_game("textbook"))))
+    >>> data = json.loads(to_json(game_tree(load_game("textbook"), algorithm="alphabeta")))
     >>> len(data["nodes"]), len(data["edges"]), data["graph"]["value"]
     (13, 12, 3)
+    >>> [(n["name"], n["bound"]) for n in data["nodes"] if n["name"]]
+    [('A', 'exact'), ('B', 'exact'), ('C', 'upper'), ('D', 'upper')]
     """
     try:
         data = nx.node_link_data(tree.graph, edges="edges")
     except TypeError:  # networkx < 3.4 names the key with link=
         data = nx.node_link_data(tree.graph, link="edges")
+    data["graph"] = {**data["graph"], "fields": NODE_FIELDS}
     return json.dumps(_finite(data), indent=1, ensure_ascii=False, allow_nan=False)
+
+
+def write_atomically(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename."""
+    folder = path.parent if str(path.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
 
 
 def render(
@@ -56,10 +104,8 @@ def render(
     path: str | os.PathLike[str],
     *,
     format: str | None = None,
-    boards: bool = False,
-    alpha_beta_labels: bool = False,
-    title: str | None = None,
-    legend: bool = True,
+    large: bool = False,
+    **looks: Any,
 ) -> Path:
     """Write ``tree`` to ``path`` as DOT, SVG, PNG, PDF or JSON; return the path written.
 
@@ -67,14 +113,14 @@ def render(
         tree: from :func:`viz.game_tree`.
         path: the output file; its suffix gives the format unless ``format`` is set.
         format: one of ``dot``, ``gv``, ``svg``, ``png``, ``pdf``, ``json``.
-        boards: draw each position inside its node (the game's ``render``).
-        alpha_beta_labels: write each node's alpha-beta window on entry and on exit.
-        title: the caption's first line (default: algorithm, game, position, depth).
-        legend: add the key to the symbols under the caption.
+        large: draw a picture too large to read at its natural size instead of refusing it.
+        looks: :func:`viz.dot.to_dot` options: ``boards``, ``alpha_beta_labels``, ``title``,
+            ``legend``, ``order``, ``exercise``, ``view``.
 
     Raises:
         UnknownFormatError: the format or suffix is not one of :data:`FORMATS`.
         GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
+        UnreadableError: the picture is too large to read (see :func:`viz.dot.readable_options`).
         CapabilityError: ``boards=True`` for a game without ``render``.
 
     >>> import tempfile
@@ -92,13 +138,7 @@ def render(
             f"unknown output {given}; use one of: {', '.join('.' + f for f in FORMATS)}"
         )
     if fmt == "json":
-        out.write_text(to_json(tree) + "\n", encoding="utf-8")
-        return out
-    source = to_dot(
-        tree, boards=boards, alpha_beta_labels=alpha_beta_labels, title=title, legend=legend
-    )
+        return write_atomically(out, (to_json(tree) + "\n").encode())
     if fmt in ("dot", "gv"):
-        out.write_text(source, encoding="utf-8")
-    else:
-        out.write_bytes(pipe(source, fmt))
-    return out
+        return write_atomically(out, to_dot(tree, **looks).encode())
+    return write_atomically(out, pipe(readable_dot(tree, large=large, **looks), fmt))

@@ -1,18 +1,25 @@
 """Backward induction step by step: one frame per leaf valued, value backed up, or cut-off.
 
-Frame 0 is the tree before the search (its shape only); frame ``k`` shows the values found in
-the first ``k`` steps, the node just valued highlighted, and the branches pruned so far; the
-last frame is the finished diagram with the principal path.
+Frame 0 is the tree before the search (only the root: nothing appears before the search
+reaches it); frame ``k`` shows the nodes entered and the values found in the first ``k``
+steps, each node's running range, the node just valued highlighted, and the subtrees pruned so
+far; the last frame is the finished diagram with the principal path.
+
+SVG frames are cut from one layout (:mod:`viz.stepper`), so nodes keep their places from frame
+to frame. PNG, PDF and DOT frames are laid out by Graphviz one by one, with the nodes not yet
+reached laid out but invisible, so they keep their places too (up to the width of texts).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from viz.build import GameTree
-from viz.dot import pipe, to_dot
+from viz.dot import pipe, readable_options, to_dot
 from viz.errors import UnknownFormatError
+from viz.stepper import current_nodes, frame_changes, frame_svg, stepper_svg
 
 __all__ = ["FRAME_FORMATS", "frame_sources", "write_frames"]
 
@@ -20,13 +27,7 @@ FRAME_FORMATS = ("svg", "png", "pdf", "dot")
 """The formats :func:`write_frames` writes."""
 
 
-def frame_sources(
-    tree: GameTree,
-    *,
-    boards: bool = False,
-    alpha_beta_labels: bool = False,
-    title: str | None = None,
-) -> list[str]:
+def frame_sources(tree: GameTree, **looks: Any) -> list[str]:
     """The DOT source of every frame, from frame 0 (before the search) to the finished tree.
 
     >>> from games import load_game
@@ -35,29 +36,32 @@ def frame_sources(
     >>> len(frame_sources(tree)) == len(tree.steps) + 1
     True
     """
-    return [
-        to_dot(tree, boards=boards, alpha_beta_labels=alpha_beta_labels, title=title, step=step)
-        for step in range(len(tree.steps) + 1)
-    ]
+    return [to_dot(tree, step=step, **looks) for step in range(len(tree.steps) + 1)]
+
+
+def frame_svgs(tree: GameTree, **looks: Any) -> list[str]:
+    """Every frame as an SVG document, all cut from one layout."""
+    svg = stepper_svg(tree, **looks)
+    changes = frame_changes(tree, view=looks.get("view", "minimax"))
+    current = current_nodes(tree)
+    return [frame_svg(svg, changes, k, current[k]) for k in range(len(tree.steps) + 1)]
 
 
 def write_frames(
-    tree: GameTree,
-    directory: str | os.PathLike[str],
-    *,
-    format: str = "svg",
-    boards: bool = False,
-    alpha_beta_labels: bool = False,
-    title: str | None = None,
+    tree: GameTree, directory: str | os.PathLike[str], *, format: str = "svg", **looks: Any
 ) -> list[Path]:
     """Write every frame as ``frame-000.svg``, ``frame-001.svg``, ... into ``directory``.
 
-    The directory is created if needed. Returns the files in order.
+    The directory is created if needed. ``looks`` are :func:`viz.dot.to_dot` options (boards,
+    alpha_beta_labels, order, view, title). Returns the files in order.
 
     Raises:
         UnknownFormatError: ``format`` is not one of :data:`FRAME_FORMATS`.
-        GraphvizNotFoundError: an image format and ``dot`` is not installed.
+        GraphvizNotFoundError: ``dot`` is not installed.
+        UnreadableError: the diagram is too large to read (see :func:`viz.dot.readable_options`).
     """
+    from viz.export import write_atomically
+
     fmt = format.lower()
     if fmt not in FRAME_FORMATS:
         raise UnknownFormatError(
@@ -65,14 +69,14 @@ def write_frames(
         )
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
-    sources = frame_sources(tree, boards=boards, alpha_beta_labels=alpha_beta_labels, title=title)
-    width = max(3, len(str(len(sources) - 1)))
-    paths = []
-    for index, source in enumerate(sources):
-        path = folder / f"frame-{index:0{width}d}.{fmt}"
-        if fmt == "dot":
-            path.write_text(source, encoding="utf-8")
-        else:
-            path.write_bytes(pipe(source, fmt))
-        paths.append(path)
-    return paths
+    count = len(tree.steps) + 1
+    width = max(3, len(str(count - 1)))
+    names = [folder / f"frame-{index:0{width}d}.{fmt}" for index in range(count)]
+    if fmt == "svg":
+        for path, svg in zip(names, frame_svgs(tree, **looks), strict=True):
+            write_atomically(path, svg.encode())
+        return names
+    layout = readable_options(tree, **looks)  # one layout for every frame
+    for path, source in zip(names, frame_sources(tree, **looks, **layout), strict=True):
+        write_atomically(path, source.encode() if fmt == "dot" else pipe(source, fmt))
+    return names

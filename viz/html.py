@@ -1,30 +1,33 @@
 """One self-contained HTML page that steps through backward induction.
 
-Every frame's SVG is inlined and a small inline script shows one at a time, with Previous,
-Play/Pause and Next buttons, a slider, and the arrow keys. Nothing is fetched: no network, no
-CDN, so the file works offline and can be mailed to students.
+The page holds one SVG, the finished diagram laid out once (:mod:`viz.stepper`), and a table of
+what each frame changes: which nodes the search has reached, their values and their running
+[lo, hi] ranges. A small inline script applies frame ``k``: nodes not reached yet are hidden,
+the node just valued is highlighted, and the principal path is drawn bold only at the end. So
+nodes never move between frames and the page stays small (one SVG, not one per frame). Previous,
+Play/Pause and Next buttons, a slider and the arrow keys step through it. Nothing is fetched:
+no network, no CDN, so the file works offline and can be mailed to students.
 
 The page reads its address: ``#frame=5`` (or ``?frame=5``) opens frame 5, and
 ``?autotest=next,next,prev`` clicks those buttons itself once loaded (``next``, ``prev``,
 ``start``, ``end`` or a frame number for the slider), then writes the frame shown into the
-element ``#autotest`` (``frame=2 visible=frame-2``), which lets a headless browser check it.
+element ``#autotest`` (``frame=2 visible=n0,n1,n2 values=n2:3``), which lets a headless browser
+check it.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import re
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from viz.build import GameTree
-from viz.dot import default_title, pipe, summary_line
-from viz.frames import frame_sources
+from viz.dot import default_title, summary_line, svg_element
+from viz.stepper import current_nodes, frame_changes, stepper_svg
 
 __all__ = ["page", "write_html"]
-
-_PROLOG = re.compile(r"<\?xml.*?\?>|<!DOCTYPE.*?>|<!--.*?-->", re.DOTALL)
-_ID = re.compile(r'\bid="')
 
 _STYLE = """
 body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.5em; color: #222; }
@@ -33,27 +36,65 @@ h1 { font-size: 1.3em; margin: 0 0 .3em; }
 button { font-size: 1em; padding: .3em .9em; cursor: pointer; }
 input[type=range] { flex: 1; min-width: 12em; }
 #counter { font-variant-numeric: tabular-nums; min-width: 6em; }
-#caption { min-height: 1.4em; margin: .3em 0 .8em; }
-.frame svg { max-width: 100%; height: auto; }
-.frame[hidden] { display: none; }
+#caption { min-height: 2.6em; margin: .3em 0 .8em; font-size: 1.05em; }
+#diagram { overflow: auto; }
+#diagram svg { height: auto; }
+svg .unreached { visibility: hidden; }
+svg.stepping g.principal path, svg.stepping g.principal polygon { stroke-width: 1.2px; }
+svg.stepping g.optimal path, svg.stepping g.optimal polygon { stroke-width: 1.2px; }
+svg.stepping g.edge.optimal path { stroke: black; }
+svg.stepping g.edge.optimal polygon { stroke: black; fill: black; }
+svg.stepping g.edge.optimal text { fill: black; }
+svg .current > polygon:first-of-type, svg .current > a > path:first-of-type,
+svg .current > a > polygon:first-of-type, svg .current > path:first-of-type { fill: #ffd54f; }
 """
 
 _SCRIPT = """
 (function () {
-  var frames = Array.prototype.slice.call(document.querySelectorAll(".frame"));
-  var last = frames.length - 1;
+  var data = JSON.parse(document.getElementById("frame-data").textContent);
+  var last = data.captions.length - 1;
+  var svg = document.querySelector("#diagram svg");
   var slider = document.getElementById("slider");
   var counter = document.getElementById("counter");
   var caption = document.getElementById("caption");
   var play = document.getElementById("play");
   var current = 0, timer = null;
+  var groups = {};
+  Array.prototype.forEach.call(svg.querySelectorAll("g.node, g.edge"), function (g) {
+    var m = /^(?:n(\\d+)|e\\d+_(\\d+))$/.exec(g.id);
+    if (!m) { return; }
+    var node = m[1] || m[2];
+    (groups[node] = groups[node] || []).push(g);
+  });
+  function look(node, k) {
+    var changes = data.nodes[node], out = changes[0];
+    for (var i = 0; i < changes.length && changes[i][0] <= k; i++) { out = changes[i]; }
+    return out;
+  }
   function show(k) {
     current = Math.max(0, Math.min(last, k));
-    frames.forEach(function (f, i) { f.hidden = i !== current; });
+    var shown = [], values = [];
+    Object.keys(data.nodes).forEach(function (node) {
+      var state = look(node, current);
+      (groups[node] || []).forEach(function (g) {
+        g.classList.toggle("unreached", !state[1]);
+        g.classList.toggle("current", g.id === "n" + node && data.current[current] === +node);
+      });
+      if (state[1]) { shown.push("n" + node); }
+      if (state[2]) { values.push("n" + node + ":" + state[2]); }
+      svg.querySelectorAll('[data-v="' + node + '"]').forEach(function (t) {
+        t.textContent = state[2];
+      });
+      svg.querySelectorAll('[data-r="' + node + '"]').forEach(function (t) {
+        t.textContent = state[3];
+      });
+    });
+    svg.classList.toggle("stepping", current !== last);
     slider.value = current;
     counter.textContent = "frame " + current + " / " + last;
-    caption.textContent = frames[current].getAttribute("data-caption");
+    caption.textContent = data.captions[current];
     document.body.setAttribute("data-frame", String(current));
+    return {shown: shown, values: values};
   }
   function stop() {
     if (timer) { clearInterval(timer); timer = null; }
@@ -88,45 +129,40 @@ _SCRIPT = """
         slider.value = action; slider.dispatchEvent(new Event("input"));
       }
     });
-    var visible = frames.filter(function (f) { return !f.hidden; })
-      .map(function (f) { return f.id; });
+    var state = show(current);
     var out = document.createElement("pre");
     out.id = "autotest";
-    out.textContent = "frame=" + current + " visible=" + visible.join(",");
+    out.textContent = "frame=" + current + " visible=" + state.shown.join(",") +
+      " values=" + state.values.join(",");
     document.body.appendChild(out);
   }
 })();
 """
 
 
-def _inline(svg: str, index: int) -> str:
-    """An SVG document as an element of the page: no prolog, ids made unique per frame."""
-    body = _PROLOG.sub("", svg).strip()
-    return _ID.sub(f'id="f{index}-', body)
+def captions(tree: GameTree) -> list[str]:
+    """The caption of every frame: before the search, each step, and the summary at the end."""
+    out = ["before the search: it starts at the root"]
+    out += [f"step {i}: {s.text}" for i, s in enumerate(tree.steps, start=1)]
+    out[-1] += " (" + summary_line(tree) + ")"
+    return out
 
 
-def page(
-    tree: GameTree,
-    *,
-    boards: bool = False,
-    alpha_beta_labels: bool = False,
-    title: str | None = None,
-) -> str:
-    """The stepper page's HTML text (see :func:`write_html`)."""
-    name = title or default_title(tree)
-    sources = frame_sources(tree, boards=boards, alpha_beta_labels=alpha_beta_labels, title=title)
-    captions = ["before the search: the tree to be valued"]
-    captions += [f"step {i}: {s.text}" for i, s in enumerate(tree.steps, start=1)]
-    captions[-1] += " (" + summary_line(tree) + ")"
-    frames = []
-    for index, source in enumerate(sources):
-        svg = _inline(pipe(source, "svg").decode(), index)
-        hidden = "" if index == 0 else " hidden"
-        frames.append(
-            f'<div class="frame" id="frame-{index}" data-caption="{escape(captions[index])}"'
-            f"{hidden}>\n{svg}\n</div>"
-        )
-    last = len(sources) - 1
+def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
+    """The stepper page's HTML text (see :func:`write_html`; ``looks`` as for
+    :func:`viz.dot.to_dot`: boards, alpha_beta_labels, order, view)."""
+    view = looks.get("view", "minimax")
+    name = title or default_title(tree, view)
+    svg = svg_element(stepper_svg(tree, title=title, **looks))
+    changes = frame_changes(tree, view=view)
+    texts = captions(tree)
+    data = {
+        "captions": texts,
+        "current": current_nodes(tree),
+        "nodes": {str(n): c for n, c in changes.items()},
+    }
+    last = len(texts) - 1
+    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -139,24 +175,21 @@ def page(
         f'<input id="slider" type="range" min="0" max="{last}" value="0" step="1"'
         ' aria-label="frame">\n'
         f'<span id="counter">frame 0 / {last}</span>\n</div>\n'
-        f'<p id="caption">{escape(captions[0])}</p>\n'
-        '<div id="frames">\n' + "\n".join(frames) + "\n</div>\n"
+        f'<p id="caption">{escape(texts[0])}</p>\n'
+        f'<div id="diagram">\n{svg}\n</div>\n'
+        f'<script type="application/json" id="frame-data">{blob}</script>\n'
         f"<script>{_SCRIPT}</script>\n</body>\n</html>\n"
     )
 
 
 def write_html(
-    tree: GameTree,
-    path: str | os.PathLike[str],
-    *,
-    boards: bool = False,
-    alpha_beta_labels: bool = False,
-    title: str | None = None,
+    tree: GameTree, path: str | os.PathLike[str], *, title: str | None = None, **looks: Any
 ) -> Path:
-    """Write the self-contained stepper page to ``path`` and return the path.
+    """Write the self-contained stepper page to ``path`` (atomically) and return the path.
 
     Raises:
-        GraphvizNotFoundError: ``dot`` is not installed (the frames are drawn by Graphviz).
+        GraphvizNotFoundError: ``dot`` is not installed (the diagram is laid out by Graphviz).
+        UnreadableError: the diagram is too large to read (see :func:`viz.dot.readable_options`).
         CapabilityError: ``boards=True`` for a game without ``render``.
 
     >>> import tempfile
@@ -167,9 +200,6 @@ def write_html(
     ...     "<script>" in out.read_text(encoding="utf-8")
     True
     """
-    out = Path(path)
-    out.write_text(
-        page(tree, boards=boards, alpha_beta_labels=alpha_beta_labels, title=title),
-        encoding="utf-8",
-    )
-    return out
+    from viz.export import write_atomically
+
+    return write_atomically(Path(path), page(tree, title=title, **looks).encode())

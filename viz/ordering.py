@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from solver import minimax as teaching
-from solver.events import Enter, Event, Leaf, Backup
+from solver.events import Backup, Enter, Event, Leaf
 from solver.game import Game, state_key
+from solver.minimax import minimax
 from viz.errors import TooManyNodesError
 
 __all__ = ["ORDERINGS", "ordered"]
@@ -92,7 +92,7 @@ def ordered(
             values.setdefault(keys[event.node], event.value)
 
     try:
-        teaching.minimax(game, state, depth=depth, evaluate=evaluate, observer=observe)
+        minimax(game, state, depth=depth, evaluate=evaluate, observer=observe)
     except _Stop:
         raise TooManyNodesError(
             f"ordering moves {how!r} needs a minimax pass over the tree, which passed "
@@ -103,4 +103,4 @@ def ordered(
             shrink=("depth",),
             at_least=True,
         ) from None
-    return _Ordered(game, values, how == "best")  # type: ignore[return-value]
+    return _Ordered(game, values, how == "best")

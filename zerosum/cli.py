@@ -21,6 +21,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
+from solver import DISTRIBUTION, __version__
 from solver.game import GameError
 from zerosum.commands import COMMANDS
 from zerosum.console import (
@@ -64,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Solve, analyse, play and draw two-player zero-sum perfect-information games.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"{PROG} ({DISTRIBUTION}) {__version__}",
+        help="print the version and exit",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for command in COMMANDS:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games import load_game
-from solver.game import GameError, HasStateNotation, UnknownGameError, parse_state
+from solver.game import GameError, HasPositionFields, UnknownGameError, parse_state
 from zerosum.console import UsageError
 
 __all__ = [
@@ -80,25 +80,33 @@ def load(args: argparse.Namespace) -> Any:
 def position(game: Any, args: argparse.Namespace) -> Any:
     """The state given by ``--position`` (and ``--captured``/``--to-move``), else the start.
 
-    ``--captured C0,C1`` and ``--to-move P`` are for games whose states have those fields
-    (Ayòayò). They are appended to the position text in the notation such games read
-    (``... captured C0,C1 to-move P``, as ``format_state`` writes it), so the game's own parser
-    checks them together with the board (e.g. that the seeds add up). Without ``--position``
-    they go to the game's ``state_from(board, captured=..., to_move=...)``.
+    ``--captured C0,C1`` and ``--to-move P`` are for games whose positions have those fields
+    (:class:`~solver.game.HasPositionFields`, e.g. Ayòayò); the game checks them together with
+    the board (e.g. that the seeds add up).
     """
     text: str | None = getattr(args, "position", None)
-    extras = _extra_fields(args)
-    if extras:
-        _check_extras_apply(game, extras)
-    if text is None:
-        return _with_extras(game, game.initial_state(), extras) if extras else game.initial_state()
-    if extras:
-        text = " ".join([text, *_extra_text(extras)])
+    fields = _extra_fields(args)
+    if not fields:
+        return game.initial_state() if text is None else _parse_position(game, text)
+    known = game.position_fields if isinstance(game, HasPositionFields) else {}
+    lacking = [name for name in fields if name not in known]
+    if lacking:
+        has = f"its positions have {', '.join(known)}" if known else "its positions have no fields"
+        raise UsageError(
+            f"game {game.name!r} has no {' or '.join(lacking)} in its positions ({has}), so "
+            f"{_option_names(fields)} cannot be used; give the whole --position"
+        )
+    try:
+        return game.position_from(text, **fields)
+    except GameError as exc:
+        where = "the start" if text is None else repr(text)
+        raise type(exc)(f"{exc} (in {where}, with {_option_names(fields)})") from None
+
+
+def _parse_position(game: Any, text: str) -> Any:
     try:
         return parse_state(game, text)  # the game's errors quote the text and say what is valid
-    except GameError as exc:
-        if extras:
-            raise type(exc)(f"{exc} (in {text!r}, with {_option_names(extras)})") from None
+    except GameError:
         raise
     except ValueError as exc:  # a game parser that let a plain ValueError through
         raise GameError(f"invalid position {text!r} for {game.name}: {exc}") from None
@@ -115,42 +123,8 @@ def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
     return fields
 
 
-def _option_names(extras: Mapping[str, Any]) -> str:
-    return "/".join(f"--{name.replace('_', '-')}" for name in extras)
-
-
-def _check_extras_apply(game: Any, extras: Mapping[str, Any]) -> None:
-    start = game.initial_state()
-    lacking = [name for name in extras if not hasattr(start, name)]
-    if lacking or not isinstance(game, HasStateNotation):
-        raise UsageError(
-            f"game {game.name!r} has no {' or '.join(lacking) or 'position notation'} in its "
-            f"positions, so {_option_names(extras)} cannot be used; give the whole --position"
-        )
-
-
-def _extra_text(extras: Mapping[str, Any]) -> list[str]:
-    words = []
-    if "captured" in extras:
-        words.append("captured " + ",".join(str(n) for n in extras["captured"]))
-    if "to_move" in extras:
-        words.append(f"to-move {extras['to_move']}")
-    return words
-
-
-def _with_extras(game: Any, state: Any, extras: Mapping[str, Any]) -> Any:
-    """The start position with other captured counts / side to move, via ``state_from``."""
-    state_from = getattr(game, "state_from", None)
-    if state_from is None or not hasattr(state, "board"):
-        raise UsageError(
-            f"game {game.name!r} cannot build a position from {_option_names(extras)} alone; "
-            "give the whole --position"
-        )
-    fields = {
-        name: getattr(state, name) for name in ("captured", "to_move") if hasattr(state, name)
-    }
-    fields.update(extras)
-    return state_from(state.board, **fields)
+def _option_names(fields: Mapping[str, Any]) -> str:
+    return "/".join(f"--{name.replace('_', '-')}" for name in fields)
 
 
 def parse_captured(text: str) -> tuple[int, int]:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games import available_games, load_game
-from tests.conformance.checks import check_game, check_state, playout
+from solver.testing import check_game, check_state, playout
 
 EXTRA_CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
     ("textbook", {"tree": [[1, [2, [3, -4.5]]], 7, [[0], [8, 9, 10, 11]]], "labels": "aima"}),

@@ -1,7 +1,7 @@
 """Ayòayò: the reference rules, the loop rule, states, notation and the Game protocol.
 
-The examples come from ``shared/ayoayo/vectors/examples.json`` (RULES.md §13), generated from
-chidiwilliams/ayoayo @ 835a126; a copy is kept in ``tests/data/ayoayo_examples.json``.
+The examples (``tests/data/ayoayo_examples.json``) are the reference's results on hand-made
+positions, generated from chidiwilliams/ayoayo @ 835a126 (see docs/ayoayo-rules.md).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ SOWINGS = [
 ]
 
 ARTICLE = "[[2,6,6,1,1,7],[0,2,7,2,7,7]]"
-LOOPING_LINE = [4, 4, 3, 4, 5, 1, 2, 5, 2, 0, 1, 2, 5, 0]  # RULES.md §10.1: then cell 3 loops
+LOOPING_LINE = [4, 4, 3, 4, 5, 1, 2, 5, 2, 0, 1, 2, 5, 0]  # then cell 3 loops (rules page)
 
 
 def _rows(board: Any) -> tuple[tuple[int, ...], ...]:
@@ -184,7 +184,7 @@ class TestNeverEndingSowing:
         assert time.perf_counter() - started < 1.0
 
     def test_the_line_the_reference_hangs_on(self) -> None:
-        """After the replayed line of RULES.md §10.1, cell 3 (holding seeds) is not legal."""
+        """After the line of the rules page (never-ending sowings), cell 3 is not legal."""
         game = Ayoayo()
         state = _play(game, LOOPING_LINE)
         assert state.board[state.to_move][3] > 0
@@ -488,3 +488,17 @@ class TestProperties:
                 return
             seen.add(state)
         pytest.fail(f"seed {seed}: no end and no repetition in 20,000 plies")
+
+
+class TestPositionFields:
+    def test_fields_given_replace_those_written(self) -> None:
+        """position_from sets captured seeds and the side to move over the text's own."""
+        game = Ayoayo()
+        state = game.position_from("[[0,4,4,4,4,4],[4,4,4,4,4,4]] captured 0,4", captured=(4, 0))
+        assert state.captured == (4, 0) and game.score(state) == (4, 0)
+        assert game.position_from(to_move=1) == game.state_from(((4,) * 6, (4,) * 6), (0, 0), 1)
+
+    def test_fields_are_checked_with_the_board(self) -> None:
+        """Seeds that do not add up to 48 with the captured ones are refused, naming both."""
+        with pytest.raises(InvalidStateError, match="make 52"):
+            Ayoayo().position_from("[[4,4,4,4,4,4],[4,4,4,4,4,4]]", captured=(4, 0))

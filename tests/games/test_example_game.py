@@ -19,7 +19,7 @@ import pytest
 from games import available_games, game_info, load_game
 from solver.game import IllegalActionError, InvalidStateError, apply, parse_action
 from solver.minimax import alphabeta, minimax
-from tests.conformance.checks import check_game, check_state
+from solver.testing import check_game, check_state
 from tests.games.fakes import install_entry_points
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "subtraction_game.py"

@@ -20,7 +20,7 @@ from solver.engine import search
 from solver.events import Backup, CacheHit, Enter, Event, Leaf, OracleHit, Trace
 from solver.game import CapabilityError, Game, GameError
 from solver.minimax import minimax
-from solver.results import SearchResult, ply_preference
+from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
 from solver.solve import Solution, solve
 from solver.table import TranspositionTable
 from tests.tiny_games import TakeAway
@@ -530,6 +530,12 @@ class TestLimits:
             ({"time_limit": 0}, "invalid time limit 0"),
             ({"node_limit": 0}, "invalid node limit 0"),
             ({"table_size": 0}, "invalid table size 0"),
+            ({"depth": 2.0}, "invalid depth 2.0"),
+            ({"depth": True}, "invalid depth True"),
+            ({"time_limit": math.nan}, "invalid time limit nan"),
+            ({"time_limit": -1e400}, "invalid time limit -inf"),
+            ({"node_limit": 10**5000 * -1}, "invalid node limit <int too large to print>"),
+            ({"table_size": 1e400}, "invalid table size inf"),
         ],
     )
     def test_bad_arguments_are_refused(self, kwargs: dict[str, Any], message: str) -> None:
@@ -537,6 +543,28 @@ class TestLimits:
         with pytest.raises(ValueError, match=message):
             search(load_game("tictactoe-bitboard"), **kwargs)
 
+    @pytest.mark.parametrize(
+        ("kwargs", "message"),
+        [
+            ({"time_limit": "1"}, "invalid time limit '1'"),
+            ({"seed": "abc"}, "invalid seed 'abc'"),
+            ({"oracle": 3}, "invalid oracle 3"),
+            ({"on_depth": "print"}, "invalid on_depth 'print'"),
+            ({"evaluate": 0}, "invalid evaluate 0"),
+            ({"observer": []}, "invalid observer"),
+        ],
+    )
+    def test_options_of_the_wrong_kind_are_refused(
+        self, kwargs: dict[str, Any], message: str
+    ) -> None:
+        """A string for a number or a non-function for a callback raise TypeError naming it."""
+        with pytest.raises(TypeError, match=message):
+            search(load_game("tictactoe-bitboard"), **kwargs)
+
+    def test_a_huge_depth_ends_once_the_answer_is_exact(self) -> None:
+        """depth=10**100 on tic-tac-toe: deepening stops at 9 plies, the first exact depth."""
+        result = search(load_game("tictactoe-bitboard"), depth=10**100)
+        assert result.exact and result.complete and result.depth == 9 and result.value == 0
 
     def test_options_are_keyword_only(self) -> None:
         """A depth passed by position is refused, not taken as some other option."""
@@ -849,3 +877,94 @@ class TestOracle:
         game = load_game("textbook", tree=[[3, 12], [2, 4]])
         with pytest.raises(GameError, match="oracle is inconsistent"):
             search(game, oracle=lambda state: 7 if state == () else minimax(game, state).value)
+
+
+class NativeTakeAway(TakeAway):
+    """Take-away with a fake native search: it records requests and answers or declines."""
+
+    name = "native-takeaway"
+
+    def __init__(self, counters: int, serve: bool) -> None:
+        super().__init__(counters)
+        self.serve = serve
+        self.requests: list[tuple[Any, SearchRequest]] = []
+
+    def evaluate(self, state: tuple[int, int]) -> float:
+        return 0
+
+    def native_search(self, state: Any, request: SearchRequest) -> SearchResult | None:
+        self.requests.append((state, request))
+        if not self.serve:
+            return None
+        return SearchResult(value=42, best_action=1, pv=(1,), action_values={}, stats=SearchStats())
+
+
+class TestNativeSearch:
+    """A game's native search gets the call, with every option, when it can serve it."""
+
+    def test_the_native_answer_is_returned_with_the_options_it_was_asked(self) -> None:
+        """No observer, the game's own evaluation: the request holds each option given."""
+        game = NativeTakeAway(7, serve=True)
+        seen: list[SearchResult] = []
+        oracle = lambda state: None  # noqa: E731
+        result = search(
+            game,
+            (5, 1),
+            depth=4,
+            time_limit=2.5,
+            node_limit=10,
+            seed=3,
+            table_size=99,
+            on_depth=seen.append,
+            oracle=oracle,
+            plies=False,
+            all_values=True,
+            evaluate=game.evaluate,
+        )
+        assert result.value == 42
+        assert game.requests == [
+            (
+                (5, 1),
+                SearchRequest(
+                    depth=4,
+                    time_limit=2.5,
+                    node_limit=10,
+                    seed=3,
+                    table_size=99,
+                    on_depth=seen.append,
+                    oracle=oracle,
+                    plies=False,
+                    all_values=True,
+                ),
+            )
+        ]
+
+    def test_the_initial_state_is_passed_when_none_is_given(self) -> None:
+        """search(game) asks the native search about game.initial_state()."""
+        game = NativeTakeAway(7, serve=True)
+        search(game)
+        assert game.requests == [((7, 0), SearchRequest())]
+
+    def test_declining_runs_the_python_engine(self) -> None:
+        """A native search that returns None leaves the answer to the Python engine."""
+        game = NativeTakeAway(7, serve=False)
+        result = search(game, depth=3)
+        expected = minimax(game, depth=3)
+        assert len(game.requests) == 1
+        assert (result.value, result.best_actions) == (expected.value, expected.best_actions)
+
+    @pytest.mark.parametrize(
+        "kwargs",
+        [
+            {"observer": Trace()},
+            {"evaluate": lambda state: 1.0},
+            {"native": False},
+        ],
+    )
+    def test_not_asked_with_an_observer_another_evaluation_or_native_false(
+        self, kwargs: dict[str, Any]
+    ) -> None:
+        """The native search is never asked when it could not give what was asked for."""
+        game = NativeTakeAway(5, serve=True)
+        result = search(game, depth=2, **kwargs)
+        assert game.requests == [] and result.value != 42

@@ -475,17 +475,30 @@ class TestMatchResult:
         assert "repeated position" in result.table()
 
     def test_json_carries_the_counts(self) -> None:
-        """to_json holds the counts, and the games when asked."""
-        result = run_match(load_game("tictactoe"), "random", "random", games=12, seed=4)
+        """to_json holds the counts a known game must give, and the games when asked."""
+        # Every leaf of Figure 5.2 is positive: whoever moves first wins every game, in 2 plies.
+        game: Any = load_game("textbook")
+        result = run_match(game, "minimax:2", "random", games=12, seed=4, swap=True)
         data = json.loads(result.to_json(games=True))
-        assert (data["games"], data["p1_wins"], data["p2_wins"], data["draws"]) == (
-            12,
-            result.p1_wins,
-            result.p2_wins,
-            result.draws,
-        )
+        assert (data["games"], data["p1_wins"], data["p2_wins"], data["draws"]) == (12, 12, 0, 0)
+        assert data["wins_by_agent"] == {"minimax:2": 6, "random": 6}
+        assert (data["ended_by_repetition"], data["average_plies"]) == (0, 2.0)
+        assert [(r["first"], r["games"], r["p1_wins"]) for r in data["rows"]] == [
+            ("minimax:2", 6, 6),
+            ("random", 6, 6),
+        ]
+        assert [(o["index"], o["first"], o["winner"], o["plies"]) for o in data["outcomes"]] == [
+            (i, i % 2, 0, 2) for i in range(12)
+        ]
         assert [GameOutcome(**o) for o in data["outcomes"]] == list(result.outcomes)
         assert "outcomes" not in json.loads(result.to_json())
+
+    def test_repr_is_one_short_line(self) -> None:
+        """The repr summarises a match in one line, however many games it holds."""
+        result = run_match(load_game("tictactoe"), "random", "random", games=500, seed=1)
+        text = repr(result)
+        assert "\n" not in text and len(text) < 120
+        assert text.startswith("<MatchResult tictactoe random vs random, seed 1: 500 games")
 
     def test_json_is_written_to_a_path(self, tmp_path: Any) -> None:
         """to_json(path) writes the same text to the file."""
@@ -498,7 +511,7 @@ class TestAyoayo:
     """Matches on Ayòayò, the game the article's table is about."""
 
     def test_minimax_2_against_itself_repeats_at_ply_56(self) -> None:
-        """The reference's depth-2 self-play repeats its full state at ply 56 (RULES.md §8)."""
+        """The reference's depth-2 self-play repeats its full state at ply 56 (the rules page)."""
         game = load_game("ayoayo")
         record = play_game(game, ["minimax:2", "minimax:2"], random.Random(0))
         assert (record.ended, record.plies) == ("repetition", 56)

@@ -211,6 +211,13 @@ class TestHorizon:
         with pytest.raises(ValueError, match="invalid depth -1"):
             minimax(TakeAway(3), depth=-1)
 
+    def test_options_are_keyword_only(self) -> None:
+        """A depth or evaluation passed by position is a TypeError, never silently misread."""
+        game = TakeAway(3)
+        for search in (minimax, alphabeta):
+            with pytest.raises(TypeError, match="positional"):
+                search(game, game.initial_state(), 2)  # type: ignore[call-arg]
+
     def test_take_away_values(self) -> None:
         """Multiples of three lose for the mover: 3 counters lose for MAX, 5 win."""
         assert minimax(TakeAway(3)).value == -1

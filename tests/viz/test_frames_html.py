@@ -73,34 +73,83 @@ class TestFrames:
         assert "optimal" in after[f"e{b}_{best}"].classes
 
     def test_pruned_branches_appear_at_their_cut(self, tree: GameTree) -> None:
-        """Pruned nodes are drawn dashed from the cut's frame on, not before."""
+        """Pruned nodes are invisible before their cut's frame and dashed from it on."""
         from viz.dot import pipe
 
         cut = next(i for i, s in enumerate(tree.steps, start=1) if s.kind == "cut")
         sources = frame_sources(tree)
         before = parse(pipe(sources[cut - 1], "svg").decode())
         after = parse(pipe(sources[cut], "svg").decode())
-        assert nodes(before, "pruned") == [] and len(nodes(before, "unvisited")) == 2
+        assert all("unreached" in s.classes for s in nodes(before, "pruned"))
+        assert all(s.texts == () and s.polygons == () for s in nodes(before, "pruned"))
         assert len(nodes(after, "pruned")) == 2
+        assert not any("unreached" in s.classes for s in nodes(after, "pruned"))
+
+    def test_nothing_appears_before_the_search_reaches_it(self, tree: GameTree) -> None:
+        """At every frame a node is drawn only if the search entered it (or cut it) by then."""
+        from viz.dot import pipe
+
+        for step, source in enumerate(frame_sources(tree, alpha_beta_labels=True)):
+            shapes = parse(pipe(source, "svg").decode())
+            for node, data in tree.graph.nodes(data=True):
+                shape = shapes.get(f"n{node}")  # Graphviz leaves invisible nodes out
+                drawn = shape is not None and "unreached" not in shape.classes
+                reached = data["depth"] == 0 or (data["opened"] or 10**9) <= step
+                assert drawn == (reached or step == len(tree.steps)), (step, node)
+                assert drawn or shape is None or shape.texts == ()
 
     def test_windows_appear_only_once_the_search_has_entered_the_node(self, tree: GameTree) -> None:
-        """D's window on entry is not shown before the search has reached D."""
-        sources = frame_sources(tree, alpha_beta_labels=True)
+        """D's window on entry is not drawn before the search has reached D."""
+        from viz.dot import pipe
+
         d_first_leaf = next(
             i
             for i, step in enumerate(tree.steps, start=1)
             if step.kind == "leaf" and tree.graph.nodes[step.node]["move"] == "d1"
         )
-        d_window = "α,β in [3, +∞]</FONT>"
-        before, at = sources[d_first_leaf - 1], sources[d_first_leaf]
-        assert before.count(d_window) == 1  # C's only: D not entered yet
-        assert at.count(d_window) == 2
+        sources = frame_sources(tree, alpha_beta_labels=True)
+        before = parse(pipe(sources[d_first_leaf - 1], "svg").decode())
+        at = parse(pipe(sources[d_first_leaf], "svg").decode())
+        d = next(f"n{n}" for n, x in tree.graph.nodes(data=True) if x["name"] == "D")
+        assert d not in before or before[d].texts == ()
+        assert "α=3 β=+∞" in at[d].texts
+
+    def test_running_range_as_in_aima_figure_5_5(self, tree: GameTree) -> None:
+        """B reads [−∞, 3] from its first leaf on, [3, 3] once backed up; A [3, +∞]; C ≤ 2."""
+        from viz.stepper import frame_changes
+
+        changes = frame_changes(tree)
+        names = {d["name"]: n for n, d in tree.graph.nodes(data=True) if d["name"]}
+        b_ranges = [c[3] for c in changes[names["B"]] if c[1]]
+        assert b_ranges == ["[−∞, 3]", "[3, 3]"]
+        a_ranges = [c[3] for c in changes[names["A"]]]
+        assert "[3, +∞]" in a_ranges and a_ranges[-1] == "[3, 3]"
+        c_ranges = [c[3] for c in changes[names["C"]] if c[1]]
+        assert c_ranges[-1] == "[−∞, 2]"  # C is only known to be at most 2
 
     def test_last_frame_is_the_finished_diagram(self, tree: GameTree) -> None:
         """The final frame is the full diagram, principal path included."""
         from viz.dot import pipe
 
         assert pipe(frame_sources(tree)[-1], "svg").decode() == to_svg(tree)
+
+    def test_svg_frames_share_one_layout(self, tree: GameTree, tmp_path: Path) -> None:
+        """Every SVG frame places every node at the same coordinates."""
+        files = write_frames(tree, tmp_path, alpha_beta_labels=True)
+        outlines = set()
+        for path in files:
+            text = path.read_text(encoding="utf-8")
+            outlines.add(
+                tuple(
+                    re.findall(
+                        r'<g id="n\d+"[^>]*>\s*<title>.*?</title>\s*<[^>]*'
+                        r'(?:points|d)="([^"]*)"',
+                        text,
+                        re.DOTALL,
+                    )
+                )
+            )
+        assert len(outlines) == 1
 
     def test_numbered_files(self, tree: GameTree, tmp_path: Path) -> None:
         """write_frames writes frame-000 .. frame-012 in order, as SVG or PNG."""
@@ -117,10 +166,10 @@ class TestFrames:
 
 class TestPageOffline:
     def test_self_contained(self, page: Path, tree: GameTree) -> None:
-        """The page inlines every frame and its script and fetches nothing."""
+        """The page holds one SVG, its frame table and its script, and fetches nothing."""
         text = page.read_text(encoding="utf-8")
-        assert text.count('<div class="frame"') == len(tree.steps) + 1
-        assert text.count("<svg") == len(tree.steps) + 1
+        assert text.count("<svg") == 1
+        assert 'id="frame-data"' in text
         assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", text)
         assert "<link" not in text and "@import" not in text
         assert len(set(re.findall(r'\bid="([^"]+)"', text))) == len(
@@ -158,17 +207,65 @@ def chromium_dom(url: str, profile: Path) -> str:
 @pytest.mark.chromium
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt: chromium)")
 class TestPageInChromium:
-    def test_next_and_previous_change_the_frame_shown(self, page: Path, tmp_path: Path) -> None:
-        """Clicking Next three times and Previous once shows frame 2, and only frame 2."""
+    def test_next_and_previous_change_the_frame_shown(
+        self, page: Path, tree: GameTree, tmp_path: Path
+    ) -> None:
+        """Next three times and Previous once shows frame 2: the nodes reached, two leaves."""
         dom = chromium_dom(page.as_uri() + "?autotest=next,next,next,prev", tmp_path / "p1")
-        assert re.search(r'<pre id="autotest">frame=2 visible=frame-2</pre>', dom)
-        assert 'data-frame="2"' in dom
+        shown = autotest(dom)
+        assert shown["frame"] == "2" and 'data-frame="2"' in dom
+        assert shown["visible"] == expected_visible(tree, 2)
+        assert shown["values"] == "n2:3,n3:12"
 
-    def test_address_opens_a_frame_and_slider_moves(self, page: Path, tmp_path: Path) -> None:
+    def test_address_opens_a_frame_and_slider_moves(
+        self, page: Path, tree: GameTree, tmp_path: Path
+    ) -> None:
         """#frame=5 opens frame 5; the slider at 9 then Next shows 10; Next stops at the end."""
         dom = chromium_dom(page.as_uri() + "?autotest=next#frame=5", tmp_path / "p2")
-        assert '<pre id="autotest">frame=6 visible=frame-6</pre>' in dom
+        assert autotest(dom)["frame"] == "6"
         dom = chromium_dom(page.as_uri() + "?autotest=9,next", tmp_path / "p3")
-        assert '<pre id="autotest">frame=10 visible=frame-10</pre>' in dom
+        shown = autotest(dom)
+        assert shown["frame"] == "10" and shown["visible"] == expected_visible(tree, 10)
         dom = chromium_dom(page.as_uri() + "?autotest=end,next", tmp_path / "p4")
-        assert '<pre id="autotest">frame=12 visible=frame-12</pre>' in dom
+        shown = autotest(dom)
+        assert shown["frame"] == "12"
+        assert shown["visible"] == ",".join(f"n{n}" for n in sorted(tree.graph.nodes))
+        assert "n0:3" in shown["values"].split(",")
+
+    def test_screenshot_of_a_frame(self, page: Path, tmp_path: Path) -> None:
+        """A frame renders to a screenshot (kept in the temporary folder to look at)."""
+        shot = tmp_path / "frame7.png"
+        done = subprocess.run(
+            [
+                CHROMIUM,  # type: ignore[list-item]
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                f"--user-data-dir={tmp_path / 'p5'}",
+                "--window-size=1200,700",
+                f"--screenshot={shot}",
+                page.as_uri() + "#frame=7",
+            ],
+            capture_output=True,
+            timeout=90,
+            check=False,
+        )
+        assert done.returncode == 0 and shot.read_bytes().startswith(b"\x89PNG")
+
+
+def autotest(dom: str) -> dict[str, str]:
+    """The fields the page's autotest wrote: frame, visible nodes, values shown."""
+    match = re.search(r'<pre id="autotest">([^<]*)</pre>', dom)
+    assert match, dom[-500:]
+    return dict(part.split("=", 1) for part in match.group(1).split(" "))
+
+
+def expected_visible(tree: GameTree, frame: int) -> str:
+    """The nodes a frame should show, by the tree's own ``opened`` steps."""
+    last = len(tree.steps)
+    return ",".join(
+        f"n{n}"
+        for n, d in sorted(tree.graph.nodes(data=True))
+        if frame == last or d["depth"] == 0 or (d["opened"] is not None and d["opened"] <= frame)
+    )

@@ -27,7 +27,7 @@
     var prune = algorithm === "alphabeta";
     stats = { searched: 0, pruned: 0, cutoffs: 0 };
     each(root, function (n) {
-      n.kind = "pruned"; n.value = null; n.bound = "exact"; n.best = null;
+      n.kind = "pruned"; n.value = null; n.bound = "exact";
       n.principal = false; n.optimal = false; n.cut = null;
     });
     function value(n, alpha, beta) {
@@ -37,7 +37,7 @@
       var max = n.player === 0, v = max ? -Infinity : Infinity;
       for (var i = 0; i < n.children.length; i++) {
         var v2 = value(n.children[i], alpha, beta);
-        if (i === 0 || (max ? v2 > v : v2 < v)) { v = v2; n.best = i; }
+        if (i === 0 || (max ? v2 > v : v2 < v)) { v = v2; }
         if (!prune) { continue; }
         var cut = false;
         if (max) { alpha = Math.max(alpha, v); cut = v >= beta; }
@@ -58,27 +58,53 @@
       return v;
     }
     value(root, -Infinity, Infinity);
-    var n = root;
-    n.principal = true;
-    while (n.best !== null) { n = n.children[n.best]; n.principal = true; }
-    each(root, function (p) {
-      if (p.kind !== "node" || p.bound !== "exact" || p.children.length < 2) { return; }
-      p.children.forEach(function (c) {
-        if (c.kind === "node" && c.bound === "exact" && c.value === p.value) { c.optimal = true; }
-      });
-    });
+    markPrincipal();
   }
 
+  // The principal path and the optimal moves, as viz/build.py marks them: a node's principal
+  // child is an exact child worth the node's value; among several, the quickest win or the
+  // slowest loss or draw for the mover (every leaf here is a game end), then the first.
+  function markPrincipal() {
+    var plies = new Map(), choice = new Map();
+    (function post(n) {
+      n.children.forEach(post);
+      if (n.kind !== "node" || n.value === null) { return; }
+      var kids = n.children.filter(function (c) {
+        return c.kind === "node" && c.value === n.value && c.bound === "exact";
+      });
+      if (kids.length === 0) { plies.set(n, 0); return; }
+      var mover = n.player === 0 ? n.value : -n.value;
+      function preference(c) { var p = (plies.get(c) || 0) + 1; return mover > 0 ? p : -p; }
+      var best = kids[0];
+      kids.forEach(function (c) { if (preference(c) < preference(best)) { best = c; } });
+      choice.set(n, best);
+      plies.set(n, (plies.get(best) || 0) + 1);
+      if (n.bound === "exact" && n.children.length >= 2) {
+        kids.forEach(function (c) { c.optimal = true; });
+      }
+    })(root);
+    var n = root;
+    root.principal = root.value !== null;
+    while (choice.has(n)) { n = choice.get(n); n.principal = true; }
+  }
+
+  // the caption's line, worded as viz.dot.summary_line words it
   function summary() {
     if (!DATA.editable) { return DATA.summary; }
-    var parts = ["value " + num(root.value)];
-    if (root.best !== null) {
-      var moves = [], n = root;
-      while (n.best !== null) { n = n.children[n.best]; moves.push(n.move); }
-      parts.push("best move " + moves[0], "principal variation " + moves.join(" "));
+    var parts = ["value " + num(root.value)], moves = [], n = root, total = 0;
+    while (true) {
+      var next = n.children.filter(function (c) { return c.principal; })[0];
+      if (!next) { break; }
+      moves.push(next.move); n = next;
     }
+    if (moves.length) { parts.push("best move " + moves[0], "principal variation " + moves.join(" ")); }
     parts.push(stats.searched.toLocaleString("en-US") + " nodes searched");
-    if (stats.pruned) { parts.push(stats.pruned.toLocaleString("en-US") + " pruned"); }
+    each(root, function () { total += 1; });  // minimax searches every position of the tree
+    if (stats.pruned) {
+      parts.push(stats.pruned.toLocaleString("en-US") + " moves pruned, " +
+        (total - stats.searched).toLocaleString("en-US") + " nodes saved versus minimax's " +
+        total.toLocaleString("en-US"));
+    }
     return parts.join("; ");
   }
 
@@ -220,12 +246,14 @@
 
   // ?autotest=edit:1.0=7,click:1,algorithm:minimax,report,...  performs those actions once the
   // page has loaded; "report" (and the end of the list) writes every drawn node's path, kind,
-  // value and bound, and the summary, into the element #autotest, reports apart by "---".
+  // value, bound and whether it is on the principal path, and the summary, into the element
+  // #autotest, reports apart by "---".
   function report() {
     var rows = [];
     Array.prototype.forEach.call(document.querySelectorAll("#tree g.node"), function (g) {
       rows.push([g.getAttribute("data-path"), g.getAttribute("data-kind"),
-        g.getAttribute("data-value"), g.getAttribute("data-bound")].join(" "));
+        g.getAttribute("data-value"), g.getAttribute("data-bound"),
+        g.classList.contains("principal") ? "principal" : "-"].join(" "));
     });
     rows.push("summary " + document.getElementById("summary").textContent);
     return rows.join("\n");

@@ -6,7 +6,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from solver import minimax
+from solver.engine import search as engine_search
+from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.moves import move_rows, print_answer, result_json
@@ -61,7 +62,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
         child_result = searcher(args.algorithm, depth, None)(game, child)
         return (child_result.value, child_result.plies)
 
-    # Value the moves a pruning search only bounded, unless a limit stopped the search.
+    # Value the moves the teaching alpha-beta only bounded at the root (the engine values them
+    # all itself), unless a limit stopped the search.
     rows = move_rows(game, state, result, exact_child if result.complete else None)
     if args.json:
         io.json(result_json(game, state, result, rows, algorithm=args.algorithm))
@@ -79,9 +81,9 @@ def horizon_value(game: Any, state: Any) -> float:
 def searcher(
     algorithm: str, depth: int | None, time_limit: float | None
 ) -> Callable[[Any, Any], SearchResult]:
-    if algorithm == "engine":
-        from solver.engine import search
-
-        return lambda game, state: search(game, state, depth=depth, time_limit=time_limit)
-    teaching = minimax.minimax if algorithm == "minimax" else minimax.alphabeta
+    if algorithm == "engine":  # every root move exactly valued, as analyse does
+        return lambda game, state: engine_search(
+            game, state, depth=depth, time_limit=time_limit, all_values=True
+        )
+    teaching = minimax if algorithm == "minimax" else alphabeta
     return lambda game, state: teaching(game, state, depth=depth)

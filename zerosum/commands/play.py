@@ -7,7 +7,7 @@ import random
 import sys
 from typing import Any
 
-from solver.game import GameError, format_action, format_state, other, player_label
+from solver.game import GameError, HasScore, format_action, format_state, other, player_label
 from solver.match import AgentError, HumanAgent, parse_agent, play_game
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
@@ -82,24 +82,21 @@ def agent(spec: str, role: str) -> Any:
         raise UsageError(f"invalid {role}: {exc}") from None
 
 
-def captured_change(before: Any, after: Any) -> tuple[int, ...] | None:
-    """Seeds (or pieces) captured by a move, per player, when states have ``captured``.
+def score_change(game: Any, before: Any, after: Any) -> tuple[int, ...] | None:
+    """What each player banked with a move (captured seeds), for games with a score.
 
-    >>> class S:
-    ...     def __init__(self, captured): self.captured = captured
-    >>> captured_change(S((4, 0)), S((12, 0)))
-    (8, 0)
-    >>> captured_change(object(), object()) is None
+    >>> from games import load_game
+    >>> game = load_game("ayoayo")
+    >>> start = game.initial_state()
+    >>> score_change(game, start, game.result(start, 0))
+    (0, 0)
+    >>> score_change(load_game("tictactoe"), None, None) is None
     True
     """
-    old = getattr(before, "captured", None)
-    new = getattr(after, "captured", None)
-    if old is None or new is None:
+    if not isinstance(game, HasScore):
         return None
-    try:
-        return tuple(int(b) - int(a) for a, b in zip(old, new, strict=False))
-    except (TypeError, ValueError):
-        return None
+    old, new = game.score(before), game.score(after)
+    return tuple(b - a for a, b in zip(old, new, strict=True))
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -140,10 +137,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"{format_action(game, before, action)}",
             style="bold",
         )
-        gained = captured_change(before, after)
+        gained = score_change(game, before, after)
         if gained is not None and any(gained):
             parts = [f"{player_label(game, p)} +{n}" for p, n in enumerate(gained) if n]
-            totals = ", ".join(str(n) for n in after.captured)
+            totals = ", ".join(str(n) for n in game.score(after))
             io.print(f"captured: {', '.join(parts)} (now {totals})")
         for line in board_lines(game, after):
             io.print(line)

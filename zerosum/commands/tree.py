@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import json
+from collections.abc import Callable
 from typing import Any
 
 import viz
-from solver.game import format_state
+from solver.game import HasScore, format_state
 from zerosum.console import EXIT_OK, Io, UsageError
-from zerosum.moves import best_move
 from zerosum.options import (
     extra_fields,
     game_arguments,
@@ -17,7 +18,7 @@ from zerosum.options import (
     position_argument,
     positive_int,
 )
-from zerosum.report import json_num, num, pv_moves, pv_text
+from zerosum.report import json_num, num
 
 NAME = "tree"
 ALIASES: tuple[str, ...] = ()
@@ -40,7 +41,41 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     )
     tree.add_argument("--boards", action="store_true", help="draw boards inside the nodes")
     tree.add_argument(
-        "--alpha-beta-labels", action="store_true", help="write the α/β window at each node"
+        "--alpha-beta-labels",
+        action="store_true",
+        help="write each node's window (α, β) on entry and its value range [lo, hi] on it",
+    )
+    tree.add_argument(
+        "--order", action="store_true", help="number the nodes in the order the search visits them"
+    )
+    tree.add_argument(
+        "--view",
+        choices=viz.VIEWS,
+        default="minimax",
+        help="values from MAX's side (minimax, default) or the mover's side (negamax)",
+    )
+    tree.add_argument(
+        "--ordering",
+        choices=viz.ORDERINGS,
+        default="given",
+        help="search the moves as the game lists them (given), best first or worst first",
+    )
+    tree.add_argument(
+        "--pruned",
+        choices=viz.PRUNED_VIEWS,
+        default="subtree",
+        help="draw each cut as the pruned moves (stub), their subtrees greyed (subtree, "
+        "default) or greyed with the values minimax would find there (values)",
+    )
+    tree.add_argument(
+        "--exercise",
+        action="store_true",
+        help="with -o FILE: FILE shows only the leaves (values to fill in), FILE-key the answers",
+    )
+    tree.add_argument(
+        "--large",
+        action="store_true",
+        help="draw a picture too large to read at its natural size instead of refusing it",
     )
     tree.add_argument(
         "--transpositions", action="store_true", help="merge identical positions (a DAG)"
@@ -60,9 +95,9 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     )
     tree.add_argument(
         "--no-captured-leaves",
-        dest="leaf_captured",
+        dest="leaf_score",
         action="store_false",
-        help="do not write captured seeds [p1, p2] in the leaves (games with captures)",
+        help="do not write each player's score [p1, p2] in the leaves (e.g. captured seeds)",
     )
     tree.add_argument("--title", help="a title for the diagram")
     tree.add_argument(
@@ -87,7 +122,11 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         default="svg",
         help="picture format of --frames (default: svg)",
     )
-    tree.add_argument("--json", action="store_true", help="print a JSON summary")
+    tree.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON summary with the whole tree (node-link) to stdout",
+    )
 
 
 TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json", ".tex")
@@ -95,10 +134,11 @@ TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json", ".tex")
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
-    if args.output is None and args.frames is None and args.html is None and not args.interactive:
+    destinations = (args.output, args.frames, args.html, args.interactive)
+    if all(d is None for d in destinations) and not args.json:
         raise UsageError(
             "say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE / "
-            "--interactive FILE)"
+            "--interactive FILE), or --json for the tree on stdout"
         )
     if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
         raise UsageError(
@@ -107,13 +147,18 @@ def run(args: argparse.Namespace, io: Io) -> int:
     for flag, name in (("--html", args.html), ("--interactive", args.interactive)):
         if name is not None and not name.lower().endswith((".html", ".htm")):
             raise UsageError(f"invalid {flag} {name!r}: the file name must end in .html")
-    if args.tikz_body and not (args.output or "").lower().endswith(".tex"):
+    tex = (args.output or "").lower().endswith(".tex")
+    if args.tikz_body and not tex:
         raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
+    if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
+        raise UsageError("--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot)")
+    if args.exercise and tex:
+        raise UsageError("--exercise is drawn by Graphviz: give it -o FILE.svg (or .png, .pdf)")
     game = load(args)
     state = position(game, args)
     if args.algorithm == "engine":
         return _engine(args, io, game, state)
-    leaf_label = _captured_label if hasattr(state, "captured") and args.leaf_captured else None
+    leaf_label = _score_label(game) if isinstance(game, HasScore) and args.leaf_score else None
     try:
         tree = viz.game_tree(
             game,
@@ -125,65 +170,157 @@ def run(args: argparse.Namespace, io: Io) -> int:
             fold_symmetries=args.fold_symmetries,
             max_nodes=args.max_nodes,
             leaf_label=leaf_label,
+            ordering=args.ordering,
+            pruned="values" if args.exercise else args.pruned,
         )
-        looks = {"boards": args.boards, "alpha_beta_labels": args.alpha_beta_labels}
-        written = []
-        if args.output is not None and args.output.lower().endswith(".tex"):
-            tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
-            written.append(str(viz.write_tikz(tree, args.output, **tikz)))
-        elif args.output is not None:
-            written.append(str(viz.render(tree, args.output, title=args.title, **looks)))
+        looks = {
+            "boards": args.boards,
+            "alpha_beta_labels": args.alpha_beta_labels,
+            "order": args.order,
+            "view": args.view,
+            "large": args.large,
+        }
+        written = _write(tree, args, looks, io)
         if args.interactive is not None:
             page = viz.write_interactive(
                 tree, args.interactive, game=game, state=state, title=args.title
             )
             written.append(str(page))
-        if args.frames is not None:
-            frames = viz.write_frames(tree, args.frames, format=args.frame_format, **looks)
-            written.append(f"{len(frames)} frames in {args.frames}")
-        if args.html is not None:
-            written.append(str(viz.write_html(tree, args.html, title=args.title, **looks)))
     except viz.UnknownFormatError as exc:
         raise UsageError(str(exc)) from None
     except viz.TooManyNodesError as exc:
         raise viz.TooManyNodesError(
-            f"the diagram would draw {exc.nodes:,} nodes, more than --max-nodes "
-            f"{exc.max_nodes:,}; shrink it with --depth N, --collapse, --transpositions or "
-            "--fold-symmetries, or raise --max-nodes",
-            nodes=exc.nodes,
-            max_nodes=exc.max_nodes,
+            _too_many(exc, args), nodes=exc.nodes, max_nodes=exc.max_nodes, limit=exc.limit
         ) from None
-    result = tree.result
+    except viz.UnreadableError as exc:
+        raise viz.UnreadableError(_unreadable(exc), exc.inches, exc.shrink) from None
+    facts = tree.graph.graph
     if args.json:
-        io.json(
-            {
-                "game": game.name,
-                "position": format_state(game, state),
-                "algorithm": args.algorithm,
-                "depth": args.depth,
-                "value": json_num(result.value),
-                "best_move": best_move(game, state, result),
-                "pv": pv_moves(game, state, result.pv),
-                "nodes_drawn": tree.graph.number_of_nodes(),
-                "nodes_searched": tree.searched,
-                "pruned": tree.pruned,
-                "written": written,
-            }
-        )
+        summary = {
+            "game": game.name,
+            "position": format_state(game, state),
+            "algorithm": args.algorithm,
+            "depth": args.depth,
+            "value": json_num(tree.result.value),
+            "best_move": facts["best_move"],
+            "pv": facts["pv"],
+            "nodes_drawn": tree.graph.number_of_nodes(),
+            "nodes_searched": tree.searched,
+            "pruned": tree.pruned,
+            "nodes_saved": tree.saved,
+            "written": written,
+        }
+        if args.output is None:
+            summary["tree"] = json.loads(viz.to_json(tree))
+        io.json(summary)
         return EXIT_OK
-    best = best_move(game, state, result, missing="-")
     io.print(
-        f"{args.algorithm} from {format_state(game, state)}: value {num(result.value)}, "
-        f"best move {best}"
+        f"{args.algorithm} from {format_state(game, state)}: value {num(tree.result.value)}, "
+        f"best move {facts['best_move'] or '-'}"
     )
-    io.print(f"principal variation: {pv_text(game, state, result.pv)}")
+    io.print(f"principal variation: {' '.join(facts['pv']) or '(none: the game is over)'}")
+    saved = "" if not tree.pruned else f", {tree.saved:,} nodes saved versus minimax"
+    if tree.pruned and tree.saved is None:
+        saved = ", too many nodes saved to count"
     io.print(
         f"{tree.graph.number_of_nodes():,} nodes drawn, {tree.searched:,} searched, "
-        f"{tree.pruned:,} pruned"
+        f"{tree.pruned:,} moves pruned{saved}"
     )
     for item in written:
         io.print(f"wrote {item}")
     return EXIT_OK
+
+
+def _write(
+    tree: viz.GameTree, args: argparse.Namespace, looks: dict[str, Any], io: Io
+) -> list[str]:
+    """Write what was asked for; warn when a picture is drawn larger than can be read."""
+    written = []
+    if args.large:
+        try:
+            viz.readable_options(tree, **{k: v for k, v in looks.items() if k != "large"})
+        except viz.UnreadableError as exc:
+            width, height = exc.inches
+            io.err.print(
+                f"warning: the picture is {width:.0f} x {height:.0f} inches, drawn at its "
+                "natural size (--large): zoom and scroll to read it"
+            )
+    if args.output is not None and args.output.lower().endswith(".tex"):
+        tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
+        written.append(str(viz.write_tikz(tree, args.output, **tikz)))
+    elif args.output is not None:
+        if args.exercise:
+            key = _key_path(args.output)
+            written.append(
+                str(viz.render(tree, args.output, title=args.title, exercise=True, **looks))
+            )
+            written.append(f"{viz.render(tree, key, title=args.title, **looks)} (the answers)")
+        else:
+            written.append(str(viz.render(tree, args.output, title=args.title, **looks)))
+    if args.frames is not None:
+        frames = viz.write_frames(tree, args.frames, format=args.frame_format, **looks)
+        written.append(f"{len(frames)} frames in {args.frames}")
+    if args.html is not None:
+        written.append(str(viz.write_html(tree, args.html, title=args.title, **looks)))
+    return written
+
+
+def _key_path(output: str) -> str:
+    """``tree.svg`` -> ``tree-key.svg``: where an exercise's answers go."""
+    stem, dot, suffix = output.rpartition(".")
+    return f"{stem}-key{dot}{suffix}"
+
+
+_FLAGS = {
+    "depth": "a smaller --depth",
+    "collapse": "--collapse",
+    "transpositions": "--transpositions",
+    "fold_symmetries": "--fold-symmetries",
+    "pruned": "--pruned stub",
+    "boards": "no --boards",
+    "large": "--large (draw it at its natural size)",
+}
+
+
+def _too_many(exc: viz.TooManyNodesError, args: argparse.Namespace) -> str:
+    """The refusal in command-line words, blaming the limit that refused it."""
+    depth = "a smaller --depth" if args.depth is not None else "--depth N"
+    if exc.limit == "record_limit":
+        used = [
+            f
+            for f, on in (
+                ("--collapse", args.collapse),
+                ("--transpositions", args.transpositions),
+                ("--fold-symmetries", args.fold_symmetries),
+            )
+            if on
+        ]
+        what = " and ".join(used) if used else "this view"
+        return (
+            f"the search passed {exc.max_nodes:,} nodes and was stopped: {what} "
+            f"{'builds' if len(used) < 2 else 'build'} the picture from the whole search, "
+            f"and at most {exc.max_nodes:,} search nodes are recorded for it (the picture "
+            f"itself may be small); use {depth}"
+            + (" or -a alphabeta (it searches fewer nodes)" if args.algorithm == "minimax" else "")
+        )
+    many = f"more than {exc.max_nodes:,}" if exc.at_least else f"{exc.nodes:,}"
+    hints = [depth] + [_FLAGS[k] for k in exc.shrink if k != "depth"]
+    hints.append(f"raise --max-nodes (now {exc.max_nodes:,})")
+    return (
+        f"the diagram would draw {many} nodes, more than --max-nodes {exc.max_nodes:,}"
+        + (" (the search was stopped there)" if exc.at_least else "")
+        + f"; shrink it with {', '.join(hints[:-1])}, or {hints[-1]}"
+    )
+
+
+def _unreadable(exc: viz.UnreadableError) -> str:
+    width, height = exc.inches
+    hints = [_FLAGS[k] for k in exc.shrink]
+    return (
+        f"the picture would be {width:.0f} x {height:.0f} inches, too large to read even "
+        "turned sideways or with its leaves wrapped into rows; shrink it with "
+        f"{', '.join(hints[:-1])}, or pass {hints[-1]}"
+    )
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
@@ -200,6 +337,7 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
             ("--collapse", args.collapse),
             ("--fold-symmetries", args.fold_symmetries),
             ("--boards", args.boards),
+            ("--exercise", args.exercise),
         )
         if given
     ]
@@ -230,8 +368,8 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
                 "algorithm": "engine",
                 "depth": tree.iteration,
                 "value": json_num(result.value),
-                "best_move": best_move(game, state, result),
-                "pv": pv_moves(game, state, result.pv),
+                "best_move": tree.graph.graph["best_move"],
+                "pv": tree.graph.graph["pv"],
                 "nodes_searched": tree.searched,
                 "table_hits": tree.hits,
                 "cutoffs": tree.cutoffs,
@@ -241,7 +379,7 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
         return EXIT_OK
     io.print(
         f"engine from {format_state(game, state)}: value {num(result.value)}, "
-        f"best move {best_move(game, state, result, missing='-')}"
+        f"best move {tree.graph.graph['best_move'] or '-'}"
     )
     hits = ", ".join(f"{n} {kind}" for kind, n in sorted(tree.hits.items())) or "none"
     io.print(
@@ -252,6 +390,10 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     return EXIT_OK
 
 
-def _captured_label(state: Any) -> str:
-    """A leaf label with the seeds each player captured, as the Ayòayò article writes it."""
-    return "[" + ", ".join(str(n) for n in state.captured) + "]"
+def _score_label(game: HasScore) -> Callable[[Any], str]:
+    """A leaf label with what each player banked, as the Ayòayò article writes it: [p1, p2]."""
+
+    def label(state: Any) -> str:
+        return "[" + ", ".join(str(n) for n in game.score(state)) + "]"
+
+    return label

@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 
 from games.tictactoe import TicTacToe
-from tests.conformance.checks import check_game, check_state, check_transition, playout
+from solver.testing import (
+    check_game,
+    check_pseudo_actions,
+    check_state,
+    check_transition,
+    playout,
+)
 
 
 class ListBoard(TicTacToe):
@@ -50,6 +56,66 @@ class InfiniteUtility(TicTacToe):
 
     def utility(self, state: Any) -> float:
         return float("inf") if super().utility(state) else 0
+
+
+class PseudoCells(TicTacToe):
+    """Tic-tac-toe with pseudo-legal moves: every cell is a candidate, taken ones are refused."""
+
+    def pseudo_actions(self, state: Any) -> list[int]:
+        return [] if self.is_terminal(state) else list(range(9))
+
+    def try_result(self, state: Any, action: int) -> Any:
+        return self.result(state, action) if action in self.actions(state) else None
+
+
+class PseudoOverwrites(PseudoCells):
+    """Plays a taken cell instead of refusing it."""
+
+    def try_result(self, state: Any, action: int) -> Any:
+        return self.result(state, action)
+
+
+class PseudoReversed(PseudoCells):
+    """Lists the candidates in the opposite order to the legal moves."""
+
+    def pseudo_actions(self, state: Any) -> list[int]:
+        return super().pseudo_actions(state)[::-1]
+
+
+class PseudoRefusesLegal(PseudoCells):
+    """Refuses the centre even when it is free."""
+
+    def try_result(self, state: Any, action: int) -> Any:
+        return None if action == 4 else super().try_result(state, action)
+
+
+class TestPseudoActions:
+    def test_a_correct_game_passes(self) -> None:
+        """Candidates that refuse exactly the taken cells pass the whole suite."""
+        check_game(PseudoCells(), seeds=range(3))
+
+    def test_playing_an_illegal_candidate_is_caught(self) -> None:
+        """try_result that gives a state for an illegal candidate is caught."""
+        game = PseudoOverwrites()
+        with pytest.raises(AssertionError, match="illegal action 0"):
+            check_pseudo_actions(game, game.parse_state("x../.../..."))
+
+    def test_refusing_a_legal_candidate_is_caught(self) -> None:
+        """try_result that refuses a legal move is caught."""
+        game = PseudoRefusesLegal()
+        with pytest.raises(AssertionError, match="None for the legal action 4"):
+            check_pseudo_actions(game, game.initial_state())
+
+    def test_candidates_out_of_order_are_caught(self) -> None:
+        """Legal moves listed among the candidates in another order are caught."""
+        game = PseudoReversed()
+        with pytest.raises(AssertionError, match="same order"):
+            check_pseudo_actions(game, game.initial_state())
+
+    def test_the_suite_runs_the_pseudo_checks(self) -> None:
+        """check_game runs the pseudo-legal checks on games that offer them."""
+        with pytest.raises(AssertionError, match="illegal action"):
+            check_game(PseudoOverwrites(), seeds=[1])
 
 
 class TestChecksFail:

@@ -1,0 +1,144 @@
+"""One laid-out SVG for every frame of backward induction, and what each frame changes in it.
+
+Graphviz lays the finished diagram out once (so nodes never move between frames); the value
+and range texts are found by their marker colours (:data:`viz.dot.VALUE_MARK`,
+:data:`viz.dot.RANGE_MARK`) and centred on their node. :func:`frame_changes` says, node by
+node, at which frames the node appears and its value and [lo, hi] range texts change, computed
+from :class:`viz.dot.Frame`: the stepper page's script and :func:`frame_svg` (static frames)
+both apply these changes, so there is one rule for what a frame shows.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from viz.build import GameTree
+from viz.dot import RANGE_MARK, VALUE_MARK, Frame, pipe, range_text, readable_dot, value_text
+
+__all__ = ["Change", "current_nodes", "frame_changes", "frame_svg", "stepper_svg"]
+
+Change = tuple[int, bool, str, str]
+"""(frame, visible, value text, range text): a node's look from that frame on."""
+
+_GROUP = re.compile(r'<g id="(n\d+|e\d+_\d+)" class="([^"]*)">(.*?)</g>', re.DOTALL)
+_TEXT = re.compile(r"<text ([^>]*)>([^<]*)</text>")
+_COORDS = re.compile(r'\s(?:points|d)="([^"]*)"')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def stepper_svg(tree: GameTree, **looks: Any) -> str:
+    """The finished diagram's SVG with its value and range texts tagged for the frames.
+
+    Each node's value text gets ``data-v="<node>"`` and its range text ``data-r="<node>"``,
+    the range centred on the node (``text-anchor="middle"``): its width changes from frame to
+    frame. (A value text is either blank or its final text, which the layout made room for.)
+    ``looks`` are :func:`viz.dot.to_dot` options (boards, alpha_beta_labels, order, view, title).
+    """
+    svg = pipe(readable_dot(tree, marks=True, **looks), "svg").decode()
+
+    def tag(match: re.Match[str]) -> str:
+        ident, classes, body = match.groups()
+        if not ident.startswith("n"):
+            return match.group(0)
+        node = ident[1:]
+        centre = _centre(body)
+
+        def retag(text: re.Match[str]) -> str:
+            attributes, content = text.groups()
+            role = None
+            if f'fill="{VALUE_MARK}"' in attributes:
+                role = "v"
+            elif f'fill="{RANGE_MARK}"' in attributes:
+                role = "r"
+            if role is None:
+                return text.group(0)
+            if role == "r" and centre is not None:  # ranges change width: keep them centred
+                attributes = re.sub(r'text-anchor="\w+"', 'text-anchor="middle"', attributes)
+                attributes = re.sub(r' x="[^"]*"', f' x="{centre:.2f}"', attributes)
+            return f'<text data-{role}="{node}" {attributes}>{content}</text>'
+
+        return f'<g id="{ident}" class="{classes}">{_TEXT.sub(retag, body)}</g>'
+
+    return _GROUP.sub(tag, svg)
+
+
+def _centre(body: str) -> float | None:
+    """The x centre of a node's first drawn shape (its outline)."""
+    match = _COORDS.search(body)
+    if not match:
+        return None
+    numbers = [float(n) for n in _NUMBER.findall(match.group(1))]
+    xs = numbers[0::2]
+    return (min(xs) + max(xs)) / 2 if xs else None
+
+
+def frame_changes(tree: GameTree, *, view: str = "minimax") -> dict[int, list[Change]]:
+    """For each node, the frames at which its visibility, value or range text changes.
+
+    The first change is at frame 0; a node's look at frame ``k`` is its last change at or
+    before ``k``. The last frame (``len(tree.steps)``) is the finished diagram.
+    """
+    graph = tree.graph
+    frames = [Frame(tree, k) for k in range(len(tree.steps) + 1)]
+    out: dict[int, list[Change]] = {}
+    for node, data in graph.nodes(data=True):
+        changes: list[Change] = []
+        for index, frame in enumerate(frames):
+            value, bound = frame.value(node, view)
+            span = frame.range(node, view)
+            look = (
+                index,
+                frame.visible(data),
+                value_text(value, bound) if data["kind"] == "node" else "",
+                range_text(*span) if span else "",
+            )
+            if not changes or changes[-1][1:] != look[1:]:
+                changes.append(look)
+        out[node] = changes
+    return out
+
+
+def current_nodes(tree: GameTree) -> list[int | None]:
+    """The node highlighted at each frame (None before the search and at the end)."""
+    last = len(tree.steps)
+    return [None] + [s.node for s in tree.steps[:-1]] + [None] if last else [None]
+
+
+def frame_svg(svg: str, changes: dict[int, list[Change]], frame: int, current: int | None) -> str:
+    """The stepper SVG as frame ``frame`` shows it: a static picture of that frame."""
+    looks = {n: next(c for c in reversed(cs) if c[0] <= frame) for n, cs in changes.items()}
+    final = all(c[-1][0] <= frame for c in changes.values()) and current is None
+
+    def text(match: re.Match[str]) -> str:
+        role, node = match.group(1), int(match.group(2))
+        _, _, value, span = looks[node]
+        return f"{match.group(0)[: match.group(0).index('>') + 1]}{value if role == 'v' else span}"
+
+    out = re.sub(r'<text data-(v|r)="(\d+)"[^>]*>[^<]*', text, svg)
+
+    def group(match: re.Match[str]) -> str:
+        ident, classes, body = match.groups()
+        node = int(ident[1:]) if ident.startswith("n") else int(ident.split("_")[1])
+        visible = looks[node][1]
+        extra = []
+        if not visible:
+            extra.append("unreached")
+        if ident == f"n{current}":
+            extra.append("current")
+        if not final:
+            extra.append("stepping")
+        style = "" if visible else ' style="visibility:hidden"'
+        if ident == f"n{current}":
+            body = re.sub(
+                r'fill="(?!none|white|#ffffff|black)[^"]*"', 'fill="#ffd54f"', body, count=1
+            )
+        if not final and ("principal" in classes or "optimal" in classes):
+            body = body.replace('stroke-width="3.2"', 'stroke-width="1.2"')
+            body = body.replace('stroke-width="2.2"', 'stroke-width="1.2"')
+            body = body.replace('stroke-width="3"', 'stroke-width="1"')
+            body = body.replace('stroke-width="2"', 'stroke-width="1"')
+            body = body.replace('"#1f6fb2"', '"black"')
+        return f'<g id="{ident}" class="{" ".join([classes, *extra])}"{style}>{body}</g>'
+
+    return _GROUP.sub(group, out)
