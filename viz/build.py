@@ -612,7 +612,7 @@ def _tree_from_events(
             states[next_id] = child_state
             next_id += 1
         text = (
-            f"cut-off at {parent['role']} node {parent['title']}: {cut.inequality}, so "
+            f"cut-off at {_who(parent)}: {cut.inequality}, so "
             f"{'move' if len(moves) == 1 else 'moves'} {', '.join(moves)} need not be searched"
         )
         steps[index] = Step("cut", cut.node, text)
@@ -757,6 +757,13 @@ def _count(game: Game[Any, Any], state: Any, at: int, depth: int | None, limit: 
     return seen
 
 
+def _who(data: dict[str, Any]) -> str:
+    """A node named for a caption: ``MIN node C``, ``MAX node 4·0``, ``the root (MAX)``."""
+    if not data["path"] and not data["name"]:
+        return f"the root ({data['role']})"
+    return f"{data['role']} node {data['title']}"
+
+
 def _leaf_text(data: dict[str, Any]) -> str:
     kind = "terminal position" if data["leaf"] == "terminal" else "horizon position (evaluated)"
     where = f" {data['title']}" if data["path"] else " at the root"
@@ -774,7 +781,7 @@ def _backup_text(data: dict[str, Any]) -> str:
     how = "maximum" if data["player"] == 0 else "minimum"
     sign = {"exact": "", "lower": "≥", "upper": "≤"}[data["bound"]]
     return (
-        f"{data['role']} node {data['title']} backs up the {how} of its children: "
+        f"{_who(data)} backs up the {how} of its children: "
         f"{sign}{num(data['value'])}{_BOUND_TEXT[data['bound']]}"
     )
 

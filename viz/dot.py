@@ -237,6 +237,7 @@ class _Look:
         self.view = view
         self.marks = marks  # stepper: colour-mark value and range texts
         self.final = frame.final and not exercise
+        self.emphasis = self.final and not marks  # the stepper's style sheet adds it itself
 
 
 def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
@@ -305,8 +306,8 @@ def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
     _shape(out, player, leaf, look.view)
     style = "rounded,filled" if leaf == "horizon" else "filled"
     out.update(style=style if visible else "invis", fillcolor=fill)
-    out["penwidth"] = "3.2" if data["principal"] and look.final else "1.2"
-    if data["optimal"] and not data["principal"] and look.final:
+    out["penwidth"] = "3.2" if data["principal"] and look.emphasis else "1.2"
+    if data["optimal"] and not data["principal"] and look.emphasis:
         out.update(color=_OPTIMAL, penwidth="2.2")
     mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
     lines = [f"<FONT{mark}><B>{escape(text) or ' '}</B></FONT>"]
@@ -366,9 +367,9 @@ def _table(node: int, data: dict[str, Any], look: _Look, text: str, fill: str) -
         rows.append(f"<TR><TD>{small}{escape(window)}</FONT></TD></TR>")
     for extra in _extras(data, look):
         rows.append(f"<TR><TD>{extra}</TD></TR>")
-    border = "3" if data["principal"] and look.final else "1"
-    colour = "black" if data["principal"] and look.final else "#777777"
-    if data["optimal"] and not data["principal"] and look.final:
+    border = "3" if data["principal"] and look.emphasis else "1"
+    colour = "black" if data["principal"] and look.emphasis else "#777777"
+    if data["optimal"] and not data["principal"] and look.emphasis:
         colour, border = _OPTIMAL, "2"
     if not frame.visible(data):
         colour, fill = "transparent", "transparent"
@@ -440,10 +441,12 @@ def _edge(u: int, v: int, data: dict[str, Any], look: _Look) -> str:
         out.setdefault("style", "dotted")
     elif data["principal"] and look.final:
         classes.append("principal")
-        out.update(penwidth="3.2")
+        if look.emphasis:
+            out.update(penwidth="3.2")
     elif data["optimal"] and not look.exercise and (frame.final or frame.known(parent)):
         classes.append("optimal")
-        out.update(penwidth="2.2", color=_OPTIMAL, fontcolor=_OPTIMAL)
+        if look.emphasis or not look.marks:
+            out.update(penwidth="2.2", color=_OPTIMAL, fontcolor=_OPTIMAL)
     out["class"] = " ".join(classes) or "move"
     if label:
         out["label"] = f"<{label}>"

@@ -39,14 +39,6 @@ input[type=range] { flex: 1; min-width: 12em; }
 #caption { min-height: 2.6em; margin: .3em 0 .8em; font-size: 1.05em; }
 #diagram { overflow: auto; }
 #diagram svg { height: auto; }
-svg .unreached { visibility: hidden; }
-svg.stepping g.principal path, svg.stepping g.principal polygon { stroke-width: 1.2px; }
-svg.stepping g.optimal path, svg.stepping g.optimal polygon { stroke-width: 1.2px; }
-svg.stepping g.edge.optimal path { stroke: black; }
-svg.stepping g.edge.optimal polygon { stroke: black; fill: black; }
-svg.stepping g.edge.optimal text { fill: black; }
-svg .current > polygon:first-of-type, svg .current > a > path:first-of-type,
-svg .current > a > polygon:first-of-type, svg .current > path:first-of-type { fill: #ffd54f; }
 """
 
 _SCRIPT = """

@@ -60,7 +60,29 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
 
         return f'<g id="{ident}" class="{classes}">{_TEXT.sub(retag, body)}</g>'
 
-    return _GROUP.sub(tag, svg)
+    tagged = _GROUP.sub(tag, svg)
+    return re.sub(
+        r"(<svg\b[^>]*>)", lambda m: m.group(1) + f"\n<style>{STYLE}</style>", tagged, count=1
+    )
+
+
+STYLE = """
+.unreached { visibility: hidden; }
+.current > a > path:first-of-type, .current > a > polygon:first-of-type,
+.current > polygon:first-of-type { fill: #ffd54f; }
+svg:not(.stepping) g.edge.principal path, svg:not(.stepping) g.edge.principal polygon {
+  stroke-width: 3.2px; }
+svg:not(.stepping) g.edge.optimal path { stroke: #1f6fb2; stroke-width: 2.2px; }
+svg:not(.stepping) g.edge.optimal polygon { stroke: #1f6fb2; fill: #1f6fb2; }
+svg:not(.stepping) g.edge.optimal text { fill: #1f6fb2; }
+svg:not(.stepping) g.node.principal [stroke]:not([stroke="transparent"]) {
+  stroke: black; stroke-width: 3px; }
+svg:not(.stepping) g.node.optimal:not(.principal) [stroke]:not([stroke="transparent"]) {
+  stroke: #1f6fb2; stroke-width: 2px; }
+"""
+"""The stepper SVG's own style sheet: frames toggle classes (``stepping`` on the ``svg``,
+``unreached`` and ``current`` on nodes and edges) and these rules do the rest, in the page and
+in static frames alike. The best moves and the principal path are drawn only at the end."""
 
 
 def _centre(body: str) -> float | None:
@@ -120,25 +142,11 @@ def frame_svg(svg: str, changes: dict[int, list[Change]], frame: int, current: i
     def group(match: re.Match[str]) -> str:
         ident, classes, body = match.groups()
         node = int(ident[1:]) if ident.startswith("n") else int(ident.split("_")[1])
-        visible = looks[node][1]
-        extra = []
-        if not visible:
-            extra.append("unreached")
+        extra = [] if looks[node][1] else ["unreached"]
         if ident == f"n{current}":
             extra.append("current")
-        if not final:
-            extra.append("stepping")
-        style = "" if visible else ' style="visibility:hidden"'
-        if ident == f"n{current}":
-            body = re.sub(
-                r'fill="(?!none|white|#ffffff|black)[^"]*"', 'fill="#ffd54f"', body, count=1
-            )
-        if not final and ("principal" in classes or "optimal" in classes):
-            body = body.replace('stroke-width="3.2"', 'stroke-width="1.2"')
-            body = body.replace('stroke-width="2.2"', 'stroke-width="1.2"')
-            body = body.replace('stroke-width="3"', 'stroke-width="1"')
-            body = body.replace('stroke-width="2"', 'stroke-width="1"')
-            body = body.replace('"#1f6fb2"', '"black"')
-        return f'<g id="{ident}" class="{" ".join([classes, *extra])}"{style}>{body}</g>'
+        return f'<g id="{ident}" class="{" ".join([classes, *extra])}">{body}</g>'
 
+    if not final:
+        out = re.sub(r"<svg\b", '<svg class="stepping"', out, count=1)
     return _GROUP.sub(group, out)

@@ -234,16 +234,23 @@ def run(args: argparse.Namespace, io: Io) -> int:
 def _write(
     tree: viz.GameTree, args: argparse.Namespace, looks: dict[str, Any], io: Io
 ) -> list[str]:
-    """Write what was asked for; warn when a picture is drawn larger than can be read."""
+    """Write what was asked for, saying so when a picture is larger than can be read at once.
+
+    Static pictures too large to read are refused unless ``--large``; the step-by-step page
+    scrolls, so it is always drawn at its natural size, with the same warning.
+    """
     written = []
-    if args.large:
+    shape = {k: v for k, v in looks.items() if k != "large"}
+    if args.large or args.html is not None:
         try:
-            viz.readable_options(tree, **{k: v for k, v in looks.items() if k != "large"})
+            viz.readable_options(tree, **shape)
         except viz.UnreadableError as exc:
             width, height = exc.inches
             io.err.print(
                 f"warning: the picture is {width:.0f} x {height:.0f} inches, drawn at its "
-                "natural size (--large): zoom and scroll to read it"
+                "natural size: scroll to read it (or shrink it: "
+                + ", ".join(_FLAGS[k] for k in exc.shrink if k != "large")
+                + ")"
             )
     if args.output is not None and args.output.lower().endswith(".tex"):
         tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
@@ -251,9 +258,8 @@ def _write(
     elif args.output is not None:
         if args.exercise:
             key = _key_path(args.output)
-            written.append(
-                str(viz.render(tree, args.output, title=args.title, exercise=True, **looks))
-            )
+            blank = viz.render(tree, args.output, title=args.title, exercise=True, **looks)
+            written.append(str(blank))
             written.append(f"{viz.render(tree, key, title=args.title, **looks)} (the answers)")
         else:
             written.append(str(viz.render(tree, args.output, title=args.title, **looks)))
@@ -261,7 +267,8 @@ def _write(
         frames = viz.write_frames(tree, args.frames, format=args.frame_format, **looks)
         written.append(f"{len(frames)} frames in {args.frames}")
     if args.html is not None:
-        written.append(str(viz.write_html(tree, args.html, title=args.title, **looks)))
+        page = viz.write_html(tree, args.html, title=args.title, **{**looks, "large": True})
+        written.append(str(page))
     return written
 
 

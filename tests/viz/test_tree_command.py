@@ -1,0 +1,88 @@
+"""``gamesolver tree``: the teaching options on the command line (exercise, order, views)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from tests.viz.svg import needs_dot
+from zerosum.cli import main
+
+
+@attrs.frozen
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
+    """Run ``gamesolver`` in this process; no traceback may reach stderr."""
+
+    def runner(*argv: str) -> Run:
+        capsys.readouterr()
+        code = main(list(argv))
+        captured = capsys.readouterr()
+        assert "Traceback" not in captured.err, captured.err
+        return Run(code, captured.out, captured.err)
+
+    return runner
+
+
+class TestJson:
+    def test_json_goes_to_stdout_without_an_output_file(self, run: Callable[..., Run]) -> None:
+        """--json alone prints the summary and the whole tree, every node with its bound."""
+        result = run("tree", "textbook", "-a", "alphabeta", "--json")
+        data: dict[str, Any] = json.loads(result.out)
+        assert result.code == 0 and data["value"] == 3 and data["nodes_saved"] == 2
+        bounds = {n["name"]: n["bound"] for n in data["tree"]["nodes"] if n["name"]}
+        assert bounds == {"A": "exact", "B": "exact", "C": "upper", "D": "upper"}
+        assert "bound" in data["tree"]["graph"]["fields"]
+
+
+@needs_dot
+class TestTeachingOptions:
+    def test_exercise_writes_the_blank_and_the_key(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """--exercise -o ex.svg writes ex.svg (leaves only) and ex-key.svg (the answers)."""
+        out = tmp_path / "ex.svg"
+        result = run("tree", "textbook", "-a", "alphabeta", "--exercise", "-o", str(out))
+        assert result.code == 0, result.err
+        blank = out.read_text(encoding="utf-8")
+        key = (tmp_path / "ex-key.svg").read_text(encoding="utf-8")
+        assert "Exercise" in blank and "✂" not in blank and "≤2" not in blank
+        assert "✂" in key and "≤2" in key
+
+    def test_order_view_and_ordering(self, run: Callable[..., Run], tmp_path: Path) -> None:
+        """--order numbers nodes; --view negamax negates MIN values; --ordering best prunes."""
+        out = tmp_path / "t.dot"
+        args = ("tree", "textbook", "-a", "alphabeta", "-o", str(out))
+        assert run(*args, "--order").code == 0
+        assert "#11<" in out.read_text(encoding="utf-8")
+        assert run(*args, "--view", "negamax").code == 0
+        assert "≥-2" in out.read_text(encoding="utf-8")
+        best = run(*args, "--ordering", "best")
+        worst = run(*args, "--ordering", "worst")
+        assert "9 searched" in best.out  # B's three leaves, then one leaf each under C and D
+        assert "13 searched" in worst.out  # D, C first: nothing to cut against
+
+    def test_refusals_use_command_line_words(self, run: Callable[..., Run], tmp_path: Path) -> None:
+        """Too wide a picture names --collapse and --large; a collapsed search, the right limit."""
+        wide = run("tree", "tictactoe", "--depth", "3", "-o", str(tmp_path / "w.svg"))
+        assert wide.code == 1 and "--collapse" in wide.err and "--large" in wide.err
+        big = run("tree", "tictactoe", "--depth", "4", "--transpositions", "-o", "x.svg")
+        assert big.code == 1 and "--transpositions" not in big.err.split("shrink it with")[1]
+        assert "--max-nodes" in big.err
+
+    def test_large_draws_with_a_warning(self, run: Callable[..., Run], tmp_path: Path) -> None:
+        """--large draws the too-wide picture and says how large it is."""
+        out = tmp_path / "w.svg"
+        result = run("tree", "tictactoe", "--depth", "3", "--large", "-o", str(out))
+        assert result.code == 0 and "warning: the picture is" in result.err and out.exists()
