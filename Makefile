@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $@
 
-# Graphviz draws the trees (demo and tests); Chromium only runs the HTML page tests.
+# Graphviz draws the trees (demo and tests); Chromium only runs the HTML page tests, pdflatex
+# only the TikZ compile test.
 system-deps:
-	@bash tools/system-deps.sh graphviz chromium
+	@bash tools/system-deps.sh graphviz chromium latex
 
 setup: $(STAMP)
 	@bash tools/system-deps.sh graphviz
@@ -39,7 +40,7 @@ typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup
-	@bash tools/system-deps.sh chromium
+	@bash tools/system-deps.sh chromium latex
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
