@@ -7,7 +7,7 @@ Run from the project root:  .venv/bin/python docs/make_export_figures.py  [--out
   pdftoppm; skipped with a note when they are missing): alpha-beta on a tree where D fails low;
 - ``interactive_textbook.html`` (the page) and ``interactive_textbook.png`` (headless Chromium's
   screenshot after the leaf c1 is edited from 2 to 5 and node D folded; skipped without it);
-- ``engine_tictactoe.svg`` and ``.png``: the engine's last iteration from ``xox/.o./...``.
+- ``engine_tictactoe.svg`` and ``.png``: the engine's last iteration from ``oxx/..o/x..``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from viz.engine_tree import engine_tree, render_engine  # noqa: E402
 
 DEEP = [[5], [[[3, 1], [4, 2]], 1]]
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
-ENGINE_POSITION = "xox/.o./..."
+ENGINE_POSITION = "oxx/..o/x.."
 
 
 def tikz_figure(out: Path) -> None:

@@ -45,8 +45,19 @@ What :func:`search` does, and the guarantees it gives:
   length is ``plies``); otherwise the line of value-keeping moves (table move first), each proved
   by a one-sided search, to the horizon.
 * **Exactness**: a result is ``exact`` when no horizon evaluation influenced it (counted as the
-  search runs: horizon leaves, and table entries that were not horizon-free).
-* **depth=None**: with a time or node limit, ``on_depth`` or an observer, iterative deepening
+  search runs: horizon leaves, and table entries that were not horizon-free). Values from the
+  oracle are exact.
+* **Deepening stops once the answer is exact** (with its plies, when asked for, or when a line
+  met the oracle, which knows values but not plies): a deeper iteration would give the same
+  answer, so ``depth=10**100`` on tic-tac-toe ends after 9 plies (``depth`` 9 in the result).
+* **Oracle** (``oracle=``, an endgame tablebase): probed at the root (covering the root and its
+  children, it answers at once: its value, every move's value, a PV of value-keeping moves
+  while it covers the line, no plies) and at every node, leaf included, inside the search (the
+  line ends there with an exact value, and ``plies`` stay unknown through it).
+* **Native search**: a game with :class:`~solver.game.HasNativeSearch` gets the call (a
+  :class:`~solver.results.SearchRequest`) when there is no observer and the evaluation is its
+  own; its None hands the search back to this engine.
+* **depth=None**: with a time or node limit or ``on_depth``, iterative deepening
   1, 2, 3, ... that stops at the first depth whose answer is exact (plies included); with none
   of these (nothing could stop it early or watch it) one search straight to the end of the game
   (``depth`` None in the result): on tic-tac-toe a third of the nodes of deepening 1..9. On a
@@ -68,10 +79,13 @@ What :func:`search` does, and the guarantees it gives:
   again). A depth-limited search always ends. With ``depth=None`` on a game whose answer never
   becomes exact the deepening goes on until a limit or Ctrl-C; without an evaluation function
   a cycle would recurse without end and is reported as a :class:`~solver.errors.GameError`.
-* **Observer**: with one, a separate instrumented search reports Enter/Leaf/Backup/Cutoff/
-  CacheHit events (values and windows from player 0's view; node ids numbered across all
-  iterations; every iteration's root has ``parent=None``). The fast path is chosen once, so
-  without an observer nothing is paid. The plies and PV passes are not reported.
+* **Observer**: the same search reports its steps as :mod:`solver.events` (Iteration, Enter,
+  Leaf, CacheHit with the entry's flag, OracleHit, Cutoff, Backup with the stored flag; values
+  and windows from player 0's view; node ids numbered across all iterations; each iteration
+  starts with an Iteration event and a root with ``parent=None``). The events go through a
+  tracer that is None without an observer: the only cost then is a test of a local variable
+  at each node (measured with ``benchmarks/compare.py``). The plies and PV passes are not
+  reported.
 * **Garbage collection** is switched off while a search runs (and back on after it, if it was
   on): the search allocates many small tuples but no reference cycles, and the collector's
   passes over a large table cost ~10% of the time on Ayòayò.
@@ -96,14 +110,17 @@ What :func:`search` does, and the guarantees it gives:
 from __future__ import annotations
 
 import gc
+import itertools
 import math
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
-from solver.events import Backup, CacheHit, Cutoff, Enter, Leaf, Observer, OracleHit
+import attrs
+
+from solver.events import Backup, CacheHit, Cutoff, Enter, Iteration, Leaf, Observer, OracleHit
 from solver.game import (
     CapabilityError,
     Game,
@@ -116,7 +133,7 @@ from solver.game import (
 from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
 from solver.table import END, EXACT, LOWER, UPPER, TranspositionTable, bound_name
 
-__all__ = ["CHECK_EVERY", "search"]
+__all__ = ["CHECK_EVERY", "Oracle", "search"]
 
 INF: Final = math.inf
 
@@ -162,13 +179,14 @@ def search(
         game: the rulebook.
         state: where to search from; None for ``game.initial_state()``.
         depth: the deepest iteration, in plies; None to deepen until the answer is exact.
+            Either way deepening stops at the first exact answer (with its plies).
         time_limit: seconds after which to stop and answer with the last completed depth.
         node_limit: nodes after which to stop likewise.
         seed: break ties among equally preferred optimal moves at random, reproducibly.
         table_size: the transposition table's size in entries (it never grows past it).
         evaluate: the horizon's evaluation function (player 0's view); default
             ``game.evaluate``.
-        observer: called with every search event; None for the fast path.
+        observer: called with every search event (:mod:`solver.events`); None for none.
         on_depth: called with the result of each completed depth.
         oracle: ``oracle(state)`` gives the exact game value (player 0's view) of the positions
             it covers (an endgame tablebase), None elsewhere. Probed at the root (when it covers
@@ -221,476 +239,467 @@ def search(
         raise TypeError(f"invalid observer {observer!r}: use a function of an event, or None")
     if state is None:
         state = game.initial_state()
-    if native and observer is None and isinstance(game, HasNativeSearch):
-        own = isinstance(game, HasEvaluate) and evaluate == game.evaluate
-        if evaluate is None or own:
-            answer = game.native_search(state, request)
-            if answer is not None:
-                return answer
-    table = TranspositionTable(table_size)
+    own_evaluation = evaluate is None or (
+        isinstance(game, HasEvaluate) and evaluate == game.evaluate
+    )
+    if native and observer is None and own_evaluation and isinstance(game, HasNativeSearch):
+        answer = game.native_search(state, request)
+        if answer is not None:
+            return answer
     if evaluate is None and isinstance(game, HasEvaluate):
         evaluate = game.evaluate
-    engine = _Engine(game, table, evaluate, observer, time_limit, node_limit, all_values, oracle)
+    tracer = None if observer is None else _Tracer(observer)
+    engine = _Search(game, request, evaluate, tracer)
     collecting = gc.isenabled()
     gc.disable()  # the search makes no reference cycles; collections would only cost time
     try:
-        return engine.run(state, depth, seed, on_depth, plies)
+        return _Driver(engine, request).run(state)
     finally:
         if collecting:
             gc.enable()
 
 
-class _Engine:
-    """One search: the closures of the hot loop, their counters, and the iteration driver."""
+# -- events ----------------------------------------------------------------------------------
+
+
+class _Tracer:
+    """Turns the search's steps into :mod:`solver.events`, in player 0's view, with node ids.
+
+    The search calls it only when an observer was given (``_Search.trace`` is None otherwise).
+    A stack of the open nodes (id, and the move that led there) gives each node its parent and
+    ply; the search names the move it is about to search (:attr:`action`) before it enters the
+    child, and closing a node names its move again (for a re-search of the same child).
+    """
+
+    __slots__ = ("action", "next_id", "observer", "open")
+
+    def __init__(self, observer: Observer) -> None:
+        self.observer = observer
+        self.next_id = 0
+        self.open: list[tuple[int, Any]] = []
+        self.action: Any = None
+
+    def iteration(self, depth: float) -> None:
+        """A new iteration of iterative deepening starts; its root is entered next."""
+        self.open.clear()
+        self.action = None
+        self.observer(Iteration(None if depth == END else int(depth)))
+
+    def enter(self, state: Any, mover: int, player: int, alpha: Any, beta: Any) -> None:
+        """A node opens: ``mover`` to move there, its window in ``player``'s (negamax) view."""
+        action = self.action if self.open else None
+        self.open.append((self._new_node(state, mover, player, alpha, beta), action))
+
+    def _new_node(self, state: Any, mover: int, player: int, alpha: Any, beta: Any) -> int:
+        node = self.next_id
+        self.next_id += 1
+        parent, action = (self.open[-1][0], self.action) if self.open else (None, None)
+        low, high = _window(player, alpha, beta)
+        self.observer(Enter(node, parent, action, state, len(self.open), mover, low, high))
+        return node
+
+    def _close(self) -> int:
+        """Close the open node: its id; the move that led to it is the current move again."""
+        node, self.action = self.open.pop()
+        return node
+
+    def leaf(self, value: Any, terminal: bool) -> None:
+        """The open node is a leaf worth ``value`` (player 0's view): terminal or horizon."""
+        self.observer(Leaf(self._close(), value, terminal))
+
+    def oracle(self, value: Any) -> None:
+        """The oracle gave the open node its exact value (player 0's view)."""
+        self.observer(OracleHit(self._close(), value))
+
+    def inline_leaf(
+        self, state: Any, mover: int, player: int, alpha: Any, beta: Any, value: Any, how: str
+    ) -> None:
+        """A child valued inline one ply above the horizon: entered and closed at once.
+
+        ``how`` is "terminal", "horizon" or "oracle"; the window is the parent's (``player``'s).
+        """
+        node = self._new_node(state, mover, player, alpha, beta)
+        if how == "oracle":
+            self.observer(OracleHit(node, value))
+        else:
+            self.observer(Leaf(node, value, how == "terminal"))
+
+    def hit(self, key: Hashable, value: Any, flag: int, player: int, depth: float) -> None:
+        """A table entry answered for the open node (value and flag in ``player``'s view)."""
+        bound = bound_name(_flag_view(player, flag))
+        stored = -1 if depth == END else int(depth)
+        node = self._close()
+        self.observer(CacheHit(node, key, _view(player, value), bound, stored))  # type: ignore[arg-type]
+
+    def cutoff(
+        self, player: int, value: Any, alpha: Any, beta: Any, pruned: tuple[Any, ...]
+    ) -> None:
+        """The open node stops expanding: ``value`` reached ``beta`` (``player``'s view)."""
+        low, high = _window(player, alpha, beta)
+        self.observer(Cutoff(self.open[-1][0], player, _view(player, value), low, high, pruned))
+
+    def backup(self, player: int, value: Any, move: Any, alpha: Any, beta: Any, flag: int) -> None:
+        """The open node closes with its backed-up value and the flag the table stores."""
+        low, high = _window(player, alpha, beta)
+        bound = bound_name(_flag_view(player, flag))
+        node = self._close()
+        self.observer(
+            Backup(node, _view(player, value), move, low, high, exact=flag == EXACT, bound=bound)  # type: ignore[arg-type]
+        )
+
+
+def _view(player: int, value: Any) -> Any:
+    """A negamax value of ``player`` in player 0's view."""
+    return -value if player else value
+
+
+def _window(player: int, alpha: Any, beta: Any) -> tuple[Any, Any]:
+    """A negamax window of ``player`` in player 0's view."""
+    return (alpha, beta) if player == 0 else (-beta, -alpha)
+
+
+def _flag_view(player: int, flag: int) -> int:
+    """A bound flag of ``player``'s value in player 0's view (a bound flips with the sign)."""
+    return flag if player == 0 or flag == EXACT else LOWER + UPPER - flag
+
+
+# -- the search ------------------------------------------------------------------------------
+
+
+class _Search:
+    """One search's state (table, history, counters, limits) and the recursive alpha-beta.
+
+    Values inside are negamax: from the view of ``player``, the player to move at the node
+    searched. ``depth`` is the remaining depth (:data:`~solver.table.END` for no horizon).
+    """
 
     def __init__(
         self,
         game: Game[Any, Any],
-        table: TranspositionTable,
+        request: SearchRequest,
         evaluate: Evaluate | None,
-        observer: Observer | None,
-        time_limit: float | None,
-        node_limit: int | None,
-        all_values: bool = False,
-        oracle: Oracle | None = None,
+        trace: _Tracer | None,
     ) -> None:
         self.game = game
-        self.oracle = oracle
-        self.oracle_ended_plies = False  # a plies line ended at a covered position
-        self.all_values = all_values
-        self.table = table
-        self.has_evaluate = evaluate is not None
-        self.evaluate = evaluate
-        self.observer = observer
-        self.time_limit = time_limit
-        self.node_limit = node_limit
-        self.start = time.perf_counter()
-        self.deadline = None if time_limit is None else self.start + time_limit
-        self.keyf: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
-        self.plies_memo: dict[Hashable, tuple[int, Any, float]] = {}
-        self._build()
-
-    # -- the hot loop -----------------------------------------------------------------------------
-
-    def _build(self) -> None:
-        """Bind the game's methods and the table to local names and define the searches."""
-        game = self.game
-        actions = game.actions
-        result = game.result
-        # The fast path generates pseudo-legal candidates when the game offers them
-        # (solver.game.HasPseudoActions): a candidate is proved legal only when it is reached.
-        candidates: Callable[[Any], Sequence[Any]]
-        play: Callable[[Any, Any], Any]
+        # Pseudo-legal candidates when the game offers them (solver.game.HasPseudoActions):
+        # a candidate is proved legal only when the search reaches it.
+        self.candidates: Callable[[Any], Sequence[Any]]
+        self.play: Callable[[Any, Any], Any]
         if isinstance(game, HasPseudoActions):
-            candidates = game.pseudo_actions
-            play = game.try_result
+            self.candidates, self.play = game.pseudo_actions, game.try_result
         else:
-            candidates = actions
-            play = result
-        to_move = game.to_move
-        is_terminal = game.is_terminal
-        utility = game.utility
-        keyf = self.keyf
-        table = self.table
-        tt = table.entries
-        tt_get = tt.get
-        size = table.size
-        make_room = table.make_room
-        observer = self.observer
-        deadline = self.deadline
-        node_limit = self.node_limit
-        user_evaluate = self.evaluate
-        oracle = self.oracle
-        name = game.name
-        above = _above
-
-        def no_evaluate(state: Any) -> float:
-            raise CapabilityError(
-                f"game {name!r} has no evaluate() for the search horizon: pass evaluate= "
-                "or a depth of None to search to the end"
-            )
-
-        evaluate = user_evaluate if user_evaluate is not None else no_evaluate
-        history: tuple[defaultdict[Any, float], defaultdict[Any, float]] = (
+            self.candidates, self.play = game.actions, game.result
+        self.to_move = game.to_move
+        self.is_terminal = game.is_terminal
+        self.utility = game.utility
+        self.has_evaluate = evaluate is not None
+        self.evaluate: Evaluate = evaluate if evaluate is not None else self._no_evaluate
+        self.oracle = request.oracle
+        self.keyf: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
+        self.table = TranspositionTable(request.table_size)
+        self.entries = self.table.entries  # read (and written) in the hot loop
+        self.table_size = request.table_size
+        self.history: tuple[defaultdict[Any, float], defaultdict[Any, float]] = (
             defaultdict(int),
             defaultdict(int),
         )
-        nodes = leaves = cutoffs = hits = horizon = stores = overwrites = 0
-        next_node = 0  # node ids for the observer
-        check_at = CHECK_EVERY if node_limit is None else min(CHECK_EVERY, node_limit)
-        generation = 0
+        self.trace = trace
+        self.all_values = request.all_values
+        self.start = time.perf_counter()
+        limit = request.time_limit
+        self.deadline = None if limit is None else self.start + limit
+        self.node_limit = request.node_limit
+        self.check_at = (
+            CHECK_EVERY if self.node_limit is None else min(CHECK_EVERY, self.node_limit)
+        )
+        # What the search did; ``horizon`` counts horizon evaluations (and table answers that
+        # relied on some): an answer is exact when the count did not move while it was found.
+        self.nodes = self.leaves = self.cutoffs = self.hits = self.horizon = 0
 
-        def check() -> None:
-            nonlocal check_at
-            if node_limit is not None and nodes >= node_limit:
-                raise _Stop
-            if deadline is not None and time.perf_counter() >= deadline:
-                raise _Stop
-            check_at = nodes + CHECK_EVERY
-            if node_limit is not None:
-                check_at = min(check_at, node_limit)
+    # -- bookkeeping -----------------------------------------------------------------------
 
-        def frontier(state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
-            """``negamax`` at remaining depth 1: the children are horizon leaves, valued here.
+    def key(self, state: Any) -> Hashable:
+        return state if self.keyf is None else self.keyf(state)
 
-            No table probe or store and no move ordering: a leaf costs less than either, and
-            the positions met one ply above the horizon are rarely met again.
-            """
-            nonlocal nodes, leaves, cutoffs, horizon
-            nodes += 1
-            if nodes >= check_at:
-                check()
-            if oracle is not None and (known := oracle(state)) is not None:
-                leaves += 1
-                return -known if player else known
-            acts = candidates(state)
-            best = -INF
-            legal = estimated = 0
-            v: Any
-            for a in acts:
-                child = play(state, a)
-                if child is None:  # a pseudo-legal candidate that is not legal
-                    continue
-                legal += 1
-                if is_terminal(child):
-                    v = utility(child)
-                elif oracle is not None and (v := oracle(child)) is not None:
-                    pass
-                else:
-                    estimated += 1
-                    v = evaluate(child)
-                if player:
-                    v = -v
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        if v >= beta:
-                            if a != acts[-1]:
-                                cutoffs += 1
-                            break
-                        alpha = v
-            if not legal:  # no candidate was legal (or none at all): a terminal state
-                leaves += 1
-                return -utility(state) if player else utility(state)
-            nodes += legal  # the leaves, counted once per node rather than one by one
-            leaves += legal
-            horizon += estimated
-            return best
+    def check(self) -> None:
+        """Stop (:class:`_Stop`) at the node limit or the deadline; else look again later."""
+        limit = self.node_limit
+        if limit is not None and self.nodes >= limit:
+            raise _Stop
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _Stop
+        self.check_at = self.nodes + CHECK_EVERY
+        if limit is not None:
+            self.check_at = min(self.check_at, limit)
 
-        def negamax(state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
-            """Fail-soft alpha-beta value of ``state`` for ``player`` (to move), depth >= 2."""
-            nonlocal nodes, leaves, cutoffs, hits, horizon, stores, overwrites
-            nodes += 1
-            if nodes >= check_at:
-                check()
-            if oracle is not None and (known := oracle(state)) is not None:
-                leaves += 1
-                return -known if player else known
-            key = state if keyf is None else keyf(state)
-            entry = tt_get(key)
-            hint = None
-            if entry is not None:
-                stored = entry[1]
-                if stored == depth or (entry[4] and stored <= depth):
-                    value = entry[0]
-                    flag = entry[2]
-                    if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
-                        hits += 1
-                        if not entry[4]:
-                            horizon += 1
-                        return value
-                hint = entry[3]
-            acts = candidates(state)
-            if not acts:
-                leaves += 1
-                return -utility(state) if player else utility(state)
-            start_horizon = horizon
-            hist = history[player]
-            rest = False  # the table's move is searched first, the others sorted only if needed
-            if len(acts) < 2:
-                order = list(acts)
-            elif hint is not None and hint in acts:
-                order = [hint]
-                rest = True
-            else:
-                order = sorted(acts, key=hist.__getitem__, reverse=True)
-            best = -INF
-            best_move = order[0]
-            alpha0 = alpha
-            legal = 0  # children searched (a pseudo-legal candidate may turn out illegal)
-            d1 = depth - 1
-            sub = frontier if d1 == 1 else negamax
-            nw_of: Any = _UNSET
-            nw: Any = beta
-            for a in order:
-                child = play(state, a)
-                if child is not None:
-                    legal += 1
-                    cp = to_move(child)
-                    if legal == 1:  # principal variation search: the first child in full
-                        if cp == player:
-                            v = sub(child, cp, d1, alpha, beta)
-                        else:
-                            v = -sub(child, cp, d1, -beta, -alpha)
-                    else:  # the others with a null window above alpha, again if they beat it
-                        if alpha is not nw_of:  # alpha changed: its null window too
-                            nw_of = alpha
-                            nw = above(alpha)
-                            if nw >= beta:
-                                nw = beta
-                        if cp == player:
-                            v = sub(child, cp, d1, alpha, nw)
-                            if alpha < v < beta and nw < beta:
-                                v = sub(child, cp, d1, v, beta)
-                        else:
-                            v = -sub(child, cp, d1, -nw, -alpha)
-                            if alpha < v < beta and nw < beta:
-                                v = -sub(child, cp, d1, -beta, -v)
-                    if v > best:
-                        best = v
-                        best_move = a
-                        if v > alpha:
-                            if v >= beta:
-                                if rest or a != order[-1]:
-                                    cutoffs += 1
-                                hist[a] += depth * depth if depth < 64 else 4096
-                                break
-                            alpha = v
-                if rest:  # the table's move did not cut off: now the others, by history
-                    rest = False
-                    others = [b for b in acts if b != a]
-                    others.sort(key=hist.__getitem__, reverse=True)
-                    order.extend(others)
-            if not legal:  # no candidate was legal: a terminal state
-                leaves += 1
-                return -utility(state) if player else utility(state)
-            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-            tt[key] = (best, depth, flag, best_move, horizon == start_horizon, generation)
-            stores += 1
-            if entry is not None:
-                overwrites += 1
-            if len(tt) > size:
-                make_room()
-            return best
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
-        def leaf(state: Any, player: int) -> Any:
-            """A horizon (or terminal) node's value for ``player``."""
-            nonlocal nodes, leaves, horizon
-            nodes += 1
-            if nodes >= check_at:
-                check()
-            leaves += 1
-            if is_terminal(state):
-                v = utility(state)
-            elif oracle is not None and (known := oracle(state)) is not None:
+    def stats(self) -> SearchStats:
+        return SearchStats(
+            nodes=self.nodes,
+            leaves=self.leaves,
+            cutoffs=self.cutoffs,
+            table_hits=self.hits,
+            seconds=time.perf_counter() - self.start,
+        )
+
+    def _no_evaluate(self, state: Any) -> float:
+        raise CapabilityError(
+            f"game {self.game.name!r} has no evaluate() for the search horizon: pass evaluate= "
+            "or a depth of None to search to the end"
+        )
+
+    # -- nodes -----------------------------------------------------------------------------
+
+    def child_value(
+        self, child: Any, cp: int, player: int, depth: float, alpha: Any, beta: Any
+    ) -> Any:
+        """A child's fail-soft value from the parent's (``player``'s) view, window mapped."""
+        if depth <= 0:
+            return self.leaf(child, cp, player, alpha, beta)
+        sub = self.frontier if depth == 1 else self.negamax
+        if cp == player:
+            return sub(child, cp, depth, alpha, beta)
+        return -sub(child, cp, depth, -beta, -alpha)
+
+    def leaf(self, state: Any, mover: int, player: int, alpha: Any, beta: Any) -> Any:
+        """A node at the horizon (remaining depth 0): its value for the parent's ``player``."""
+        self.nodes = nodes = self.nodes + 1
+        if nodes >= self.check_at:
+            self.check()
+        self.leaves += 1
+        trace = self.trace
+        if trace is not None:
+            trace.enter(state, mover, player, alpha, beta)
+        if self.is_terminal(state):
+            v = self.utility(state)
+        elif self.oracle is not None and (known := self.oracle(state)) is not None:
+            v = known
+        else:
+            self.horizon += 1
+            v = self.evaluate(state)
+        if trace is not None:
+            how = self.leaf_kind(state)
+            trace.oracle(v) if how == "oracle" else trace.leaf(v, how == "terminal")
+        return -v if player else v
+
+    def leaf_kind(self, state: Any) -> str:
+        """For the events: how a leaf got its value, "terminal", "oracle" or "horizon"."""
+        if self.is_terminal(state):
+            return "terminal"
+        if self.oracle is not None and self.oracle(state) is not None:
+            return "oracle"
+        return "horizon"
+
+    def frontier(self, state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
+        """:meth:`negamax` at remaining depth 1: the children are horizon leaves, valued here.
+
+        No table probe or store and no move ordering: a leaf costs less than either, and the
+        positions met one ply above the horizon are rarely met again.
+        """
+        self.nodes = nodes = self.nodes + 1
+        if nodes >= self.check_at:
+            self.check()
+        trace = self.trace
+        if trace is not None:
+            trace.enter(state, player, player, alpha, beta)
+        oracle = self.oracle
+        if oracle is not None and (known := oracle(state)) is not None:
+            return self.oracle_value(known, player)
+        play = self.play
+        is_terminal = self.is_terminal
+        utility = self.utility
+        evaluate = self.evaluate
+        acts = self.candidates(state)
+        best = -INF
+        best_move = None
+        alpha0 = alpha
+        legal = estimated = 0
+        v: Any
+        for a in acts:
+            child = play(state, a)
+            if child is None:  # a pseudo-legal candidate that is not legal
+                continue
+            legal += 1
+            if is_terminal(child):
+                v = utility(child)
+            elif oracle is not None and (known := oracle(child)) is not None:
                 v = known
             else:
-                horizon += 1
-                v = evaluate(state)
-            return -v if player else v
+                estimated += 1
+                v = evaluate(child)
+            if trace is not None:
+                trace.action = a
+                how = self.leaf_kind(child)
+                trace.inline_leaf(child, self.to_move(child), player, alpha, beta, v, how)
+            if player:
+                v = -v
+            if v > best:
+                best = v
+                best_move = a
+                if v > alpha:
+                    if v >= beta:
+                        if a != acts[-1]:
+                            self.cutoffs += 1
+                            if trace is not None:
+                                trace.cutoff(
+                                    player, v, alpha, beta, self.unsearched(state, acts, a)
+                                )
+                        break
+                    alpha = v
+        if not legal:  # no candidate was legal (or none at all): a terminal state
+            return self.terminal_value(state, player)
+        self.nodes += legal  # the leaves, counted once per node rather than one by one
+        self.leaves += legal
+        self.horizon += estimated
+        if trace is not None:
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            trace.backup(player, best, best_move, alpha, beta, flag)
+        return best
 
-        def child_value(
-            child: Any, cp: int, player: int, depth: float, alpha: Any, beta: Any
-        ) -> Any:
-            """A child's fail-soft value from the parent's (``player``'s) view, window mapped."""
-            if depth <= 0:
-                return leaf(child, player)
-            sub = frontier if depth == 1 else negamax
-            if cp == player:
-                return sub(child, cp, depth, alpha, beta)
-            return -sub(child, cp, depth, -beta, -alpha)
+    def negamax(self, state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
+        """Fail-soft alpha-beta value of ``state`` for ``player`` (to move), depth >= 2.
 
-        # -- the instrumented twin (observer given): same algorithm, with events ---------------
-
-        def window(player: int, alpha: Any, beta: Any) -> tuple[Any, Any]:
-            return (alpha, beta) if player == 0 else (-beta, -alpha)
-
-        def view(player: int, v: Any) -> Any:
-            return -v if player else v
-
-        def negamax_obs(
-            state: Any,
-            player: int,
-            depth: float,
-            alpha: Any,
-            beta: Any,
-            ply: int,
-            parent: int | None,
-            action: Any,
-        ) -> Any:
-            nonlocal nodes, leaves, cutoffs, hits, horizon, next_node, stores, overwrites
-            assert observer is not None
-            node = next_node
-            next_node += 1
-            nodes += 1
-            if nodes >= check_at:
-                check()
-            observer(Enter(node, parent, action, state, ply, player, *window(player, alpha, beta)))
-            if oracle is not None and (known := oracle(state)) is not None:
-                leaves += 1
-                observer(OracleHit(node, known))
-                return view(player, known)
-            if depth <= 0:
-                leaves += 1
-                terminal = is_terminal(state)
-                if terminal:
-                    u = utility(state)
-                else:
-                    horizon += 1
-                    u = evaluate(state)
-                observer(Leaf(node, u, terminal))
-                return view(player, u)
-            key = state if keyf is None else keyf(state)
-            entry = tt_get(key)
-            hint = None
-            if entry is not None:
-                stored = entry[1]
-                if stored == depth or (entry[4] and stored <= depth):
-                    value = entry[0]
-                    flag = entry[2]
-                    if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
-                        hits += 1
-                        if not entry[4]:
-                            horizon += 1
-                        if player and flag != EXACT:
-                            flag = LOWER + UPPER - flag  # a bound flips with the point of view
-                        observer(
-                            CacheHit(
-                                node,
-                                key,
-                                view(player, value),
-                                bound_name(flag),  # type: ignore[arg-type]
-                                -1 if entry[4] else int(stored),
-                            )
-                        )
-                        return value
-                hint = entry[3]
-            acts = actions(state)
-            if not acts:
-                leaves += 1
-                u = utility(state)
-                observer(Leaf(node, u, True))
-                return view(player, u)
-            start_horizon = horizon
-            hist = history[player]
-            order = sorted(acts, key=hist.__getitem__, reverse=True)
-            if hint is not None and order[0] != hint and hint in acts:
-                order.remove(hint)
-                order.insert(0, hint)
-            best = -INF
-            best_move = order[0]
-            alpha0 = alpha
-            for i, a in enumerate(order):
-                child = result(state, a)
+        Principal-variation search: the first legal child with the full window, the others
+        with a null window just above alpha, searched again with ``(value, beta)`` when they
+        beat it. The table answers when its entry settles the question asked (searched to
+        this depth, or horizon-free to no more, and its bound decides the window); otherwise
+        its move is searched first and the others by history, sorted only if it did not cut.
+        """
+        self.nodes = nodes = self.nodes + 1
+        if nodes >= self.check_at:
+            self.check()
+        trace = self.trace
+        if trace is not None:
+            trace.enter(state, player, player, alpha, beta)
+        oracle = self.oracle
+        if oracle is not None and (known := oracle(state)) is not None:
+            return self.oracle_value(known, player)
+        keyf = self.keyf
+        key = state if keyf is None else keyf(state)
+        entry = self.entries.get(key)
+        hint = None
+        if entry is not None:
+            value, stored_depth, flag, hint, free, _ = entry
+            # It answers when searched to this depth, or horizon-free to no more than it, and
+            # its value settles the window.
+            if (stored_depth == depth or (free and stored_depth <= depth)) and (
+                flag == EXACT or (value >= beta if flag == LOWER else value <= alpha)
+            ):
+                return self.table_value(key, value, stored_depth, flag, free, player)
+        acts = self.candidates(state)
+        if not acts:
+            return self.terminal_value(state, player)
+        horizon_before = self.horizon
+        history = self.history[player]
+        rest = False  # the table's move is searched first, the others sorted only if needed
+        if len(acts) < 2:
+            order = list(acts)
+        elif hint is not None and hint in acts:
+            order = [hint]
+            rest = True
+        else:
+            order = sorted(acts, key=history.__getitem__, reverse=True)
+        play = self.play
+        to_move = self.to_move
+        best = -INF
+        best_move = order[0]
+        alpha0 = alpha
+        legal = 0  # children searched (a pseudo-legal candidate may turn out illegal)
+        d1 = depth - 1
+        sub = self.frontier if d1 == 1 else self.negamax
+        nw_of: Any = _UNSET
+        nw: Any = beta
+        for a in order:
+            child = play(state, a)
+            if child is not None:
+                legal += 1
                 cp = to_move(child)
-                if cp == player:
-                    v = negamax_obs(child, cp, depth - 1, alpha, beta, ply + 1, node, a)
-                else:
-                    v = -negamax_obs(child, cp, depth - 1, -beta, -alpha, ply + 1, node, a)
+                if trace is not None:
+                    trace.action = a
+                if legal == 1:  # the first child with the full window
+                    v = (
+                        sub(child, cp, d1, alpha, beta)
+                        if cp == player
+                        else -sub(child, cp, d1, -beta, -alpha)
+                    )
+                else:  # the others with a null window above alpha, again if they beat it
+                    if alpha is not nw_of:  # alpha changed: its null window too
+                        nw_of = alpha
+                        nw = _above(alpha)
+                        if nw >= beta:
+                            nw = beta
+                    if cp == player:
+                        v = sub(child, cp, d1, alpha, nw)
+                        if alpha < v < beta and nw < beta:
+                            v = sub(child, cp, d1, v, beta)
+                    else:
+                        v = -sub(child, cp, d1, -nw, -alpha)
+                        if alpha < v < beta and nw < beta:
+                            v = -sub(child, cp, d1, -beta, -v)
                 if v > best:
                     best = v
                     best_move = a
                     if v > alpha:
                         if v >= beta:
-                            if i + 1 < len(order):
-                                cutoffs += 1
-                                observer(
-                                    Cutoff(
-                                        node,
-                                        player,
-                                        view(player, v),
-                                        *window(player, alpha, beta),
-                                        tuple(order[i + 1 :]),
+                            if rest or a != order[-1]:
+                                self.cutoffs += 1
+                                if trace is not None:
+                                    trace.cutoff(
+                                        player, v, alpha, beta, self.unsearched(state, order, a)
                                     )
-                                )
-                            hist[a] += depth * depth if depth < 64 else 4096
+                            history[a] += depth * depth if depth < 64 else 4096
                             break
                         alpha = v
-            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-            tt[key] = (best, depth, flag, best_move, horizon == start_horizon, generation)
-            stores += 1
-            if entry is not None:
-                overwrites += 1
-            if len(tt) > size:
-                make_room()
-            observer(
-                Backup(
-                    node,
-                    view(player, best),
-                    best_move,
-                    *window(player, alpha, beta),
-                    exact=alpha0 < best < beta,
-                )
-            )
-            return best
+            if rest:  # the table's move did not cut off: now the others, by history
+                rest = False
+                others = [b for b in acts if b != a]
+                others.sort(key=history.__getitem__, reverse=True)
+                order.extend(others)
+        if not legal:  # no candidate was legal: a terminal state
+            return self.terminal_value(state, player)
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        free = self.horizon == horizon_before
+        entries = self.entries  # the table's store, inline: one per node searched in full
+        entries[key] = (best, depth, flag, best_move, free, self.table.generation)
+        self.table.stores += 1
+        if len(entries) > self.table_size:
+            self.table.make_room()
+        if trace is not None:
+            trace.backup(player, best, best_move, alpha, beta, flag)
+        return best
 
-        def child_value_obs(
-            child: Any,
-            cp: int,
-            player: int,
-            depth: float,
-            alpha: Any,
-            beta: Any,
-            parent: int,
-            action: Any,
-        ) -> Any:
-            if cp == player:
-                return negamax_obs(child, cp, depth, alpha, beta, 1, parent, action)
-            return -negamax_obs(child, cp, depth, -beta, -alpha, 1, parent, action)
+    def terminal_value(self, state: Any, player: int) -> Any:
+        """A node with no legal move: its utility for ``player``."""
+        self.leaves += 1
+        v = self.utility(state)
+        if self.trace is not None:
+            self.trace.leaf(v, True)
+        return -v if player else v
 
-        def enter_root(state: Any, player: int) -> int:
-            nonlocal nodes, next_node
-            nodes += 1
-            if observer is None:
-                return -1
-            node = next_node
-            next_node += 1
-            observer(Enter(node, None, None, state, 0, player, -INF, INF))
-            return node
+    def oracle_value(self, known: Any, player: int) -> Any:
+        """A node the oracle covers: its exact value for ``player``; the line ends here."""
+        self.leaves += 1
+        if self.trace is not None:
+            self.trace.oracle(known)
+        return -known if player else known
 
-        def backup_root(node: int, player: int, value: Any, move: Any) -> None:
-            if observer is not None:
-                observer(Backup(node, view(player, value), move, -INF, INF, exact=True))
-
-        def counters() -> tuple[int, int, int, int, int]:
-            return nodes, leaves, cutoffs, hits, horizon
-
-        def table_counters() -> tuple[int, int, int]:
-            return hits, stores, overwrites
-
-        def new_generation() -> None:
-            nonlocal generation
-            table.new_generation()
-            generation = table.generation
-
-        self.negamax = negamax
-        self.child_value = child_value
-        self.child_value_obs = child_value_obs
-        self.enter_root = enter_root
-        self.backup_root = backup_root
-        self.counters = counters
-        self.table_counters = table_counters
-        self.new_generation = new_generation
-        self.no_evaluate = no_evaluate
-        self.history = history
-
-    # -- one iteration ------------------------------------------------------------------------
-
-    def root_child(
-        self,
-        child: Any,
-        cp: int,
-        player: int,
-        depth: float,
-        alpha: Any,
-        beta: Any,
-        node: int,
-        a: Any,
+    def table_value(
+        self, key: Hashable, value: Any, depth: float, flag: int, free: bool, player: int
     ) -> Any:
-        """A root child's parent-view value in a window, through the chosen path."""
-        if self.observer is not None:
-            return self.child_value_obs(child, cp, player, depth, alpha, beta, node, a)
-        return self.child_value(child, cp, player, depth, alpha, beta)
+        """A node the table answered: the stored value (a horizon value unless ``free``)."""
+        self.hits += 1
+        if not free:
+            self.horizon += 1
+        if self.trace is not None:
+            self.trace.hit(key, value, flag, player, depth)
+        return value
+
+    def unsearched(self, state: Any, order: Sequence[Any], last: Any) -> tuple[Any, ...]:
+        """For a cut-off's event: the legal moves not searched, in ``actions`` order."""
+        searched = set(order[: list(order).index(last) + 1])
+        return tuple(a for a in self.game.actions(state) if a not in searched)
 
     def child_ge(self, child: Any, cp: int, player: int, depth: float, x: Any) -> bool:
         """Whether the child's value, from ``player``'s view, is at least ``x`` (exactly).
@@ -699,7 +708,163 @@ class _Engine:
         """
         return bool(self.child_value(child, cp, player, depth, _below(x), x) >= x)
 
-    def iterate(
+
+# -- the root, plies, lines and the deepening ------------------------------------------------
+
+
+@attrs.frozen
+class _Iteration:
+    """One iteration's root answer, in the root player's view.
+
+    Attributes:
+        value: the root's value.
+        best: every value-keeping action, in ``actions`` order.
+        values: the actions whose values are exact, with them.
+        bounds: the others, with their upper bounds (each is worse than ``value``).
+        exact: no horizon evaluation influenced the answer.
+    """
+
+    value: Any
+    best: list[Any]
+    values: dict[Any, Any]
+    bounds: dict[Any, Any]
+    exact: bool
+
+
+class _Driver:
+    """Iterative deepening from one root, and what makes a result of an iteration."""
+
+    def __init__(self, engine: _Search, request: SearchRequest) -> None:
+        self.engine = engine
+        self.game = engine.game
+        self.request = request
+        self.plies_memo: dict[Hashable, tuple[int, Any, float]] = {}
+        self.oracle_ended_plies = False  # a plies line met a covered position: plies unknown
+
+    def run(self, root: Any) -> SearchResult:
+        """Iterative deepening from ``root``; see :func:`search`."""
+        game = self.game
+        engine = self.engine
+        request = self.request
+        if not game.actions(root):
+            return self.result(value=game.utility(root), depth=request.depth, plies=0)
+        acts = tuple(game.actions(root))
+        if request.oracle is not None:
+            known = self.oracle_answer(root, acts)
+            if known is not None:
+                return known
+        if request.depth == 0:
+            return self.result(value=engine.evaluate(root), depth=0, exact=False)
+        last: SearchResult | None = None
+        ordering: dict[Any, Any] = {}
+        complete = False
+        try:
+            for depth in self.depths():
+                if last is not None and engine.out_of_time():
+                    break
+                last, ordering = self.one_depth(root, acts, depth, ordering, last)
+                if request.on_depth is not None:
+                    request.on_depth(last)
+                if self.settled(last):
+                    complete = True
+                    break
+            else:
+                complete = True
+        except (_Stop, KeyboardInterrupt):
+            pass
+        except RecursionError:
+            raise GameError(
+                f"the search of {game.name!r} went deeper than Python's recursion limit "
+                "without reaching the end: the game may cycle; pass depth= (with an evaluation "
+                "function) and a time_limit= or node_limit="
+            ) from None
+        if last is None:  # no depth completed: the first legal action, the root's evaluation
+            value = engine.evaluate(root) if engine.has_evaluate else math.nan
+            return self.result(
+                value=value,
+                best_action=acts[0],
+                pv=(acts[0],),
+                depth=0,
+                exact=False,
+                complete=False,
+            )
+        if complete:
+            return last
+        return attrs.evolve(last, complete=False, stats=engine.stats())
+
+    def depths(self) -> Iterable[float]:
+        """The iterations' depths: up to ``depth``, or to the end in one search.
+
+        Without an evaluation function there is no horizon to deepen through: one search (to
+        ``depth`` or the end). With ``depth=None`` and nothing that could stop the search early
+        or report each depth, one search straight to the end costs fewer nodes than deepening
+        (an observer changes nothing: it sees the search that runs without it).
+        """
+        request = self.request
+        if not self.engine.has_evaluate:
+            return [END if request.depth is None else request.depth]
+        if request.depth is not None:
+            return range(1, request.depth + 1)
+        watched = (
+            request.time_limit is not None
+            or request.node_limit is not None
+            or request.on_depth is not None
+        )
+        return itertools.count(1) if watched else [END]
+
+    def settled(self, result: SearchResult) -> bool:
+        """Whether deeper iterations would give the same answer: exact, plies known or moot."""
+        return result.exact and (
+            result.plies is not None or not self.request.plies or self.oracle_ended_plies
+        )
+
+    def one_depth(
+        self,
+        root: Any,
+        acts: Sequence[Any],
+        depth: float,
+        ordering: dict[Any, Any],
+        last: SearchResult | None,
+    ) -> tuple[SearchResult, dict[Any, Any]]:
+        """One iteration, its plies, choice and PV as a result, and values for ordering."""
+        game = self.game
+        engine = self.engine
+        player = game.to_move(root)
+        previous_best = None if last is None else last.best_action
+        found = self.search_root(root, player, acts, depth, ordering, previous_best)
+        trace, engine.trace = engine.trace, None  # the plies and PV passes are not reported
+        try:
+            action_plies = self.root_plies(root, player, acts, depth, found)
+            known = found.exact and all(action_plies.get(a) is not None for a in found.best)
+            candidates = found.best
+            if known:
+                preference = {a: ply_preference(found.value, action_plies[a]) for a in found.best}  # type: ignore[arg-type]
+                top = min(preference.values())
+                candidates = [a for a in found.best if preference[a] == top]
+            seed = self.request.seed
+            chosen = candidates[0] if seed is None else random.Random(seed).choice(candidates)
+            child = game.result(root, chosen)
+            cp = game.to_move(child)
+            x = found.value if cp == player else -found.value
+            line = self.ply_line if known else self.proved_line
+            pv = (chosen, *line(child, cp, depth - 1, x))
+        finally:
+            engine.trace = trace
+        sign = 1 if player == 0 else -1
+        result = self.result(
+            value=_zero(sign * found.value),
+            best_action=chosen,
+            pv=pv,
+            action_values={a: _zero(sign * found.values[a]) for a in acts if a in found.values},
+            best_actions=tuple(found.best),
+            depth=None if depth == END else int(depth),
+            plies=action_plies[chosen] if known else None,
+            action_plies={a: p for a in acts if (p := action_plies.get(a)) is not None},
+            exact=found.exact,
+        )
+        return result, {**found.bounds, **found.values}
+
+    def search_root(
         self,
         root: Any,
         player: int,
@@ -707,20 +872,25 @@ class _Engine:
         depth: float,
         previous: dict[Any, Any],
         previous_best: Any,
-    ) -> tuple[Any, list[Any], dict[Any, Any], dict[Any, Any], bool]:
-        """Search the root to ``depth``: (value, best actions, exact values, bounds, exact).
+    ) -> _Iteration:
+        """Search the root to ``depth``, PVS-style, for every value-keeping action.
 
-        Values are from the root player's view. ``previous`` (values of the last iteration)
-        and ``previous_best`` order the root actions.
+        The first action (the last best, then by the last values) with the full window; each
+        later one in the narrowest window around the best so far, which says at once whether
+        it is worse, tied (exactly) or better (then searched again for its exact value).
         """
         game = self.game
-        self.new_generation()
-        horizon0 = self.counters()[4]
-        node = self.enter_root(root, player)
+        engine = self.engine
+        engine.table.new_generation()
+        horizon_before = engine.horizon
+        engine.nodes += 1
+        trace = engine.trace
+        if trace is not None:
+            trace.iteration(depth)
+            trace.enter(root, player, player, -INF, INF)
         position = {a: i for i, a in enumerate(acts)}
         order = sorted(
-            acts,
-            key=lambda a: (a != previous_best, -previous.get(a, -INF), position[a]),
+            acts, key=lambda a: (a != previous_best, -previous.get(a, -INF), position[a])
         )
         values: dict[Any, Any] = {}
         bounds: dict[Any, Any] = {}
@@ -730,17 +900,16 @@ class _Engine:
         for a in order:
             child = game.result(root, a)
             cp = game.to_move(child)
+            if trace is not None:
+                trace.action = a
             if best is None:
-                best = self.root_child(child, cp, player, d1, -INF, INF, node, a)
-                values[a] = best
+                best = values[a] = engine.child_value(child, cp, player, d1, -INF, INF)
                 best_set = [a]
                 continue
-            # One search in the narrowest window around best: nothing lies between lo and best
-            # or between best and hi, so the answer says worse, tied (exactly) or better.
             lo, hi = _below(best), _above(best)
-            f = self.root_child(child, cp, player, d1, lo, hi, node, a)
+            f = engine.child_value(child, cp, player, d1, lo, hi)
             if f > best and f >= hi and hi != INF:  # it failed high: find the exact value
-                f = self.root_child(child, cp, player, d1, best, INF, node, a)
+                f = engine.child_value(child, cp, player, d1, best, INF)
             if f > best:
                 values[a] = best = f
                 best_set = [a]
@@ -749,49 +918,62 @@ class _Engine:
                 best_set.append(a)
             elif f > lo:  # inside the window (no float just below best): exact
                 values[a] = f
-            elif self.all_values:  # worse: its exact value lies in (-inf, best)
-                values[a] = self.root_child(child, cp, player, d1, -INF, best, node, a)
+            elif self.request.all_values:  # worse: its exact value lies in (-inf, best)
+                values[a] = engine.child_value(child, cp, player, d1, -INF, best)
             else:
                 bounds[a] = f
         best_set.sort(key=position.__getitem__)
-        self.backup_root(node, player, best, best_set[0])
-        exact = self.counters()[4] == horizon0
-        return best, best_set, values, bounds, exact
+        if trace is not None:
+            trace.backup(player, best, best_set[0], -INF, INF, EXACT)
+        return _Iteration(best, best_set, values, bounds, engine.horizon == horizon_before)
 
-    # -- plies and the principal variation ---------------------------------------------------
+    # -- plies to the end and the principal variation --------------------------------------
+
+    def root_plies(
+        self, root: Any, player: int, acts: Sequence[Any], depth: float, found: _Iteration
+    ) -> dict[Any, int | None]:
+        """Plies to the end after each exactly valued root action (when the value is exact)."""
+        if not (found.exact and self.request.plies):
+            return {}
+        game = self.game
+        action_plies: dict[Any, int | None] = {}
+        for a in acts:
+            if a in found.values:
+                child = game.result(root, a)
+                cp = game.to_move(child)
+                x = found.values[a] if cp == player else -found.values[a]
+                sub = self.plies(child, cp, depth - 1, x)
+                action_plies[a] = None if sub is None else 1 + sub[0]
+        return action_plies
 
     def plies(self, state: Any, player: int, depth: float, x: Any) -> tuple[int, Any] | None:
-        """Plies to the end under preferred value-keeping play from ``state`` and the move.
+        """Plies to the end under preferred value-keeping play from ``state``, and the move.
 
         ``x`` is the state's exact value for ``player`` (to move). None when the answer
-        depends on the horizon (a line longer than ``depth``, or a horizon-bound proof).
+        depends on the horizon (a line longer than ``depth``, or a horizon-bound proof) or
+        meets a position the oracle covers (it gives values, not plies).
         """
         game = self.game
+        engine = self.engine
         acts = game.actions(state)
         if not acts:
             return (0, None)
-        if self.oracle is not None and self.oracle(state) is not None:
-            self.oracle_ended_plies = True  # the oracle gives values, not plies
+        if self.request.oracle is not None and self.request.oracle(state) is not None:
+            self.oracle_ended_plies = True
             return None
         if depth <= 0:
             return None
-        key = state if self.keyf is None else self.keyf(state)
+        key = engine.key(state)
         memo = self.plies_memo.get(key)
         if memo is not None and memo[2] <= depth:
             return memo[0], memo[1]
-        entry = self.table.entries.get(key)
-        hint = None if entry is None else entry[3]
-        order = list(acts)
-        if hint is not None and hint in acts and order[0] != hint:
-            order.remove(hint)
-            order.insert(0, hint)
         best: tuple[int, Any] | None = None
-        for a in order:
+        for a in self.table_move_first(key, acts):
             child = game.result(state, a)
             cp = game.to_move(child)
-            before = self.counters()[4]
-            keeps = self.child_ge(child, cp, player, depth - 1, x)
-            if self.counters()[4] != before:
+            horizon_before = engine.horizon
+            keeps = engine.child_ge(child, cp, player, depth - 1, x)
+            if engine.horizon != horizon_before:
                 return None
             if not keeps:
                 continue
@@ -802,7 +984,7 @@ class _Engine:
             if best is None or ply_preference(x, n) < ply_preference(x, best[0]):
                 best = (n, a)
         assert best is not None, "a value-keeping move must exist"
-        if len(self.plies_memo) >= self.table.size:
+        if len(self.plies_memo) >= engine.table.size:
             self.plies_memo.clear()
         self.plies_memo[key] = (best[0], best[1], depth)
         return best
@@ -830,17 +1012,10 @@ class _Engine:
             acts = game.actions(state)
             if not acts:
                 break
-            key = state if self.keyf is None else self.keyf(state)
-            entry = self.table.entries.get(key)
-            hint = None if entry is None else entry[3]
-            order = list(acts)
-            if hint is not None and hint in acts and order[0] != hint:
-                order.remove(hint)
-                order.insert(0, hint)
-            for a in order:
+            for a in self.table_move_first(self.engine.key(state), acts):
                 child = game.result(state, a)
                 cp = game.to_move(child)
-                if self.child_ge(child, cp, player, depth - 1, x):
+                if self.engine.child_ge(child, cp, player, depth - 1, x):
                     line.append(a)
                     state = child
                     x = x if cp == player else -x
@@ -851,139 +1026,20 @@ class _Engine:
             depth -= 1
         return tuple(line)
 
-    # -- the driver ---------------------------------------------------------------------------
+    def table_move_first(self, key: Hashable, acts: Sequence[Any]) -> list[Any]:
+        """``acts`` with the table's best move for ``key`` (if any) moved to the front."""
+        order = list(acts)
+        entry = self.engine.table.entries.get(key)
+        if entry is not None:
+            _, _, _, move, _, _ = entry
+            if move in order and order[0] != move:
+                order.remove(move)
+                order.insert(0, move)
+        return order
 
-    def run(
-        self,
-        root: Any,
-        depth: int | None,
-        seed: int | None,
-        on_depth: OnDepth | None,
-        want_plies: bool = True,
-    ) -> SearchResult:
-        """Iterative deepening from ``root``; see :func:`search`."""
-        game = self.game
-        if not game.actions(root):
-            return self.answer(
-                game.utility(root), None, (), {}, (), depth, 0, {}, exact=True, complete=True
-            )
-        player = game.to_move(root)
-        acts = tuple(game.actions(root))
-        if self.oracle is not None:
-            known = self.oracle_answer(root, player, acts, depth, seed)
-            if known is not None:
-                return known
-        if depth == 0:
-            return self.depth_zero(root)
-        depths: Iterable[float]
-        if not self.has_evaluate:
-            depths = [END if depth is None else depth]
-        elif depth is None and (
-            self.time_limit is not None
-            or self.node_limit is not None
-            or on_depth is not None
-            or self.observer is not None
-        ):
-            depths = _count_from_one()
-        elif depth is None:  # nothing to stop early for or report: straight to the end
-            depths = [END]
-        else:
-            depths = range(1, depth + 1)
-        last: SearchResult | None = None
-        previous: dict[Any, Any] = {}
-        previous_best: Any = None
-        complete = False
-        try:
-            for d in depths:
-                if last is not None and self.out_of_time():
-                    break
-                answer = self.one_depth(
-                    root, player, acts, d, previous, previous_best, seed, want_plies
-                )
-                last = answer[0]
-                previous, previous_best = answer[1], last.best_action
-                if on_depth is not None:
-                    on_depth(last)
-                if last.exact and (
-                    last.plies is not None or not want_plies or self.oracle_ended_plies
-                ):
-                    complete = True
-                    break
-            else:
-                complete = True
-        except (_Stop, KeyboardInterrupt):
-            pass
-        except RecursionError:
-            raise GameError(
-                f"the search of {game.name!r} went deeper than Python's recursion limit "
-                "without reaching the end: the game may cycle; pass depth= (with an evaluation "
-                "function) and a time_limit= or node_limit="
-            ) from None
-        if last is None:
-            return self.fallback(root, acts)
-        if complete:
-            return last
-        return _replace(last, complete=False, stats=self.stats())
+    # -- answers from the oracle -----------------------------------------------------------
 
-    def one_depth(
-        self,
-        root: Any,
-        player: int,
-        acts: Sequence[Any],
-        depth: float,
-        previous: dict[Any, Any],
-        previous_best: Any,
-        seed: int | None,
-        want_plies: bool = True,
-    ) -> tuple[SearchResult, dict[Any, Any]]:
-        """One iteration and its plies, choice and PV, as a result (and values for ordering)."""
-        game = self.game
-        best, best_set, values, bounds, exact = self.iterate(
-            root, player, acts, depth, previous, previous_best
-        )
-        action_plies: dict[Any, int | None] = {}
-        if exact and want_plies:
-            for a in acts:
-                if a in values:
-                    child = game.result(root, a)
-                    cp = game.to_move(child)
-                    x = values[a] if cp == player else -values[a]
-                    sub = self.plies(child, cp, depth - 1, x)
-                    action_plies[a] = None if sub is None else 1 + sub[0]
-        candidates = best_set
-        known = exact and all(action_plies.get(a) is not None for a in best_set)
-        if known:
-            preference = {a: ply_preference(best, action_plies[a]) for a in best_set}  # type: ignore[arg-type]
-            top = min(preference.values())
-            candidates = [a for a in best_set if preference[a] == top]
-        chosen = candidates[0] if seed is None else random.Random(seed).choice(candidates)
-        child = game.result(root, chosen)
-        cp = game.to_move(child)
-        x = best if cp == player else -best
-        if known:
-            pv = (chosen, *self.ply_line(child, cp, depth - 1, x))
-        else:
-            pv = (chosen, *self.proved_line(child, cp, depth - 1, x))
-        sign = 1 if player == 0 else -1
-        result = self.answer(
-            _zero(sign * best),
-            chosen,
-            pv,
-            {a: _zero(sign * values[a]) for a in acts if a in values},
-            tuple(best_set),
-            None if depth == END else int(depth),
-            action_plies[chosen] if known else None,
-            {a: action_plies[a] for a in acts if action_plies.get(a) is not None},
-            exact=exact,
-            complete=True,
-        )
-        ordering = dict(bounds)
-        ordering.update(values)
-        return result, ordering
-
-    def oracle_answer(
-        self, root: Any, player: int, acts: Sequence[Any], depth: int | None, seed: int | None
-    ) -> SearchResult | None:
+    def oracle_answer(self, root: Any, acts: Sequence[Any]) -> SearchResult | None:
         """The answer from the oracle alone, when it covers the root and all its children.
 
         The value is the oracle's; each action's value is its child's (the utility of a
@@ -991,60 +1047,57 @@ class _Engine:
         first value-keeping move while the oracle covers the line, up to ``depth`` plies, a
         terminal state or a repeated position. Plies to the end are unknown (None).
         """
-        game = self.game
-        oracle = self.oracle
+        oracle = self.request.oracle
         assert oracle is not None
         value = oracle(root)
-        if value is None:
+        values = None if value is None else self.oracle_children(root, acts)
+        if value is None or values is None:
             return None
-        values = self.oracle_children(root, acts)
-        if values is None:
-            return None
-        best_set = [a for a in acts if values[a] == value]
-        if not best_set:
-            mover_best = (max if player == 0 else min)(values.values())
+        best = [a for a in acts if values[a] == value]
+        if not best:
+            mover_best = (max if self.game.to_move(root) == 0 else min)(values.values())
             raise GameError(
                 f"the oracle is inconsistent: it values the position {value!r} but its best "
                 f"move {mover_best!r}; an oracle must give exact game values"
             )
-        chosen = best_set[0] if seed is None else random.Random(seed).choice(best_set)
-        pv = [chosen]
-        state = game.result(root, chosen)
-        seen = {self.state_key(root), self.state_key(state)}
-        while depth is None or len(pv) < depth:
-            line_acts = tuple(game.actions(state))
-            children = self.oracle_children(state, line_acts) if line_acts else None
-            if children is None:
-                break
-            keeping = [a for a in line_acts if children[a] == value]
-            if not keeping:
-                break
-            state = game.result(state, keeping[0])
-            key = self.state_key(state)
-            if key in seen:
-                break
-            seen.add(key)
-            pv.append(keeping[0])
-        return self.answer(
-            _zero(value),
-            chosen,
-            tuple(pv),
-            {a: _zero(values[a]) for a in acts},
-            tuple(best_set),
-            None,
-            None,
-            {},
-            exact=True,
-            complete=True,
+        seed = self.request.seed
+        chosen = best[0] if seed is None else random.Random(seed).choice(best)
+        return self.result(
+            value=_zero(value),
+            best_action=chosen,
+            pv=(chosen, *self.oracle_line(self.game.result(root, chosen), value, {root})),
+            action_values={a: _zero(values[a]) for a in acts},
+            best_actions=tuple(best),
+            plies=None,
         )
 
+    def oracle_line(self, state: Any, value: Any, seen_states: set[Any]) -> Iterator[Any]:
+        """Value-keeping moves from ``state`` while the oracle covers them, no position twice."""
+        game = self.game
+        seen = {self.engine.key(s) for s in seen_states} | {self.engine.key(state)}
+        limit = self.request.depth
+        played = 1
+        while limit is None or played < limit:
+            acts = tuple(game.actions(state))
+            children = self.oracle_children(state, acts) if acts else None
+            keeping = [a for a in acts if children is not None and children[a] == value]
+            if not keeping:
+                return
+            state = game.result(state, keeping[0])
+            key = self.engine.key(state)
+            if key in seen:
+                return
+            seen.add(key)
+            played += 1
+            yield keeping[0]
+
     def oracle_children(self, state: Any, acts: Sequence[Any]) -> dict[Any, Any] | None:
-        """Each action's exact value from the oracle (or the utility at a terminal child).
+        """Each action's exact value from the oracle (the utility of a terminal child).
 
         None when the oracle does not cover some non-terminal child.
         """
         game = self.game
-        oracle = self.oracle
+        oracle = self.request.oracle
         assert oracle is not None
         values: dict[Any, Any] = {}
         for a in acts:
@@ -1055,74 +1108,34 @@ class _Engine:
             values[a] = v
         return values
 
-    def state_key(self, state: Any) -> Hashable:
-        return state if self.keyf is None else self.keyf(state)
-
-    def depth_zero(self, root: Any) -> SearchResult:
-        """``depth=0``: the root's evaluation, no move."""
-        if self.evaluate is None:
-            self.no_evaluate(root)
-        assert self.evaluate is not None
-        return self.answer(
-            self.evaluate(root), None, (), {}, (), 0, None, {}, exact=False, complete=True
-        )
-
-    def fallback(self, root: Any, acts: Sequence[Any]) -> SearchResult:
-        """No depth completed: the first legal action and the root's evaluation."""
-        value = self.evaluate(root) if self.evaluate is not None else math.nan
-        return self.answer(
-            value, acts[0], (acts[0],), {}, (), 0, None, {}, exact=False, complete=False
-        )
-
-    def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() >= self.deadline
-
-    def stats(self) -> SearchStats:
-        nodes, leaves, cutoffs, hits, _ = self.counters()
-        return SearchStats(
-            nodes=nodes,
-            leaves=leaves,
-            cutoffs=cutoffs,
-            table_hits=hits,
-            seconds=time.perf_counter() - self.start,
-        )
-
-    def answer(
+    def result(
         self,
-        value: Any,
-        best_action: Any,
-        pv: tuple[Any, ...],
-        action_values: dict[Any, Any],
-        best_actions: tuple[Any, ...],
-        depth: int | None,
-        plies: int | None,
-        action_plies: dict[Any, int | None],
         *,
-        exact: bool,
-        complete: bool,
+        value: Any,
+        best_action: Any = None,
+        pv: tuple[Any, ...] = (),
+        action_values: dict[Any, Any] | None = None,
+        best_actions: tuple[Any, ...] = (),
+        depth: int | None = None,
+        plies: int | None = None,
+        action_plies: dict[Any, int | None] | None = None,
+        exact: bool = True,
+        complete: bool = True,
     ) -> SearchResult:
-        table = self.table
-        table.hits, table.stores, table.overwrites = self.table_counters()
+        """A :class:`SearchResult` with the search's statistics so far."""
         return SearchResult(
             value=value,
             best_action=best_action,
             pv=pv,
-            action_values=action_values,
-            stats=self.stats(),
+            action_values={} if action_values is None else action_values,
+            stats=self.engine.stats(),
             best_actions=best_actions,
             depth=depth,
             plies=plies,
-            action_plies=action_plies,
+            action_plies={} if action_plies is None else action_plies,
             exact=exact,
             complete=complete,
         )
-
-
-def _count_from_one() -> Iterable[int]:
-    d = 1
-    while True:
-        yield d
-        d += 1
 
 
 def _below(x: Any) -> Any:
@@ -1149,9 +1162,3 @@ def _above(x: Any) -> Any:
 def _zero(value: Any) -> Any:
     """``value`` with a negative zero made positive (negamax negates draws)."""
     return abs(value) if value == 0 else value
-
-
-def _replace(result: SearchResult, **changes: Any) -> SearchResult:
-    import attrs
-
-    return attrs.evolve(result, **changes)

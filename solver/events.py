@@ -8,6 +8,29 @@ the algorithm really did. Values and windows are always from player 0's (MAX's) 
 Node ids are integers numbered from 0 (the root) in the order the search enters them; a node's
 ``parent`` is the id of the node it was entered from.
 
+Every node entered ends with exactly one closing event: :class:`Leaf`, :class:`Backup`,
+:class:`CacheHit` or :class:`OracleHit`; :class:`Cutoff` comes before a node's Backup.
+
+The engine (:func:`solver.engine.search` with ``observer=``) reports its real search, the same
+algorithm as without an observer (the events are emitted through a hook chosen once):
+
+* :class:`Iteration` starts each iteration of iterative deepening; its root is the next Enter
+  (``parent`` None). The events after the last Iteration are the search that gave the answer.
+  The passes that find plies to the end and the principal variation are not reported.
+* :class:`Enter` carries the window the node was searched with. The engine searches a node's
+  first child with the full window and the others with a null window just above alpha
+  (principal-variation search); a child that beats it is entered again (a new node id, the
+  same ``action``) with the wider window. At the root each later move gets the narrowest
+  window around the best value so far.
+* One ply above the horizon the engine values the children inline: each is an Enter followed
+  at once by its Leaf (or OracleHit), in the order searched, until a cut-off.
+* :class:`CacheHit` is a transposition-table entry that answered without a search below:
+  its value, its flag (``"exact"``, ``"lower"``, ``"upper"``, in player 0's view) and the
+  remaining depth it was searched to.
+* :class:`OracleHit` is a position the oracle (an endgame tablebase) valued exactly.
+* :class:`Cutoff` lists the legal moves left unsearched; :class:`Backup` gives the value
+  backed up, the window on exit and the table flag (``bound``).
+
 >>> from games import load_game
 >>> from solver.minimax import alphabeta
 >>> trace = Trace()
@@ -33,6 +56,7 @@ __all__ = [
     "Cutoff",
     "Enter",
     "Event",
+    "Iteration",
     "Leaf",
     "Observer",
     "OracleHit",
@@ -42,6 +66,16 @@ __all__ = [
 INF = float("inf")
 
 Bound: TypeAlias = Literal["exact", "lower", "upper"]
+
+
+@attrs.frozen
+class Iteration:
+    """The engine starts an iteration of iterative deepening; its root is the next Enter.
+
+    ``depth`` is the iteration's depth in plies (None: one search to the end of the game).
+    """
+
+    depth: int | None
 
 
 @attrs.frozen
@@ -71,9 +105,12 @@ class Leaf:
 class Backup:
     """A node's value is final: the value backed up from its children, and the window on exit.
 
-    ``best_action`` is the child chosen (the first best in ``actions`` order); ``exact`` is
-    False when the value is only a bound because alpha-beta cut the node off (fail-high at MAX
-    means the true value is >= value; fail-low at MIN means <= value).
+    ``best_action`` is the child chosen (the first best in ``actions`` order for the teaching
+    searches; the engine's best or cutting move); ``exact`` is False when the value is only a
+    bound because alpha-beta cut the node off or nothing reached the window. The engine also
+    says which bound, in player 0's view, as ``bound``: ``"lower"`` (the true value is >= value:
+    a fail-high at MAX, a fail-low at MIN), ``"upper"`` (<= value) or ``"exact"``, the flag its
+    transposition table stores with the value; the teaching searches leave it None.
     """
 
     node: int
@@ -82,6 +119,7 @@ class Backup:
     alpha: float = -INF
     beta: float = INF
     exact: bool = True
+    bound: Bound | None = None
 
 
 @attrs.frozen
@@ -129,7 +167,7 @@ class OracleHit:
     value: float
 
 
-Event: TypeAlias = Enter | Leaf | Backup | Cutoff | CacheHit | OracleHit
+Event: TypeAlias = Iteration | Enter | Leaf | Backup | Cutoff | CacheHit | OracleHit
 Observer: TypeAlias = Callable[[Event], None]
 
 

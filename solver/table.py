@@ -22,17 +22,17 @@ older generation if that frees at least a quarter of it; otherwise it forgets ev
 way a quarter of the table is freed, so the cost is O(1) per store amortised, and the table
 never holds more than ``size`` entries. ``stores`` counts entries written, ``overwrites`` the
 writes that replaced an entry of the same position, ``evictions`` the entries forgotten to make
-room, ``hits`` the probes that found their key (the engine's hot loop reads and writes
-:attr:`TranspositionTable.entries` directly and updates these counters in bulk).
+room, ``hits`` the :meth:`~TranspositionTable.get` calls that found their key (the engine's hot
+loop reads :attr:`TranspositionTable.entries` directly, unpacking an entry into named locals).
 
 >>> table = TranspositionTable(4)
->>> table.put("a", 3, 2, EXACT, 0)
+>>> table.store("a", 3, 2, EXACT, 0)
 >>> table.get("a")
 (3, 2, 0, 0, False, 0)
->>> table.put("b", 3, 2, EXACT, 0)
+>>> table.store("b", 3, 2, EXACT, 0)
 >>> table.new_generation()
 >>> for key in "cde":  # at "e" the table is full: "a" and "b" are older and go
-...     table.put(key, 5, 1, LOWER, 1)
+...     table.store(key, 5, 1, LOWER, 1)
 >>> sorted(table.entries), table.evictions, len(table) <= table.size
 (['c', 'd', 'e'], 2, True)
 """
@@ -80,12 +80,12 @@ class TranspositionTable:
         ValueError: ``size`` is not a positive int.
 
     >>> table = TranspositionTable(8)
-    >>> table.put("s", 1, 3, UPPER, 0, free=True)
+    >>> table.store("s", 1, 3, UPPER, 0, free=True)
     >>> table.get("s"), table.get("t"), table
     ((1, 3, 2, 0, True, 0), None, <TranspositionTable 1/8 entries>)
     """
 
-    __slots__ = ("entries", "evictions", "generation", "hits", "overwrites", "size", "stores")
+    __slots__ = ("entries", "evictions", "generation", "hits", "size", "stores")
 
     def __init__(self, size: int) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
@@ -95,7 +95,6 @@ class TranspositionTable:
         self.generation: int = 0
         self.hits: int = 0
         self.stores: int = 0
-        self.overwrites: int = 0
         self.evictions: int = 0
 
     def __repr__(self) -> str:
@@ -111,7 +110,16 @@ class TranspositionTable:
             self.hits += 1
         return entry
 
-    def put(
+    @property
+    def overwrites(self) -> int:
+        """The stores that replaced an entry of the same position.
+
+        Every store adds a key or replaces one, and only :meth:`make_room` removes keys, so
+        this is the stores that did not add a key now held or since evicted.
+        """
+        return self.stores - len(self.entries) - self.evictions
+
+    def store(
         self,
         key: Hashable,
         value: Any,
@@ -122,8 +130,6 @@ class TranspositionTable:
     ) -> None:
         """Store an entry (replacing the position's old one), making room when full."""
         entries = self.entries
-        if key in entries:
-            self.overwrites += 1
         entries[key] = (value, depth, flag, move, free, self.generation)
         self.stores += 1
         if len(entries) > self.size:
@@ -132,11 +138,11 @@ class TranspositionTable:
     def make_room(self) -> None:
         """Free a quarter of the table or more: older generations if that suffices, else all.
 
-        The engine calls this when its own store took the table past ``size``.
+        :meth:`store` calls this when a store took the table past ``size``.
         """
         entries = self.entries
         generation = self.generation
-        old = [key for key, entry in entries.items() if entry[5] != generation]
+        old = [key for key, (*_, stored_in) in entries.items() if stored_in != generation]
         if len(entries) - len(old) <= self.size - max(1, self.size // 4):
             for key in old:
                 del entries[key]
@@ -152,4 +158,4 @@ class TranspositionTable:
     def clear(self) -> None:
         """Forget every entry and reset the counters."""
         self.entries.clear()
-        self.generation = self.hits = self.stores = self.overwrites = self.evictions = 0
+        self.generation = self.hits = self.stores = self.evictions = 0

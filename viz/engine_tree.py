@@ -23,9 +23,9 @@ engine runs, so a large search stops at once instead of running to the end first
 
 >>> from games import load_game
 >>> game = load_game("tictactoe")
->>> tree = engine_tree(game, game.parse_state("xox/.o./x.."))
+>>> tree = engine_tree(game, game.parse_state("oxx/..o/x.."))
 >>> tree.result.value, tree.searched, sorted(tree.hits.items())
-(-1, 11, [('lower', 2), ('upper', 2)])
+(-1, 33, [('exact', 1), ('lower', 1), ('upper', 2)])
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def engine_tree(
     >>> from games import load_game
     >>> tree = engine_tree(load_game("textbook"))
     >>> tree.result.value, tree.searched, tree.hits
-    (3, 12, {})
+    (3, 11, {})
     """
     if max_nodes < 1:
         raise TooManyNodesError(
@@ -426,7 +426,7 @@ def engine_dot(tree: EngineTree, *, title: str | None = None, legend: bool = Tru
 
     >>> from games import load_game
     >>> game = load_game("tictactoe")
-    >>> source = engine_dot(engine_tree(game, game.parse_state("xox/.o./x..")))
+    >>> source = engine_dot(engine_tree(game, game.parse_state("oxx/..o/x..")))
     >>> source.count('shape="cylinder"')
     4
     """
@@ -484,7 +484,10 @@ def summary_line(tree: EngineTree) -> str:
     if facts["pv"]:
         parts.append("principal variation " + " ".join(facts["pv"]))
     which = "to the end" if tree.iteration is None else f"depth {tree.iteration}"
-    parts.append(f"last of {tree.iterations} iterations ({which}): {tree.searched:,} nodes")
+    if tree.iterations == 1:
+        parts.append(f"one search ({which}): {tree.searched:,} nodes")
+    else:
+        parts.append(f"last of {tree.iterations} iterations ({which}): {tree.searched:,} nodes")
     if tree.hits:
         kinds = ", ".join(
             f"{tree.hits[k]} {FLAG[k]}" for k in ("exact", "lower", "upper") if k in tree.hits

@@ -47,7 +47,7 @@ class TestEngineTree:
             "tree",
             "tictactoe",
             "--position",
-            "xox/.o./...",
+            "oxx/..o/x..",
             "-a",
             "engine",
             "-o",
@@ -56,7 +56,7 @@ class TestEngineTree:
         )
         assert result.code == 0, result.err
         facts = result.json()
-        assert facts["value"] == 0 and set(facts["table_hits"]) == {"exact", "lower", "upper"}
+        assert facts["value"] == -1 and set(facts["table_hits"]) == {"exact", "lower", "upper"}
         assert out.read_text(encoding="utf-8").count('shape="cylinder"') == sum(
             facts["table_hits"].values()
         )

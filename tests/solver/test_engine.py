@@ -17,7 +17,17 @@ from hypothesis import strategies as st
 from games import load_game
 from solver import engine as engine_module
 from solver.engine import search
-from solver.events import Backup, CacheHit, Enter, Event, Leaf, OracleHit, Trace
+from solver.events import (
+    Backup,
+    CacheHit,
+    Cutoff,
+    Enter,
+    Event,
+    Iteration,
+    Leaf,
+    OracleHit,
+    Trace,
+)
 from solver.game import CapabilityError, Game, GameError
 from solver.minimax import minimax
 from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
@@ -92,6 +102,42 @@ class Cycle:
 
 class CycleWithEvaluate(Cycle):
     """The cycling game with a horizon evaluation (always 0)."""
+
+    def evaluate(self, state: tuple[int, int]) -> float:
+        return 0
+
+
+class ForcedRing:
+    """A token on a ring of six cells; a step is +1 or -1; who steps onto cell 3 wins.
+
+    Next to cell 3 (cells 2 and 4) the only move is onto it: the win is forced. Cells 0, 1 and
+    5 let the players go round for ever (0 -> 1 -> 0): the game cycles.
+    """
+
+    name = "forced-ring"
+
+    def initial_state(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def to_move(self, state: tuple[int, int]) -> int:
+        return state[1]
+
+    def actions(self, state: tuple[int, int]) -> tuple[int, ...]:
+        cell = state[0]
+        if cell == 3:
+            return ()
+        if cell in (2, 4):
+            return (1,) if cell == 2 else (-1,)
+        return (1, -1)
+
+    def result(self, state: tuple[int, int], action: int) -> tuple[int, int]:
+        return ((state[0] + action) % 6, 1 - state[1])
+
+    def is_terminal(self, state: tuple[int, int]) -> bool:
+        return state[0] == 3
+
+    def utility(self, state: tuple[int, int]) -> float:
+        return 1 if state[1] == 1 else -1  # who stepped onto cell 3 wins
 
     def evaluate(self, state: tuple[int, int]) -> float:
         return 0
@@ -278,17 +324,53 @@ class TestRandomTrees:
 
     @settings(max_examples=60, deadline=None)
     @given(tree=trees())
-    def test_the_observer_does_not_change_the_answer(self, tree: Any) -> None:
-        """The instrumented search gives the same value and moves as the fast one."""
+    def test_the_observer_does_not_change_the_search(self, tree: Any) -> None:
+        """With an observer the engine searches the same tree: same answer, same counts."""
         game = load_game("textbook", tree=tree)
         for depth in [1, 2, None]:
             fast = search(game, depth=depth)
             traced = search(game, depth=depth, observer=Trace())
-            assert (traced.value, traced.best_actions, traced.best_action) == (
-                fast.value,
-                fast.best_actions,
-                fast.best_action,
-            )
+            assert traced == attrs.evolve(fast, stats=traced.stats)
+            assert attrs.evolve(traced.stats, seconds=0) == attrs.evolve(fast.stats, seconds=0)
+
+    @settings(max_examples=120, deadline=None)
+    @given(tree=trees(), table_size=st.sampled_from([1, 3, 1 << 20]))
+    def test_the_last_iterations_events_tell_the_truth(self, tree: Any, table_size: int) -> None:
+        """Each closing event's value, with its flag, agrees with minimax at the node's depth.
+
+        Backups and table hits flagged exact equal minimax's value of the node at its remaining
+        depth, lower bounds are at most it and upper bounds at least it; leaves are the
+        evaluation; every child is its parent's state after its action.
+        """
+        game = load_game("textbook", tree=tree)
+        for depth in [*range(1, tree_height(tree) + 2), None]:
+            trace = Trace()
+            result = search(game, depth=depth, observer=trace, table_size=table_size)
+            starts = [i for i, e in enumerate(trace.events) if isinstance(e, Iteration)]
+            assert starts and trace.events[starts[-1]] == Iteration(result.depth)
+            events = trace.events[starts[-1] + 1 :]
+            enters = {e.node: e for e in events if isinstance(e, Enter)}
+            for event in events:
+                if isinstance(event, Enter) and event.parent is not None:
+                    parent = enters[event.parent].state
+                    assert game.result(parent, event.action) == event.state
+                    assert event.depth == enters[event.parent].depth + 1
+                if not isinstance(event, (Backup, CacheHit, Leaf)):
+                    continue
+                node = enters[event.node]
+                left = None if result.depth is None else result.depth - node.depth
+                truth = minimax(game, node.state, depth=left).value
+                bound = "exact" if isinstance(event, Leaf) else event.bound
+                assert (
+                    truth == event.value
+                    if bound == "exact"
+                    else (truth >= event.value if bound == "lower" else truth <= event.value)
+                ), (event, truth)
+                if isinstance(event, Backup):
+                    inside = node.alpha < event.value < node.beta
+                    assert event.exact == (bound == "exact") == inside
+                    assert bound != "lower" or event.value >= node.beta
+                    assert bound != "upper" or event.value <= node.alpha
 
 
 def ayoayo_positions(count: int, seed: int) -> list[Any]:
@@ -639,20 +721,28 @@ class TestObserverEvents:
         return result, trace.events
 
     def test_every_node_is_entered_once_with_ids_in_order(self) -> None:
-        """Enter ids run 0, 1, 2, ...; roots have no parent; stats also count the plies pass."""
-        result, events = self.run()
+        """Enter ids run 0, 1, 2, ...; one root per iteration; stats also count the PV pass."""
+        result, events = self.run(depth=4)
         enters = [e for e in events if isinstance(e, Enter)]
         assert [e.node for e in enters] == list(range(len(enters)))
         assert 0 < len(enters) <= result.stats.nodes
         roots = [e for e in enters if e.parent is None]
         assert len(roots) == result.depth and all(e.depth == 0 for e in roots)
+        iterations = [e for e in events if isinstance(e, Iteration)]
+        assert iterations == [Iteration(d) for d in range(1, len(roots) + 1)]
+
+    def test_without_depth_the_one_search_to_the_end_is_reported(self) -> None:
+        """depth=None with an observer is the search that runs without one: to the end at once."""
+        result, events = self.run()
+        assert result.depth is None and result.exact
+        assert [e for e in events if isinstance(e, Iteration)] == [Iteration(None)]
 
     def test_every_node_ends_once(self) -> None:
         """Each entered node ends with exactly one Leaf, Backup or CacheHit."""
         _, events = self.run()
         ends: dict[int, int] = {}
         for event in events:
-            if isinstance(event, (Leaf, Backup, CacheHit)):
+            if isinstance(event, (Leaf, Backup, CacheHit, OracleHit)):
                 ends[event.node] = ends.get(event.node, 0) + 1
         entered = {e.node for e in events if isinstance(e, Enter)}
         assert set(ends) == entered and set(ends.values()) == {1}
@@ -673,6 +763,27 @@ class TestObserverEvents:
         ]
         assert len(root_backups) == 3
         assert root_backups[-1].value == result.value
+
+    @pytest.mark.parametrize("depth", [2, 3, 4])
+    def test_ayoayo_is_searched_alike_with_and_without_an_observer(self, depth: int) -> None:
+        """Pseudo-legal moves, inline leaves, PVS: the traced search is the fast one, event
+        by event consistent (every child is its parent's state after a legal action)."""
+        game = load_game("ayoayo")
+        for state in ayoayo_positions(4, seed=70 + depth):
+            fast = search(game, state, depth=depth)
+            trace = Trace()
+            traced = search(game, state, depth=depth, observer=trace)
+            assert traced == attrs.evolve(fast, stats=traced.stats)
+            assert attrs.evolve(traced.stats, seconds=0) == attrs.evolve(fast.stats, seconds=0)
+            enters = {e.node: e for e in trace.events if isinstance(e, Enter)}
+            for event in enters.values():
+                if event.parent is not None:
+                    parent = enters[event.parent].state
+                    assert event.action in game.actions(parent)
+                    assert game.result(parent, event.action) == event.state
+            for event in trace.events:
+                if isinstance(event, Cutoff):
+                    assert set(event.pruned) <= set(game.actions(enters[event.node].state))
 
 
 class TestGamesWithoutEvaluate:
@@ -721,11 +832,48 @@ class TestCycles:
             assert search(game, depth=depth).value == minimax(game, depth=depth).value
 
     def test_cycle_is_exact_once_the_win_is_forced(self) -> None:
-        """From cell 0 the mover cannot force cell 2 but the search still finishes each depth."""
-        game = CycleWithEvaluate()
-        result = search(game, node_limit=20_000)
-        assert result.depth is not None and result.depth >= 3
-        assert result.best_action in game.actions(game.initial_state())
+        """Next to the end the win is forced: exact, one ply, at every depth, in a cyclic game."""
+        game = ForcedRing()
+        for cell in (2, 4):
+            for player in (0, 1):
+                for depth in (1, 2, 5, None):
+                    result = search(game, (cell, player), depth=depth, node_limit=50_000)
+                    assert result.exact and result.complete
+                    assert (result.value, result.plies) == ((1, 1) if player == 0 else (-1, 1))
+
+    def test_positions_that_can_cycle_are_never_claimed_exact(self) -> None:
+        """Where endless play stays possible the value rests on the horizon: never exact.
+
+        From cells 0, 1 and 5 either player can keep the token going round for ever, which
+        has no value in the protocol, so no search proves a value: each depth is minimax's,
+        none exact, and deepening without a depth goes on until the node limit.
+        """
+        game = ForcedRing()
+        for cell in (0, 1, 5):
+            for player in (0, 1):
+                state = (cell, player)
+                for depth in range(1, 7):
+                    result = search(game, state, depth=depth)
+                    assert not result.exact and result.plies is None
+                    assert result.value == minimax(game, state, depth=depth).value
+                deepened = search(game, state, node_limit=5_000)
+                assert not deepened.exact and not deepened.complete
+
+    def test_an_oracle_for_the_cycle_makes_the_answer_exact(self) -> None:
+        """With endless play valued (0, a draw) by an oracle on cell 0, cell 1's value is exact.
+
+        By hand: from cell 1 the mover steps onto 2 (the opponent is then forced onto 3 and
+        wins) or back to 0 (a draw with endless play): the draw, value 0, by moving to 0.
+        """
+        game = ForcedRing()
+
+        def oracle(state: tuple[int, int]) -> float | None:
+            return 0 if state[0] == 0 else None
+
+        for player in (0, 1):
+            result = search(game, (1, player), depth=3, oracle=oracle)
+            assert result.exact and result.value == 0 and result.best_actions == (-1,)
+            assert result.action_values == {1: -1 if player == 0 else 1, -1: 0}
 
     def test_search_to_the_end_of_a_cycle_without_evaluate_is_an_error(self) -> None:
         """Without evaluate the recursion would never end: a GameError says so."""

@@ -15,13 +15,13 @@ class TestEntries:
     def test_a_stored_entry_is_found_with_all_its_fields(self) -> None:
         """get returns value, depth, flag, move, the horizon-free mark and the generation."""
         table = TranspositionTable(16)
-        table.put("s", 7, 3, LOWER, "m", free=True)
+        table.store("s", 7, 3, LOWER, "m", free=True)
         assert table.get("s") == (7, 3, LOWER, "m", True, 0)
 
     def test_an_unknown_key_is_none_and_not_a_hit(self) -> None:
         """A miss returns None and leaves the hit counter alone."""
         table = TranspositionTable(16)
-        table.put("s", 1, 1, EXACT, None)
+        table.store("s", 1, 1, EXACT, None)
         assert table.get("t") is None
         assert table.hits == 0
         table.get("s")
@@ -30,10 +30,23 @@ class TestEntries:
     def test_a_new_entry_for_the_same_key_replaces_the_old_one(self) -> None:
         """Storing a key again overwrites it and counts an overwrite."""
         table = TranspositionTable(16)
-        table.put("s", 1, 1, UPPER, 0)
-        table.put("s", 2, END, EXACT, 1)
+        table.store("s", 1, 1, UPPER, 0)
+        table.store("s", 2, END, EXACT, 1)
         assert table.get("s") == (2, END, EXACT, 1, False, 0)
         assert (table.stores, table.overwrites, len(table)) == (2, 1, 1)
+
+    def test_overwrites_count_the_stores_that_replaced_an_entry(self) -> None:
+        """Across evictions, overwrites equals a count kept by hand."""
+        rng = random.Random(4)
+        table = TranspositionTable(6)
+        replaced = 0
+        for i in range(3000):
+            if i % 50 == 0:
+                table.new_generation()
+            key = rng.randrange(12)
+            replaced += key in table.entries
+            table.store(key, i, 1, EXACT, None)
+            assert table.overwrites == replaced
 
     def test_bound_names_are_the_events_words(self) -> None:
         """The flags are named as CacheHit events name them."""
@@ -51,7 +64,7 @@ class TestBound:
         for i in range(5000):
             if i % 700 == 0:
                 table.new_generation()
-            table.put(rng.randrange(10 * size + 5), i, rng.randrange(5), EXACT, None)
+            table.store(rng.randrange(10 * size + 5), i, rng.randrange(5), EXACT, None)
             assert len(table) <= size
         assert table.evictions > 0
 
@@ -59,10 +72,10 @@ class TestBound:
         """When full, entries of the current generation survive if the old ones free room."""
         table = TranspositionTable(8)
         for key in range(6):
-            table.put(("old", key), 0, 1, EXACT, None)
+            table.store(("old", key), 0, 1, EXACT, None)
         table.new_generation()
         for key in range(3):
-            table.put(("new", key), 0, 1, EXACT, None)
+            table.store(("new", key), 0, 1, EXACT, None)
         assert sorted(k[0] for k in table.entries) == ["new"] * 3
         assert table.evictions == 6
 
@@ -70,9 +83,9 @@ class TestBound:
         """With nothing old to forget, the table forgets everything and keeps the new entry."""
         table = TranspositionTable(4)
         for key in range(5):
-            table.put(key, 0, 1, EXACT, None)
+            table.store(key, 0, 1, EXACT, None)
         assert len(table) == 0 or len(table) <= 4
-        table.put(9, 1, 1, EXACT, None)
+        table.store(9, 1, 1, EXACT, None)
         assert table.get(9) is not None
         assert len(table) <= 4
 
@@ -85,7 +98,7 @@ class TestBound:
     def test_clear_empties_the_table_and_its_counters(self) -> None:
         """clear forgets entries, counters and the generation."""
         table = TranspositionTable(4)
-        table.put(1, 1, 1, EXACT, None)
+        table.store(1, 1, 1, EXACT, None)
         table.new_generation()
         table.clear()
         assert (len(table), table.stores, table.generation) == (0, 0, 0)

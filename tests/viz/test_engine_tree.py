@@ -16,7 +16,7 @@ from viz import TooManyNodesError
 from viz.engine_tree import EngineTree, engine_dot, engine_tree, render_engine
 
 GAME = load_game("tictactoe")
-RICH = "xox/.o./..."  # a last iteration with EXACT, LOWER and UPPER table hits
+RICH = "oxx/..o/x.."  # a last iteration with EXACT, LOWER and UPPER table hits
 
 
 @cache

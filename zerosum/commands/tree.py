@@ -390,7 +390,7 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     )
     hits = ", ".join(f"{n} {kind}" for kind, n in sorted(tree.hits.items())) or "none"
     io.print(
-        f"last of {tree.iterations} iterations: {tree.searched:,} nodes, table hits: {hits}, "
+        f"last of {tree.iterations} iteration(s): {tree.searched:,} nodes, table hits: {hits}, "
         f"{tree.cutoffs:,} cut-offs"
     )
     io.print(f"wrote {written}")
