@@ -42,7 +42,7 @@ import attrs
 import networkx as nx
 
 from solver.engine import search
-from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf, OracleHit
+from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Iteration, Leaf, OracleHit
 from solver.game import Game, format_action, format_state, player_name
 from solver.results import SearchResult
 from viz.annotations import BOUND_SIGN
@@ -114,9 +114,9 @@ class _LastIteration:
         self.depth: int | None = None
         self.entered = 0
 
-    def __call__(self, event: Any) -> None:
-        if type(event).__name__ == "Iteration":  # an engine that announces its iterations
-            self.depth = getattr(event, "depth", None)
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, Iteration):
+            self.depth = event.depth
             return
         if isinstance(event, Enter):
             if event.parent is None:  # the root: a new iteration begins
@@ -266,8 +266,8 @@ def _graph(game: Game[Any, Any], events: list[Event], result: SearchResult) -> A
                 table_depth=event.depth,
             )
         elif isinstance(event, Backup):
-            stored = getattr(event, "bound", None)  # the flag the engine stored, when it says
-            bound = stored or bound_kind(event.value, *windows[event.node])
+            # the flag the engine stored; the fail-soft rule for a search that does not say
+            bound = event.bound or bound_kind(event.value, *windows[event.node])
             graph.nodes[event.node].update(value=event.value, bound=bound)
         elif isinstance(event, Cutoff):
             parent = graph.nodes[event.node]
