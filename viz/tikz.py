@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from viz.annotations import value_text
-from viz.build import GameTree
+from viz.build import GameTree, num
 from viz.dot import default_title, summary_line
 
 __all__ = ["latex_text", "to_tikz", "value_tex", "write_tikz"]
@@ -137,15 +137,17 @@ def _layout(tree: GameTree, gap: float, row: float) -> dict[int, tuple[float, fl
 def value_tex(data: dict[str, Any]) -> str:
     r"""The drawn value (see :func:`value_text`) as LaTeX math, so that minus signs are minus.
 
+    The sign of the bound and the number are groups of their own, so the minus stays unary
+    (no space after it).
+
     >>> value_tex({"value": -1, "bound": "upper"})
-    '${\\leq}-1$'
+    '${\\leq}{-1}$'
     """
-    text = value_text(data)
-    if not text:
+    if data["value"] is None:
         return ""
-    for symbol, tex in (("≥", r"{\geq}"), ("≤", r"{\leq}"), ("∞", r"\infty"), ("−", "-")):
-        text = text.replace(symbol, tex)
-    return f"${text}$"
+    sign = {"exact": "", "lower": r"{\geq}", "upper": r"{\leq}"}[data["bound"]]
+    number = num(data["value"]).replace("∞", r"\infty").replace("−", "-")
+    return f"${sign}{{{number}}}$"
 
 
 _RULE_LINE = re.compile(r"^[\s\-+=|─━┼┃│]*$")
@@ -180,7 +182,7 @@ def _node_commands(
     leaf = data["leaf"]
     role = "leaf" if leaf else ("MAX", "MIN")[player]
     out = [f"% {role} node {node}" + (f" ({data['name']})" if data["name"] else "")]
-    path = _shape_path(data, x, y, half_w, half_h)
+    path = _shape_path(data, x, y, half_w + (0.1 if kind == "summary" else 0.0), half_h)
     rounded = ", rounded corners=3pt" if leaf == "horizon" or kind == "summary" else ""
     at = f"({_fmt(x)},{_fmt(y)})"
     if kind == "summary":
@@ -217,9 +219,11 @@ def _node_commands(
         text = r"{\bfseries\boldmath " + text + "}" if r"\\" not in text else text
     # a triangle's text sits low in an up-triangle and high in a down-triangle, where it is wide
     shift = 0.0 if leaf or data.get("board") else (-0.09 if player == 0 else 0.09)
+    # a triangle holds two characters at \footnotesize; a longer value (≤−1) goes a size down
+    size = r"\scriptsize" if not leaf and len(value_text(data)) > 2 else r"\footnotesize"
     if text:
         out.append(
-            rf"\node[font=\footnotesize, align=center, inner sep=0pt] at "
+            rf"\node[font={size}, align=center, inner sep=0pt] at "
             rf"({_fmt(x)},{_fmt(y + shift)}) {{{text}}};"
         )
     if data["name"]:
@@ -337,7 +341,8 @@ def to_tikz(
     show_boards = boards and tree.has_boards
     half_w, half_h, row = (0.8, 0.72, 2.3) if show_boards else (_HALF_W, _HALF_H, _ROW)
     widest_label = max((len(d["label"] or "") for _, d in graph.nodes(data=True)), default=0)
-    gap = max(_LEAF_GAP, 2 * half_w + 0.25, 0.16 * widest_label + 0.3)
+    summaries = any(d["kind"] == "summary" for _, d in graph.nodes(data=True))
+    gap = max(_LEAF_GAP + (0.2 if summaries else 0.0), 2 * half_w + 0.25, 0.16 * widest_label + 0.3)
     where = _layout(tree, gap, row)
     lines = [r"\begin{tikzpicture}[x=1cm, y=1cm]"]
     lines += [rf"\definecolor{{{name}}}{{HTML}}{{{hex_}}}" for name, hex_ in _COLOURS.items()]

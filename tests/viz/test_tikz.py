@@ -44,7 +44,7 @@ def blocks(source: str) -> dict[int, str]:
 
 def drawn_value(block: str) -> str:
     """The math-mode value written in a node's block ('' for none)."""
-    found = re.search(r"\$(\{\\[gl]eq\})?(-?[\d.]+|[+-]?\\infty)\$", block)
+    found = re.search(r"\$(\{\\[gl]eq\})?\{(-?[\d.]+|[+-]?\\infty)\}\$", block)
     return found.group(0) if found else ""
 
 
@@ -62,7 +62,7 @@ class TestAnnotations:
                 kind = data["bound"]
                 assert ("\\geq" in value) == (kind == "lower"), (node, value, kind)
                 assert ("\\leq" in value) == (kind == "upper"), (node, value, kind)
-                number = float(value.strip("$").split("}")[-1])
+                number = float(value.strip("$}").split("{")[-1])
                 assert number == data["value"]
 
     def test_players_have_their_shapes(self) -> None:
