@@ -4,7 +4,7 @@
 #   chromium   headless Chromium, only for the tests of the step-by-step HTML pages
 #   latex      pdflatex (texlive-latex-base, texlive-pictures), only for the TikZ export's
 #              compile test: about 40 s and 235 MB with --no-install-recommends
-# Usage: tools/system-deps.sh [graphviz] [chromium] [latex]     (default: all three)
+# Usage: tools/system-deps.sh [graphviz] [chromium] [latex]     (default: graphviz chromium)
 #
 # As root on Debian/Ubuntu it installs them with apt, one apt call per program, so a name this
 # distribution does not know never blocks the other program, and apt's own progress is shown.
@@ -68,16 +68,17 @@ install_chromium() {
 
 install_latex() {
     command -v pdflatex >/dev/null 2>&1 && return 0
-    if [ "$can_apt" = 1 ] && apt_install texlive-latex-base && apt_install texlive-pictures \
-        && command -v pdflatex >/dev/null 2>&1; then
-        return 0
+    if [ "$can_apt" = 1 ]; then
+        apt_install texlive-latex-base  # pdflatex
+        apt_install texlive-pictures    # TikZ (pgf)
+        command -v pdflatex >/dev/null 2>&1 && return 0
     fi
     echo "system-deps: note: pdflatex is missing; only the TikZ compile test needs it (it skips)." >&2
     echo "      Debian/Ubuntu: sudo apt-get install texlive-latex-base texlive-pictures" >&2
 }
 
 wanted=("$@")
-[ ${#wanted[@]} -eq 0 ] && wanted=(graphviz chromium latex)
+[ ${#wanted[@]} -eq 0 ] && wanted=(graphviz chromium)
 for program in "${wanted[@]}"; do
     case "$program" in
         graphviz) install_graphviz ;;
