@@ -11,6 +11,7 @@ the Ayòayò example of the article (depth 3, leaves labelled with the captured 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,9 @@ from solver.minimax import alphabeta, minimax  # noqa: E402
 from viz import GameTree, game_tree, render, write_frames, write_html  # noqa: E402
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+BOUNDS_TREE = [[5], [[[3, 1], [4, 2]], 1]]
+EXERCISE_TREE = [[[15, 18], [20, 19]], [[7, 3], [13, 9]], [[8, 11], [10, 17]]]
+ORDERING_TREE = [[[8, 7], [3, 9]], [[9, 8], [2, 4]], [[1, 8], [8, 9]], [[9, 9], [3, 4]]]
 TICTACTOE_MIDGAME = "..x/xx./oo."
 AYOAYO_ARTICLE = "[[2,6,6,1,1,7],[0,2,7,2,7,7]]"
 
@@ -42,27 +46,84 @@ def both(tree: GameTree, out: Path, name: str, **looks: Any) -> None:
         print(f"  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
+def fresh(folder: Path) -> Path:
+    """An empty folder for numbered frames (old frames of a longer run would linger)."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    return folder
+
+
 def textbook_figures(out: Path) -> None:
     game = load_game("textbook", tree=TEXTBOOK, labels="aima")
     title = "AIMA Figure 5.2 under minimax: MAX's best move is a1, worth 3"
     tree = game_tree(game)
     both(tree, out, "textbook_minimax", title=title)
-    write_frames(tree, out / "textbook_minimax_steps", format="svg", title=title)
+    write_frames(tree, fresh(out / "textbook_minimax_steps"), format="svg", title=title)
     write_html(tree, out / "textbook_minimax_steps.html", title=title)
 
     tree = game_tree(game, algorithm="alphabeta")
-    cut = [
-        game.utility(game.parse_state(d["state"]))
-        for _, d in tree.graph.nodes(data=True)
-        if d["kind"] == "pruned"
-    ]
     title = (
         f"AIMA Figure 5.5: alpha-beta finds the same value, {tree.graph.graph['value_text']}, "
-        f"without looking at the leaves {' and '.join(map(str, cut))}"
+        f"and saves {tree.saved} of minimax's {tree.searched + (tree.saved or 0)} nodes"
     )
     both(tree, out, "textbook_alphabeta", title=title, alpha_beta_labels=True)
     write_html(tree, out / "textbook_alphabeta_steps.html", title=title, alpha_beta_labels=True)
+    write_frames(tree, fresh(out / "textbook_alphabeta_steps"), title=title, alpha_beta_labels=True)
+    both(
+        tree,
+        out,
+        "textbook_alphabeta_order",
+        title="The same search with each node numbered in the order alpha-beta enters it",
+        order=True,
+    )
+    both(
+        tree,
+        out,
+        "textbook_negamax",
+        title="The same search in the negamax view: every value from the side of the mover",
+        view="negamax",
+        alpha_beta_labels=True,
+    )
     print("  textbook step pages and frames")
+
+    bounds = game_tree(load_game("textbook", tree=BOUNDS_TREE), algorithm="alphabeta")
+    both(
+        bounds,
+        out,
+        "textbook_bounds",
+        title="Bounds go by how the search left a node, not by its role: D (MAX) is ≤4",
+        alpha_beta_labels=True,
+    )
+
+    exercise = game_tree(
+        load_game("textbook", tree=EXERCISE_TREE, labels="aima"),
+        algorithm="alphabeta",
+        pruned="values",
+    )
+    both(exercise, out, "exercise_alphabeta", exercise=True, alpha_beta_labels=True)
+    both(
+        exercise,
+        out,
+        "exercise_alphabeta_key",
+        title="Answer key: alpha-beta, with what the pruned branches hold shown in grey",
+        alpha_beta_labels=True,
+    )
+
+    for how in ("best", "given", "worst"):
+        ordered = game_tree(
+            load_game("textbook", tree=ORDERING_TREE), algorithm="alphabeta", ordering=how
+        )
+        both(
+            ordered,
+            out,
+            f"ordering_{how}",
+            title=(
+                f"Moves searched {'as given' if how == 'given' else how + ' first'}: "
+                f"{ordered.result.stats.leaves} of 16 leaves evaluated, {ordered.saved} nodes "
+                "saved"
+            ),
+            order=True,
+        )
 
 
 def tictactoe_figures(out: Path) -> None:
@@ -106,6 +167,14 @@ def tictactoe_figures(out: Path) -> None:
             f"nodes searched, {opening.graph.number_of_nodes()} drawn"
         ),
     )
+    horizon = game_tree(game, depth=1, fold_symmetries=True)
+    both(
+        horizon,
+        out,
+        "tictactoe_horizon",
+        boards=True,
+        title="X's three kinds of opening move, valued at a one-ply horizon by open lines",
+    )
 
 
 def tictactoe_counts() -> None:
@@ -135,7 +204,7 @@ def ayoayo_figures(out: Path) -> None:
         f"Ayòayò {AYOAYO_ARTICLE}, Player 1 to move, minimax depth 3: "
         f"play cell {facts['best_move']} (value {facts['value_text']})"
     )
-    render(full, out / "ayoayo_article.svg", title=title)
+    render(full, out / "ayoayo_article.svg", title=title, large=True)  # wide: zoom in a browser
     print("  docs/figures/ayoayo_article.svg")
     collapsed = game_tree(game, state, depth=3, leaf_label=captured_seeds, collapse=True)
     both(collapsed, out, "ayoayo_article_collapsed", title=title)

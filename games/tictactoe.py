@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, TypeAlias
 
-from solver.game import IllegalActionError, InvalidStateError, Player
+from solver.game import BoardCells, IllegalActionError, InvalidStateError, Player
 
 __all__ = ["EMPTY", "LINES", "SYMMETRIES", "Board", "O", "TicTacToe", "X"]
 
@@ -183,6 +183,10 @@ class TicTacToe:
         """A 3x3 grid picture."""
         return render_board(state)
 
+    def board_cells(self, state: Board) -> BoardCells:
+        """The nine cells as three rows (cells 0-2 on top), for boards drawn in tree nodes."""
+        return board_cells(state)
+
 
 # -- helpers shared with the bitboard version ---------------------------------------------------
 
@@ -245,6 +249,16 @@ def parse_cell(text: str) -> int:
         f"illegal tic-tac-toe move {text!r}: use a cell number 0..8 (row by row) "
         "or 'row,col' with row and col 0..2"
     )
+
+
+def board_cells(cells: Sequence[str]) -> BoardCells:
+    """Three rows of ``"x"``, ``"o"`` or ``""``: cells 0-2, 3-5, 6-8.
+
+    >>> board_cells("x...o....").rows[:2]
+    (('x', '', ''), ('', 'o', ''))
+    """
+    marks = ["" if c == EMPTY else c for c in cells]
+    return BoardCells(rows=(tuple(marks[0:3]), tuple(marks[3:6]), tuple(marks[6:9])))
 
 
 def render_board(cells: Sequence[str]) -> str:

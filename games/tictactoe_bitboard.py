@@ -31,12 +31,13 @@ from games.tictactoe import (
     SYMMETRIES,
     O,
     X,
+    board_cells,
     check_reachable,
     parse_board,
     parse_cell,
     render_board,
 )
-from solver.game import Player
+from solver.game import BoardCells, Player
 
 __all__ = ["FULL", "WIN_MASKS", "Bitboard", "BitboardTicTacToe"]
 
@@ -183,3 +184,7 @@ class BitboardTicTacToe:
     def render(self, state: Bitboard) -> str:
         """A 3x3 grid picture."""
         return render_board(self.format_state(state).replace("/", ""))
+
+    def board_cells(self, state: Bitboard) -> BoardCells:
+        """The nine cells as three rows (cells 0-2 on top), for boards drawn in tree nodes."""
+        return board_cells(self.format_state(state).replace("/", ""))

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
 
+import attrs
+
 if TYPE_CHECKING:
     from solver.results import SearchRequest, SearchResult
 
@@ -34,10 +36,12 @@ from solver.errors import (
 __all__ = [
     "MAX",
     "MIN",
+    "BoardCells",
     "CapabilityError",
     "Game",
     "GameError",
     "HasActionNotation",
+    "HasBoardCells",
     "HasEvaluate",
     "HasKey",
     "HasNativeSearch",
@@ -210,6 +214,33 @@ class HasScore(Protocol):
     """
 
     def score(self, state: Any) -> tuple[int, int]: ...
+
+
+@attrs.frozen
+class BoardCells:
+    """A position as a grid of short cell texts, for drawing a board inside a tree node.
+
+    Attributes:
+        rows: equal-length rows of cell texts (``"x"``, ``"o"``, ``""`` for empty, a number).
+        labels: a short name before each row, or ``()``.
+        notes: a note after each row (e.g. ``"captured 4"``), or ``()``.
+        header: the column numbers (the cells' names in move notation), or ``()``.
+        caption: one line under the grid (e.g. who moves), or ``""``.
+    """
+
+    rows: tuple[tuple[str, ...], ...]
+    labels: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    header: tuple[str, ...] = ()
+    caption: str = ""
+
+
+@runtime_checkable
+class HasBoardCells(Protocol):
+    """The position as a :class:`BoardCells` grid; diagrams draw it instead of reading the
+    ``render`` text."""
+
+    def board_cells(self, state: Any) -> BoardCells: ...
 
 
 def other(player: Player) -> Player:

@@ -1,13 +1,15 @@
 """Board pictures inside nodes: a game's ``render`` text read as a grid, drawn as an HTML table.
 
-Game-agnostic: the text is read generically. Separator lines (only ``-+=|_`` and spaces) are
-dropped; each other line is split into tokens on ``|`` when it has one, else on spaces. A token
-is a *cell* when it is a number of up to three digits or a single character; each line's longest
-run of consecutive cells is its candidate row, with the words before it (a row label) and after
-it (for example ``captured 4``). The longest block of at least two consecutive lines whose runs
-have the same width (>= 2) is the grid; a first grid row that only numbers the columns
-(``0 1 2 ...``) becomes the column header. Other lines are captions above or below the grid.
-Cells ``x``/``o`` are drawn as coloured marks and ``.``/``_``/``-`` as empty cells.
+A game that offers ``board_cells`` (:class:`solver.game.BoardCells`) is drawn from those cells
+(:func:`from_cells`); otherwise its ``render`` text is read generically. Separator lines (only
+``-+=|_`` and spaces) are dropped; each other line is split into tokens on ``|`` when it has
+one, else on spaces. A token is a *cell* when it is a number of up to three digits or a single
+character; each line's longest run of consecutive cells is its candidate row, with the words
+before it (a row label) and after it (for example ``captured 4``). The longest block of at
+least two consecutive lines whose runs have the same width (>= 2) is the grid; a first grid row
+that only numbers the columns (``0 1 2 ...``) becomes the column header. Other lines are
+captions above or below the grid. Cells ``x``/``o`` are drawn as coloured marks and
+``.``/``_``/``-`` (or ``""``) as empty cells.
 
 >>> board = read_board(" x | . | o\\n---+---+---\\n . | x | .\\n---+---+---\\n o | . | .")
 >>> board.rows[0], board.above, board.below
@@ -22,10 +24,11 @@ from __future__ import annotations
 
 import re
 from html import escape
+from typing import Any
 
 import attrs
 
-__all__ = ["Board", "Row", "board_label", "read_board"]
+__all__ = ["Board", "Row", "board_label", "from_cells", "read_board"]
 
 _SEPARATOR = re.compile(r"^[\s\-+=|_]*$")
 _CELL = re.compile(r"^(\d{1,3}|\S)$")
@@ -122,6 +125,24 @@ def read_board(text: str) -> Board:
     )
 
 
+def from_cells(cells: dict[str, Any]) -> Board:
+    """A board from a game's ``board_cells`` (as the tree stores it: a dict of its fields).
+
+    >>> from_cells({"rows": [["x", "", "o"]], "labels": [], "notes": [], "header": [],
+    ...             "caption": ""}).rows[0].cells
+    ('x', '', 'o')
+    """
+    rows = [tuple(r) for r in cells["rows"]]
+    labels = list(cells["labels"]) or [""] * len(rows)
+    notes = list(cells["notes"]) or [""] * len(rows)
+    return Board(
+        above=(),
+        header=tuple(cells["header"]) or None,
+        rows=tuple(Row(lab, row, note) for lab, row, note in zip(labels, rows, notes, strict=True)),
+        below=(cells["caption"],) if cells["caption"] else (),
+    )
+
+
 def _cell(text: str, size: int) -> str:
     shown = "" if text in _EMPTY else f'<FONT POINT-SIZE="11">{escape(text)}</FONT>'
     colour = _MARK_COLOURS.get(text.lower())
@@ -132,8 +153,9 @@ def _cell(text: str, size: int) -> str:
     )
 
 
-def board_label(text: str, *, dim: bool = False) -> str:
-    """The HTML-like table (without the outer ``<>``) that draws a render text as a board.
+def board_label(text: str | Board, *, dim: bool = False) -> str:
+    """The HTML-like table (without the outer ``<>``) that draws a board (or a render text
+    read as one).
 
     Row labels longer than three characters are left out (the node is small); notes after a
     row (such as captured seeds) are kept in small print.
@@ -141,7 +163,7 @@ def board_label(text: str, *, dim: bool = False) -> str:
     >>> "<TABLE" in board_label("x . o\\n. x .\\n. . o")
     True
     """
-    board = read_board(text)
+    board = read_board(text) if isinstance(text, str) else text
     colour = "#9a9a9a" if dim else "#555555"
     small = f'<FONT POINT-SIZE="8" COLOR="{colour}">'
     parts = ['<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0">']

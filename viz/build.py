@@ -18,7 +18,8 @@ JSON export documents them again in ``graph.fields``):
 ``path``         the moves from the root (a list of move texts; [] at the root)
 ``title``        how captions name the node: its ``name`` if it has one, else its path (the
                  moves from the root joined by "·", e.g. "4·0·8"), or "the root"
-``state``        the position in the game's notation; ``board`` its ``render`` text (or None)
+``state``        the position in the game's notation; ``board`` its ``render`` text (or None);
+                 ``cells`` its ``board_cells`` (rows, labels, notes, header, caption) or None
 ``name``         the game's ``node_name`` for it when the game offers one (AIMA's A, B, C ...)
 ``order``        the visit order: 1 for the root, n for the n-th node the search entered
                  (None for pruned and summary nodes)
@@ -55,6 +56,7 @@ import networkx as nx
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf
 from solver.game import (
     Game,
+    HasBoardCells,
     HasEvaluate,
     HasRender,
     HasSymmetries,
@@ -458,6 +460,13 @@ def _node_name(game: Game[Any, Any], state: Any) -> str | None:
     return None
 
 
+def _cells(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
+    """The game's ``board_cells`` for ``state`` as a JSON-able dict, or None."""
+    if not isinstance(game, HasBoardCells):
+        return None
+    return attrs.asdict(game.board_cells(state))
+
+
 def _blank(kind: str, player: int, depth: int) -> dict[str, Any]:
     """Every node attribute, at its default."""
     return {
@@ -470,6 +479,7 @@ def _blank(kind: str, player: int, depth: int) -> dict[str, Any]:
         "title": "the root",
         "state": "",
         "board": None,
+        "cells": None,
         "name": None,
         "order": None,
         "value": None,
@@ -535,6 +545,7 @@ def _tree_from_events(
         data.update(
             state=format_state(game, the_state),
             board=game.render(the_state) if renders else None,  # type: ignore[attr-defined]
+            cells=_cells(game, the_state),
             name=name,
             path=path,
             move=path[-1] if path else "",
@@ -721,6 +732,7 @@ def _expand_pruned(
                 kid.update(
                     state=format_state(game, child),
                     board=game.render(child) if renders else None,  # type: ignore[attr-defined]
+                    cells=_cells(game, child),
                     name=name,
                     path=path,
                     move=move,

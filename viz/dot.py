@@ -36,7 +36,7 @@ from typing import Any
 
 import graphviz
 
-from viz.boards import board_label
+from viz.boards import board_label, from_cells
 from viz.build import GameTree, as_float, num
 from viz.errors import GraphvizNotFoundError, UnreadableError, VizError
 
@@ -348,7 +348,7 @@ def _table(node: int, data: dict[str, Any], look: _Look, text: str, fill: str) -
         f'<FONT POINT-SIZE="14"{mark}><B>{escape(text) or "&nbsp;"}</B></FONT></TD></TR>'
     ]
     if look.boards and data["board"]:
-        rows.append(f"<TR><TD>{board_label(data['board'])}</TD></TR>")
+        rows.append(f"<TR><TD>{board_label(_board(data))}</TD></TR>")
     if data["label"] and (frame.known(data) or look.exercise):
         rows.append(f'<TR><TD><FONT POINT-SIZE="10">{escape(data["label"])}</FONT></TD></TR>')
     small = '<FONT POINT-SIZE="9" COLOR="#444444">'
@@ -390,12 +390,17 @@ def _pruned_node(
         out["label"] = (
             f'<<TABLE BORDER="1" STYLE="dashed" COLOR="{grey if visible else "transparent"}" '
             f'CELLBORDER="0" CELLPADDING="3"><TR><TD>{shown_text}</TD></TR>'
-            f"<TR><TD>{board_label(data['board'], dim=True)}</TD></TR></TABLE>>"
+            f"<TR><TD>{board_label(_board(data), dim=True)}</TD></TR></TABLE>>"
         )
         return out
     _shape(out, int(data["player"]), data["leaf"], look.view)
     out["label"] = f"<{shown_text}>"
     return out
+
+
+def _board(data: dict[str, Any]) -> Any:
+    """The node's board: the game's cells when it offers them, else its render text."""
+    return from_cells(data["cells"]) if data.get("cells") else data["board"]
 
 
 def _shape(out: dict[str, str], player: int, leaf: str | None, view: str) -> None:
@@ -422,7 +427,7 @@ def _edge(u: int, v: int, data: dict[str, Any], look: _Look) -> str:
     classes = []
     move = escape(data["move"])
     if child["folded"]:
-        move += " ≡ " + escape(", ".join(child["folded"]))
+        move += '<BR/><FONT POINT-SIZE="9">≡ ' + escape(", ".join(child["folded"])) + "</FONT>"
     label = move
     if not frame.visible(child):
         classes.append("unreached")
@@ -589,7 +594,7 @@ def summary_line(tree: GameTree) -> str:
     if tree.pruned:
         saved = tree.saved
         parts.append(
-            f"{tree.pruned:,} moves pruned, "
+            f"{tree.pruned:,} {'move' if tree.pruned == 1 else 'moves'} pruned, "
             + (
                 f"{saved:,} nodes saved versus minimax's {tree.searched + saved:,}"
                 if saved is not None

@@ -37,7 +37,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from solver.game import IllegalActionError, InvalidStateError, Player
+from solver.game import BoardCells, IllegalActionError, InvalidStateError, Player
 
 __all__ = [
     "PLAYER_NAMES",
@@ -591,6 +591,27 @@ class Ayoayo:
             p = state[14]
             lines.append(f"{PLAYER_NAMES[p]} (player {p}) to move")
         return "\n".join(lines)
+
+    def board_cells(self, state: AyoayoState) -> BoardCells:
+        """Each player's row of pits (cells 0-5 left to right) and captured seeds, for boards
+        drawn in tree nodes.
+
+        >>> cells = Ayoayo().board_cells(Ayoayo().initial_state())
+        >>> cells.header, cells.labels, cells.notes[0], cells.caption
+        (('0', '1', '2', '3', '4', '5'), ('P1', 'P2'), 'captured 0', 'Player 1 to move')
+        """
+        if self.is_terminal(state):
+            w = _winner(state)
+            caption = "game over: " + ("draw" if w == -1 else f"{PLAYER_NAMES[w]} wins")
+        else:
+            caption = f"{PLAYER_NAMES[state[14]]} to move"
+        return BoardCells(
+            rows=tuple(tuple(str(n) for n in state.board[p]) for p in (0, 1)),
+            labels=("P1", "P2"),
+            notes=tuple(f"captured {state[12 + p]}" for p in (0, 1)),
+            header=tuple(str(c) for c in range(6)),
+            caption=caption,
+        )
 
     def format_action(self, state: AyoayoState, action: int) -> str:
         """The cell number, e.g. ``"3"``."""
