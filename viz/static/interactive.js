@@ -101,7 +101,8 @@
     parts.push(stats.searched.toLocaleString("en-US") + " nodes searched");
     each(root, function () { total += 1; });  // minimax searches every position of the tree
     if (stats.pruned) {
-      parts.push(stats.pruned.toLocaleString("en-US") + " moves pruned, " +
+      parts.push(stats.pruned.toLocaleString("en-US") + (stats.pruned === 1 ? " move" : " moves") +
+        " pruned, " +
         (total - stats.searched).toLocaleString("en-US") + " nodes saved versus minimax's " +
         total.toLocaleString("en-US"));
     }
