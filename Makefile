@@ -55,6 +55,7 @@ bench: setup
 # Regenerate the figures of docs/teaching.md from the project's own diagrams.
 docs-figures: setup
 	$(BIN)/python docs/make_figures.py --out docs/figures
+	$(BIN)/python docs/make_export_figures.py --out docs/figures
 
 clean:
 	rm -rf $(VENV) $(OUT) .mypy_cache .ruff_cache .pytest_cache .coverage
