@@ -38,6 +38,12 @@ class TestTreeExports:
         result = run("tree", "textbook", "--interactive", str(tmp_path / "page.svg"))
         assert result.code == 2 and "--interactive" in result.err
 
+    def test_exercise_is_not_drawn_as_tikz(self, run, tmp_path):
+        """--exercise with -o FILE.tex is refused (the exercise sheet is a Graphviz picture)."""
+        result = run("tree", "textbook", "--exercise", "-o", str(tmp_path / "ex.tex"))
+        assert result.code == 2
+        assert "--exercise" in result.err
+
 
 class TestEngineTree:
     def test_engine_tree_is_drawn_with_its_table_hits(self, run, tmp_path):

@@ -144,16 +144,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
         raise UsageError(
             f"invalid -o {args.output!r}: the file name must end in {', '.join(TREE_FORMATS)}"
         )
-    for flag, name in (("--html", args.html), ("--interactive", args.interactive)):
-        if name is not None and not name.lower().endswith((".html", ".htm")):
-            raise UsageError(f"invalid {flag} {name!r}: the file name must end in .html")
-    tex = (args.output or "").lower().endswith(".tex")
-    if args.tikz_body and not tex:
-        raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
+    _check_pages_and_tikz(args)
     if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
         raise UsageError("--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot)")
-    if args.exercise and tex:
-        raise UsageError("--exercise is drawn by Graphviz: give it -o FILE.svg (or .png, .pdf)")
     game = load(args)
     state = position(game, args)
     if args.algorithm == "engine":
@@ -328,6 +321,18 @@ def _unreadable(exc: viz.UnreadableError) -> str:
         "turned sideways or with its leaves wrapped into rows; shrink it with "
         f"{', '.join(hints[:-1])}, or pass {hints[-1]}"
     )
+
+
+def _check_pages_and_tikz(args: argparse.Namespace) -> None:
+    """Refuse page names that are not .html, and TikZ options without -o FILE.tex."""
+    for flag, name in (("--html", args.html), ("--interactive", args.interactive)):
+        if name is not None and not name.lower().endswith((".html", ".htm")):
+            raise UsageError(f"invalid {flag} {name!r}: the file name must end in .html")
+    tex = (args.output or "").lower().endswith(".tex")
+    if args.tikz_body and not tex:
+        raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
+    if args.exercise and tex:
+        raise UsageError("--exercise is drawn by Graphviz: give it -o FILE.svg (or .png, .pdf)")
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
