@@ -1,18 +1,18 @@
 # Two commands do everything on a fresh machine (see README):
 #   make demo   set up and run the main job
-#   make test   set up and run ruff, mypy --strict and the whole pytest suite
+#   make test   set up and run ruff, mypy --strict, the whole pytest suite and the docs build
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 OUT    := out
 
-.PHONY: setup system-deps demo test lint typecheck pytest bench docs-figures clean
+.PHONY: setup system-deps demo test lint typecheck pytest docs bench docs-figures clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,docs]'
 	touch $@
 
 # Graphviz draws the trees (demo and tests); Chromium only runs the HTML page tests, pdflatex
@@ -41,9 +41,14 @@ typecheck: setup
 
 pytest: setup
 	@bash tools/system-deps.sh chromium latex
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --cov --cov-report=term
 
-test: lint typecheck pytest
+# The documentation site (mkdocs.yml): strict, so a broken link or reference fails the build.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(OUT)/site
+	@echo "documentation: $(OUT)/site/index.html"
+
+test: lint typecheck pytest docs
 
 # Timings go to $(OUT)/bench (untracked); the published figures live in docs/benchmarks.md.
 bench: setup

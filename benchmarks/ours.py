@@ -173,7 +173,37 @@ def ayoayo_cases(
             prepare=lambda: _search("ayoayo", time_limit=time_limit),
             repeat=depth_repeat,
         ),
+        loop_check_case(),
     ]
+
+
+LOOPING_SOWING = ([[1, 0, 1, 3, 1, 0], [0, 2, 1, 0, 2, 1]], 0, 3)
+"""(board, player, cell) of a relay-sowing that never ends (docs/ayoayo-rules.md)."""
+
+
+def _refuse_looping_sowing() -> Callable[[], Facts]:
+    from games.ayoayo.rules import NeverEndingSowingError, relay_sow
+
+    def job() -> Facts:
+        try:
+            relay_sow(*LOOPING_SOWING)
+        except NeverEndingSowingError:
+            return {"refused": True}
+        return {"refused": False}
+
+    return job
+
+
+def loop_check_case() -> Case:
+    """How long Ayòayò takes to prove that a relay-sowing never ends (no peer does it)."""
+    return Case(
+        suite="ayoayo",
+        key="ours.loop_check.ayoayo",
+        label="ours: relay_sow refuses a never-ending sowing",
+        side="ours",
+        kind="loop_check",
+        prepare=_refuse_looping_sowing,
+    )
 
 
 @attrs.frozen

@@ -28,7 +28,7 @@ import platform
 import statistics
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -235,6 +235,20 @@ def _targets(
                 None if not depths or not one_second else min(depths) >= 14,
             )
         )
+        looping = _find(measurements, "ours.loop_check.ayoayo")
+        refused = looping is not None and looping.facts.get("refused") is True
+        targets.append(
+            Target(
+                "ayoayo",
+                "a never-ending relay-sowing is refused within 1 s (found exactly, no step cap)",
+                "not measured"
+                if looping is None or looping.median_s is None
+                else f"{_ms(looping.median_s)} (max {_ms(looping.max_s)})",
+                None
+                if looping is None or looping.max_s is None
+                else refused and looping.max_s < 1.0,
+            )
+        )
         if agreement:
             deepest = max(a.depth for a in agreement)
             targets.append(
@@ -297,6 +311,66 @@ def _with_depths(m: Measurement) -> Measurement:
     return attrs.evolve(m, facts=facts)
 
 
+def _measurement_row(m: Measurement) -> list[Any]:
+    """One line of a suite's table: the case, its times, nodes and what it found."""
+    keys = ["value", "states", "depth", "depths", "plies", "best_action", "complete"]
+    return [
+        m.key,
+        _ms(m.median_s) if m.status == "ok" else m.status,
+        _ms(m.min_s),
+        m.runs or "",
+        "" if m.nodes is None else f"{m.nodes:,}",
+        _rate(m.nodes_per_second),
+        facts_summary(m.facts, keys) if m.status == "ok" else m.note,
+    ]
+
+
+def _print_summaries(
+    say: Callable[[str], None],
+    heading: Callable[[str], None],
+    format_table: Callable[[Sequence[str], Sequence[Sequence[Any]]], str],
+    comparisons: Sequence[Comparison],
+    agreement: Sequence[ours.Agreement],
+    targets: Sequence[Target],
+) -> None:
+    """Print the ratios, the engine-vs-teaching agreement and the targets, when there are any."""
+    if comparisons:
+        heading("ratios (> 1: ours ahead)")
+        say(
+            format_table(
+                ["ours", "peer", "by", "ratio"],
+                [[c.ours, c.peer, c.metric, f"{c.ratio:.2f}x"] for c in comparisons],
+            )
+        )
+    if agreement:
+        heading("ayoayo: engine value vs teaching search, from the start")
+        say(
+            format_table(
+                ["depth", "oracle", "oracle value", "engine value", "equal", "oracle time"],
+                [
+                    [
+                        a.depth,
+                        a.oracle,
+                        a.oracle_value,
+                        a.engine_value,
+                        a.equal,
+                        _ms(a.oracle_seconds),
+                    ]
+                    for a in agreement
+                ],
+            )
+        )
+    if targets:
+        heading("targets")
+        status = {True: "met", False: "MISSED", None: "n/a"}
+        say(
+            format_table(
+                ["suite", "goal", "measured", "status"],
+                [[t.suite, t.goal, t.measured, status[t.met]] for t in targets],
+            )
+        )
+
+
 def run(options: Options, out: Any = None) -> dict[str, Any]:
     """Run the chosen suites and sides; print the tables to ``out``; return the report."""
     stream = out if out is not None else sys.stdout
@@ -342,58 +416,11 @@ def run(options: Options, out: Any = None) -> dict[str, Any]:
     targets = _targets(options, measurements, comparisons, agreement)
 
     for suite in options.suite:
-        rows = []
-        for m in (m for m in measurements if m.suite == suite):
-            keys = ["value", "states", "depth", "depths", "plies", "best_action", "complete"]
-            rows.append(
-                [
-                    m.key,
-                    _ms(m.median_s) if m.status == "ok" else m.status,
-                    _ms(m.min_s),
-                    m.runs or "",
-                    "" if m.nodes is None else f"{m.nodes:,}",
-                    _rate(m.nodes_per_second),
-                    facts_summary(m.facts, keys) if m.status == "ok" else m.note,
-                ]
-            )
+        rows = [_measurement_row(m) for m in measurements if m.suite == suite]
         if rows:
             heading(suite)
             say(format_table(["case", "median", "min", "runs", "nodes", "nodes/s", "found"], rows))
-    if comparisons:
-        heading("ratios (> 1: ours ahead)")
-        say(
-            format_table(
-                ["ours", "peer", "by", "ratio"],
-                [[c.ours, c.peer, c.metric, f"{c.ratio:.2f}x"] for c in comparisons],
-            )
-        )
-    if agreement:
-        heading("ayoayo: engine value vs teaching search, from the start")
-        say(
-            format_table(
-                ["depth", "oracle", "oracle value", "engine value", "equal", "oracle time"],
-                [
-                    [
-                        a.depth,
-                        a.oracle,
-                        a.oracle_value,
-                        a.engine_value,
-                        a.equal,
-                        _ms(a.oracle_seconds),
-                    ]
-                    for a in agreement
-                ],
-            )
-        )
-    if targets:
-        heading("targets")
-        status = {True: "met", False: "MISSED", None: "n/a"}
-        say(
-            format_table(
-                ["suite", "goal", "measured", "status"],
-                [[t.suite, t.goal, t.measured, status[t.met]] for t in targets],
-            )
-        )
+    _print_summaries(say, heading, format_table, comparisons, agreement, targets)
 
     report = {
         "meta": meta,

@@ -11,7 +11,6 @@ the Ayòayò example of the article (depth 3, leaves labelled with the captured 
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -46,19 +45,12 @@ def both(tree: GameTree, out: Path, name: str, **looks: Any) -> None:
         print(f"  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
-def fresh(folder: Path) -> Path:
-    """An empty folder for numbered frames (old frames of a longer run would linger)."""
-    if folder.exists():
-        shutil.rmtree(folder)
-    return folder
-
-
 def textbook_figures(out: Path) -> None:
     game = load_game("textbook", tree=TEXTBOOK, labels="aima")
     title = "AIMA Figure 5.2 under minimax: MAX's best move is a1, worth 3"
     tree = game_tree(game)
     both(tree, out, "textbook_minimax", title=title)
-    write_frames(tree, fresh(out / "textbook_minimax_steps"), format="svg", title=title)
+    write_frames(tree, out / "textbook_minimax_steps", format="svg", title=title)
     write_html(tree, out / "textbook_minimax_steps.html", title=title)
 
     tree = game_tree(game, algorithm="alphabeta")
@@ -68,7 +60,7 @@ def textbook_figures(out: Path) -> None:
     )
     both(tree, out, "textbook_alphabeta", title=title, alpha_beta_labels=True)
     write_html(tree, out / "textbook_alphabeta_steps.html", title=title, alpha_beta_labels=True)
-    write_frames(tree, fresh(out / "textbook_alphabeta_steps"), title=title, alpha_beta_labels=True)
+    write_frames(tree, out / "textbook_alphabeta_steps", title=title, alpha_beta_labels=True)
     both(
         tree,
         out,

@@ -29,7 +29,8 @@ from typing import Any, Final, cast
 
 import attrs
 
-from solver.game import Game, GameError, UnknownGameError
+from solver.game import Game, GameError, InvalidStateError, UnknownGameError
+from solver.quoting import quote
 
 __all__ = [
     "BUILTIN_GAMES",
@@ -166,7 +167,17 @@ def load_game(name: str, **options: Any) -> Game[Any, Any]:
     """
     factory = _factory(name)
     _check_options(name, factory, options)
-    game = factory(**options)
+    try:
+        game = factory(**options)
+    except GameError:
+        raise
+    except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as error:
+        # A factory's own check (or a crash on an odd value) becomes one clear game error.
+        given = ", ".join(f"{key}={quote(value)}" for key, value in options.items())
+        raise InvalidStateError(
+            f"invalid option(s) for game {name!r} ({given or 'none'}): "
+            f"{quote(str(error) or type(error).__name__, limit=200)}"
+        ) from error
     missing = [m for m in _PROTOCOL_METHODS if not callable(getattr(game, m, None))]
     if missing:
         raise GameError(
@@ -191,7 +202,9 @@ def _check_options(name: str, factory: Callable[..., Any], options: dict[str, An
     for option in options:
         if option not in accepted:
             choices = ", ".join(accepted) if accepted else "none"
-            raise GameError(f"game {name!r} has no option {option!r}; accepted options: {choices}")
+            raise GameError(
+                f"game {name!r} has no option {quote(option)}; accepted options: {choices}"
+            )
     required = [
         p.name
         for p in params

@@ -29,15 +29,17 @@ Notation:
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Literal, TypeAlias
 
 from solver.game import IllegalActionError, InvalidStateError, Player
+from solver.quoting import quote
 
-__all__ = ["AIMA_FIGURE_5_2", "Path", "TextbookTree", "Tree"]
+__all__ = ["AIMA_FIGURE_5_2", "Path", "TextbookTree", "Tree", "parse_tree"]
 
 Tree: TypeAlias = "float | int | Sequence[Tree]"
 """A nested list of leaf values; a bare number is a one-node tree."""
@@ -48,8 +50,9 @@ Path: TypeAlias = tuple[int, ...]
 AIMA_FIGURE_5_2: Final[list[list[int]]] = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 """The two-ply game tree of AIMA (3rd/4th ed.) Figure 5.2; its minimax value is 3."""
 
-_INDEX_PATH = re.compile(r"\d+(\.\d+)*")
-_AIMA_LABEL = re.compile(r"([a-z]+)(\d+)")
+_INDEX = re.compile(r"[0-9]{1,9}", re.ASCII)
+_INDEX_PATH = re.compile(r"[0-9]{1,9}(\.[0-9]{1,9})*", re.ASCII)
+_AIMA_LABEL = re.compile(r"([a-z]+)([0-9]{1,9})", re.ASCII)
 
 
 def _letters(n: int) -> str:
@@ -63,7 +66,11 @@ def _letters(n: int) -> str:
 
 
 def _where(path: Path) -> str:
-    return "tree" + "".join(f"[{i}]" for i in path)
+    if len(path) <= 12:
+        return "tree" + "".join(f"[{i}]" for i in path)
+    head = "".join(f"[{i}]" for i in path[:6])
+    tail = "".join(f"[{i}]" for i in path[-3:])
+    return f"tree{head}…{tail} (depth {len(path):,})"
 
 
 class TextbookTree:
@@ -94,15 +101,17 @@ class TextbookTree:
 
     def __init__(
         self,
-        tree: Tree | None = None,
+        tree: Tree | str | None = None,
         labels: Literal["index", "aima"] = "index",
         estimates: Mapping[str, float] | None = None,
     ) -> None:
         if labels not in ("index", "aima"):
-            raise InvalidStateError(f"invalid labels {labels!r}: use 'index' or 'aima'")
+            raise InvalidStateError(f"invalid labels {quote(labels)}: use 'index' or 'aima'")
         self.labels: Literal["index", "aima"] = labels
+        if isinstance(tree, str):
+            tree = parse_tree(tree)
         self.tree: float | int | tuple[object, ...] = _freeze(
-            AIMA_FIGURE_5_2 if tree is None else tree, ()
+            AIMA_FIGURE_5_2 if tree is None else tree
         )
         self._arity: dict[Path, int] = {}
         self._leaf: dict[Path, float | int] = {}
@@ -111,15 +120,25 @@ class TextbookTree:
         self._named: dict[str, Path] = {}
         self._index(self.tree)
         self._estimate: dict[Path, float] = {}
+        if estimates is not None and not isinstance(estimates, Mapping):
+            raise InvalidStateError(
+                f"invalid estimates {quote(estimates)}: use a mapping from node to value, "
+                'e.g. {"B": 3, "1.0": 2.5}'
+            )
         for text, value in (estimates or {}).items():
-            path = self.parse_state(text)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if not isinstance(text, str):
                 raise InvalidStateError(
-                    f"invalid estimate {value!r} for node {text!r}: use an int or float"
+                    f"invalid estimate node {quote(text)}: use a node's text, e.g. 'B' or '1.0'"
                 )
-            if not math.isfinite(value):
+            path = self.parse_state(text)
+            try:
+                finite = math.isfinite(value) and not isinstance(value, bool)
+            except (TypeError, OverflowError):
+                finite = False
+            if not finite:
                 raise InvalidStateError(
-                    f"invalid estimate {value!r} for node {text!r}: use a finite number"
+                    f"invalid estimate {quote(value)} for node {quote(text)}: use a finite int "
+                    "or float"
                 )
             self._estimate[path] = value
 
@@ -181,7 +200,7 @@ class TextbookTree:
             return self._leaf[state]
         except KeyError:
             raise InvalidStateError(
-                f"no utility at {self.format_state(state)!r}: it is not a leaf"
+                f"no utility at {quote(self.format_state(state))}: it is not a leaf"
             ) from None
 
     # -- optional capabilities ------------------------------------------------------------------
@@ -234,13 +253,16 @@ class TextbookTree:
         if stripped in self._named:
             return self._named[stripped]
         if not _INDEX_PATH.fullmatch(stripped):
+            names = list(itertools.islice(self._named, 8))
+            more = ", ..." if len(self._named) > len(names) else ""
             raise InvalidStateError(
-                f"invalid node {text!r}: use 'root', child indices joined by dots such as '0.2', "
-                f"or a node name among {', '.join(self._named)}"
+                f"invalid node {quote(text)}: use 'root', child indices joined by dots such as "
+                f"'0.2', or a node name among {', '.join(names)}{more}"
             )
         path = tuple(int(part) for part in stripped.split("."))
         if path not in self._arity:
-            raise InvalidStateError(f"no node {text!r} in this tree: {self._no_node_reason(path)}")
+            reason = self._no_node_reason(path)
+            raise InvalidStateError(f"no node {quote(text)} in this tree: {reason}")
         return path
 
     def _no_node_reason(self, path: Path) -> str:
@@ -248,9 +270,9 @@ class TextbookTree:
             parent = path[:depth]
             arity = self._arity[parent]
             if arity == 0:
-                return f"{self.format_state(parent)!r} is a leaf"
+                return f"{quote(self.format_state(parent))} is a leaf"
             if path[depth] >= arity:
-                return f"{self.format_state(parent)!r} has children 0..{arity - 1}"
+                return f"{quote(self.format_state(parent))} has children 0..{arity - 1}"
         raise AssertionError("unreachable")  # pragma: no cover
 
     def format_action(self, state: Path, action: int) -> str:
@@ -269,7 +291,7 @@ class TextbookTree:
             IllegalActionError: the text is neither form.
         """
         stripped = text.strip()
-        if stripped.isdigit():
+        if _INDEX.fullmatch(stripped):
             return int(stripped)
         match = _AIMA_LABEL.fullmatch(stripped)
         name = self._name.get(state)
@@ -281,7 +303,7 @@ class TextbookTree:
             f"{a} or {name.lower()}{a + 1}" if name else str(a) for a in self.actions(state)
         )
         raise IllegalActionError(
-            f"illegal action {text!r} at node {self.format_state(state)!r}; "
+            f"illegal action {quote(text)} at node {quote(self.format_state(state))}; "
             f"legal: {legal or 'none, it is a leaf'}"
         )
 
@@ -307,35 +329,187 @@ class TextbookTree:
         return f"{line}\n{mover} to move, {self._arity[state]} children"
 
     def __repr__(self) -> str:
-        return f"TextbookTree({_thaw(self.tree)!r})"
+        text = _text(self.tree)
+        if len(text) > 60:
+            text = f"{text[:60]}… ({len(text):,} characters)"
+        return f"TextbookTree({text})"
 
 
-def _freeze(node: object, path: Path) -> float | int | tuple[object, ...]:
-    """Validate ``node`` and return it as nested tuples."""
-    if isinstance(node, (bool, str, bytes)):
-        kind = "leaf" if path else "tree"
-        raise InvalidStateError(
-            f"invalid {kind} {node!r} at {_where(path)}: leaves must be int or float"
+_TOKEN = re.compile(r"\[|\]|,|[^\s\[\],]+")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_LONGEST_LEAF: Final = 400
+"""The most characters a leaf may have in tree text (a float has at most ~330)."""
+
+
+def parse_tree(text: str) -> Tree:
+    """Read a tree written as JSON nested lists of numbers, at any depth (no recursion).
+
+    Python's ``json`` module recurses once per level of nesting; textbook exercises and
+    generated trees can nest hundreds or thousands of levels deep, so this reader keeps its own
+    stack.
+
+    Raises:
+        InvalidStateError: the text is not nested lists of numbers; the message says where.
+
+    >>> parse_tree("[[3, 12], [2, 4.5]]")
+    [[3, 12], [2, 4.5]]
+    >>> parse_tree("[[3, 12], [2, 4]")
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidStateError: invalid tree '[[3, 12], [2, 4]': 1 list(s) left open at \
+the end; expected JSON nested lists of numbers, e.g. [[3,12,8],[2,4,6],[14,5,2]]
+    """
+    reader = _TreeReader(text)
+    for match in _TOKEN.finditer(text):
+        reader.step(match.group(), match.start())
+    return reader.finish()
+
+
+class _TreeReader:
+    """The state of :func:`parse_tree`: the lists still open and whether a value just ended."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.stack: list[list[Tree]] = []
+        self.root: list[Tree] = []  # holds the finished tree, once there is one
+        self.after_value = False  # the last token ended a value: a ',' or ']' must follow
+
+    def bad(self, reason: str) -> InvalidStateError:
+        return InvalidStateError(
+            f"invalid tree {quote(self.text)}: {reason}; expected JSON nested lists of numbers, "
+            "e.g. [[3,12,8],[2,4,6],[14,5,2]]"
         )
-    if isinstance(node, (int, float)):
-        if not math.isfinite(node):
-            raise InvalidStateError(
-                f"invalid leaf {node!r} at {_where(path)}: leaves must be finite numbers"
-            )
-        return node
-    if isinstance(node, (list, tuple)):
-        if not node:
-            raise InvalidStateError(
-                f"empty list at {_where(path)}: an inner node needs at least one child"
-            )
-        return tuple(_freeze(child, (*path, i)) for i, child in enumerate(node))
-    raise InvalidStateError(
-        f"invalid node {node!r} at {_where(path)}: "
-        "use a number for a leaf or a non-empty list for an inner node"
-    )
+
+    def step(self, token: str, at: int) -> None:
+        if self.root:
+            raise self.bad(f"unexpected {quote(token)} after the tree at character {at}")
+        if token == "[":
+            self.open(at)
+        elif token == "]":
+            self.close(at)
+        elif token == ",":
+            if not self.after_value or not self.stack:
+                raise self.bad(f"unexpected ',' at character {at}")
+            self.after_value = False
+        else:
+            if self.after_value:
+                raise self.bad(f"expected ',' or ']' before {quote(token)} at character {at}")
+            self.add(_number(token, at, self.bad))
+
+    def open(self, at: int) -> None:
+        if self.after_value:
+            raise self.bad(f"expected ',' or ']' before '[' at character {at}")
+        opened: list[Tree] = []
+        if self.stack:
+            self.stack[-1].append(opened)
+        self.stack.append(opened)
+
+    def close(self, at: int) -> None:
+        if not self.stack:
+            raise self.bad(f"unmatched ']' at character {at}")
+        if not self.after_value and self.stack[-1]:
+            raise self.bad(f"expected a value before ']' at character {at}")
+        closed = self.stack.pop()
+        self.after_value = True
+        if not self.stack:
+            self.root.append(closed)
+
+    def add(self, leaf: Tree) -> None:
+        self.after_value = True
+        if self.stack:
+            self.stack[-1].append(leaf)
+        else:
+            self.root.append(leaf)
+
+    def finish(self) -> Tree:
+        if self.stack:
+            raise self.bad(f"{len(self.stack)} list(s) left open at the end")
+        if not self.root:
+            raise self.bad("no tree")
+        return self.root[0]
 
 
-def _thaw(node: object) -> object:
-    if isinstance(node, tuple):
-        return [_thaw(child) for child in node]
+def _number(token: str, at: int, bad: Callable[[str], InvalidStateError]) -> float | int:
+    if len(token) > _LONGEST_LEAF:
+        raise bad(f"leaf {quote(token)} at character {at} is too long")
+    if not _NUMBER.fullmatch(token):
+        raise bad(f"{quote(token)} at character {at} is not a number")
+    if token.lstrip("-").isdigit():
+        return int(token)
+    value = float(token)
+    if not math.isfinite(value):
+        raise bad(f"leaf {quote(token)} at character {at} is not a finite number")
+    return value
+
+
+def _leaf(node: object, path: Callable[[], Path]) -> float | int:
+    """Check one leaf: an int or float, finite also as a float (the leaf means need that)."""
+    if isinstance(node, (bool, str, bytes)) or not isinstance(node, (int, float)):
+        kind = "leaf" if path() else "tree"
+        what = "leaves must be int or float"
+        if not isinstance(node, (bool, str, bytes)):
+            what = "use a number for a leaf or a non-empty list for an inner node"
+            kind = "node"
+        raise InvalidStateError(f"invalid {kind} {quote(node)} at {_where(path())}: {what}")
+    try:
+        finite = math.isfinite(node)
+    except OverflowError:  # an int too large for a float
+        finite = False
+    if not finite:
+        raise InvalidStateError(
+            f"invalid leaf {quote(node)} at {_where(path())}: leaves must be finite numbers "
+            "(within a float's range)"
+        )
     return node
+
+
+def _freeze(tree: object) -> float | int | tuple[object, ...]:
+    """Validate ``tree`` and return it as nested tuples, at any depth (no recursion)."""
+    if not isinstance(tree, (list, tuple)):
+        return _leaf(tree, lambda: ())
+    # Each frame: a list being read and the frozen children read so far.
+    stack: list[tuple[Sequence[object], list[object]]] = [(tree, [])]
+
+    def path() -> Path:
+        return tuple(len(done) for _, done in stack)
+
+    if not tree:
+        raise InvalidStateError("empty list at tree: an inner node needs at least one child")
+    while True:
+        node, done = stack[-1]
+        if len(done) == len(node):
+            stack.pop()
+            frozen = tuple(done)
+            if not stack:
+                return frozen
+            stack[-1][1].append(frozen)
+            continue
+        child = node[len(done)]
+        if isinstance(child, (list, tuple)):
+            if not child:
+                raise InvalidStateError(
+                    f"empty list at {_where(path())}: an inner node needs at least one child"
+                )
+            stack.append((child, []))
+        else:
+            done.append(_leaf(child, path))
+
+
+def _text(tree: object) -> str:
+    """The frozen tree as JSON text, at any depth (no recursion)."""
+    parts: list[str] = []
+    stack: list[object] = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):  # a bracket or separator pushed below
+            parts.append(item)
+        elif isinstance(item, tuple):
+            stack.append("]")
+            for i in range(len(item) - 1, -1, -1):
+                stack.append(item[i])
+                if i:
+                    stack.append(", ")
+            parts.append("[")
+        else:
+            parts.append(repr(item))
+    return "".join(parts)

@@ -27,10 +27,12 @@ written as the cell number, and :meth:`TicTacToe.parse_action` also reads ``row,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final, TypeAlias
 
 from solver.game import BoardCells, IllegalActionError, InvalidStateError, Player
+from solver.quoting import quote
 
 __all__ = ["EMPTY", "LINES", "SYMMETRIES", "Board", "O", "TicTacToe", "X"]
 
@@ -196,14 +198,14 @@ def parse_board(text: str) -> Board:
     rows = text.strip().lower().split("/")
     if len(rows) != 3 or any(len(row) != 3 for row in rows):
         raise InvalidStateError(
-            f"invalid tic-tac-toe position {text!r}: use three rows of three cells separated "
+            f"invalid tic-tac-toe position {quote(text)}: use three rows of three cells separated "
             "by '/', e.g. 'x.o/.x./..o'"
         )
     cells = tuple("".join(rows))
     bad = sorted({c for c in cells if c not in (X, O, EMPTY)})
     if bad:
         raise InvalidStateError(
-            f"invalid tic-tac-toe position {text!r}: bad cell {bad[0]!r}; "
+            f"invalid tic-tac-toe position {quote(text)}: bad cell {bad[0]!r}; "
             "cells are 'x', 'o' or '.' (empty)"
         )
     return cells
@@ -214,39 +216,42 @@ def check_reachable(text: str, state: Sequence[str]) -> None:
     xs, os = state.count(X), state.count(O)
     if xs not in (os, os + 1):
         raise InvalidStateError(
-            f"invalid tic-tac-toe position {text!r}: {xs} x and {os} o; X moves first, so x "
+            f"invalid tic-tac-toe position {quote(text)}: {xs} x and {os} o; X moves first, so x "
             "must equal o or o + 1"
         )
     x_wins = any(all(state[i] == X for i in line) for line in LINES)
     o_wins = any(all(state[i] == O for i in line) for line in LINES)
     if x_wins and o_wins:
         raise InvalidStateError(
-            f"invalid tic-tac-toe position {text!r}: both players have a line; "
+            f"invalid tic-tac-toe position {quote(text)}: both players have a line; "
             "the game ends at the first line"
         )
     if x_wins and xs != os + 1:
         raise InvalidStateError(
-            f"invalid tic-tac-toe position {text!r}: x has a line but o moved after it; "
+            f"invalid tic-tac-toe position {quote(text)}: x has a line but o moved after it; "
             "with an x line there must be one more x than o"
         )
     if o_wins and xs != os:
         raise InvalidStateError(
-            f"invalid tic-tac-toe position {text!r}: o has a line but x moved after it; "
+            f"invalid tic-tac-toe position {quote(text)}: o has a line but x moved after it; "
             "with an o line x and o must be equal in number"
         )
+
+
+_DIGIT = re.compile(r"[0-9]", re.ASCII)
 
 
 def parse_cell(text: str) -> int:
     """Read a cell number ``0..8`` or ``row,col`` (each 0..2)."""
     stripped = text.strip()
     parts = [p.strip() for p in stripped.split(",")]
-    if all(p.isdigit() for p in parts):
+    if all(_DIGIT.fullmatch(p) for p in parts):
         if len(parts) == 1 and int(parts[0]) <= 8:
             return int(parts[0])
         if len(parts) == 2 and int(parts[0]) <= 2 and int(parts[1]) <= 2:
             return 3 * int(parts[0]) + int(parts[1])
     raise IllegalActionError(
-        f"illegal tic-tac-toe move {text!r}: use a cell number 0..8 (row by row) "
+        f"illegal tic-tac-toe move {quote(text)}: use a cell number 0..8 (row by row) "
         "or 'row,col' with row and col 0..2"
     )
 

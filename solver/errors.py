@@ -7,7 +7,9 @@ Each error also derives from the built-in exception a Python programmer would ex
 then what would be valid.
 
 The classes are also importable from where they were first defined (``solver.game``,
-``solver.solve``, ``solver.match``, ``viz.errors``) and from ``solver`` itself.
+``solver.solve``, ``solver.match``, ``viz.errors``) and from ``solver`` itself. A game may
+subclass them for its own cases (Ayòayò's ``NeverEndingSowingError`` is an
+``IllegalActionError``); a new kind of error the project raises belongs here.
 
 >>> from solver.errors import GameError, IllegalActionError
 >>> issubclass(IllegalActionError, GameError) and issubclass(IllegalActionError, ValueError)
@@ -21,9 +23,11 @@ __all__ = [
     "CapabilityError",
     "CycleError",
     "GameError",
+    "GraphvizFailedError",
     "GraphvizNotFoundError",
     "IllegalActionError",
     "InvalidStateError",
+    "OutputError",
     "TooManyNodesError",
     "TooManyStatesError",
     "UnknownFormatError",
@@ -72,7 +76,7 @@ class TooManyStatesError(GameError):
 
 
 class CycleError(GameError):
-    """The game can return to a state it has been in, so backward induction has no end."""
+    """The game can return to a state it has been in and does not declare ``endless_value``."""
 
 
 class UnknownStateError(GameError, LookupError):
@@ -149,3 +153,14 @@ class UnknownFormatError(VizError, ValueError):
 
 class GraphvizNotFoundError(VizError, RuntimeError):
     """Graphviz's ``dot`` program is needed (for SVG, PNG or PDF) and is not installed."""
+
+
+class GraphvizFailedError(VizError, RuntimeError):
+    """Graphviz's ``dot`` program ran and failed (the message quotes the start of its stderr)."""
+
+
+# -- output files ---------------------------------------------------------------------------------
+
+
+class OutputError(GameError, OSError):
+    """An output path that cannot be written, or an existing file that may not be replaced."""

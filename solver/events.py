@@ -42,7 +42,7 @@ algorithm as without an observer (the events are emitted through a hook chosen o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Literal, TypeAlias
 
 import attrs
@@ -61,6 +61,7 @@ __all__ = [
     "Observer",
     "OracleHit",
     "Trace",
+    "last_iteration",
 ]
 
 INF = float("inf")
@@ -169,6 +170,25 @@ class OracleHit:
 
 Event: TypeAlias = Iteration | Enter | Leaf | Backup | Cutoff | CacheHit | OracleHit
 Observer: TypeAlias = Callable[[Event], None]
+
+
+def last_iteration(events: Sequence[Event]) -> list[Event]:
+    """The events of the last iteration of iterative deepening: the search that gave the answer.
+
+    Everything after the last :class:`Iteration` event (all of ``events`` when there is none,
+    as from the teaching searches).
+
+    >>> from games import load_game
+    >>> from solver.engine import search
+    >>> trace = Trace()
+    >>> search(load_game("textbook"), depth=2, observer=trace).depth
+    2
+    >>> last = last_iteration(trace.events)
+    >>> last[0], sum(isinstance(e, Iteration) for e in last)
+    (Enter(node=4, parent=None, action=None, state=(), depth=0, player=0, alpha=-inf, beta=inf), 0)
+    """
+    starts = [i for i, event in enumerate(events) if isinstance(event, Iteration)]
+    return list(events[starts[-1] + 1 :] if starts else events)
 
 
 @attrs.define(repr=False)

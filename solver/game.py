@@ -42,6 +42,7 @@ __all__ = [
     "GameError",
     "HasActionNotation",
     "HasBoardCells",
+    "HasEndlessValue",
     "HasEvaluate",
     "HasKey",
     "HasNativeSearch",
@@ -106,6 +107,20 @@ class HasEvaluate(Protocol):
     """A heuristic value for non-terminal states at the search horizon, player 0's view."""
 
     def evaluate(self, state: Any) -> float: ...
+
+
+@runtime_checkable
+class HasEndlessValue(Protocol):
+    """The score of play that repeats for ever through ``state`` (player 0's point of view).
+
+    It must be constant along any cycle of the game (every state a play can return to from
+    ``state`` gets the same value), so an endless play has one score. With it,
+    :func:`solver.solve.solve` solves games that cycle, and a match ended by a repeated position
+    is scored the same way, so solved values and played-out repetitions agree. Ayòayò: the
+    seeds captured so far, ``captured[0] - captured[1]`` (no capture happens inside a cycle).
+    """
+
+    def endless_value(self, state: Any) -> float: ...
 
 
 @runtime_checkable

@@ -24,8 +24,11 @@ Ending rules (:func:`play_game`): a game ends at a terminal state (``"terminal"`
 ``utility``); when a full position repeats (``"repetition"``: the state's :func:`state_key`, which
 for a board game holds the board, anything captured and the side to move, equals that of an
 earlier position of the same game); or after ``max_plies`` plies (``"ply-limit"``). A game that
-ends by repetition or ply limit is scored by the game's ``evaluate`` when it has one (its sign
-decides the winner; for Ayòayò that is the captured-seeds difference), and is a draw otherwise.
+ends by repetition is scored by the game's ``endless_value`` when it has one, the score
+:func:`solver.solve.solve` gives play that cycles for ever, so a played-out repetition and a
+solved value agree; otherwise, and at the ply limit, by the game's ``evaluate`` when it has one
+(its sign decides the winner; for Ayòayò both are the captured-seeds difference), and it is a
+draw otherwise.
 
 ``end_on_repetition=False`` turns the repetition rule off (a game then runs until a terminal state
 or the ply limit, which is then required): that is the rule of a reference implementation with no
@@ -48,23 +51,27 @@ on the clock, i.e. ``engine:SECONDS``).
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import json
 import math
+import multiprocessing
 import os
 import random
+import re
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
-from typing import Any, Literal, Protocol, TypeAlias, cast, runtime_checkable
+from typing import Any, Final, Literal, Protocol, TypeAlias, cast, runtime_checkable
 
 import attrs
 
-from solver.errors import AgentError
+from solver.errors import AgentError, GameError
 from solver.game import (
     Game,
+    HasEndlessValue,
     HasEvaluate,
     HasRender,
-    IllegalActionError,
     Player,
     apply_check,
     format_action,
@@ -73,22 +80,32 @@ from solver.game import (
     player_label,
     state_key,
 )
+from solver.interrupts import watching_interrupts
+from solver.output import write_text
+from solver.quoting import quote
 
 __all__ = [
     "AGENT_SPECS",
+    "MAX_AGENT_DEPTH",
+    "MAX_ENGINE_SECONDS",
+    "MAX_NODES_PER_MOVE",
     "Agent",
     "AgentError",
     "EngineAgent",
     "GameOutcome",
     "GameRecord",
     "HumanAgent",
+    "MatchInterrupted",
     "MatchResult",
     "MinimaxAgent",
     "RandomAgent",
+    "SeatTally",
+    "check_agents",
     "game_rng",
     "parse_agent",
     "play_game",
     "run_match",
+    "tree_sizes",
 ]
 
 Ending: TypeAlias = Literal["terminal", "repetition", "ply-limit"]
@@ -188,17 +205,26 @@ class EngineAgent:
         return f"engine:{self.seconds:g}"
 
     def choose(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
-        """The engine's best action within the limit."""
+        """The engine's best action within the limit.
+
+        Raises:
+            KeyboardInterrupt: Ctrl-C during the search. The engine answers an interrupt with
+                its last completed depth, which is right for analysis but would make this
+                agent play a shallower move than its spec says; a match or game ends instead.
+        """
         from solver.engine import search
 
-        result = search(
-            game,
-            state,
-            depth=self.depth,
-            time_limit=self.seconds,
-            seed=rng.getrandbits(32),
-            table_size=self.table_size,
-        )
+        with watching_interrupts() as watch:
+            result = search(
+                game,
+                state,
+                depth=self.depth,
+                time_limit=self.seconds,
+                seed=rng.getrandbits(32),
+                table_size=self.table_size,
+            )
+        if watch.interrupted:
+            raise KeyboardInterrupt
         if result.best_action is None:  # a limit struck before depth 1: any legal move
             return next(iter(game.actions(state)))
         return result.best_action
@@ -238,8 +264,36 @@ class HumanAgent:
             text = self.ask(prompt)
             try:
                 return parse_action(game, state, text)
-            except IllegalActionError as error:
+            except GameError as error:  # an illegal or unreadable move: say why, ask again
                 self.tell(str(error))
+
+
+MAX_AGENT_DEPTH: Final = 10_000
+"""The deepest fixed-depth agent :func:`parse_agent` accepts (a game ends long before)."""
+
+MAX_ENGINE_SECONDS: Final = 86_400.0
+"""The longest time per move an ``engine:SECONDS`` agent may take: one day."""
+
+MAX_NODES_PER_MOVE: Final = 10**8
+"""The most positions a fixed-depth agent's search may be expected to visit for one move.
+
+The teaching searches visit a few hundred thousand positions a second, so this is minutes per
+move: a match of such moves would never finish. :func:`check_agents` refuses deeper agents.
+"""
+
+_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
+_SECONDS = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]{1,3})?", re.ASCII)
+
+
+def _depth(text: str, spec: str, form: str) -> int:
+    """The depth written in an agent spec: ASCII digits, 1 to :data:`MAX_AGENT_DEPTH`."""
+    depth = int(text) if _DIGITS.fullmatch(text) else 0
+    if not 1 <= depth <= MAX_AGENT_DEPTH:
+        raise AgentError(
+            f"bad depth in agent {quote(spec)}; expected {form} with a whole number of plies "
+            f"from 1 to {MAX_AGENT_DEPTH:,} (ASCII digits)"
+        )
+    return depth
 
 
 def parse_agent(spec: str) -> Agent:
@@ -254,34 +308,114 @@ def parse_agent(spec: str) -> Agent:
 engine:SECONDS, engine:dN, human
 
     Raises:
-        AgentError: the spec names no agent, or its depth or time is not valid.
+        AgentError: the spec names no agent, or its depth or time is not valid (depths are
+            ASCII digits from 1 to :data:`MAX_AGENT_DEPTH`, times decimal seconds above 0 and
+            at most :data:`MAX_ENGINE_SECONDS`).
     """
     text = spec.strip().lower()
     kind, _, argument = text.partition(":")
     if kind in ("random", "human") and not argument:
         return RandomAgent() if kind == "random" else HumanAgent()
     if kind in ("minimax", "alphabeta"):
-        if not argument.isdigit() or int(argument) < 1:
-            raise AgentError(f"bad depth in agent {spec!r}; expected {kind}:D with D >= 1")
-        return MinimaxAgent(int(argument), "minimax" if kind == "minimax" else "alphabeta")
+        depth = _depth(argument, spec, f"{kind}:D")
+        return MinimaxAgent(depth, "minimax" if kind == "minimax" else "alphabeta")
     if kind == "engine":
         if not argument:
             return EngineAgent(seconds=DEFAULT_ENGINE_SECONDS)
         if argument.startswith("d"):
-            if not argument[1:].isdigit() or int(argument[1:]) < 1:
-                raise AgentError(f"bad depth in agent {spec!r}; expected engine:dN with N >= 1")
-            return EngineAgent(depth=int(argument[1:]))
-        try:
-            seconds = float(argument)
-        except ValueError:
-            seconds = math.nan
-        if not (seconds > 0 and math.isfinite(seconds)):
+            return EngineAgent(depth=_depth(argument[1:], spec, "engine:dN"))
+        seconds = float(argument) if _SECONDS.fullmatch(argument) else math.nan
+        if not 0 < seconds <= MAX_ENGINE_SECONDS:
             raise AgentError(
-                f"bad time in agent {spec!r}; expected engine:SECONDS with SECONDS > 0 "
-                "(e.g. engine:0.1) or engine:dN for a fixed depth"
+                f"bad time in agent {quote(spec)}; expected engine:SECONDS with decimal SECONDS "
+                f"above 0 and at most {MAX_ENGINE_SECONDS:g} (e.g. engine:0.1), or engine:dN "
+                "for a fixed depth"
             )
         return EngineAgent(seconds=seconds)
-    raise AgentError(f"unknown agent {spec!r}; valid: {AGENT_SPECS}")
+    raise AgentError(f"unknown agent {quote(spec)}; valid: {AGENT_SPECS}")
+
+
+def _search_cost(agent: Agent) -> tuple[int, bool] | None:
+    """A fixed-depth agent's depth and whether it prunes (alpha-beta); None for any other."""
+    if isinstance(agent, MinimaxAgent):
+        return agent.depth, agent.algorithm == "alphabeta"
+    if isinstance(agent, EngineAgent) and agent.depth is not None:
+        return agent.depth, True
+    return None
+
+
+def tree_sizes(
+    game: AnyGame, state: Any, depth: int, rng: random.Random, lines: int = 16
+) -> list[float]:
+    """Estimated sizes of the game tree below ``state`` cut at each depth ``0..depth``.
+
+    Knuth's estimator: along a random line of play the product of the branching factors met so
+    far stands for the width of each level; the mean over ``lines`` random lines is an unbiased
+    estimate of the number of positions a full-width search to that depth visits. Estimates are
+    capped at ``MAX_NODES_PER_MOVE ** 2`` (beyond it only "too many" matters).
+
+    >>> from games import load_game
+    >>> game = load_game("textbook", tree=[[3, 12], [2, 4]])
+    >>> tree_sizes(game, game.initial_state(), 3, random.Random(0))
+    [1.0, 3.0, 7.0, 7.0]
+    """
+    cap = float(MAX_NODES_PER_MOVE) ** 2
+    totals = [0.0] * (depth + 1)
+    for _ in range(lines):
+        position, width, size = state, 1.0, 1.0
+        for level in range(depth + 1):
+            totals[level] += size
+            if level == depth:
+                break
+            legal = list(game.actions(position))
+            if not legal or size >= cap:  # the rest of this line adds nothing, or nothing new
+                for deeper in range(level + 1, depth + 1):
+                    totals[deeper] += size
+                break
+            width *= len(legal)
+            size = min(cap, size + width)
+            position = game.result(position, rng.choice(legal))
+    return [total / lines for total in totals]
+
+
+def check_agents(game: AnyGame, agents: Sequence[Agent], state: Any = None) -> None:
+    """Refuse fixed-depth agents whose search for one move could never finish.
+
+    The cost of a depth-``D`` search is estimated from the start position with
+    :func:`tree_sizes`: a full-width search (``minimax:D``) visits about that many positions, a
+    pruning one (``alphabeta:D``, ``engine:dN``) at best about twice its square root. An agent
+    over :data:`MAX_NODES_PER_MOVE` is refused, with the deepest depth that fits. The estimate
+    is reproducible (its random lines are seeded).
+
+    Raises:
+        AgentError: an agent whose search for one move is estimated over the budget.
+
+    >>> from games import load_game
+    >>> check_agents(load_game("tictactoe"), [parse_agent("minimax:100")])  # the game ends first
+    >>> check_agents(load_game("ayoayo"), [parse_agent("minimax:100")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.errors.AgentError: agent 'minimax:100' cannot finish a move of 'ayoayo': ...
+    """
+    start = game.initial_state() if state is None else state
+    for agent in agents:
+        cost = _search_cost(agent)
+        if cost is None:
+            continue
+        depth, prunes = cost
+        sizes = tree_sizes(game, start, depth, random.Random(0))
+        visits = [2 * math.sqrt(size) if prunes else size for size in sizes]
+        if visits[-1] <= MAX_NODES_PER_MOVE:
+            continue
+        fits = max(d for d, v in enumerate(visits) if v <= MAX_NODES_PER_MOVE)
+        search = "pruned search" if prunes else "full-width search"
+        deeper = f"depth {fits} at most here" if fits >= 1 else "no fixed depth fits here"
+        raise AgentError(
+            f"agent {agent.name!r} cannot finish a move of {game.name!r}: a depth-{depth} "
+            f"{search} would visit about {visits[-1]:.1e} positions (estimated from random "
+            f"lines of play), over the limit of {MAX_NODES_PER_MOVE:.0e} per move; use "
+            f"{deeper}, or engine:SECONDS for a player with a time limit"
+        )
 
 
 def _as_agent(agent: str | Agent) -> Agent:
@@ -296,15 +430,16 @@ class GameRecord:
         agents: the agents' names, player 0's (who moved first) then player 1's.
         moves: every action played, in order.
         final_state: the state the game ended in.
-        score: the final value from player 0's view: ``utility`` at a terminal state, else the
-            game's ``evaluate`` (0 when it has none).
+        score: the final value from player 0's view: ``utility`` at a terminal state, the
+            game's ``endless_value`` at a repetition when it has one, else its ``evaluate`` (0
+            when it has none).
         winner: 0 or 1 (the player), or None for a draw: the sign of ``score``.
         ended: ``"terminal"``, ``"repetition"`` or ``"ply-limit"``.
         seconds: the time the game took.
     """
 
     agents: tuple[str, str]
-    moves: tuple[Any, ...]
+    moves: tuple[Any, ...] = attrs.field(repr=lambda moves: f"<{len(moves)} moves>")
     final_state: Any
     score: float
     winner: Player | None
@@ -321,7 +456,9 @@ def _winner(score: float) -> Player | None:
     return 0 if score > 0 else 1 if score < 0 else None
 
 
-def _unfinished_score(game: AnyGame, state: Any) -> float:
+def _unfinished_score(game: AnyGame, state: Any, ended: Ending) -> float:
+    if ended == "repetition" and isinstance(game, HasEndlessValue):
+        return game.endless_value(state)  # the score solve gives endless play
     return game.evaluate(state) if isinstance(game, HasEvaluate) else 0
 
 
@@ -333,6 +470,8 @@ def play_game(
     state: Any = None,
     on_move: MoveObserver | None = None,
     end_on_repetition: bool = True,
+    *,
+    check_cost: bool = True,
 ) -> GameRecord:
     """Play one game: ``agents[0]`` moves for player 0, ``agents[1]`` for player 1.
 
@@ -351,11 +490,15 @@ def play_game(
             (``ply`` counts from 1), e.g. for a CLI to show the moves.
         end_on_repetition: end the game at the first repeated position (the default); with
             False, repetitions are allowed and ``max_plies`` is required.
+        check_cost: refuse fixed-depth agents that could never finish a move here (see
+            :func:`check_agents`); a match checks once and plays its games without.
 
     Raises:
         IllegalActionError: an agent chose an illegal action.
-        AgentError: not exactly two agents, a negative ``max_plies``, or no ``max_plies``
-            when repetitions are allowed.
+        AgentError: not exactly two agents, a negative ``max_plies``, no ``max_plies`` when
+            repetitions are allowed, or an agent too deep to finish a move.
+        KeyboardInterrupt: Ctrl-C, also inside an engine agent's search (the game ends rather
+            than continue with a move weaker than the agent's spec).
 
     >>> from games import load_game
     >>> game = load_game("textbook", tree=[[3, 12], [2, 4]])
@@ -363,7 +506,9 @@ def play_game(
     'ply-limit'
     """
     if len(agents) != 2:
-        raise AgentError(f"a game needs exactly two agents, got {len(agents)}: {agents!r}")
+        raise AgentError(
+            f"a game needs exactly two agents, got {len(agents)}: {quote(list(agents))}"
+        )
     if max_plies is not None and max_plies < 0:
         raise AgentError(f"bad max_plies {max_plies!r}; expected None or an int >= 0")
     if max_plies is None and not end_on_repetition:
@@ -374,6 +519,8 @@ def play_game(
     players = (_as_agent(agents[0]), _as_agent(agents[1]))
     start = time.perf_counter()
     state = game.initial_state() if state is None else state
+    if check_cost:
+        check_agents(game, players, state)
     seen = {state_key(game, state)}
     moves: list[Any] = []
     ended: Ending
@@ -399,7 +546,7 @@ def play_game(
             ended = "repetition"
             break
         seen.add(key)
-    score = game.utility(state) if ended == "terminal" else _unfinished_score(game, state)
+    score = game.utility(state) if ended == "terminal" else _unfinished_score(game, state, ended)
     return GameRecord(
         agents=(players[0].name, players[1].name),
         moves=tuple(moves),
@@ -449,6 +596,36 @@ def _load(game: AnyGame | GameFactory) -> AnyGame:
     return game()
 
 
+def _play_one(
+    rulebook: AnyGame,
+    pair: tuple[Agent, Agent],
+    seed: int,
+    swap: bool,
+    max_plies: int | None,
+    end_on_repetition: bool,
+    index: int,
+) -> GameOutcome:
+    """Play game ``index`` of a match."""
+    first = index % 2 if swap else 0
+    record = play_game(
+        rulebook,
+        (pair[first], pair[1 - first]),
+        game_rng(seed, index),
+        max_plies=max_plies,
+        end_on_repetition=end_on_repetition,
+        check_cost=False,  # the match checked once
+    )
+    return GameOutcome(
+        index=index,
+        first=first,
+        winner=record.winner,
+        score=record.score,
+        plies=record.plies,
+        ended=record.ended,
+        seconds=record.seconds,
+    )
+
+
 def _play_chunk(
     game: AnyGame | GameFactory,
     agents: tuple[str | Agent, str | Agent],
@@ -461,29 +638,50 @@ def _play_chunk(
     """Play games ``indices`` of a match (runs in a worker; everything here is picklable)."""
     rulebook = _load(game)
     pair = (_as_agent(agents[0]), _as_agent(agents[1]))
-    outcomes = []
-    for index in indices:
-        first = index % 2 if swap else 0
-        seats = (pair[first], pair[1 - first])
-        record = play_game(
-            rulebook,
-            seats,
-            game_rng(seed, index),
-            max_plies=max_plies,
-            end_on_repetition=end_on_repetition,
+    return [
+        _play_one(rulebook, pair, seed, swap, max_plies, end_on_repetition, index)
+        for index in indices
+    ]
+
+
+@attrs.frozen
+class SeatTally:
+    """The counts of the games played in one seating (agent A first, or agent B first).
+
+    A match keeps these, not one record per game, so its memory does not grow with the number
+    of games. Equality ignores ``seconds``.
+
+    >>> SeatTally().add(GameOutcome(0, 0, winner=0, score=1, plies=5, ended="terminal"))
+    SeatTally(games=1, p1_wins=1, p2_wins=0, draws=0, repetitions=0, ply_limits=0, plies=5, \
+seconds=0.0)
+    """
+
+    games: int = 0
+    p1_wins: int = 0
+    p2_wins: int = 0
+    draws: int = 0
+    repetitions: int = 0
+    ply_limits: int = 0
+    plies: int = 0
+    seconds: float = attrs.field(default=0.0, eq=False)
+
+    def add(self, outcome: GameOutcome) -> SeatTally:
+        """These counts with one more game."""
+        return SeatTally(
+            games=self.games + 1,
+            p1_wins=self.p1_wins + (outcome.winner == 0),
+            p2_wins=self.p2_wins + (outcome.winner == 1),
+            draws=self.draws + (outcome.winner is None),
+            repetitions=self.repetitions + (outcome.ended == "repetition"),
+            ply_limits=self.ply_limits + (outcome.ended == "ply-limit"),
+            plies=self.plies + outcome.plies,
+            seconds=self.seconds + outcome.seconds,
         )
-        outcomes.append(
-            GameOutcome(
-                index=index,
-                first=first,
-                winner=record.winner,
-                score=record.score,
-                plies=record.plies,
-                ended=record.ended,
-                seconds=record.seconds,
-            )
+
+    def __add__(self, other: SeatTally) -> SeatTally:
+        return SeatTally(
+            *(a + b for a, b in zip(attrs.astuple(self), attrs.astuple(other), strict=True))
         )
-    return outcomes
 
 
 @attrs.frozen
@@ -500,30 +698,37 @@ class _Row:
     seconds_per_game: float
 
 
-def _row(first: str, second: str, outcomes: Sequence[GameOutcome]) -> _Row:
-    n = len(outcomes)
+def _row(first: str, second: str, tally: SeatTally) -> _Row:
+    n = tally.games
     return _Row(
         first=first,
         second=second,
         games=n,
-        p1_wins=sum(o.winner == 0 for o in outcomes),
-        p2_wins=sum(o.winner == 1 for o in outcomes),
-        draws=sum(o.winner is None for o in outcomes),
-        repetitions=sum(o.ended == "repetition" for o in outcomes),
-        ply_limits=sum(o.ended == "ply-limit" for o in outcomes),
-        average_plies=sum(o.plies for o in outcomes) / n if n else 0.0,
-        seconds_per_game=sum(o.seconds for o in outcomes) / n if n else 0.0,
+        p1_wins=tally.p1_wins,
+        p2_wins=tally.p2_wins,
+        draws=tally.draws,
+        repetitions=tally.repetitions,
+        ply_limits=tally.ply_limits,
+        average_plies=tally.plies / n if n else 0.0,
+        seconds_per_game=tally.seconds / n if n else 0.0,
     )
 
 
-@attrs.frozen
+def _tallies(outcomes: Sequence[GameOutcome]) -> tuple[SeatTally, SeatTally]:
+    seats = [SeatTally(), SeatTally()]
+    for outcome in outcomes:
+        seats[outcome.first] = seats[outcome.first].add(outcome)
+    return seats[0], seats[1]
+
+
+@attrs.frozen(repr=False)
 class MatchResult:
     """The results of a match between agents A and B.
 
     Counts by seat: ``p1_wins`` / ``p2_wins`` count wins of the first / second mover,
     whoever that was; by agent: ``wins[0]`` / ``wins[1]`` count wins of agent A / B. With
     ``swap`` A moves first in even-numbered games and B in odd ones; without it A always moves
-    first. Equality compares the outcomes and settings, not timings or the worker count.
+    first. Equality compares the counts, outcomes and settings, not timings or the worker count.
 
     Attributes:
         game: the game's name.
@@ -531,9 +736,15 @@ class MatchResult:
         seed: the match seed.
         swap: whether the first move alternated between the agents.
         max_plies: the ply limit per game (None: none).
+        outcomes: one record per game, in game order; empty unless the match kept them
+            (``run_match(..., keep_outcomes=True)``, the default).
         end_on_repetition: whether a repeated position ended a game.
-        outcomes: one record per game, in game order.
-        workers: the worker count asked for (1: in this process; chunk sizing with an executor).
+        tallies: the counts with agent A first, then with agent B first (by default computed
+            from ``outcomes``).
+        requested: the number of games asked for (by default the number played); more than
+            :attr:`games` when the match was interrupted.
+        workers: the worker processes used (1: in this process; with an executor, the count
+            that sized the chunks).
         wall_seconds: the elapsed time of the whole match.
     """
 
@@ -542,13 +753,23 @@ class MatchResult:
     seed: int
     swap: bool
     max_plies: int | None
-    outcomes: tuple[GameOutcome, ...]
+    outcomes: tuple[GameOutcome, ...] = ()
     end_on_repetition: bool = True
+    tallies: tuple[SeatTally, SeatTally] = attrs.field()
+    requested: int = attrs.field()
     workers: int = attrs.field(default=1, eq=False)
     wall_seconds: float = attrs.field(default=0.0, eq=False)
 
+    @tallies.default
+    def _count_outcomes(self) -> tuple[SeatTally, SeatTally]:
+        return _tallies(self.outcomes)
+
+    @requested.default
+    def _played(self) -> int:
+        return self.tallies[0].games + self.tallies[1].games
+
     def __repr__(self) -> str:
-        """A one-line summary (the outcomes are in ``outcomes``; a table in :meth:`table`).
+        """A one-line summary (the counts in :meth:`table`, per-game records in ``outcomes``).
 
         >>> from games import load_game
         >>> run_match(load_game("textbook"), "minimax:2", "random", games=4, seed=1)
@@ -556,67 +777,75 @@ class MatchResult:
         """
         seats = ", swapped seats" if self.swap else ""
         a, b = self.wins
+        played = f"{self.games:,}" if self.complete else f"{self.games:,} of {self.requested:,}"
         return (
             f"<MatchResult {self.game} {self.agents[0]} vs {self.agents[1]}, seed {self.seed}"
-            f"{seats}: {self.games:,} games, wins {a:,}-{b:,}, {self.draws:,} drawn>"
+            f"{seats}: {played} games, wins {a:,}-{b:,}, {self.draws:,} drawn>"
         )
+
+    @property
+    def total(self) -> SeatTally:
+        """The counts over both seatings."""
+        return self.tallies[0] + self.tallies[1]
+
+    @property
+    def complete(self) -> bool:
+        """Whether every game asked for was played (False after an interrupt)."""
+        return self.games == self.requested
 
     @property
     def games(self) -> int:
         """The number of games played."""
-        return len(self.outcomes)
+        return self.total.games
 
     @property
     def p1_wins(self) -> int:
         """Games won by the player who moved first."""
-        return sum(o.winner == 0 for o in self.outcomes)
+        return self.total.p1_wins
 
     @property
     def p2_wins(self) -> int:
         """Games won by the player who moved second."""
-        return sum(o.winner == 1 for o in self.outcomes)
+        return self.total.p2_wins
 
     @property
     def draws(self) -> int:
         """Drawn games."""
-        return sum(o.winner is None for o in self.outcomes)
+        return self.total.draws
 
     @property
     def wins(self) -> tuple[int, int]:
         """Games won by agent A and by agent B, whichever seat they had."""
-        return (
-            sum(o.winning_agent == 0 for o in self.outcomes),
-            sum(o.winning_agent == 1 for o in self.outcomes),
-        )
+        a_first, b_first = self.tallies
+        return (a_first.p1_wins + b_first.p2_wins, a_first.p2_wins + b_first.p1_wins)
 
     @property
     def repetitions(self) -> int:
         """Games that ended because a full position repeated."""
-        return sum(o.ended == "repetition" for o in self.outcomes)
+        return self.total.repetitions
 
     @property
     def ply_limits(self) -> int:
         """Games stopped by the ply limit."""
-        return sum(o.ended == "ply-limit" for o in self.outcomes)
+        return self.total.ply_limits
 
     @property
     def average_plies(self) -> float:
         """The mean number of moves per game."""
-        return sum(o.plies for o in self.outcomes) / self.games if self.games else 0.0
+        return self.total.plies / self.games if self.games else 0.0
 
     @property
     def seconds_per_game(self) -> float:
         """The mean time one game took to play (in its worker)."""
-        return sum(o.seconds for o in self.outcomes) / self.games if self.games else 0.0
+        return self.total.seconds / self.games if self.games else 0.0
 
     def rows(self) -> list[_Row]:
         """One table row per seating: A first (and B first when swapping)."""
-        rows = []
-        for first in (0, 1):
-            part = [o for o in self.outcomes if o.first == first]
-            if part:
-                rows.append(_row(self.agents[first], self.agents[1 - first], part))
-        return rows
+        return [
+            _row(self.agents[first], self.agents[1 - first], tally)
+            for first, tally in enumerate(self.tallies)
+            if tally.games
+        ]
 
     def table(self) -> str:
         """The results as a text table like the article's, one row per seating.
@@ -695,6 +924,8 @@ class MatchResult:
             "p1_wins": self.p1_wins,
             "p2_wins": self.p2_wins,
             "draws": self.draws,
+            "requested": self.requested,
+            "complete": self.complete,
             "wins_by_agent": {self.agents[0]: self.wins[0], self.agents[1]: self.wins[1]}
             if self.agents[0] != self.agents[1]
             else None,
@@ -709,17 +940,114 @@ class MatchResult:
             data["outcomes"] = [attrs.asdict(o) for o in self.outcomes]
         return data
 
-    def to_json(self, path: str | os.PathLike[str] | None = None, games: bool = False) -> str:
-        """The results as JSON text (see :meth:`to_dict`), also written to ``path`` if given."""
+    def to_json(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        games: bool = False,
+        *,
+        overwrite: bool = True,
+    ) -> str:
+        """The results as JSON text (see :meth:`to_dict`), also written to ``path`` if given.
+
+        The file is written atomically (see :mod:`solver.output`); ``overwrite=False`` refuses
+        to replace an existing file.
+        """
         text = json.dumps(self.to_dict(games=games), indent=2)
         if path is not None:
-            Path(path).write_text(text + "\n", encoding="utf-8")
+            write_text(path, text + "\n", overwrite=overwrite)
         return text
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a match; ``result`` holds the games that finished.
+
+    A ``KeyboardInterrupt``, so code that does not look for it stops as on any Ctrl-C; the
+    command line catches it to print what finished (``result.complete`` is False).
+    """
+
+    def __init__(self, result: MatchResult) -> None:
+        super().__init__(f"match interrupted after {result.games:,} of {result.requested:,} games")
+        self.result = result
+
+
+WATCH_SECONDS: Final = 0.1
+"""How often a worker checks that its match still wants it (stop event, parent alive)."""
+
+LOOK_AHEAD: Final = 2
+"""Chunks in flight per worker: enough to keep workers busy, few enough to stop at once."""
+
+
+def max_workers() -> int:
+    """The most worker processes a match starts: four per CPU (more only compete for them)."""
+    return 4 * (os.cpu_count() or 1)
+
+
+def _worker_start(stop: Any, parent: int) -> None:
+    """Set up a match worker: Ctrl-C is the parent's business; exit when stopped or orphaned.
+
+    The terminal sends Ctrl-C to the whole process group; the parent answers it by setting
+    ``stop``. A watcher thread ends the worker at once (``os._exit``: mid-game, nothing to
+    save) when ``stop`` is set or the parent process is gone (killed, even by SIGKILL).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while not stop.wait(WATCH_SECONDS):
+            if os.getppid() != parent:
+                break
+        os._exit(1)
+
+    threading.Thread(target=watch, name="match-watcher", daemon=True).start()
 
 
 def _chunks(games: int, size: int) -> Iterator[range]:
     for start in range(0, games, size):
         yield range(start, min(start + size, games))
+
+
+@attrs.define
+class _Tally:
+    """A match's counts as its games finish (in any order)."""
+
+    keep: bool
+    seats: list[SeatTally] = attrs.Factory(lambda: [SeatTally(), SeatTally()])
+    outcomes: list[GameOutcome] = attrs.Factory(list)
+    played: int = 0
+
+    def add(self, outcomes: Sequence[GameOutcome]) -> None:
+        for outcome in outcomes:
+            self.seats[outcome.first] = self.seats[outcome.first].add(outcome)
+        if self.keep:
+            self.outcomes.extend(outcomes)
+        self.played += len(outcomes)
+
+
+def _play_in_pool(
+    pool: concurrent.futures.Executor,
+    task: Callable[[range], Any],
+    chunks: Iterator[range],
+    in_flight: int,
+    record: Callable[[list[GameOutcome]], None],
+) -> None:
+    """Run the chunks on ``pool`` with at most ``in_flight`` submitted and unread at a time."""
+    pending: set[concurrent.futures.Future[list[GameOutcome]]] = set()
+    try:
+        while True:
+            while len(pending) < in_flight:
+                indices = next(chunks, None)
+                if indices is None:
+                    break
+                pending.add(pool.submit(task, indices))
+            if not pending:
+                return
+            done, pending = concurrent.futures.wait(
+                pending, timeout=0.5, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in done:
+                record(future.result())
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 def run_match(
@@ -735,12 +1063,21 @@ def run_match(
     progress: Progress | None = None,
     chunk_size: int | None = None,
     end_on_repetition: bool = True,
+    *,
+    keep_outcomes: bool = True,
 ) -> MatchResult:
     """Play ``games`` games between agents A and B and count the results.
 
     Game ``i`` uses the random stream :func:`game_rng` ``(seed, i)``, so the outcomes are the
     same for every worker count and executor (unless an agent depends on the clock). With
     ``swap`` agent B moves first in the odd-numbered games.
+
+    Memory and stopping: chunks of games are submitted a few per worker ahead of the results
+    read, and only counts are kept (plus one small record per game with ``keep_outcomes``), so
+    a match of millions of games runs in flat memory with ``keep_outcomes=False``. Ctrl-C
+    cancels what was not started, stops this function's own worker processes at once and raises
+    :class:`MatchInterrupted` with the games that finished. Workers also exit by themselves if
+    this process dies.
 
     Args:
         game: a Game, or a picklable zero-argument factory returning one (e.g.
@@ -751,38 +1088,48 @@ def run_match(
         games: how many games to play (>= 1).
         seed: the match seed.
         swap: alternate which agent moves first.
-        workers: play in this many processes (a ``ProcessPoolExecutor``); None or 1: in this
-            process. Ignored for the pool when ``executor`` is given, but still sizes chunks.
+        workers: play in up to this many processes (a ``ProcessPoolExecutor``; never more
+            than there are chunks of games; more than :func:`max_workers` is refused); None or
+            1: in this process. With ``executor`` it only sizes the chunks.
         executor: any ``concurrent.futures.Executor`` (e.g. a Dask or Ray one) to run the
-            chunks on; the caller owns it and shuts it down.
+            chunks on; the caller owns it and shuts it down (on Ctrl-C its running chunks
+            finish on their own: only this function's own processes are stopped).
         max_plies: the ply limit per game (None: none; a repeated position still ends a game).
         progress: called as ``progress(games_done, games)`` after each chunk.
         chunk_size: games per task (default: about eight tasks per worker, at most 1,000).
         end_on_repetition: a repeated position ends a game (default); False needs
             ``max_plies`` (see the module docstring).
+        keep_outcomes: keep one :class:`GameOutcome` per game in ``outcomes`` (default);
+            False keeps the counts only.
 
     Raises:
-        AgentError: a bad spec, fewer than one game, or a human agent asked to play in workers.
+        AgentError: a bad spec, fewer than one game, a bad worker count, a human agent asked
+            to play in workers, or an agent too deep to finish a move (:func:`check_agents`).
+        MatchInterrupted: Ctrl-C; its ``result`` counts the games that finished.
 
     >>> from games import load_game
     >>> result = run_match(load_game("textbook"), "minimax:2", "random", games=10, seed=1)
     >>> result.games, result.p1_wins
     (10, 10)
     """
-    if games < 1:
-        raise AgentError(f"bad number of games {games!r}; expected an int >= 1")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise AgentError(f"bad number of games {quote(games)}; expected an int >= 1")
     if max_plies is None and not end_on_repetition:
         raise AgentError(
             "end_on_repetition=False needs a max_plies: without the repetition rule a game "
             "may cycle for ever"
         )
-    if workers is not None and workers < 1:
-        raise AgentError(f"bad number of workers {workers!r}; expected an int >= 1")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise AgentError(f"bad number of workers {quote(workers)}; expected an int >= 1")
     pair = (_as_agent(agent_a), _as_agent(agent_b))
     pool_workers = workers or 1
     parallel = executor is not None or pool_workers > 1
     if parallel and any(agent.interactive for agent in pair):
         raise AgentError("a human agent cannot play in worker processes; use workers=1")
+    rulebook = _load(game)
+    check_agents(rulebook, pair)
     # Send specs (cheap, always picklable) for the built-in agents, the objects otherwise.
     sent = tuple(
         spec if isinstance(spec, str) and not agent.interactive else agent
@@ -791,44 +1138,116 @@ def run_match(
     agents: tuple[str | Agent, str | Agent] = (sent[0], sent[1])
     if chunk_size is None:
         chunk_size = max(1, min(1000, math.ceil(games / (8 * pool_workers))))
-    rulebook = _load(game)
+    pool_workers = min(pool_workers, math.ceil(games / chunk_size))  # no idle processes
+    if executor is None and pool_workers > max_workers():
+        raise AgentError(
+            f"bad number of workers {quote(workers)}; expected 1 to {max_workers()} (four per "
+            "CPU of this machine: more processes would only compete for the CPUs)"
+        )
     start = time.perf_counter()
-    outcomes: list[GameOutcome] = []
-    if not parallel:
-        for indices in _chunks(games, chunk_size):
-            outcomes.extend(
-                _play_chunk(rulebook, pair, seed, swap, max_plies, end_on_repetition, indices)
+    tally = _Tally(keep=keep_outcomes)
+
+    def record(outcomes: list[GameOutcome]) -> None:
+        tally.add(outcomes)
+        if progress is not None:
+            progress(tally.played, games)
+
+    try:
+        if executor is None and pool_workers <= 1:
+            pool_workers = 1
+            for indices in _chunks(games, chunk_size):
+                record(
+                    [
+                        _play_one(rulebook, pair, seed, swap, max_plies, end_on_repetition, i)
+                        for i in indices
+                    ]
+                )
+        else:
+            task = functools.partial(
+                _play_chunk, game, agents, seed, swap, max_plies, end_on_repetition
             )
-            if progress is not None:
-                progress(len(outcomes), games)
-    else:
-        own = executor is None
-        pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=pool_workers)
-        futures = [
-            pool.submit(
-                _play_chunk, game, agents, seed, swap, max_plies, end_on_repetition, indices
+            chunks = _chunks(games, chunk_size)
+            in_flight = LOOK_AHEAD * pool_workers
+            if executor is not None:
+                _play_in_pool(executor, task, chunks, in_flight, record)
+            else:
+                _play_in_own_pool(pool_workers, task, chunks, in_flight, record)
+    except KeyboardInterrupt:
+        raise MatchInterrupted(
+            _result(
+                rulebook,
+                pair,
+                seed,
+                swap,
+                max_plies,
+                end_on_repetition,
+                tally,
+                games,
+                pool_workers,
+                time.perf_counter() - start,
             )
-            for indices in _chunks(games, chunk_size)
-        ]
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                outcomes.extend(future.result())
-                if progress is not None:
-                    progress(len(outcomes), games)
-        finally:
-            for future in futures:
-                future.cancel()
-            if own:
-                pool.shutdown(wait=True, cancel_futures=True)
-        outcomes.sort(key=lambda o: o.index)
+        ) from None
+    return _result(
+        rulebook,
+        pair,
+        seed,
+        swap,
+        max_plies,
+        end_on_repetition,
+        tally,
+        games,
+        pool_workers,
+        time.perf_counter() - start,
+    )
+
+
+def _play_in_own_pool(
+    workers: int,
+    task: Callable[[range], Any],
+    chunks: Iterator[range],
+    in_flight: int,
+    record: Callable[[list[GameOutcome]], None],
+) -> None:
+    """Run the chunks on a process pool of our own, stopped at once on any exception."""
+    context = multiprocessing.get_context()
+    stop = context.Event()
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_start,
+        initargs=(stop, os.getpid()),
+    )
+    try:
+        _play_in_pool(pool, task, chunks, in_flight, record)
+    except BaseException:
+        stop.set()  # running chunks are abandoned: their workers exit within WATCH_SECONDS
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _result(
+    rulebook: AnyGame,
+    pair: tuple[Agent, Agent],
+    seed: int,
+    swap: bool,
+    max_plies: int | None,
+    end_on_repetition: bool,
+    tally: _Tally,
+    requested: int,
+    workers: int,
+    seconds: float,
+) -> MatchResult:
     return MatchResult(
         game=rulebook.name,
         agents=(pair[0].name, pair[1].name),
         seed=seed,
         swap=swap,
         max_plies=max_plies,
-        outcomes=tuple(outcomes),
+        outcomes=tuple(sorted(tally.outcomes, key=lambda o: o.index)),
         end_on_repetition=end_on_repetition,
-        workers=pool_workers,
-        wall_seconds=time.perf_counter() - start,
+        tallies=(tally.seats[0], tally.seats[1]),
+        requested=requested,
+        workers=workers,
+        wall_seconds=seconds,
     )

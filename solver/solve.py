@@ -1,19 +1,26 @@
 """Strong solving: every reachable state with its exact value, optimal actions and plies to the end.
 
-Assumes two players, zero-sum, deterministic, perfect information, and a game without cycles
-(no state reachable from itself) small enough to hold every reachable state in memory. Values
-are from player 0's (MAX's) point of view.
+Assumes two players, zero-sum, deterministic, perfect information, and a reachable graph small
+enough to hold in memory. Values are from player 0's (MAX's) point of view. A game that can
+return to a state it has been in (that *cycles*) is solved when it declares the score of endless
+play (:class:`solver.game.HasEndlessValue`); without it a cycle is a :class:`CycleError`.
 
 :func:`solve` walks the game graph depth-first from the root with an explicit stack (so no
-Python recursion limit applies), meets each state once through a table keyed by the game's
-``key`` (transpositions are solved once), and backs values up when a state's last child is done
-(backward induction). A state is terminal when it has no actions (the protocol has ``actions``
-empty exactly at terminal states), so ``is_terminal`` is not called. For each state it keeps only
-three things: the value, the plies to the end
-under optimal play, and the indices (in ``actions`` order) of the optimal actions, i.e. of every
-action that keeps the value. Among those, the plies follow
-:func:`solver.results.ply_preference`: a winner heads for the quickest end, a loser or drawer
-for the slowest.
+Python recursion limit applies) and numbers each state the first time it meets it (through a
+table keyed by the game's ``key``, so transpositions are met once). It keeps compact arrays
+indexed by state number: who moves, the children of each state in ``actions`` order (CSR), and
+the utility of terminal states (a state is terminal when it has no actions, so ``is_terminal``
+is not called). :func:`solver.retrograde.solve_graph` then solves that graph by retrograde
+analysis, which is backward induction when the game does not cycle, and in a game that cycles
+scores a play that never ends by its endless value.
+
+Per state the solution gives the value, the optimal actions (every action whose result keeps
+the value) and the plies to the end under optimal play, following
+:func:`solver.results.ply_preference` among the optimal actions: a winner heads for the quickest
+end, a loser or drawer for the slowest. Plies are None where optimal play never ends: a win or
+loss reached only by endless play, or a draw the drawers can make last for ever. (In a game that
+cycles, a winner who picks any value-keeping action each turn may go round a cycle for ever;
+picking one whose result has fewer plies wins.)
 
 >>> from games import load_game
 >>> solution = solve(load_game("textbook", tree=[[3, 12], [2, 4]]))
@@ -25,23 +32,32 @@ for the slowest.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import gc
 import json
 import os
 import time
+from array import array
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any, Final
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 
-from solver.errors import CycleError, TooManyStatesError, UnknownStateError
+from solver.errors import CycleError, GameError, TooManyStatesError, UnknownStateError
 from solver.game import (
     Game,
+    HasEndlessValue,
     HasKey,
+    HasPseudoActions,
     Player,
     format_action,
     format_state,
 )
+from solver.output import atomic_path
+from solver.retrograde import ENDLESS, InconsistentEndlessError, solve_graph
 
 __all__ = [
     "CycleError",
@@ -56,12 +72,6 @@ __all__ = [
 PROGRESS_EVERY: Final = 8192
 """``progress`` is called each time this many more states have been seen (and at the end)."""
 
-_OPEN: Final = object()
-"""The table's mark for a state on the current path: its value is not known yet."""
-
-Record = tuple[Any, float, int, tuple[int, ...]]
-"""What the table keeps per state: (state, value, plies to the end, optimal action indices)."""
-
 
 @attrs.frozen
 class SolveCounts:
@@ -75,6 +85,7 @@ class SolveCounts:
         losses: terminal states whose utility is < 0 (player 0 has lost).
         value: the root's value.
         seconds: the time the solve took.
+        endless: states whose optimal play never ends (0 in a game that does not cycle).
     """
 
     states: int
@@ -84,15 +95,19 @@ class SolveCounts:
     losses: int
     value: float
     seconds: float
+    endless: int = 0
 
 
 @attrs.frozen
 class StateRecord:
-    """One solved state: who moves, its value, plies to the end, and every optimal action."""
+    """One solved state: who moves, its value, plies to the end, and every optimal action.
+
+    ``plies`` is None where optimal play never ends (see :attr:`endless`).
+    """
 
     to_move: Player
     value: float
-    plies: int
+    plies: int | None
     best_actions: tuple[Any, ...]
 
     @property
@@ -100,13 +115,19 @@ class StateRecord:
         """True for a state where the game is over."""
         return self.plies == 0
 
+    @property
+    def endless(self) -> bool:
+        """True where optimal play never ends: the value is that of endless play."""
+        return self.plies is None
+
 
 @attrs.frozen(eq=False, repr=False)
 class Solution:
     """Every reachable state of a game with its value, optimal actions and plies to the end.
 
     States are looked up by the game's ``key``; iteration yields them in the order the solver
-    met them (depth first, the root first).
+    met them (depth first, the root first). Per state the solution holds a number, not an
+    object: arrays indexed by state number keep values, plies and children.
 
     >>> from games import load_game
     >>> game = load_game("textbook", tree=[[3, 12], [2, 4]])
@@ -120,7 +141,12 @@ class Solution:
     game: Game[Any, Any]
     root: Any
     counts: SolveCounts
-    _table: dict[Hashable, Record]
+    _index: dict[Hashable, int]
+    _states: list[Any]
+    _values: npt.NDArray[Any]  # player 0's view; int64 when every value is an int
+    _plies: npt.NDArray[np.int64]  # ENDLESS where optimal play never ends
+    _indptr: npt.NDArray[np.int64]  # the children of state i: _targets[_indptr[i]:_indptr[i+1]]
+    _targets: npt.NDArray[np.int64]
     _key: Callable[[Any], Hashable] | None
 
     @property
@@ -129,24 +155,25 @@ class Solution:
         return self.counts.value
 
     def __len__(self) -> int:
-        return len(self._table)
+        return len(self._states)
 
     def __contains__(self, state: object) -> bool:
-        return self._lookup_key(state) in self._table
+        try:
+            return self._lookup_key(state) in self._index
+        except TypeError:
+            return False
 
     def __iter__(self) -> Iterator[tuple[Any, StateRecord]]:
         """Each state with its record, in the order the solver met them (the root first)."""
-        for key in self._table:
-            record = self._table[key]
-            yield record[0], self._make_record(record)
+        for i, state in enumerate(self._states):
+            yield state, self._make_record(i)
 
     def __repr__(self) -> str:
         return f"<Solution {self.game.name}: {len(self)} states, value {self.root_value!r}>"
 
     def states(self) -> Iterator[Any]:
         """Every solved state, in the order the solver met them (the root first)."""
-        for key in self._table:
-            yield self._table[key][0]
+        return iter(self._states)
 
     def value(self, state: Any) -> float:
         """The exact value of ``state`` (player 0's point of view).
@@ -154,34 +181,52 @@ class Solution:
         Raises:
             UnknownStateError: ``state`` is not reachable from the solved root.
         """
-        return self._record(state)[1]
+        return self._values[self._number(state)].item()  # type: ignore[no-any-return]
 
-    def plies(self, state: Any) -> int:
-        """Plies to the end of the game from ``state`` under optimal play (0 if it is over)."""
-        return self._record(state)[2]
+    def plies(self, state: Any) -> int | None:
+        """Plies to the end under optimal play from ``state`` (0 if it is over).
+
+        None where optimal play never ends (:meth:`endless`).
+        """
+        plies = int(self._plies[self._number(state)])
+        return None if plies == ENDLESS else plies
+
+    def endless(self, state: Any) -> bool:
+        """True where optimal play never ends, so the value is that of endless play.
+
+        For a win or a loss the value is then reached only by endless play; for a draw, the
+        drawers (who prefer the longest play) can make it last for ever.
+        """
+        return bool(self._plies[self._number(state)] == ENDLESS)
 
     def best_actions(self, state: Any) -> tuple[Any, ...]:
         """Every action that keeps the value of ``state``, in ``actions`` order."""
-        record = self._record(state)
-        if not record[3]:
+        i = self._number(state)
+        best = self._best_indices(i)
+        if not best:
             return ()
         actions = self.game.actions(state)
-        return tuple(actions[i] for i in record[3])
+        return tuple(actions[j] for j in best)
 
     def record(self, state: Any) -> StateRecord:
         """Everything known about ``state``: who moves, value, plies, optimal actions."""
-        return self._make_record(self._record(state))
+        return self._make_record(self._number(state))
 
-    def to_json(self, path: str | os.PathLike[str]) -> None:
+    def to_json(self, path: str | os.PathLike[str], *, overwrite: bool = True) -> None:
         """Write the solution as JSON: the figures, then one record per state, one per line.
 
-        Each record holds ``state`` (the game's notation), ``to_move``, ``value``, ``plies`` and
-        ``best_actions`` (a list in the game's action notation). Records are written one at a
-        time, so memory stays flat however many states there are.
+        Each record holds ``state`` (the game's notation), ``to_move``, ``value``, ``plies``
+        (null where optimal play never ends), ``best_actions`` (a list in the game's action
+        notation) and ``endless``. Records are written one at a time, so memory stays flat however
+        many states there are. The file is written atomically (:mod:`solver.output`);
+        ``overwrite=False`` refuses to replace one.
         """
         counts = attrs.asdict(self.counts)
         head = {"game": self.game.name, "root": format_state(self.game, self.root), **counts}
-        with open(path, "w", encoding="utf-8") as out:
+        with (
+            atomic_path(path, overwrite=overwrite) as temporary,
+            open(temporary, "w", encoding="utf-8") as out,
+        ):
             out.write(json.dumps(head)[:-1] + ', "records": [\n')
             separator = ""
             for state, record in self._rows():
@@ -191,22 +236,30 @@ class Solution:
                     "value": record.value,
                     "plies": record.plies,
                     "best_actions": list(record.best_actions),
+                    "endless": record.endless,
                 }
                 out.write(separator + json.dumps(row))
                 separator = ",\n"
             out.write("\n]}\n")
 
-    def to_csv(self, path: str | os.PathLike[str]) -> None:
-        """Write one CSV row per state: state, to_move, value, plies, best_actions.
+    def to_csv(self, path: str | os.PathLike[str], *, overwrite: bool = True) -> None:
+        """Write one CSV row per state: state, to_move, value, plies, best_actions, endless.
 
-        States and actions are in the game's notation; ``best_actions`` are separated by spaces.
+        States and actions are in the game's notation; ``best_actions`` are separated by spaces;
+        ``plies`` is empty and ``endless`` True where optimal play never ends. Written atomically
+        like :meth:`to_json`.
         """
-        with open(path, "w", encoding="utf-8", newline="") as out:
+        with (
+            atomic_path(path, overwrite=overwrite) as temporary,
+            open(temporary, "w", encoding="utf-8", newline="") as out,
+        ):
             writer = csv.writer(out)
-            writer.writerow(["state", "to_move", "value", "plies", "best_actions"])
+            writer.writerow(["state", "to_move", "value", "plies", "best_actions", "endless"])
             for state, record in self._rows():
                 best = " ".join(record.best_actions)
-                writer.writerow([state, record.to_move, record.value, record.plies, best])
+                plies = "" if record.plies is None else record.plies
+                row = [state, record.to_move, record.value, plies, best, record.endless]
+                writer.writerow(row)
 
     def _rows(self) -> Iterator[tuple[str, StateRecord]]:
         """Each state and its record in the game's text notation."""
@@ -218,36 +271,46 @@ class Solution:
     def _lookup_key(self, state: Any) -> Hashable:
         return state if self._key is None else self._key(state)
 
-    def _record(self, state: Any) -> Record:
+    def _number(self, state: Any) -> int:
         try:
-            return self._table[self._lookup_key(state)]
+            return self._index[self._lookup_key(state)]
         except (KeyError, TypeError):
             raise UnknownStateError(
                 f"unknown state {format_state(self.game, state)!r}: "
                 f"it is not reachable from the solved root {format_state(self.game, self.root)!r}"
             ) from None
 
-    def _make_record(self, record: Record) -> StateRecord:
-        state, value, plies, best = record
+    def _best_indices(self, i: int) -> list[int]:
+        """The indices (in ``actions`` order) of the value-keeping actions of state ``i``."""
+        children = self._targets[self._indptr[i] : self._indptr[i + 1]]
+        keeps = self._values[children] == self._values[i]
+        return np.flatnonzero(keeps).tolist()  # type: ignore[no-any-return]
+
+    def _make_record(self, i: int) -> StateRecord:
+        state = self._states[i]
+        best = self._best_indices(i)
         actions = self.game.actions(state) if best else ()
+        plies = int(self._plies[i])
         return StateRecord(
             to_move=self.game.to_move(state),
-            value=value,
-            plies=plies,
-            best_actions=tuple(actions[i] for i in best),
+            value=self._values[i].item(),
+            plies=None if plies == ENDLESS else plies,
+            best_actions=tuple(actions[j] for j in best),
         )
 
 
 def solve(
     game: Game[Any, Any],
     state: Any = None,
+    *,
     max_states: int = 2_000_000,
     progress: Callable[[int], None] | None = None,
 ) -> Solution:
     """Solve ``game`` strongly from ``state``: every reachable state's exact value.
 
     Args:
-        game: the rulebook; it must not cycle.
+        game: the rulebook; if it can cycle it must have ``endless_value``
+            (:class:`solver.game.HasEndlessValue`).
         state: the root; None for ``game.initial_state()``.
         max_states: stop with :class:`TooManyStatesError` once more states than this are seen.
         progress: called with the number of states seen so far, every few thousand states.
@@ -257,7 +320,9 @@ def solve(
 
     Raises:
         TooManyStatesError: more than ``max_states`` reachable states.
-        CycleError: a state is reachable from itself (the message names it).
+        CycleError: a state is reachable from itself and the game has no ``endless_value``
+            (the message names the state).
+        GameError: ``endless_value`` is not constant along a cycle (the message names a state).
         ValueError: ``max_states`` is not a positive number.
 
     >>> from games import load_game
@@ -269,98 +334,279 @@ def solve(
         raise ValueError(f"invalid max_states {max_states!r}: use a positive number of states")
     start = time.perf_counter()
     root = game.initial_state() if state is None else state
-    actions, result, utility, to_move = game.actions, game.result, game.utility, game.to_move
     key_of: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
-    table: dict[Hashable, Any] = {}  # key -> Record, or _OPEN while the state is on the path
-    lookup = table.get
-    shared: dict[tuple[int, ...], tuple[int, ...]] = {(): ()}  # one copy of each index tuple
-    terminal = wins = draws = losses = 0
-
-    # A frame is [state, key, its actions, next action index, the records of its children so
-    # far]. Each state's record, once known, is handed to the frame below it on the stack.
-    stack: list[list[Any]] = []
-    fresh: tuple[Any, Hashable] | None = (root, root if key_of is None else key_of(root))
-    seen = 0
-    done: Record  # the record just finished
-    while True:
-        if fresh is not None:  # a state met for the first time: a leaf now, or a new frame
-            child, child_key = fresh
-            fresh = None
-            seen += 1
-            if seen > max_states:
-                raise TooManyStatesError(
-                    f"solve saw {seen:,} states, more than max_states={max_states:,}; "
-                    "raise max_states or solve from a later position",
-                    seen,
-                )
-            if progress is not None and seen % PROGRESS_EVERY == 0:
-                progress(seen)
-            child_actions = actions(child)
-            if child_actions:
-                table[child_key] = _OPEN
-                stack.append([child, child_key, child_actions, 0, []])
-            else:
-                u = utility(child)
-                done = table[child_key] = (child, u, 0, ())
-                terminal += 1
-                if u > 0:
-                    wins += 1
-                elif u < 0:
-                    losses += 1
-                else:
-                    draws += 1
-                if not stack:
-                    break  # the root itself is terminal
-                stack[-1][4].append(done)
-                continue
-        frame = stack[-1]
-        here, here_key, here_actions, i, records = frame
-        n = len(here_actions)
-        while i < n:  # expand until a new state turns up
-            child = result(here, here_actions[i])
-            i += 1
-            child_key = child if key_of is None else key_of(child)
-            known = lookup(child_key)
-            if known is None:
-                frame[3] = i
-                fresh = (child, child_key)
-                break
-            if known is _OPEN:
-                raise CycleError(
-                    f"the game cycles: state {format_state(game, child)!r} is reachable from "
-                    "itself; solve needs an acyclic game (use a search with a depth limit)"
-                )
-            records.append(known)
-        else:  # every child is solved: back the value up
-            values = [r[1] for r in records]
-            player = to_move(here)
-            v = max(values) if player == 0 else min(values)
-            if values.count(v) == 1:  # one optimal action: its plies
-                j = values.index(v)
-                best: tuple[int, ...] = (j,)
-                plies = 1 + records[j][2]
-            else:  # ply_preference: a winner takes the quickest end, a loser or drawer the slowest
-                best = tuple([j for j in range(n) if values[j] == v])
-                child_plies = [records[j][2] for j in best]
-                winning = v > 0 if player == 0 else v < 0
-                plies = 1 + (min(child_plies) if winning else max(child_plies))
-            done = table[here_key] = (here, v, plies, shared.setdefault(best, best))
-            stack.pop()
-            if not stack:
-                break  # the root is solved
-            stack[-1][4].append(done)
-    if progress is not None:
-        progress(seen)
-    root_key = root if key_of is None else key_of(root)
-    seconds = time.perf_counter() - start
-    solved: dict[Hashable, Record] = table
+    with _collector_paused():  # millions of new objects, none of them garbage yet
+        if isinstance(game, HasEndlessValue):  # it may cycle: enumerate, then solve the graph
+            graph = _walk_breadth_first(game, root, key_of, max_states, progress)
+        else:  # backward induction as it walks, and a CycleError if it cycles
+            graph = _walk_depth_first(game, root, key_of, max_states, progress)
+    indptr, targets = graph.csr()
+    if graph.solved:
+        values = np.asarray(graph.values)
+        if values.dtype.kind not in "iuf":
+            values = values.astype(np.float64)
+        plies = np.asarray(graph.plies, dtype=np.int64)
+    else:
+        values, plies = _solve_graph(game, graph, indptr, targets)
+    wins, draws, losses = graph.outcomes
     counts = SolveCounts(
-        states=len(solved),
-        terminal=terminal,
+        states=len(graph.states),
+        terminal=len(graph.terminal_states),
         wins=wins,
         draws=draws,
         losses=losses,
-        value=solved[root_key][1],
-        seconds=seconds,
+        value=values[0].item(),
+        seconds=time.perf_counter() - start,
+        endless=int(np.count_nonzero(plies == ENDLESS)),
     )
-    return Solution(game, root, counts, solved, key_of)
+    return Solution(
+        game,
+        root,
+        counts,
+        graph.index,
+        graph.states,
+        values,
+        plies,
+        indptr,
+        targets,
+        key_of,
+    )
+
+
+def _solve_graph(
+    game: Game[Any, Any],
+    graph: _Graph,
+    indptr: npt.NDArray[np.int64],
+    targets: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]:
+    """Values (player 0's view) and plies of a graph that may cycle, by the retrograde core."""
+    n = len(graph.states)
+    to_move = np.fromiter(map(game.to_move, graph.states), dtype=np.int8, count=n)
+    sign = np.where(to_move == 0, 1.0, -1.0)
+    utilities = np.zeros(n)
+    utilities[graph.terminal_states] = [graph.values[i] for i in graph.terminal_states]
+    endless_value = game.endless_value  # type: ignore[attr-defined]
+    endless = np.fromiter(map(endless_value, graph.states), dtype=np.float64, count=n)
+    try:
+        solved = solve_graph(
+            indptr,
+            targets,
+            sign * endless,
+            same_mover=to_move[np.repeat(np.arange(n), np.diff(indptr))] == to_move[targets],
+            terminal_values=sign * utilities,
+        )
+    except InconsistentEndlessError as exc:
+        where = format_state(game, graph.states[exc.nodes[0]])
+        raise GameError(
+            f"endless_value is not constant along a cycle through state {where!r}: "
+            "endless play there has no single score"
+        ) from None
+    values: npt.NDArray[Any] = sign * solved.value
+    if graph.integral and np.all(endless == np.round(endless)):
+        values = values.astype(np.int64)  # ints in, ints out: a value 3 is reported as 3
+    return values, solved.plies
+
+
+@attrs.define
+class _Graph:
+    """The reachable graph as a walk builds it: compact arrays by state number."""
+
+    index: dict[Hashable, int] = attrs.Factory(dict)
+    states: list[Any] = attrs.Factory(list)
+    indptr: array[int] = attrs.Factory(lambda: array("q", [0]))
+    targets: array[int] = attrs.Factory(lambda: array("q"))  # the children of each state
+    starts: array[int] | None = None  # where each state's children start, if not in order
+    values: list[Any] = attrs.Factory(list)  # player 0's view: utilities (and backed up)
+    plies: list[int] = attrs.Factory(list)
+    terminal_states: list[int] = attrs.Factory(list)
+    solved: bool = False  # values and plies were backed up during the walk
+    integral: bool = True  # every utility an int
+
+    @property
+    def outcomes(self) -> tuple[int, int, int]:
+        """Terminal states won by player 0, drawn, and lost."""
+        u = np.asarray([self.values[i] for i in self.terminal_states], dtype=np.float64)
+        return int(np.sum(u > 0)), int(np.sum(u == 0)), int(np.sum(u < 0))
+
+    def csr(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """``indptr`` and ``targets``: the children of state ``i`` in ``actions`` order are
+        ``targets[indptr[i]:indptr[i + 1]]``."""
+        indptr = np.frombuffer(self.indptr, dtype=np.int64)
+        targets = np.frombuffer(self.targets, dtype=np.int64)
+        if self.starts is not None:  # blocks written in another order: put them in state order
+            starts = np.frombuffer(self.starts, dtype=np.int64)
+            shift = np.repeat(starts - indptr[:-1], np.diff(indptr))
+            targets = targets[shift + np.arange(len(shift))]
+        return indptr, targets
+
+    def number(self, key: Hashable, state: Any, max_states: int) -> int:
+        """Give a new state the next number."""
+        i = len(self.states)
+        if i >= max_states:
+            raise TooManyStatesError(
+                f"solve saw {i + 1:,} states, more than max_states={max_states:,}; "
+                "raise max_states or solve from a later position",
+                i + 1,
+            )
+        self.index[key] = i
+        self.states.append(state)
+        return i
+
+    def add_terminal(self, i: int, utility: Any) -> None:
+        """Record that state ``i`` is over, worth ``utility``."""
+        self.values[i] = utility
+        self.terminal_states.append(i)
+        if self.integral and not isinstance(utility, int):
+            self.integral = False
+
+
+def _children_of(game: Game[Any, Any]) -> Callable[[Any], list[Any]]:
+    """A function giving a state's children in ``actions`` order (none: it is terminal).
+
+    Through ``pseudo_actions`` and ``try_result`` when the game has them (each move is made
+    once), else ``actions`` and ``result``.
+    """
+    if isinstance(game, HasPseudoActions):
+        pseudo_actions, try_result = game.pseudo_actions, game.try_result
+
+        def by_trial(state: Any) -> list[Any]:
+            children = [try_result(state, a) for a in pseudo_actions(state)]
+            return [child for child in children if child is not None]
+
+        return by_trial
+    actions, result = game.actions, game.result
+    return lambda state: [result(state, a) for a in actions(state)]
+
+
+def _walk_breadth_first(
+    game: Game[Any, Any],
+    root: Any,
+    key_of: Callable[[Any], Hashable] | None,
+    max_states: int,
+    progress: Callable[[int], None] | None,
+) -> _Graph:
+    """Number every state reachable from ``root`` breadth first, with its children (CSR).
+
+    States are expanded in number order, so each state's children are written in order; the
+    queue is the list of states itself.
+    """
+    children_of, utility = _children_of(game), game.utility
+    graph = _Graph()
+    states, values, targets, indptr = graph.states, graph.values, graph.targets, graph.indptr
+    lookup = graph.index.get
+    graph.number(root if key_of is None else key_of(root), root, max_states)
+    values.append(None)
+    i = 0
+    while i < len(states):
+        state = states[i]
+        children = children_of(state)
+        if not children:
+            graph.add_terminal(i, utility(state))
+        for child in children:
+            key = child if key_of is None else key_of(child)
+            j = lookup(key)
+            if j is None:
+                j = graph.number(key, child, max_states)
+                values.append(None)
+                if progress is not None and (j + 1) % PROGRESS_EVERY == 0:
+                    progress(j + 1)
+            targets.append(j)
+        indptr.append(len(targets))
+        i += 1
+    if progress is not None:
+        progress(len(states))
+    return graph
+
+
+def _walk_depth_first(
+    game: Game[Any, Any],
+    root: Any,
+    key_of: Callable[[Any], Hashable] | None,
+    max_states: int,
+    progress: Callable[[int], None] | None,
+) -> _Graph:
+    """Number every state reachable from ``root`` depth first (preorder), and solve it.
+
+    A state's value and plies are backed up when its last child is done (backward induction),
+    as :func:`solver.results.ply_preference` says, and its children written then (so the CSR
+    blocks come in postorder, with ``starts``). A state without a value yet is on the walk's
+    path, so a child without one closes a cycle: a :class:`CycleError`.
+    """
+    children_of, utility, to_move = _children_of(game), game.utility, game.to_move
+    graph = _Graph(starts=array("q"), solved=True)
+    states, values, plies = graph.states, graph.values, graph.plies
+    indptr, targets, starts = graph.indptr, graph.targets, graph.starts
+    assert starts is not None
+    lookup = graph.index.get
+    # A frame: [state number, its children in actions order, their numbers so far].
+    stack: list[list[Any]] = []
+    edges = 0
+    fresh, fresh_key = root, root if key_of is None else key_of(root)
+    while True:
+        if fresh_key is not None:  # a state met for the first time: number it, expand it
+            i = graph.number(fresh_key, fresh, max_states)
+            fresh_key = None
+            if progress is not None and (i + 1) % PROGRESS_EVERY == 0:
+                progress(i + 1)
+            plies.append(0)
+            values.append(None)
+            starts.append(0)
+            children = children_of(fresh)
+            if children:
+                stack.append([i, children, []])
+                edges += len(children)
+            else:
+                graph.add_terminal(i, utility(fresh))
+            indptr.append(edges)
+        if not stack:
+            break
+        frame = stack[-1]
+        i, children, kids = frame
+        j, n = len(kids), len(children)
+        while j < n:  # number children until a new state turns up
+            child = children[j]
+            child_key = child if key_of is None else key_of(child)
+            known = lookup(child_key)
+            if known is None:  # a new state: it will be the next number
+                kids.append(len(states))
+                fresh, fresh_key = child, child_key
+                break
+            if values[known] is None:  # on the path: a cycle
+                raise CycleError(
+                    f"the game cycles: state {format_state(game, child)!r} is reachable "
+                    "from itself; solve needs an acyclic game, or one that declares "
+                    "endless_value (the score of endless play); else use a search with "
+                    "a depth limit"
+                )
+            kids.append(known)
+            j += 1
+        else:  # every child is done: back the value up
+            stack.pop()
+            starts[i] = len(targets)
+            targets.extend(kids)
+            child_values = [values[k] for k in kids]
+            player = to_move(states[i])
+            v = max(child_values) if player == 0 else min(child_values)
+            if child_values.count(v) == 1:  # one optimal action: its plies
+                ply = plies[kids[child_values.index(v)]]
+            else:  # ply_preference: a winner takes the quickest end, others the slowest
+                kept = [plies[k] for k, x in zip(kids, child_values, strict=True) if x == v]
+                winning = v > 0 if player == 0 else v < 0
+                ply = min(kept) if winning else max(kept)
+            values[i] = v
+            plies[i] = ply + 1
+    if progress is not None:
+        progress(len(states))
+    return graph
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (a walk makes millions of objects, all kept)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

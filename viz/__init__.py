@@ -27,6 +27,7 @@ from __future__ import annotations
 from viz.build import DEFAULT_MAX_NODES, PRUNED_VIEWS, GameTree, Step, game_tree
 from viz.dot import VIEWS, readable_options, to_dot, to_svg
 from viz.errors import (
+    GraphvizFailedError,
     GraphvizNotFoundError,
     TooManyNodesError,
     UnknownFormatError,
@@ -47,6 +48,7 @@ __all__ = [
     "PRUNED_VIEWS",
     "VIEWS",
     "GameTree",
+    "GraphvizFailedError",
     "GraphvizNotFoundError",
     "Step",
     "TooManyNodesError",

@@ -36,9 +36,10 @@ from typing import Any
 
 import graphviz
 
+from solver.quoting import quote
 from viz.boards import board_label, from_cells
 from viz.build import GameTree, as_float, num
-from viz.errors import GraphvizNotFoundError, UnreadableError, VizError
+from viz.errors import GraphvizFailedError, GraphvizNotFoundError, UnreadableError, VizError
 
 __all__ = [
     "FONT",
@@ -261,6 +262,9 @@ def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
     if node == frame.current:
         classes.append("current")
     value, bound = frame.value(node, look.view)
+    hidden_text = ""  # a value not yet found, written invisibly so the layout does not move
+    if value is None and not look.exercise and data["value"] is not None:
+        hidden_text = value_text(*shown(data, look.view))
     if look.exercise:
         value, bound = shown(data, look.view) if leaf else (None, "exact")
         if leaf and value is None:
@@ -311,6 +315,8 @@ def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
         out.update(color=_OPTIMAL, penwidth="2.2")
     mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
     lines = [f"<FONT{mark}><B>{escape(text) or ' '}</B></FONT>"]
+    if hidden_text and not data["label"]:
+        lines = [f'<FONT COLOR="transparent"><B>{escape(hidden_text)}</B></FONT>']
     if data["label"] and (frame.known(data) or look.exercise):
         lines = [f"<B>{escape(data['label'])}</B>"]
         if text:
@@ -501,7 +507,7 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
     elif frame.final:
         summary = summary_line(tree)
     else:
-        text = tree.steps[frame.step - 1].text if frame.step else "before the search"
+        text = step_text(tree, frame.step - 1, look.view) if frame.step else "before the search"
         summary = f"step {frame.step} of {len(tree.steps)}: {text}"
     if summary:
         rows.append(
@@ -568,6 +574,37 @@ def _legend(tree: GameTree, look: _Look) -> list[str]:
     for start in range(0, len(lines), 3):
         rows.append("   ".join(lines[start : start + 3]))
     return rows
+
+
+def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
+    """What step ``index`` (from 0) did, in the words of the view.
+
+    The minimax view uses the step's own text; the negamax view restates it from the side of
+    the player to move: a node takes the largest negated child value, every cut reads v ≥ β.
+    """
+    step = tree.steps[index]
+    if view != "negamax":
+        return step.text
+    data = tree.graph.nodes[step.node]
+    value, bound = shown(data, view)
+    who = f"{data['role']} node {data['title']}" if data["path"] or data["name"] else "the root"
+    if step.kind == "leaf":
+        return (
+            f"{step.text} to MAX, so {value_text(value, bound)} to the player to move there "
+            f"({data['role']})"
+        )
+    if step.kind == "cut":
+        moves = step.text.split(", so ", 1)[1]
+        return f"cut-off at {who}: {cut_text(tree, step.node, view)}, so {moves}"
+    note = {
+        "exact": "",
+        "lower": " — a lower bound: it reached β",
+        "upper": " — an upper bound: it stayed at or below α",
+    }[bound]
+    return (
+        f"{who} takes the largest of its children's values negated: "
+        f"{value_text(value, bound)}{note}"
+    )
 
 
 def default_title(tree: GameTree, view: str = "minimax") -> str:
@@ -739,6 +776,7 @@ def pipe(source: str, fmt: str) -> bytes:
 
     Raises:
         GraphvizNotFoundError: ``dot`` is not installed.
+        GraphvizFailedError: ``dot`` failed (e.g. a broken installation or out of memory).
     """
     if fmt == "png":
         source = source.replace("{\n", '{\n  graph [dpi="150"];\n', 1)
@@ -748,6 +786,13 @@ def pipe(source: str, fmt: str) -> bytes:
         raise GraphvizNotFoundError(
             f"cannot write {fmt!r}: Graphviz's 'dot' program is not installed "
             "(Debian/Ubuntu: apt-get install graphviz); DOT and JSON output work without it"
+        ) from None
+    except (graphviz.CalledProcessError, OSError) as error:
+        stderr = getattr(error, "stderr", None)
+        said = stderr.decode(errors="replace").strip() if isinstance(stderr, bytes) else ""
+        raise GraphvizFailedError(
+            f"cannot write {fmt!r}: Graphviz's 'dot' failed ({quote(said or str(error))}); "
+            "check the Graphviz installation (`dot -V`), or write .dot or .json instead"
         ) from None
     return data
 
@@ -794,8 +839,19 @@ def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> di
     width, height = layout_size(to_dot(tree, **looks))
     if max(width, height) <= MAX_INCHES:
         return {}
-    tries: list[dict[str, Any]] = [{"rankdir": "LR"}]
-    tries += [{"rankdir": d, "wrap": k} for k in (4, 3, 2) for d in ("TB", "LR")]
+    # Each try is a full layout: try only those that can shrink the picture enough. Turning
+    # it sideways swaps width for height (nodes are about as tall as wide), so it helps only a
+    # picture within a few times the limit; wrapping leaves into rows of k narrows a level of
+    # n leaves under one node at most n/k times.
+    graph = tree.graph
+    most = max(
+        (sum(1 for c in graph.successors(n) if graph.out_degree(c) == 0) for n in graph), default=0
+    )
+    factor = max(width, height) / MAX_INCHES
+    tries: list[dict[str, Any]] = [{"rankdir": "LR"}] if factor <= 3 else []
+    tries += [
+        {"rankdir": d, "wrap": k} for k in (4, 3, 2) for d in ("TB", "LR") if most / k >= factor
+    ]
     for extra in tries:
         if max(layout_size(to_dot(tree, **{**looks, **extra}))) <= MAX_INCHES:
             return extra

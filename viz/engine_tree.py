@@ -44,6 +44,7 @@ import networkx as nx
 from solver.engine import search
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Iteration, Leaf, OracleHit
 from solver.game import Game, format_action, format_state, player_name
+from solver.output import check_output, write_bytes
 from solver.results import SearchResult
 from viz.annotations import BOUND_SIGN
 from viz.build import DEFAULT_MAX_NODES, bound_kind, num
@@ -522,11 +523,19 @@ def _caption(tree: EngineTree, title: str | None, legend: bool) -> str:
 
 
 def render_engine(
-    tree: EngineTree, path: str | os.PathLike[str], *, title: str | None = None, legend: bool = True
+    tree: EngineTree,
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    legend: bool = True,
+    overwrite: bool = True,
 ) -> Path:
     """Write the engine's tree to ``path`` (DOT, SVG, PNG, PDF or node-link JSON), atomically.
 
+    ``overwrite=False`` refuses to replace an existing file.
+
     Raises:
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
         UnknownFormatError: the suffix is not one of :data:`ENGINE_FORMATS`.
         GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
     """
@@ -537,6 +546,7 @@ def render_engine(
             f"unknown output suffix {out.suffix!r} of {str(out)!r} for the engine's tree; use one "
             f"of: {', '.join('.' + f for f in ENGINE_FORMATS)}"
         )
+    check_output(out, overwrite=overwrite)  # before Graphviz lays the picture out
     if fmt == "json":
         try:
             data = nx.node_link_data(tree.graph, edges="edges")
@@ -547,10 +557,7 @@ def render_engine(
     else:
         source = engine_dot(tree, title=title, legend=legend)
         payload = source.encode() if fmt in ("dot", "gv") else pipe(source, fmt)
-    partial = out.with_name(out.name + ".partial")
-    partial.write_bytes(payload)
-    os.replace(partial, out)
-    return out
+    return write_bytes(out, payload, overwrite=overwrite)
 
 
 def _finite(value: Any) -> Any:

@@ -7,6 +7,7 @@ import path working.
 from __future__ import annotations
 
 from solver.errors import (
+    GraphvizFailedError,
     GraphvizNotFoundError,
     TooManyNodesError,
     UnknownFormatError,
@@ -15,6 +16,7 @@ from solver.errors import (
 )
 
 __all__ = [
+    "GraphvizFailedError",
     "GraphvizNotFoundError",
     "TooManyNodesError",
     "UnknownFormatError",

@@ -3,7 +3,7 @@
 The format comes from ``format=`` or else from the file's suffix. JSON is networkx's node-link
 form (``nodes``, ``edges``, ``graph``) with infinities written as the strings ``"inf"`` and
 ``"-inf"`` so that the file is strict JSON; ``graph.fields`` documents every node field (the
-same text as :data:`NODE_FIELDS`). Files are written atomically (a temporary file renamed).
+same text as :data:`NODE_FIELDS`). Files are written atomically (:mod:`solver.output`).
 """
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
+from solver.output import check_output, write_bytes, write_text
 from viz.build import GameTree
 from viz.dot import pipe, readable_dot, to_dot
 from viz.errors import UnknownFormatError
 
-__all__ = ["FORMATS", "NODE_FIELDS", "render", "to_json", "write_atomically"]
+__all__ = ["FORMATS", "NODE_FIELDS", "render", "to_json"]
 
 FORMATS = ("dot", "gv", "svg", "png", "pdf", "json")
 """The formats :func:`render` writes (``gv`` is DOT under its other usual suffix)."""
@@ -85,33 +85,13 @@ def to_json(tree: GameTree) -> str:
     return json.dumps(_finite(data), indent=1, ensure_ascii=False, allow_nan=False)
 
 
-def write_atomically(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename."""
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.chmod(temporary, 0o666 & ~_umask())  # as open() would have made it
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def render(
     tree: GameTree,
     path: str | os.PathLike[str],
     *,
     format: str | None = None,
     large: bool = False,
+    overwrite: bool = True,
     **looks: Any,
 ) -> Path:
     """Write ``tree`` to ``path`` as DOT, SVG, PNG, PDF or JSON; return the path written.
@@ -121,6 +101,8 @@ def render(
         path: the output file; its suffix gives the format unless ``format`` is set.
         format: one of ``dot``, ``gv``, ``svg``, ``png``, ``pdf``, ``json``.
         large: draw a picture too large to read at its natural size instead of refusing it.
+        overwrite: replace an existing file (False refuses). The file is written atomically
+            (:mod:`solver.output`): a failed or interrupted write leaves any old file intact.
         looks: :func:`viz.dot.to_dot` options: ``boards``, ``alpha_beta_labels``, ``title``,
             ``legend``, ``order``, ``exercise``, ``view``.
 
@@ -129,9 +111,10 @@ def render(
         GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
         UnreadableError: the picture is too large to read (see :func:`viz.dot.readable_options`).
         CapabilityError: ``boards=True`` for a game without ``render``.
+        OutputError: the path cannot be written (checked before drawing), or exists and
+            ``overwrite`` is False.
 
-    >>> import tempfile
-    >>> from games import load_game
+    >>>     >>> from games import load_game
     >>> from viz import game_tree
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     render(game_tree(load_game("textbook")), Path(folder, "tree.dot")).suffix
@@ -144,8 +127,11 @@ def render(
         raise UnknownFormatError(
             f"unknown output {given}; use one of: {', '.join('.' + f for f in FORMATS)}"
         )
+    check_output(out, overwrite=overwrite)
     if fmt == "json":
-        return write_atomically(out, (to_json(tree) + "\n").encode())
+        return write_text(out, to_json(tree) + "\n", overwrite=overwrite)
     if fmt in ("dot", "gv"):
-        return write_atomically(out, to_dot(tree, **looks).encode())
-    return write_atomically(out, pipe(readable_dot(tree, large=large, **looks), fmt))
+        return write_text(out, to_dot(tree, **looks), overwrite=overwrite)
+    return write_bytes(
+        out, pipe(readable_dot(tree, large=large, **looks), fmt), overwrite=overwrite
+    )

@@ -16,15 +16,19 @@ import os
 from pathlib import Path
 from typing import Any
 
+from solver.output import prepare_directory, write_bytes, write_text
 from viz.build import GameTree
 from viz.dot import pipe, readable_options, to_dot
 from viz.errors import UnknownFormatError
 from viz.stepper import current_nodes, frame_changes, frame_svg, stepper_svg
 
-__all__ = ["FRAME_FORMATS", "frame_sources", "write_frames"]
+__all__ = ["FRAME_FORMATS", "FRAME_PATTERN", "frame_sources", "write_frames"]
 
 FRAME_FORMATS = ("svg", "png", "pdf", "dot")
 """The formats :func:`write_frames` writes."""
+
+FRAME_PATTERN = r"frame-[0-9]+\.(?:svg|png|pdf|dot)"
+"""The names of the files :func:`write_frames` writes (and removes from a reused folder)."""
 
 
 def frame_sources(tree: GameTree, **looks: Any) -> list[str]:
@@ -48,35 +52,45 @@ def frame_svgs(tree: GameTree, **looks: Any) -> list[str]:
 
 
 def write_frames(
-    tree: GameTree, directory: str | os.PathLike[str], *, format: str = "svg", **looks: Any
+    tree: GameTree,
+    directory: str | os.PathLike[str],
+    *,
+    format: str = "svg",
+    overwrite: bool = True,
+    **looks: Any,
 ) -> list[Path]:
     """Write every frame as ``frame-000.svg``, ``frame-001.svg``, ... into ``directory``.
 
-    The directory is created if needed. ``looks`` are :func:`viz.dot.to_dot` options (boards,
-    alpha_beta_labels, order, view, title). Returns the files in order.
+    ``looks`` are :func:`viz.dot.to_dot` options (boards, alpha_beta_labels, order, view,
+    title) and ``large``. The directory is created if needed. A reused directory's old frames
+    (``frame-N.*`` of any frame format) are removed first, so the folder never mixes two runs;
+    ``overwrite=False`` refuses instead. Each frame is written atomically. Returns the files in
+    order.
 
     Raises:
+        OutputError: the directory cannot be created or written, or holds old frames and
+            ``overwrite`` is False.
         UnknownFormatError: ``format`` is not one of :data:`FRAME_FORMATS`.
         GraphvizNotFoundError: ``dot`` is not installed.
         UnreadableError: the diagram is too large to read (see :func:`viz.dot.readable_options`).
     """
-    from viz.export import write_atomically
-
     fmt = format.lower()
     if fmt not in FRAME_FORMATS:
         raise UnknownFormatError(
             f"unknown frame format {format!r}; use one of: {', '.join(FRAME_FORMATS)}"
         )
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = prepare_directory(directory, FRAME_PATTERN, overwrite=overwrite)
     count = len(tree.steps) + 1
     width = max(3, len(str(count - 1)))
     names = [folder / f"frame-{index:0{width}d}.{fmt}" for index in range(count)]
     if fmt == "svg":
         for path, svg in zip(names, frame_svgs(tree, **looks), strict=True):
-            write_atomically(path, svg.encode())
+            write_text(path, svg)
         return names
     layout = readable_options(tree, **looks)  # one layout for every frame
     for path, source in zip(names, frame_sources(tree, **looks, **layout), strict=True):
-        write_atomically(path, source.encode() if fmt == "dot" else pipe(source, fmt))
+        if fmt == "dot":
+            write_text(path, source)
+        else:
+            write_bytes(path, pipe(source, fmt))
     return names

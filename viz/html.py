@@ -23,8 +23,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from solver.output import check_output, write_text
 from viz.build import GameTree
-from viz.dot import default_title, summary_line, svg_element
+from viz.dot import default_title, step_text, summary_line, svg_element
 from viz.stepper import current_nodes, frame_changes, stepper_svg
 
 __all__ = ["page", "write_html"]
@@ -132,10 +133,10 @@ _SCRIPT = """
 """
 
 
-def captions(tree: GameTree) -> list[str]:
+def captions(tree: GameTree, view: str = "minimax") -> list[str]:
     """The caption of every frame: before the search, each step, and the summary at the end."""
     out = ["before the search: it starts at the root"]
-    out += [f"step {i}: {s.text}" for i, s in enumerate(tree.steps, start=1)]
+    out += [f"step {i + 1}: {step_text(tree, i, view)}" for i in range(len(tree.steps))]
     out[-1] += " (" + summary_line(tree) + ")"
     return out
 
@@ -147,7 +148,7 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
     name = title or default_title(tree, view)
     svg = svg_element(stepper_svg(tree, title=title, **looks))
     changes = frame_changes(tree, view=view)
-    texts = captions(tree)
+    texts = captions(tree, view)
     data = {
         "captions": texts,
         "current": current_nodes(tree),
@@ -175,11 +176,22 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
 
 
 def write_html(
-    tree: GameTree, path: str | os.PathLike[str], *, title: str | None = None, **looks: Any
+    tree: GameTree,
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    overwrite: bool = True,
+    **looks: Any,
 ) -> Path:
-    """Write the self-contained stepper page to ``path`` (atomically) and return the path.
+    """Write the self-contained stepper page to ``path`` and return the path.
+
+    ``looks`` are :func:`viz.dot.to_dot` options (boards, alpha_beta_labels, order, view) and
+    ``large``. The page is written atomically (:mod:`solver.output`); ``overwrite=False``
+    refuses to replace an existing file.
 
     Raises:
+        OutputError: the path cannot be written (checked before drawing), or exists and
+            ``overwrite`` is False.
         GraphvizNotFoundError: ``dot`` is not installed (the diagram is laid out by Graphviz).
         UnreadableError: the diagram is too large to read (see :func:`viz.dot.readable_options`).
         CapabilityError: ``boards=True`` for a game without ``render``.
@@ -192,6 +204,5 @@ def write_html(
     ...     "<script>" in out.read_text(encoding="utf-8")
     True
     """
-    from viz.export import write_atomically
-
-    return write_atomically(Path(path), page(tree, title=title, **looks).encode())
+    check_output(path, overwrite=overwrite)
+    return write_text(path, page(tree, title=title, **looks), overwrite=overwrite)

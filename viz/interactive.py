@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.game import Game, format_action, format_state
+from solver.output import write_text
 from viz.build import GameTree
 from viz.dot import default_title, summary_line
 from viz.errors import VizError
@@ -226,6 +227,7 @@ def write_interactive(
     game: Game[Any, Any] | None = None,
     state: Any = None,
     title: str | None = None,
+    overwrite: bool = True,
 ) -> Path:
     """Write the interactive page to ``path`` (atomically) and return the path.
 
@@ -237,9 +239,11 @@ def write_interactive(
             most :data:`EDIT_LIMIT` positions, the page lets the reader edit leaf values.
         state: the tree's root position (None: the game's initial state).
         title: the page's heading (default: algorithm, game, position, depth).
+        overwrite: replace an existing file (False refuses).
 
     Raises:
         VizError: ``game``/``state`` are not the tree's, or the tree is too large to draw.
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
 
     >>> import tempfile
     >>> from games import load_game
@@ -249,10 +253,5 @@ def write_interactive(
     ...     "tree-data" in out.read_text(encoding="utf-8")
     True
     """
-    out = Path(path)
-    partial = out.with_name(out.name + ".partial")
-    partial.write_text(
-        interactive_page(tree, game=game, state=state, title=title), encoding="utf-8"
-    )
-    os.replace(partial, out)
-    return out
+    text = interactive_page(tree, game=game, state=state, title=title)
+    return write_text(path, text, overwrite=overwrite)

@@ -34,6 +34,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from solver.output import write_text
 from viz.annotations import value_text
 from viz.build import GameTree, num
 from viz.dot import default_title, summary_line
@@ -365,10 +366,14 @@ def to_tikz(
     return _STANDALONE.replace("%BODY%\n", body)
 
 
-def write_tikz(tree: GameTree, path: str | os.PathLike[str], **options: Any) -> Path:
-    """Write :func:`to_tikz` to ``path`` atomically and return the path (options as there)."""
-    out = Path(path)
-    partial = out.with_name(out.name + ".partial")
-    partial.write_text(to_tikz(tree, **options), encoding="utf-8")
-    os.replace(partial, out)
-    return out
+def write_tikz(
+    tree: GameTree, path: str | os.PathLike[str], *, overwrite: bool = True, **options: Any
+) -> Path:
+    """Write :func:`to_tikz` to ``path`` and return the path (options as there).
+
+    The file is written atomically; ``overwrite=False`` refuses to replace an existing one.
+
+    Raises:
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
+    """
+    return write_text(path, to_tikz(tree, **options), overwrite=overwrite)

@@ -18,11 +18,13 @@ malformed game option); 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from solver import DISTRIBUTION, __version__
 from solver.game import GameError
+from solver.quoting import QUOTE_LIMIT
 from zerosum.commands import COMMANDS
 from zerosum.console import (
     EXIT_GAME_ERROR,
@@ -121,4 +123,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _error(io: Io, message: str) -> None:
-    io.err.print(f"{PROG}: error: {message}", style=None)
+    io.err.print(f"{PROG}: error: {shorten_runs(message)}", style=None)
+
+
+_LONG_RUN = re.compile(rf"\S{{{QUOTE_LIMIT + 40},}}")
+
+
+def shorten_runs(message: str) -> str:
+    """``message`` with every very long run of non-blank characters cut to its beginning.
+
+    The messages quote bad values by their beginning already; this is the last guard, for
+    text that argparse or a third-party game echoes whole (a 130 KB argument stays one line).
+
+    >>> shorten_runs("invalid choice: '" + "x" * 5000 + "'")[-40:]
+    'xxxxxxxxxxxxxxxxxxxx… (5,002 characters)'
+    """
+    return _LONG_RUN.sub(
+        lambda m: f"{m.group()[:QUOTE_LIMIT]}… ({len(m.group()):,} characters)", message
+    )

@@ -7,6 +7,7 @@ straight to the stream. Errors are :class:`UsageError` (exit 2) or the project's
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -47,8 +48,8 @@ class Io:
     """Where the command writes: stdout and stderr consoles, plain when not a terminal."""
 
     def __init__(self, stdout: TextIO | None = None, stderr: TextIO | None = None) -> None:
-        self.out = _console(stdout if stdout is not None else sys.stdout)
-        self.err = _console(stderr if stderr is not None else sys.stderr)
+        self.out = _console(_lenient(stdout if stdout is not None else sys.stdout))
+        self.err = _console(_lenient(stderr if stderr is not None else sys.stderr))
 
     @property
     def fancy(self) -> bool:
@@ -67,8 +68,18 @@ class Io:
         self.out.file.flush()
 
     def json(self, data: object) -> None:
-        """Write ``data`` as indented JSON to stdout, bypassing rich's wrapping."""
-        self.out.file.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        """Write ``data`` as indented JSON to stdout, bypassing rich's wrapping.
+
+        Non-ASCII text is written as is when the stream's encoding can hold it, else as JSON
+        escapes (so the JSON stays exact under e.g. ``PYTHONIOENCODING=ascii``).
+        """
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+        encoding = getattr(self.out.file, "encoding", None) or "utf-8"
+        try:
+            text.encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            text = json.dumps(data, indent=2, ensure_ascii=True)
+        self.out.file.write(text + "\n")
         self.out.file.flush()
 
     def table(self, *columns: str, title: str | None = None) -> Table:
@@ -86,6 +97,15 @@ class Io:
             justify = "right" if column.startswith(">") else "left"
             table.add_column(column.lstrip(">"), justify=justify)  # type: ignore[arg-type]
         return table
+
+
+def _lenient(stream: TextIO) -> TextIO:
+    """``stream``, set to replace what its encoding cannot write (``Ayòayò`` under ASCII)."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None and getattr(stream, "errors", "strict") == "strict":
+        with contextlib.suppress(ValueError, OSError):  # a stream that cannot change
+            reconfigure(errors="replace")
+    return stream
 
 
 def _console(stream: TextIO) -> Console:

@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
+import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from games import load_game
 from solver.game import GameError, HasPositionFields, UnknownGameError, parse_state
+from solver.output import OutputError, check_directory, check_output
+from solver.quoting import quote
+from viz.frames import FRAME_PATTERN
 from zerosum.console import UsageError
 
 __all__ = [
+    "checked_frames",
+    "checked_output",
     "extra_fields",
     "game_arguments",
     "game_options",
@@ -27,6 +32,8 @@ __all__ = [
     "position_argument",
     "positive_float",
     "positive_int",
+    "seed_int",
+    "title_text",
 ]
 
 
@@ -37,29 +44,32 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip().isidentifier():
             raise UsageError(
-                f"invalid game option {item!r}: expected KEY=VALUE, e.g. -O labels=aima"
+                f"invalid game option {quote(item)}: expected KEY=VALUE, e.g. -O labels=aima"
             )
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        options[key.strip()] = value
+        options[key.strip()] = _json_or_text(raw)
     text = getattr(args, "tree", None)
     if text is not None:
-        try:
-            tree = json.loads(text)
-        except json.JSONDecodeError as exc:
+        tree = _json_or_text(text)
+        if not isinstance(tree, (list, str)):
             raise UsageError(
-                f"invalid --tree {text!r}: {exc.msg} at character {exc.pos}; "
-                "expected JSON nested lists of leaf values, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'"
-            ) from None
-        if not isinstance(tree, list):
-            raise UsageError(
-                f"invalid --tree {text!r}: expected a JSON list of subtrees and leaf values, "
-                "e.g. '[[3,12,8],[2,4,6],[14,5,2]]'"
+                f"invalid --tree {quote(text)}: expected a JSON list of subtrees and leaf "
+                "values, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'"
             )
         options["tree"] = tree
     return options
+
+
+def _json_or_text(text: str) -> Any:
+    """``text`` read as JSON, or the text itself when it is not JSON Python can read.
+
+    JSON that is malformed, nested deeper than Python's recursion limit, or holds an int of
+    more than 4,300 digits is passed on as text: the game's own parser then says what is wrong
+    (the textbook game reads trees of any depth itself).
+    """
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
 
 
 def load(args: argparse.Namespace) -> Any:
@@ -99,7 +109,7 @@ def position(game: Any, args: argparse.Namespace) -> Any:
     try:
         return game.position_from(text, **fields)
     except GameError as exc:
-        where = "the start" if text is None else repr(text)
+        where = "the start" if text is None else quote(text)
         raise type(exc)(f"{exc} (in {where}, with {_option_names(fields)})") from None
 
 
@@ -109,7 +119,7 @@ def _parse_position(game: Any, text: str) -> Any:
     except GameError:
         raise
     except ValueError as exc:  # a game parser that let a plain ValueError through
-        raise GameError(f"invalid position {text!r} for {game.name}: {exc}") from None
+        raise GameError(f"invalid position {quote(text)} for {game.name}: {exc}") from None
 
 
 def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
@@ -127,44 +137,96 @@ def _option_names(fields: Mapping[str, Any]) -> str:
     return "/".join(f"--{name.replace('_', '-')}" for name in fields)
 
 
+MAX_WHOLE: Final = 10**9 - 1
+"""The largest whole-number option value (depths, counts, limits): nine digits."""
+
+MAX_SECONDS: Final = 86_400.0
+"""The longest time option: one day."""
+
+_WHOLE = re.compile(r"\+?[0-9]{1,9}", re.ASCII)
+_SIGNED = re.compile(r"[-+]?[0-9]{1,18}", re.ASCII)
+_DECIMAL = re.compile(r"\+?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]{1,3})?", re.ASCII)
+
+
+MAX_TITLE: Final = 500
+"""The longest ``--title`` (characters): a caption, not a document."""
+
+
+def title_text(text: str) -> str:
+    """A diagram title of at most :data:`MAX_TITLE` characters."""
+    if len(text) > MAX_TITLE:
+        raise argparse.ArgumentTypeError(
+            f"invalid --title {quote(text)}: at most {MAX_TITLE} characters"
+        )
+    return text
+
+
+def checked_output(path: str, option: str, force: bool) -> str:
+    """``path`` if a file can be written there (``force``: replacing one); else a usage error."""
+    try:
+        check_output(path, overwrite=force)
+    except OutputError as exc:
+        raise UsageError(
+            f"{option}: {exc}".replace("pass overwrite=True (--force)", "pass --force")
+        ) from None
+    return path
+
+
+def checked_frames(path: str, force: bool) -> str:
+    """``path`` if frames can be written into it (``force``: replacing old ones)."""
+    try:
+        check_directory(path, FRAME_PATTERN, overwrite=force)
+    except OutputError as exc:
+        raise UsageError(
+            f"--frames: {exc}".replace("pass overwrite=True (--force)", "pass --force")
+        ) from None
+    return path
+
+
 def parse_captured(text: str) -> tuple[int, int]:
     parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
-    try:
-        numbers = tuple(int(p) for p in parts)
-    except ValueError:
-        numbers = ()
-    if len(numbers) != 2 or min(numbers) < 0:
+    if len(parts) != 2 or not all(_WHOLE.fullmatch(p) for p in parts):
         raise argparse.ArgumentTypeError(
-            f"invalid --captured {text!r}: expected two non-negative whole numbers, e.g. 0,0"
+            f"invalid --captured {quote(text)}: expected two whole numbers >= 0 (ASCII digits), "
+            "e.g. 0,0"
         )
-    return (numbers[0], numbers[1])
+    return (int(parts[0]), int(parts[1]))
 
 
 def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: expected a whole number >= 1")
+    """A whole number from 1 to :data:`MAX_WHOLE`, in ASCII digits."""
+    value = int(text) if _WHOLE.fullmatch(text.strip()) else 0
+    if not 1 <= value <= MAX_WHOLE:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {quote(text)}: expected a whole number from 1 to {MAX_WHOLE:,} "
+            "(ASCII digits)"
+        )
     return value
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0 or math.isinf(value):
+def seed_int(text: str) -> int:
+    """A random seed: a whole number of up to 18 digits, possibly negative."""
+    if not _SIGNED.fullmatch(text.strip()):
         raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: expected a number of seconds > 0"
+            f"invalid seed {quote(text)}: expected a whole number of up to 18 digits (ASCII digits)"
+        )
+    return int(text)
+
+
+def positive_float(text: str) -> float:
+    """Seconds: a decimal number above 0 and at most :data:`MAX_SECONDS`."""
+    value = float(text) if _DECIMAL.fullmatch(text.strip()) else 0.0
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {quote(text)}: expected a number of seconds above 0 and at most "
+            f"{MAX_SECONDS:g} (e.g. 0.5)"
         )
     return value
 
 
 def player_number(text: str) -> int:
     if text not in ("0", "1"):
-        raise argparse.ArgumentTypeError(f"invalid player {text!r}: expected 0 or 1")
+        raise argparse.ArgumentTypeError(f"invalid player {quote(text)}: expected 0 or 1")
     return int(text)
 
 

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from solver.game import BoardCells, IllegalActionError, InvalidStateError, Player
+from solver.quoting import quote
 
 __all__ = [
     "PLAYER_NAMES",
@@ -210,13 +211,13 @@ def relay_sow(
     """
     rows = _check_rows(board)
     if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
-        raise InvalidStateError(f"player must be 0 or 1, got {player!r}")
+        raise InvalidStateError(f"player must be 0 or 1, got {quote(player)}")
     if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell <= 5:
-        raise InvalidStateError(f"cell must be an int 0..5, got {cell!r}")
+        raise InvalidStateError(f"cell must be an int 0..5, got {quote(cell)}")
     b = [*reversed(rows[0]), *rows[1], 0, 0]
     if not _sow(b, player, _Q[player][cell]):
         raise NeverEndingSowingError(
-            f"the sowing of cell {cell} by player {player} on {board!r} never ends"
+            f"the sowing of cell {cell} by player {player} on {quote(board)} never ends"
         )
     return ((b[5], b[4], b[3], b[2], b[1], b[0]), tuple(b[6:12])), (b[12], b[13])
 
@@ -269,7 +270,10 @@ class Ayoayo:
 
     def __init__(self, cache_size: int = 1 << 14) -> None:
         if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
-            raise ValueError(f"cache_size must be a non-negative int, got {cache_size!r}")
+            raise InvalidStateError(
+                f"invalid cache_size {quote(cache_size)}; expected a whole number >= 0 "
+                "(positions whose moves are remembered; 0 remembers none)"
+            )
         self.cache_size = cache_size
         # state -> (legal moves, children by cell: the child state or None if not yet sown)
         self._cache: dict[AyoayoState, tuple[tuple[int, ...], list[AyoayoState | None]]] = {}
@@ -344,6 +348,15 @@ class Ayoayo:
         """The horizon value: ``captured[0] - captured[1]``, as the reference's minimax."""
         return state[12] - state[13]
 
+    def endless_value(self, state: AyoayoState) -> int:
+        """The score of play that cycles for ever: ``captured[0] - captured[1]``.
+
+        No capture can happen inside a cycle (captures only grow), so this is constant along
+        any cycle; the seeds still on the board count for nobody (``solver.game.HasEndlessValue``).
+        A match ended by a repeated position is scored the same way.
+        """
+        return state[12] - state[13]
+
     def winner(self, state: AyoayoState) -> int | None:
         """None while the game runs; then 0 or 1, or -1 for a draw (the reference's ``winner``)."""
         return _winner(state) if self.is_terminal(state) else None
@@ -396,7 +409,7 @@ class Ayoayo:
         b = list(state)
         if not _sow(b, p, _Q[p][cell]):
             raise NeverEndingSowingError(
-                f"illegal action {cell!r} in {_format(state)}: its sowing never ends"
+                f"illegal action {quote(cell)} in {_format(state)}: its sowing never ends"
             )
         return _finish(b, p)
 
@@ -479,7 +492,7 @@ class Ayoayo:
         rows = _check_rows(board)
         caps = _check_pair(captured, "captured")
         if isinstance(to_move, bool) or not isinstance(to_move, int) or to_move not in (0, 1):
-            raise InvalidStateError(f"to_move must be 0 or 1, got {to_move!r}")
+            raise InvalidStateError(f"to_move must be 0 or 1, got {quote(to_move)}")
         on_board = sum(rows[0]) + sum(rows[1])
         if on_board + caps[0] + caps[1] != TOTAL_SEEDS:
             raise InvalidStateError(
@@ -624,9 +637,9 @@ class Ayoayo:
             IllegalActionError: the text is not a cell number 0..5.
         """
         word = str(text).strip()
-        if not (word.isdigit() and 0 <= int(word) <= 5):
+        if not _CELL_RE.fullmatch(word):
             raise IllegalActionError(
-                f"illegal action {text!r}: a move is a cell number 0..5 of the mover's row; "
+                f"illegal action {quote(text)}: a move is a cell number 0..5 of the mover's row; "
                 f"legal here: {', '.join(map(str, self.actions(state))) or 'none'}"
             )
         return int(word)
@@ -635,20 +648,24 @@ class Ayoayo:
 _INITIAL: Final = _new_state(AyoayoState, [4] * 12 + [0, 0, 0])
 
 _BOARD_RE: Final = re.compile(r"\s*(\[\s*\[[^\[\]]*\]\s*,\s*\[[^\[\]]*\]\s*\])(.*)\Z", re.S)
-_TOKEN_RE: Final = re.compile(r"\s*(?:(captured|to[-_ ]?move)\s*[:=]?|(\d+)|([,\[\]()])|(\S+))")
+_TOKEN_RE: Final = re.compile(
+    r"\s*(?:(captured|to[-_ ]?move)\s*[:=]?|([0-9]{1,9})(?![0-9])|([,\[\]()])|(\S+))", re.ASCII
+)
+_CELL_RE: Final = re.compile(r"[0-5]", re.ASCII)
 
 
 def _check_rows(board: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if isinstance(board, (str, bytes)) or not isinstance(board, Iterable):
-        raise InvalidStateError(f"a board is two rows of six ints, got {board!r}")
+        raise InvalidStateError(f"a board is two rows of six ints, got {quote(board)}")
     rows = [list(row) if isinstance(row, Iterable) else row for row in board]
     if len(rows) != 2 or any(not isinstance(row, list) or len(row) != 6 for row in rows):
-        raise InvalidStateError(f"a board is two rows of six ints, got {board!r}")
+        raise InvalidStateError(f"a board is two rows of six ints, got {quote(board)}")
     for r, row in enumerate(rows):
         for c, n in enumerate(row):
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise InvalidStateError(
-                    f"pit board[{r}][{c}] holds {n!r}; pits hold non-negative ints (in {board!r})"
+                    f"pit board[{r}][{c}] holds {quote(n)}; pits hold non-negative ints "
+                    f"(in {quote(board)})"
                 )
     return tuple(rows[0]), tuple(rows[1])
 
@@ -660,18 +677,18 @@ def _check_pair(pair: Any, what: str) -> tuple[int, int]:
         or len(items) != 2
         or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in items)
     ):
-        raise InvalidStateError(f"{what} must be two non-negative ints, got {pair!r}")
+        raise InvalidStateError(f"{what} must be two non-negative ints, got {quote(pair)}")
     return items[0], items[1]
 
 
 def _read_position(text: str) -> tuple[Any, tuple[int, int], int]:
     """The board, captured seeds and side to move written in ``text``, not yet checked."""
     if not isinstance(text, str):
-        raise InvalidStateError(f"expected a position as text, got {text!r}")
+        raise InvalidStateError(f"expected a position as text, got {quote(text)}")
     match = _BOARD_RE.match(text)
     if match is None:
         raise InvalidStateError(
-            f"cannot read a board in {text!r}; expected two rows of six like "
+            f"cannot read a board in {quote(text)}; expected two rows of six like "
             "'[[4,4,4,4,4,4],[4,4,4,4,4,4]]', optionally followed by "
             "'captured 0,0 to-move 0'"
         )
@@ -679,7 +696,7 @@ def _read_position(text: str) -> tuple[Any, tuple[int, int], int]:
         board = json.loads(match.group(1))
     except ValueError:
         raise InvalidStateError(
-            f"cannot read the board {match.group(1)!r}; expected two rows of six numbers "
+            f"cannot read the board {quote(match.group(1))}; expected two rows of six numbers "
             "like '[[4,4,4,4,4,4],[4,4,4,4,4,4]]'"
         ) from None
     captured, to_move = _parse_tail(match.group(2), text)
@@ -704,26 +721,26 @@ def _parse_tail(tail: str, text: str) -> tuple[tuple[int, int], int]:
         elif num is not None:
             if want == "to-move" or (want == "" and captured is not None):
                 if to_move is not None:
-                    raise InvalidStateError(f"more than one side to move in {text!r}")
+                    raise InvalidStateError(f"more than one side to move in {quote(text)}")
                 to_move = int(num)
                 want = ""
             else:
                 numbers.append(int(num))
                 if len(numbers) == 2:
                     if captured is not None:
-                        raise InvalidStateError(f"captured seeds given twice in {text!r}")
+                        raise InvalidStateError(f"captured seeds given twice in {quote(text)}")
                     captured, numbers, want = numbers, [], ""
         elif junk is not None:
             raise InvalidStateError(
-                f"cannot read {junk!r} in {text!r}; after the board write "
+                f"cannot read {quote(junk)} in {quote(text)}; after the board write "
                 "'captured C0,C1 to-move P' (or just 'C0,C1 P')"
             )
         # punctuation (commas, brackets) only separates
     if numbers:
         raise InvalidStateError(
-            f"captured needs two numbers (player 0's, player 1's) in {text!r}, got {numbers}"
+            f"captured needs two numbers (player 0's, player 1's) in {quote(text)}, got {numbers}"
         )
     if to_move is not None and to_move not in (0, 1):
-        raise InvalidStateError(f"the side to move is 0 or 1, got {to_move} in {text!r}")
+        raise InvalidStateError(f"the side to move is 0 or 1, got {to_move} in {quote(text)}")
     caps = (captured[0], captured[1]) if captured is not None else (0, 0)
     return caps, 0 if to_move is None else to_move

@@ -24,8 +24,14 @@ OURS_KEYS = {
     "ours.engine.ayoayo",
     "ours.to_depth.ayoayo",
     "ours.depth_in_time.ayoayo",
+    "ours.loop_check.ayoayo",
 }
-AYOAYO_KEYS = {"ours.engine.ayoayo", "ours.to_depth.ayoayo", "ours.depth_in_time.ayoayo"}
+AYOAYO_KEYS = {
+    "ours.engine.ayoayo",
+    "ours.to_depth.ayoayo",
+    "ours.depth_in_time.ayoayo",
+    "ours.loop_check.ayoayo",
+}
 
 
 def _quick(tmp_path: Path, *extra: str) -> tuple[int, dict[str, Any]]:
@@ -111,6 +117,19 @@ class TestQuickRunOfOurSide:
         assert reached["nodes"] > 0
         timed = measured["ours.depth_in_time.ayoayo"]
         assert len(timed["facts"]["depths"]) == 1 and timed["facts"]["depths"][0] >= 1
+
+    def test_the_loop_check_case_refuses_the_looping_sowing(
+        self, ours_report: dict[str, Any]
+    ) -> None:
+        """The never-ending sowing is timed, refused, and judged against its 1 s target."""
+        measured = {m["key"]: m for m in ours_report["measurements"]}
+        looping = measured["ours.loop_check.ayoayo"]
+        assert (looping["kind"], looping["facts"]) == ("loop_check", {"refused": True})
+        by_goal = {t["goal"]: t for t in ours_report["targets"]}
+        target = by_goal[
+            "a never-ending relay-sowing is refused within 1 s (found exactly, no step cap)"
+        ]
+        assert target["met"] is (looping["max_s"] < 1.0)
 
     def test_agreement_rows_count_up_from_depth_one(self, ours_report: dict[str, Any]) -> None:
         """The engine-vs-teaching check reports consecutive depths from 1, each equal."""

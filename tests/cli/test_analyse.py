@@ -107,7 +107,7 @@ class TestAnalyseText:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 class TestInterrupt:
     def test_ctrl_c_prints_the_best_answer_so_far(self):
-        """SIGINT during a long analysis prints the last completed depth's answer and exits 0."""
+        """SIGINT during a long analysis prints the last completed depth's answer and exits 130."""
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2]), "PYTHONUNBUFFERED": "1"}
         child = subprocess.Popen(
             [sys.executable, "-m", "zerosum", "analyse", "ayoayo", "-p", ARTICLE, "--time", "60"],
@@ -128,7 +128,7 @@ class TestInterrupt:
         finally:
             if child.poll() is None:
                 child.kill()
-        assert child.returncode == 0, err
+        assert child.returncode == 130, err
         assert "stopped during depth" in rest
         assert "best move:" in rest
         assert "Traceback" not in err

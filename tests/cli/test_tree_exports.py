@@ -44,6 +44,18 @@ class TestTreeExports:
         assert result.code == 2
         assert "--exercise" in result.err
 
+    def test_existing_outputs_need_force(self, run, tmp_path):
+        """A page or .tex that exists is refused before the search, and replaced with --force."""
+        for flag, name in (("--interactive", "page.html"), ("-o", "tree.tex")):
+            out = tmp_path / name
+            out.write_text("old", encoding="utf-8")
+            refused = run("tree", "textbook", flag, str(out))
+            assert refused.code != 0
+            assert "--force" in refused.err
+            assert out.read_text(encoding="utf-8") == "old"
+            assert run("tree", "textbook", flag, str(out), "--force").code == 0
+            assert out.read_text(encoding="utf-8") != "old"
+
 
 class TestEngineTree:
     def test_engine_tree_is_drawn_with_its_table_hits(self, run, tmp_path):

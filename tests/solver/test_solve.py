@@ -130,6 +130,7 @@ class TestTicTacToeFacts:
 class TestAgainstMinimax:
     """Every state's value is the teaching searches' value, and the optimal sets are complete."""
 
+    @pytest.mark.slow
     def test_every_value_is_the_minimax_value(self, solutions: dict[str, Solution]) -> None:
         """For all 5,478 states the solved value equals a search from that state."""
         game, solution = load_game("tictactoe"), solutions["tictactoe"]
@@ -288,6 +289,7 @@ class TestExport:
             state = game.parse_state(row["state"])
             assert row["value"] == solution.value(state)
             assert row["plies"] == solution.plies(state)
+            assert row["endless"] is False
             assert row["to_move"] == game.to_move(state)
             best = tuple(game.parse_action(state, text) for text in row["best_actions"])
             assert best == solution.best_actions(state)
@@ -300,11 +302,12 @@ class TestExport:
         with path.open(encoding="utf-8", newline="") as handle:
             rows = list(csv.DictReader(handle))
         assert len(rows) == 5478
-        assert list(rows[0]) == ["state", "to_move", "value", "plies", "best_actions"]
+        assert list(rows[0]) == ["state", "to_move", "value", "plies", "best_actions", "endless"]
         for row in rows:
             state = game.parse_state(row["state"])
             assert float(row["value"]) == solution.value(state)
             assert int(row["plies"]) == solution.plies(state)
+            assert row["endless"] == "False"
             assert int(row["to_move"]) == game.to_move(state)
             best = tuple(format_action(game, state, a) for a in solution.best_actions(state))
             assert tuple(row["best_actions"].split()) == best

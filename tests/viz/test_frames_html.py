@@ -205,6 +205,7 @@ def chromium_dom(url: str, profile: Path) -> str:
 
 
 @pytest.mark.chromium
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt: chromium)")
 class TestPageInChromium:
     def test_next_and_previous_change_the_frame_shown(

@@ -63,7 +63,7 @@ class TestTeachingOptions:
     def test_order_view_and_ordering(self, run: Callable[..., Run], tmp_path: Path) -> None:
         """--order numbers nodes; --view negamax negates MIN values; --ordering best prunes."""
         out = tmp_path / "t.dot"
-        args = ("tree", "textbook", "-a", "alphabeta", "-o", str(out))
+        args = ("tree", "textbook", "-a", "alphabeta", "-o", str(out), "--force")
         assert run(*args, "--order").code == 0
         assert "#11<" in out.read_text(encoding="utf-8")
         assert run(*args, "--view", "negamax").code == 0

@@ -6,8 +6,9 @@ import argparse
 
 from solver.engine import search
 from solver.game import format_state
+from solver.interrupts import watching_interrupts
 from solver.results import SearchResult
-from zerosum.console import EXIT_OK, Io
+from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io
 from zerosum.moves import depth_line, move_rows, print_answer, result_json
 from zerosum.options import (
     extra_fields,
@@ -17,6 +18,7 @@ from zerosum.options import (
     position_argument,
     positive_float,
     positive_int,
+    seed_int,
 )
 from zerosum.report import board_lines, json_num, outcome
 
@@ -42,7 +44,7 @@ def add_arguments(analyse: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"search for S seconds (default {DEFAULT_ANALYSE_SECONDS:g} without --depth)",
     )
-    analyse.add_argument("--seed", type=int, help="break ties between equal moves at random")
+    analyse.add_argument("--seed", type=seed_int, help="break ties between equal moves at random")
     analyse.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -84,23 +86,27 @@ def run(args: argparse.Namespace, io: Io) -> int:
             io.print(depth_line(game, state, result))
 
     try:
-        result = search(
-            game,
-            state,
-            depth=args.depth,
-            time_limit=time_limit,
-            seed=args.seed,
-            on_depth=on_depth,
-            all_values=True,  # the table gives every legal move its value, not just a bound
-        )
+        with watching_interrupts() as watch:
+            result = search(
+                game,
+                state,
+                depth=args.depth,
+                time_limit=time_limit,
+                seed=args.seed,
+                on_depth=on_depth,
+                all_values=True,  # the table gives every legal move its value, not just a bound
+            )
     except KeyboardInterrupt:
         if not completed:
             raise
         result = completed[-1]  # interrupted outside the engine's own handling
+        watch.interrupted = True
+    # Ctrl-C shows the best answer so far, then exits 130 like any interrupted command.
+    done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK
     rows = move_rows(game, state, result)
     if args.json:
         io.json(result_json(game, state, result, rows, algorithm="engine", time_limit=time_limit))
-        return EXIT_OK
+        return done
     io.print()
     print_answer(io, game, state, result, rows, title="engine", board=False)
-    return EXIT_OK
+    return done

@@ -7,9 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from solver.engine import search as engine_search
+from solver.interrupts import watching_interrupts
 from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult
-from zerosum.console import EXIT_OK, Io, UsageError
+from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
 from zerosum.moves import move_rows, print_answer, result_json
 from zerosum.options import (
     extra_fields,
@@ -53,7 +54,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
             "use --algorithm engine, or --depth N for the teaching searches"
         )
     search = searcher(args.algorithm, args.depth, args.time)
-    result = search(game, state)
+    with watching_interrupts() as watch:  # the engine answers Ctrl-C with its last depth
+        result = search(game, state)
+    done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK  # the answer so far, then 130
 
     def exact_child(child: Any) -> tuple[float, int | None]:
         depth = None if args.depth is None else args.depth - 1
@@ -67,9 +70,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
     rows = move_rows(game, state, result, exact_child if result.complete else None)
     if args.json:
         io.json(result_json(game, state, result, rows, algorithm=args.algorithm))
-        return EXIT_OK
+        return done
     print_answer(io, game, state, result, rows, title=f"{args.algorithm} search")
-    return EXIT_OK
+    return done
 
 
 def horizon_value(game: Any, state: Any) -> float:

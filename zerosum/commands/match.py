@@ -6,10 +6,11 @@ import argparse
 import functools
 
 from games import load_game
-from solver.match import run_match
+from solver.errors import AgentError
+from solver.match import MatchInterrupted, MatchResult, run_match
 from zerosum.commands.play import agent
-from zerosum.console import EXIT_OK, Io, UsageError, progress_bar
-from zerosum.options import game_arguments, game_options, load, positive_int
+from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError, progress_bar
+from zerosum.options import game_arguments, game_options, load, positive_int, seed_int
 
 NAME = "match"
 ALIASES: tuple[str, ...] = ()
@@ -22,7 +23,7 @@ def add_arguments(match: argparse.ArgumentParser) -> None:
     match.add_argument("agent_a", metavar="A", help="agent A (moves first unless --swap)")
     match.add_argument("agent_b", metavar="B", help="agent B")
     match.add_argument("--games", "-n", type=positive_int, default=100, help="games (100)")
-    match.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    match.add_argument("--seed", type=seed_int, default=0, help="match seed (default 0)")
     match.add_argument("--swap", action="store_true", help="alternate who moves first")
     match.add_argument("--workers", "-j", type=positive_int, help="worker processes")
     match.add_argument("--max-plies", type=positive_int, metavar="N", help="ply limit per game")
@@ -47,22 +48,39 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if not args.end_on_repetition and args.max_plies is None:
         raise UsageError("--no-repetition-rule needs --max-plies N, so that games that cycle end")
     factory = functools.partial(load_game, args.game, **game_options(args))
-    with progress_bar(io, f"{args.agent_a} vs {args.agent_b}", total=args.games) as advance:
-        result = run_match(
-            factory if workers is not None and workers > 1 else game,
-            args.agent_a,
-            args.agent_b,
-            games=args.games,
-            seed=args.seed,
-            swap=args.swap,
-            workers=workers,
-            max_plies=args.max_plies,
-            end_on_repetition=args.end_on_repetition,
-            progress=lambda done, total: advance(done),
-        )
-    if args.json:
-        io.json(result.to_dict())
-        return EXIT_OK
-    io.print(result.table())
-    io.print(f"{result.games:,} games in {result.wall_seconds:.2f} s on {result.workers} worker(s)")
+    label = f"{agent_a.name} vs {agent_b.name}"
+    try:
+        with progress_bar(io, label, total=args.games) as advance:
+            result = run_match(
+                factory if workers is not None and workers > 1 else game,
+                agent_a,
+                agent_b,
+                games=args.games,
+                seed=args.seed,
+                swap=args.swap,
+                workers=workers,
+                max_plies=args.max_plies,
+                end_on_repetition=args.end_on_repetition,
+                progress=lambda done, total: advance(done),
+                keep_outcomes=False,  # counts only: memory stays flat however many games
+            )
+    except MatchInterrupted as stopped:  # Ctrl-C: what finished, then exit 130
+        _report(io, stopped.result, args.json)
+        return EXIT_INTERRUPTED
+    except AgentError as exc:  # too many workers, or an agent too deep to finish a move
+        raise UsageError(str(exc)) from None
+    _report(io, result, args.json)
     return EXIT_OK
+
+
+def _report(io: Io, result: MatchResult, as_json: bool) -> None:
+    if as_json:
+        io.json(result.to_dict())
+        return
+    if result.games:
+        io.print(result.table())
+    played = f"{result.games:,}" if result.complete else f"{result.games:,} of {result.requested:,}"
+    stopped = "" if result.complete else " (interrupted: the games that finished)"
+    io.print(
+        f"{played} games in {result.wall_seconds:.2f} s on {result.workers} worker(s){stopped}"
+    )

@@ -18,6 +18,7 @@ from zerosum.options import (
     position_argument,
     positive_float,
     positive_int,
+    seed_int,
 )
 from zerosum.report import board_lines, num
 
@@ -46,7 +47,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     )
     play.add_argument("--time", type=positive_float, metavar="S", help="engine: seconds a move")
     play.add_argument("--depth", type=positive_int, metavar="N", help="engine/minimax: depth")
-    play.add_argument("--seed", type=int, default=None, help="seed for the AI's tie-breaks")
+    play.add_argument("--seed", type=seed_int, default=None, help="seed for the AI's tie-breaks")
     play.add_argument("--max-plies", type=positive_int, metavar="N", help="stop after N plies")
 
 

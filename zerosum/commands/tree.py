@@ -9,14 +9,18 @@ from typing import Any
 
 import viz
 from solver.game import HasScore, format_state
+from solver.quoting import quote
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
+    checked_frames,
+    checked_output,
     extra_fields,
     game_arguments,
     load,
     position,
     position_argument,
     positive_int,
+    title_text,
 )
 from zerosum.report import json_num, num
 
@@ -99,7 +103,7 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         action="store_false",
         help="do not write each player's score [p1, p2] in the leaves (e.g. captured seeds)",
     )
-    tree.add_argument("--title", help="a title for the diagram")
+    tree.add_argument("--title", type=title_text, help="a title for the diagram")
     tree.add_argument(
         "--output", "-o", metavar="FILE", help="FILE.svg, .png, .pdf, .dot, .json or .tex (TikZ)"
     )
@@ -123,6 +127,9 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         help="picture format of --frames (default: svg)",
     )
     tree.add_argument(
+        "--force", "-f", action="store_true", help="replace existing output files and frames"
+    )
+    tree.add_argument(
         "--json",
         action="store_true",
         help="print a JSON summary with the whole tree (node-link) to stdout",
@@ -134,19 +141,8 @@ TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json", ".tex")
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
-    destinations = (args.output, args.frames, args.html, args.interactive)
-    if all(d is None for d in destinations) and not args.json:
-        raise UsageError(
-            "say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE / "
-            "--interactive FILE), or --json for the tree on stdout"
-        )
-    if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
-        raise UsageError(
-            f"invalid -o {args.output!r}: the file name must end in {', '.join(TREE_FORMATS)}"
-        )
+    _check_outputs(args)
     _check_pages_and_tikz(args)
-    if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
-        raise UsageError("--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot)")
     game = load(args)
     state = position(game, args)
     if args.algorithm == "engine":
@@ -176,7 +172,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
         written = _write(tree, args, looks, io)
         if args.interactive is not None:
             page = viz.write_interactive(
-                tree, args.interactive, game=game, state=state, title=args.title
+                tree,
+                args.interactive,
+                game=game,
+                state=state,
+                title=args.title,
+                overwrite=args.force,
             )
             written.append(str(page))
     except viz.UnknownFormatError as exc:
@@ -224,6 +225,33 @@ def run(args: argparse.Namespace, io: Io) -> int:
     return EXIT_OK
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse bad output options, and check every output before the search and the drawing."""
+    destinations = (args.output, args.frames, args.html, args.interactive)
+    if all(d is None for d in destinations) and not args.json:
+        raise UsageError(
+            "say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE / "
+            "--interactive FILE), or --json for the tree on stdout"
+        )
+    if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
+        raise UsageError(
+            f"invalid -o {quote(args.output)}: the file name must end in {', '.join(TREE_FORMATS)}"
+        )
+    if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
+        raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
+    if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
+        raise UsageError("--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot)")
+    # Every output is checked before the search and the drawing, not after them.
+    if args.output is not None:
+        checked_output(args.output, "-o", args.force)
+        if args.exercise:
+            checked_output(_key_path(args.output), "-o (the answer key)", args.force)
+    if args.html is not None:
+        checked_output(args.html, "--html", args.force)
+    if args.frames is not None:
+        checked_frames(args.frames, args.force)
+
+
 def _write(
     tree: viz.GameTree, args: argparse.Namespace, looks: dict[str, Any], io: Io
 ) -> list[str]:
@@ -247,22 +275,112 @@ def _write(
             )
     if args.output is not None and args.output.lower().endswith(".tex"):
         tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
-        written.append(str(viz.write_tikz(tree, args.output, **tikz)))
+        written.append(str(viz.write_tikz(tree, args.output, overwrite=args.force, **tikz)))
     elif args.output is not None:
         if args.exercise:
             key = _key_path(args.output)
-            blank = viz.render(tree, args.output, title=args.title, exercise=True, **looks)
+            blank = viz.render(
+                tree, args.output, title=args.title, exercise=True, overwrite=args.force, **looks
+            )
             written.append(str(blank))
-            written.append(f"{viz.render(tree, key, title=args.title, **looks)} (the answers)")
+            answers = viz.render(tree, key, title=args.title, overwrite=args.force, **looks)
+            written.append(f"{answers} (the answers)")
         else:
-            written.append(str(viz.render(tree, args.output, title=args.title, **looks)))
+            out = viz.render(tree, args.output, title=args.title, overwrite=args.force, **looks)
+            written.append(str(out))
     if args.frames is not None:
-        frames = viz.write_frames(tree, args.frames, format=args.frame_format, **looks)
+        frames = viz.write_frames(
+            tree, args.frames, format=args.frame_format, overwrite=args.force, **looks
+        )
         written.append(f"{len(frames)} frames in {args.frames}")
     if args.html is not None:
-        page = viz.write_html(tree, args.html, title=args.title, **{**looks, "large": True})
+        page = viz.write_html(
+            tree, args.html, title=args.title, overwrite=args.force, **{**looks, "large": True}
+        )
         written.append(str(page))
     return written
+
+
+def _check_pages_and_tikz(args: argparse.Namespace) -> None:
+    """Refuse page names that are not .html, and TikZ options without -o FILE.tex."""
+    if args.interactive is not None:
+        if not args.interactive.lower().endswith((".html", ".htm")):
+            raise UsageError(
+                f"invalid --interactive {quote(args.interactive)}: the file name must end in .html"
+            )
+        checked_output(args.interactive, "--interactive", args.force)
+    tex = (args.output or "").lower().endswith(".tex")
+    if args.tikz_body and not tex:
+        raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
+    if args.exercise and tex:
+        raise UsageError("--exercise is drawn by Graphviz: give it -o FILE.svg (or .png, .pdf)")
+
+
+def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
+    """``tree -a engine``: the engine's last iteration, drawn with its table hits."""
+    from viz.engine_tree import ENGINE_FORMATS, engine_tree, render_engine
+
+    unsupported = [
+        flag
+        for flag, given in (
+            ("--frames", args.frames),
+            ("--html", args.html),
+            ("--interactive", args.interactive),
+            ("--transpositions", args.transpositions),
+            ("--collapse", args.collapse),
+            ("--fold-symmetries", args.fold_symmetries),
+            ("--boards", args.boards),
+            ("--exercise", args.exercise),
+        )
+        if given
+    ]
+    if unsupported or args.output is None:
+        raise UsageError(
+            f"-a engine draws one picture with -o FILE ({', '.join(ENGINE_FORMATS)}); "
+            + (f"not {', '.join(unsupported)}" if unsupported else "say where: -o FILE.svg")
+        )
+    try:
+        tree = engine_tree(game, state, args.depth, max_nodes=args.max_nodes)
+        written = str(render_engine(tree, args.output, title=args.title, overwrite=args.force))
+    except viz.UnknownFormatError as exc:
+        raise UsageError(str(exc)) from None
+    except viz.TooManyNodesError as exc:
+        raise viz.TooManyNodesError(
+            f"the engine entered more than --max-nodes {exc.max_nodes:,} nodes in one iteration; "
+            "draw a position nearer the end, give --depth N, or raise --max-nodes",
+            nodes=exc.nodes,
+            max_nodes=exc.max_nodes,
+            at_least=True,
+        ) from None
+    result = tree.result
+    if args.json:
+        io.json(
+            {
+                "game": game.name,
+                "position": format_state(game, state),
+                "algorithm": "engine",
+                "depth": tree.iteration,
+                "value": json_num(result.value),
+                "best_move": tree.graph.graph["best_move"],
+                "pv": tree.graph.graph["pv"],
+                "nodes_searched": tree.searched,
+                "table_hits": tree.hits,
+                "cutoffs": tree.cutoffs,
+                "written": [written],
+            }
+        )
+        return EXIT_OK
+    io.print(
+        f"engine from {format_state(game, state)}: value {num(result.value)}, "
+        f"best move {tree.graph.graph['best_move'] or '-'}"
+    )
+    hits = ", ".join(f"{n} {kind}" for kind, n in sorted(tree.hits.items())) or "none"
+    io.print(
+        f"last of {tree.iterations} iteration(s): {tree.searched:,} nodes, table hits: {hits}, "
+        f"{tree.cutoffs:,} cut-offs"
+    )
+    io.print(f"wrote {written}")
+    return EXIT_OK
 
 
 def _key_path(output: str) -> str:
@@ -321,85 +439,6 @@ def _unreadable(exc: viz.UnreadableError) -> str:
         "turned sideways or with its leaves wrapped into rows; shrink it with "
         f"{', '.join(hints[:-1])}, or pass {hints[-1]}"
     )
-
-
-def _check_pages_and_tikz(args: argparse.Namespace) -> None:
-    """Refuse page names that are not .html, and TikZ options without -o FILE.tex."""
-    for flag, name in (("--html", args.html), ("--interactive", args.interactive)):
-        if name is not None and not name.lower().endswith((".html", ".htm")):
-            raise UsageError(f"invalid {flag} {name!r}: the file name must end in .html")
-    tex = (args.output or "").lower().endswith(".tex")
-    if args.tikz_body and not tex:
-        raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
-    if args.exercise and tex:
-        raise UsageError("--exercise is drawn by Graphviz: give it -o FILE.svg (or .png, .pdf)")
-
-
-def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
-    """``tree -a engine``: the engine's last iteration, drawn with its table hits."""
-    from viz.engine_tree import ENGINE_FORMATS, engine_tree, render_engine
-
-    unsupported = [
-        flag
-        for flag, given in (
-            ("--frames", args.frames),
-            ("--html", args.html),
-            ("--interactive", args.interactive),
-            ("--transpositions", args.transpositions),
-            ("--collapse", args.collapse),
-            ("--fold-symmetries", args.fold_symmetries),
-            ("--boards", args.boards),
-            ("--exercise", args.exercise),
-        )
-        if given
-    ]
-    if unsupported or args.output is None:
-        raise UsageError(
-            f"-a engine draws one picture with -o FILE ({', '.join(ENGINE_FORMATS)}); "
-            + (f"not {', '.join(unsupported)}" if unsupported else "say where: -o FILE.svg")
-        )
-    try:
-        tree = engine_tree(game, state, args.depth, max_nodes=args.max_nodes)
-        written = str(render_engine(tree, args.output, title=args.title))
-    except viz.UnknownFormatError as exc:
-        raise UsageError(str(exc)) from None
-    except viz.TooManyNodesError as exc:
-        raise viz.TooManyNodesError(
-            f"the engine entered more than --max-nodes {exc.max_nodes:,} nodes in one iteration; "
-            "draw a position nearer the end, give --depth N, or raise --max-nodes",
-            nodes=exc.nodes,
-            max_nodes=exc.max_nodes,
-            at_least=True,
-        ) from None
-    result = tree.result
-    if args.json:
-        io.json(
-            {
-                "game": game.name,
-                "position": format_state(game, state),
-                "algorithm": "engine",
-                "depth": tree.iteration,
-                "value": json_num(result.value),
-                "best_move": tree.graph.graph["best_move"],
-                "pv": tree.graph.graph["pv"],
-                "nodes_searched": tree.searched,
-                "table_hits": tree.hits,
-                "cutoffs": tree.cutoffs,
-                "written": [written],
-            }
-        )
-        return EXIT_OK
-    io.print(
-        f"engine from {format_state(game, state)}: value {num(result.value)}, "
-        f"best move {tree.graph.graph['best_move'] or '-'}"
-    )
-    hits = ", ".join(f"{n} {kind}" for kind, n in sorted(tree.hits.items())) or "none"
-    io.print(
-        f"last of {tree.iterations} iteration(s): {tree.searched:,} nodes, table hits: {hits}, "
-        f"{tree.cutoffs:,} cut-offs"
-    )
-    io.print(f"wrote {written}")
-    return EXIT_OK
 
 
 def _score_label(game: HasScore) -> Callable[[Any], str]:

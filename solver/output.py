@@ -1,0 +1,209 @@
+"""Writing output files safely: checked before the work, written atomically, never clobbered.
+
+Every file the project writes for a user (solutions, match results, diagrams, animation frames)
+goes through here, so that:
+
+- a bad output path (a missing folder, a directory, a read-only place) is reported by
+  :func:`check_output` *before* a long computation, not after it;
+- a file is written to a temporary file in the same directory and moved over the target with
+  ``os.replace`` (atomic on POSIX and Windows), so a kill, a full disk or an error half-way
+  leaves either the old file or the new one, never a truncated one;
+- an existing file is replaced only with ``overwrite=True`` (the command line's ``--force``);
+- a reused frames directory is emptied of its old frames (:func:`prepare_directory`), so an
+  animation never mixes two runs.
+
+Assumes a local file system where the target's directory accepts a temporary file.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_text(folder / "value.txt", "3\\n").read_text()
+'3\\n'
+>>> write_text(folder / "value.txt", "4\\n")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+solver.errors.OutputError: output file '...value.txt' already exists; pass overwrite=True ...
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+from solver.errors import OutputError
+from solver.quoting import quote
+
+__all__ = [
+    "OutputError",
+    "atomic_path",
+    "check_directory",
+    "check_output",
+    "prepare_directory",
+    "write_bytes",
+    "write_text",
+]
+
+PathLike = str | os.PathLike[str]
+
+_TEMP_PREFIX: Final = ".tmp-"
+
+
+def _where(path: Path) -> str:
+    return quote(str(path))
+
+
+def check_output(path: PathLike, *, overwrite: bool = False) -> Path:
+    """Check that a file can be written at ``path``; call it before the work that fills it.
+
+    Args:
+        path: the file to write.
+        overwrite: whether an existing file may be replaced.
+
+    Returns:
+        The path as a :class:`~pathlib.Path`.
+
+    Raises:
+        OutputError: the path is a directory, its folder is missing or not a folder or not
+            writable, or the file exists and ``overwrite`` is False.
+    """
+    target = Path(path)
+    if not str(path):
+        raise OutputError("empty output path; expected a file name")
+    if target.is_dir():
+        raise OutputError(f"output path {_where(target)} is a directory; expected a file name")
+    folder = target.parent
+    if not folder.exists():
+        raise OutputError(
+            f"output folder {_where(folder)} does not exist; create it or choose another path"
+        )
+    if not folder.is_dir():
+        raise OutputError(f"output folder {_where(folder)} is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"output folder {_where(folder)} is not writable")
+    if target.exists() and not overwrite:
+        raise OutputError(
+            f"output file {_where(target)} already exists; pass overwrite=True (--force) to "
+            "replace it"
+        )
+    if target.exists() and not os.access(target, os.W_OK):
+        raise OutputError(f"output file {_where(target)} is read-only")
+    return target
+
+
+@contextlib.contextmanager
+def atomic_path(path: PathLike, *, overwrite: bool = False) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write to; moved onto ``path`` if the block succeeds.
+
+    For writers that want a file name (e.g. a renderer). The temporary file keeps the
+    target's suffix, so tools that choose a format by suffix still do. On an error the
+    temporary file is removed and ``path`` is untouched.
+
+    Raises:
+        OutputError: as :func:`check_output`, or the write failed (e.g. a full disk).
+    """
+    target = check_output(path, overwrite=overwrite)
+    handle, name = tempfile.mkstemp(
+        prefix=_TEMP_PREFIX + target.stem + "-", suffix=target.suffix, dir=target.parent
+    )
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        yield temporary
+        if target.exists() and not overwrite:  # appeared while we worked
+            raise OutputError(
+                f"output file {_where(target)} already exists; pass overwrite=True (--force) "
+                "to replace it"
+            )
+        os.replace(temporary, target)
+    except OSError as error:
+        if isinstance(error, OutputError):
+            raise
+        raise OutputError(f"cannot write {_where(target)}: {error.strerror or error}") from error
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()
+
+
+def write_bytes(path: PathLike, data: bytes, *, overwrite: bool = False) -> Path:
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_path`); return the path."""
+    with atomic_path(path, overwrite=overwrite) as temporary, temporary.open("wb") as file:
+        file.write(data)
+        file.flush()
+        os.fsync(file.fileno())
+    return Path(path)
+
+
+def write_text(
+    path: PathLike, text: str, *, overwrite: bool = False, encoding: str = "utf-8"
+) -> Path:
+    """Write ``text`` to ``path`` atomically (see :func:`atomic_path`); return the path."""
+    return write_bytes(path, text.encode(encoding), overwrite=overwrite)
+
+
+def check_directory(path: PathLike, pattern: str, *, overwrite: bool = False) -> Path:
+    """Check, without changing anything, that :func:`prepare_directory` would succeed.
+
+    Raises:
+        OutputError: as :func:`prepare_directory`.
+    """
+    folder = Path(path)
+    if not str(path):
+        raise OutputError("empty output directory; expected a directory name")
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"output directory {_where(folder)} is a file; expected a directory")
+    existing = folder
+    while not existing.exists():  # the nearest ancestor that exists must let us create it
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputError(
+            f"cannot create output directory {_where(folder)}: {_where(existing)} is a file"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(f"output directory {_where(existing)} is not writable")
+    if folder.is_dir() and not overwrite:
+        matcher = re.compile(pattern)
+        old = [entry for entry in folder.iterdir() if matcher.fullmatch(entry.name)]
+        if old:
+            raise OutputError(
+                f"output directory {_where(folder)} already holds {len(old)} file(s) like "
+                f"{old[0].name!r}; pass overwrite=True (--force) to replace them"
+            )
+    return folder
+
+
+def prepare_directory(path: PathLike, pattern: str, *, overwrite: bool = False) -> Path:
+    """A directory for a set of files named by ``pattern``, created or emptied of old ones.
+
+    Args:
+        path: the directory (created with its parents if missing).
+        pattern: a regular expression matching the names of the files this writer makes
+            (e.g. ``r"frame-\\d+\\.svg"``); only those are removed from a reused directory.
+        overwrite: whether old files of the pattern may be removed.
+
+    Raises:
+        OutputError: the path is a file, cannot be created or written, or holds old files of
+            the pattern and ``overwrite`` is False.
+    """
+    folder = check_directory(path, pattern, overwrite=overwrite)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(
+            f"cannot create output directory {_where(folder)}: {error.strerror or error}"
+        ) from error
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"output directory {_where(folder)} is not writable")
+    matcher = re.compile(pattern)
+    old = [entry for entry in folder.iterdir() if matcher.fullmatch(entry.name)]
+    if old and not overwrite:
+        raise OutputError(
+            f"output directory {_where(folder)} already holds {len(old)} file(s) like "
+            f"{old[0].name!r}; pass overwrite=True (--force) to replace them"
+        )
+    for entry in old:
+        entry.unlink()
+    return folder
