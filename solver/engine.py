@@ -148,6 +148,8 @@ Evaluate = Callable[[Any], float]
 Oracle = Callable[[Any], "float | None"]
 """``oracle(state)``: the exact game value (player 0's view) of a covered position, else None."""
 OnDepth = Callable[[SearchResult], None]
+Node = Callable[[Any, int, float, Any, Any], Any]
+"""A node search: ``(state, player, depth, alpha, beta) -> value`` for ``player`` (negamax)."""
 
 
 class _Stop(Exception):
@@ -251,7 +253,7 @@ def search(
     tracer = None if observer is None else _Tracer(observer)
     engine = _Search(game, request, evaluate, tracer)
     collecting = gc.isenabled()
-    gc.disable()  # the search makes no reference cycles; collections would only cost time
+    gc.disable()  # the search makes one reference cycle (its bound closures); collecting costs
     try:
         return _Driver(engine, request).run(state)
     finally:
@@ -397,13 +399,13 @@ class _Search:
         self.oracle = request.oracle
         self.keyf: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
         self.table = TranspositionTable(request.table_size)
-        self.entries = self.table.entries  # read (and written) in the hot loop
-        self.table_size = request.table_size
         self.history: tuple[defaultdict[Any, float], defaultdict[Any, float]] = (
             defaultdict(int),
             defaultdict(int),
         )
         self.trace = trace
+        self.frontier = self._bind_frontier()
+        self.negamax = self._bind_negamax()
         self.all_values = request.all_values
         self.start = time.perf_counter()
         limit = request.time_limit
@@ -492,74 +494,78 @@ class _Search:
             return "oracle"
         return "horizon"
 
-    def frontier(self, state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
-        """:meth:`negamax` at remaining depth 1: the children are horizon leaves, valued here.
+    def _bind_frontier(self) -> Node:
+        """``self.frontier``: negamax at remaining depth 1, whose children are valued inline.
 
         No table probe or store and no move ordering: a leaf costs less than either, and the
-        positions met one ply above the horizon are rarely met again.
+        positions met one ply above the horizon are rarely met again. Bound once per search:
+        the game's methods sit in the closure's cells, read faster than attributes.
         """
-        self.nodes = nodes = self.nodes + 1
-        if nodes >= self.check_at:
-            self.check()
-        trace = self.trace
-        if trace is not None:
-            trace.enter(state, player, player, alpha, beta)
+        search = self
+        candidates, play, to_move = self.candidates, self.play, self.to_move
+        is_terminal, utility, evaluate = self.is_terminal, self.utility, self.evaluate
         oracle = self.oracle
-        if oracle is not None and (known := oracle(state)) is not None:
-            return self.oracle_value(known, player)
-        play = self.play
-        is_terminal = self.is_terminal
-        utility = self.utility
-        evaluate = self.evaluate
-        acts = self.candidates(state)
-        best = -INF
-        best_move = None
-        alpha0 = alpha
-        legal = estimated = 0
-        v: Any
-        for a in acts:
-            child = play(state, a)
-            if child is None:  # a pseudo-legal candidate that is not legal
-                continue
-            legal += 1
-            if is_terminal(child):
-                v = utility(child)
-            elif oracle is not None and (known := oracle(child)) is not None:
-                v = known
-            else:
-                estimated += 1
-                v = evaluate(child)
-            if trace is not None:
-                trace.action = a
-                how = self.leaf_kind(child)
-                trace.inline_leaf(child, self.to_move(child), player, alpha, beta, v, how)
-            if player:
-                v = -v
-            if v > best:
-                best = v
-                best_move = a
-                if v > alpha:
-                    if v >= beta:
-                        if a != acts[-1]:
-                            self.cutoffs += 1
-                            if trace is not None:
-                                trace.cutoff(
-                                    player, v, alpha, beta, self.unsearched(state, acts, a)
-                                )
-                        break
-                    alpha = v
-        if not legal:  # no candidate was legal (or none at all): a terminal state
-            return self.terminal_value(state, player)
-        self.nodes += legal  # the leaves, counted once per node rather than one by one
-        self.leaves += legal
-        self.horizon += estimated
-        if trace is not None:
-            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-            trace.backup(player, best, best_move, alpha, beta, flag)
-        return best
 
-    def negamax(self, state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
-        """Fail-soft alpha-beta value of ``state`` for ``player`` (to move), depth >= 2.
+        def frontier(state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
+            search.nodes = nodes = search.nodes + 1
+            if nodes >= search.check_at:
+                search.check()
+            trace = search.trace
+            if trace is not None:
+                trace.enter(state, player, player, alpha, beta)
+            if oracle is not None and (known := oracle(state)) is not None:
+                return search.oracle_value(known, player)
+            acts = candidates(state)
+            best = -INF
+            best_move = None
+            alpha0 = alpha
+            legal = estimated = 0
+            v: Any
+            for a in acts:
+                child = play(state, a)
+                if child is None:  # a pseudo-legal candidate that is not legal
+                    continue
+                legal += 1
+                if is_terminal(child):
+                    v = utility(child)
+                elif oracle is not None and (known := oracle(child)) is not None:
+                    v = known
+                else:
+                    estimated += 1
+                    v = evaluate(child)
+                if trace is not None:
+                    trace.action = a
+                    how = search.leaf_kind(child)
+                    trace.inline_leaf(child, to_move(child), player, alpha, beta, v, how)
+                if player:
+                    v = -v
+                if v > best:
+                    best = v
+                    best_move = a
+                    if v > alpha:
+                        if v >= beta:
+                            if a != acts[-1]:
+                                search.cutoffs += 1
+                                if trace is not None:
+                                    trace.cutoff(
+                                        player, v, alpha, beta, search.unsearched(state, acts, a)
+                                    )
+                            break
+                        alpha = v
+            if not legal:  # no candidate was legal (or none at all): a terminal state
+                return search.terminal_value(state, player)
+            search.nodes += legal  # the leaves, counted once per node rather than one by one
+            search.leaves += legal
+            search.horizon += estimated
+            if trace is not None:
+                flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+                trace.backup(player, best, best_move, alpha, beta, flag)
+            return best
+
+        return frontier
+
+    def _bind_negamax(self) -> Node:
+        """``self.negamax``: the fail-soft alpha-beta value of a node for its mover, depth >= 2.
 
         Principal-variation search: the first legal child with the full window, the others
         with a null window just above alpha, searched again with ``(value, beta)`` when they
@@ -567,108 +573,117 @@ class _Search:
         this depth, or horizon-free to no more, and its bound decides the window); otherwise
         its move is searched first and the others by history, sorted only if it did not cut.
         """
-        self.nodes = nodes = self.nodes + 1
-        if nodes >= self.check_at:
-            self.check()
-        trace = self.trace
-        if trace is not None:
-            trace.enter(state, player, player, alpha, beta)
-        oracle = self.oracle
-        if oracle is not None and (known := oracle(state)) is not None:
-            return self.oracle_value(known, player)
-        keyf = self.keyf
-        key = state if keyf is None else keyf(state)
-        entry = self.entries.get(key)
-        hint = None
-        if entry is not None:
-            value, stored_depth, flag, hint, free, _ = entry
-            # It answers when searched to this depth, or horizon-free to no more than it, and
-            # its value settles the window.
-            if (stored_depth == depth or (free and stored_depth <= depth)) and (
-                flag == EXACT or (value >= beta if flag == LOWER else value <= alpha)
-            ):
-                return self.table_value(key, value, stored_depth, flag, free, player)
-        acts = self.candidates(state)
-        if not acts:
-            return self.terminal_value(state, player)
-        horizon_before = self.horizon
-        history = self.history[player]
-        rest = False  # the table's move is searched first, the others sorted only if needed
-        if len(acts) < 2:
-            order = list(acts)
-        elif hint is not None and hint in acts:
-            order = [hint]
-            rest = True
-        else:
-            order = sorted(acts, key=history.__getitem__, reverse=True)
-        play = self.play
-        to_move = self.to_move
-        best = -INF
-        best_move = order[0]
-        alpha0 = alpha
-        legal = 0  # children searched (a pseudo-legal candidate may turn out illegal)
-        d1 = depth - 1
-        sub = self.frontier if d1 == 1 else self.negamax
-        nw_of: Any = _UNSET
-        nw: Any = beta
-        for a in order:
-            child = play(state, a)
-            if child is not None:
-                legal += 1
-                cp = to_move(child)
-                if trace is not None:
-                    trace.action = a
-                if legal == 1:  # the first child with the full window
-                    v = (
-                        sub(child, cp, d1, alpha, beta)
-                        if cp == player
-                        else -sub(child, cp, d1, -beta, -alpha)
-                    )
-                else:  # the others with a null window above alpha, again if they beat it
-                    if alpha is not nw_of:  # alpha changed: its null window too
-                        nw_of = alpha
-                        nw = _above(alpha)
-                        if nw >= beta:
-                            nw = beta
-                    if cp == player:
-                        v = sub(child, cp, d1, alpha, nw)
-                        if alpha < v < beta and nw < beta:
-                            v = sub(child, cp, d1, v, beta)
-                    else:
-                        v = -sub(child, cp, d1, -nw, -alpha)
-                        if alpha < v < beta and nw < beta:
-                            v = -sub(child, cp, d1, -beta, -v)
-                if v > best:
-                    best = v
-                    best_move = a
-                    if v > alpha:
-                        if v >= beta:
-                            if rest or a != order[-1]:
-                                self.cutoffs += 1
-                                if trace is not None:
-                                    trace.cutoff(
-                                        player, v, alpha, beta, self.unsearched(state, order, a)
-                                    )
-                            history[a] += depth * depth if depth < 64 else 4096
-                            break
-                        alpha = v
-            if rest:  # the table's move did not cut off: now the others, by history
-                rest = False
-                others = [b for b in acts if b != a]
-                others.sort(key=history.__getitem__, reverse=True)
-                order.extend(others)
-        if not legal:  # no candidate was legal: a terminal state
-            return self.terminal_value(state, player)
-        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        free = self.horizon == horizon_before
-        entries = self.entries  # the table's store, inline: one per node searched in full
-        entries[key] = (best, depth, flag, best_move, free, self.table.generation)
-        self.table.stores += 1
-        if len(entries) > self.table_size:
-            self.table.make_room()
-        if trace is not None:
-            trace.backup(player, best, best_move, alpha, beta, flag)
-        return best
+        search = self
+        candidates, play, to_move = self.candidates, self.play, self.to_move
+        oracle, keyf, histories, frontier = self.oracle, self.keyf, self.history, self.frontier
+        table = self.table
+        entries, size = table.entries, table.size
+
+        def negamax(state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
+            search.nodes = nodes = search.nodes + 1
+            if nodes >= search.check_at:
+                search.check()
+            trace = search.trace
+            if trace is not None:
+                trace.enter(state, player, player, alpha, beta)
+            if oracle is not None and (known := oracle(state)) is not None:
+                return search.oracle_value(known, player)
+            key = state if keyf is None else keyf(state)
+            entry = entries.get(key)
+            hint = None
+            if entry is not None:
+                value, stored_depth, flag, hint, free, _ = entry
+                # It answers when searched to this depth, or horizon-free to no more than it, and
+                # its value settles the window.
+                if (stored_depth == depth or (free and stored_depth <= depth)) and (
+                    flag == EXACT or (value >= beta if flag == LOWER else value <= alpha)
+                ):
+                    return search.table_value(key, value, stored_depth, flag, free, player)
+            acts = candidates(state)
+            if not acts:
+                return search.terminal_value(state, player)
+            horizon_before = search.horizon
+            history = histories[player]
+            rest = False  # the table's move is searched first, the others sorted only if needed
+            if len(acts) < 2:
+                order = list(acts)
+            elif hint is not None and hint in acts:
+                order = [hint]
+                rest = True
+            else:
+                order = sorted(acts, key=history.__getitem__, reverse=True)
+            best = -INF
+            best_move = order[0]
+            alpha0 = alpha
+            legal = 0  # children searched (a pseudo-legal candidate may turn out illegal)
+            d1 = depth - 1
+            sub = frontier if d1 == 1 else negamax
+            nw_of: Any = _UNSET
+            nw: Any = beta
+            for a in order:
+                child = play(state, a)
+                if child is not None:
+                    legal += 1
+                    cp = to_move(child)
+                    if trace is not None:
+                        trace.action = a
+                    if legal == 1:  # the first child with the full window
+                        v = (
+                            sub(child, cp, d1, alpha, beta)
+                            if cp == player
+                            else -sub(child, cp, d1, -beta, -alpha)
+                        )
+                    else:  # the others with a null window above alpha, again if they beat it
+                        if alpha is not nw_of:  # alpha changed: its null window too
+                            nw_of = alpha
+                            nw = _above(alpha)
+                            if nw >= beta:
+                                nw = beta
+                        if cp == player:
+                            v = sub(child, cp, d1, alpha, nw)
+                            if alpha < v < beta and nw < beta:
+                                v = sub(child, cp, d1, v, beta)
+                        else:
+                            v = -sub(child, cp, d1, -nw, -alpha)
+                            if alpha < v < beta and nw < beta:
+                                v = -sub(child, cp, d1, -beta, -v)
+                    if v > best:
+                        best = v
+                        best_move = a
+                        if v > alpha:
+                            if v >= beta:
+                                if rest or a != order[-1]:
+                                    search.cutoffs += 1
+                                    if trace is not None:
+                                        trace.cutoff(
+                                            player,
+                                            v,
+                                            alpha,
+                                            beta,
+                                            search.unsearched(state, order, a),
+                                        )
+                                history[a] += depth * depth if depth < 64 else 4096
+                                break
+                            alpha = v
+                if rest:  # the table's move did not cut off: now the others, by history
+                    rest = False
+                    others = [b for b in acts if b != a]
+                    others.sort(key=history.__getitem__, reverse=True)
+                    order.extend(others)
+            if not legal:  # no candidate was legal: a terminal state
+                return search.terminal_value(state, player)
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            free = search.horizon == horizon_before
+            # TranspositionTable.store, inline: one per node searched in full
+            entries[key] = (best, depth, flag, best_move, free, table.generation)
+            table.stores += 1
+            if len(entries) > size:
+                table.make_room()
+            if trace is not None:
+                trace.backup(player, best, best_move, alpha, beta, flag)
+            return best
+
+        return negamax
 
     def terminal_value(self, state: Any, player: int) -> Any:
         """A node with no legal move: its utility for ``player``."""
@@ -746,9 +761,9 @@ class _Driver:
         game = self.game
         engine = self.engine
         request = self.request
-        if not game.actions(root):
-            return self.result(value=game.utility(root), depth=request.depth, plies=0)
         acts = tuple(game.actions(root))
+        if not acts:
+            return self.result(value=game.utility(root), depth=request.depth, plies=0)
         if request.oracle is not None:
             known = self.oracle_answer(root, acts)
             if known is not None:

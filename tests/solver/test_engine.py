@@ -773,7 +773,7 @@ class TestObserverEvents:
         by event consistent (every child is its parent's state after a legal action)."""
         game = load_game("ayoayo")
         for state in ayoayo_positions(4, seed=70 + depth):
-            fast = search(game, state, depth=depth)
+            fast = search(game, state, depth=depth, native=False)  # this engine, not a kernel
             trace = Trace()
             traced = search(game, state, depth=depth, observer=trace)
             assert traced == attrs.evolve(fast, stats=traced.stats)
