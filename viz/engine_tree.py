@@ -106,7 +106,12 @@ class _Overflow(Exception):
 
 
 class _LastIteration:
-    """An observer that keeps only the current iteration's events and stops past a limit."""
+    """An observer that keeps only the current iteration's events and stops past a limit.
+
+    An iteration is what follows an :class:`~solver.events.Iteration` event, as in
+    :func:`solver.events.last_iteration`; keeping one at a time bounds the memory, and counting
+    while the engine runs stops a search that is too large at once.
+    """
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -117,13 +122,10 @@ class _LastIteration:
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, Iteration):
-            self.depth = event.depth
+            self.events, self.entered, self.depth = [], 0, event.depth
+            self.iterations += 1
             return
         if isinstance(event, Enter):
-            if event.parent is None:  # the root: a new iteration begins
-                self.events = []
-                self.entered = 0
-                self.iterations += 1
             self.entered += 1
             if self.entered > self.limit:
                 raise _Overflow

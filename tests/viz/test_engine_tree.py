@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from games import load_game
+from solver.engine import search
+from solver.events import Enter, Trace, last_iteration
 from solver.minimax import minimax
 from tests.viz.svg import needs_dot
 from viz import TooManyNodesError
@@ -37,6 +39,10 @@ def positions(count: int, seed: int) -> list[str]:
         if not GAME.is_terminal(state):
             out.append(GAME.format_state(state))
     return out
+
+
+def visited_ids(tree: EngineTree) -> list[int]:
+    return [n for n, d in tree.graph.nodes(data=True) if d["kind"] == "node"]
 
 
 def visited(tree: EngineTree) -> list[dict[str, Any]]:
@@ -79,6 +85,18 @@ class TestTree:
         orders = sorted(d["order"] for d in visited(tree))
         assert orders == list(range(1, tree.searched + 1))
         assert tree.iterations >= 1
+
+    def test_the_iteration_drawn_is_the_engines_last(self) -> None:
+        """The nodes drawn are those solver.events.last_iteration gives, for each depth limit."""
+        state = GAME.parse_state("x../.o./...")
+        for depth in (1, 2, 3):
+            trace = Trace()
+            search(GAME, state, depth=depth, observer=trace)
+            last = last_iteration(trace.events)
+            entered = {e.node for e in last if isinstance(e, Enter)}
+            tree = engine_tree(GAME, state, depth)
+            assert set(visited_ids(tree)) == entered
+            assert tree.iterations == depth
 
     def test_principal_path_is_the_engines_answer(self) -> None:
         """The bold path follows the principal variation the engine returned."""
