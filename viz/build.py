@@ -275,7 +275,24 @@ def game_tree(
     except _Overflow:
         raise _refusal(game, depth, options, max_nodes, limit, recorder, shrinking) from None
     graph, steps, states = _tree_from_events(game, recorder.events, leaf_label, algorithm)
-    saved = _expand_pruned(graph, states, game, depth, evaluate, pruned, record_limit)
+    view = "stub" if collapse else pruned  # a collapsed view summarises them anyway
+    drawn_limit = None if shrinking else max_nodes
+    try:
+        saved = _expand_pruned(
+            graph, states, game, depth, evaluate, view, record_limit, drawn_limit
+        )
+    except _Overflow:
+        nodes = graph.number_of_nodes()
+        raise TooManyNodesError(
+            f"the pruned subtrees would take the diagram past {drawn_limit or record_limit:,} "
+            f"nodes (the search visited {recorder.entered:,}); draw each cut as its pruned "
+            f"moves only with pruned='stub', or use {_depth_hint(depth)}",
+            nodes=nodes,
+            max_nodes=drawn_limit or record_limit,
+            limit="max_nodes" if drawn_limit else "record_limit",
+            shrink=("pruned", "depth"),
+            at_least=True,
+        ) from None
     graph.graph.update(_facts(game, state, result, algorithm, depth, recorder, graph))
     graph.graph.update(
         ordering=ordering,
@@ -685,12 +702,17 @@ def _expand_pruned(
     evaluate: Callable[[Any], float] | None,
     view: str,
     limit: int,
+    drawn_limit: int | None,
 ) -> int | None:
     """Grow each pruned node's subtree (greyed), valued by minimax for ``"values"``.
 
     Returns the nodes saved versus minimax: the sizes of all pruned subtrees (None when they
     hold more than ``limit`` nodes, which are then not counted further). The subtrees are
     added to the graph unless ``view`` is ``"stub"``.
+
+    Raises:
+        _Overflow: the subtrees would take the graph past ``drawn_limit`` nodes, or hold more
+            than ``limit`` (checked as they grow, so nothing large is built).
     """
     tops = [n for n, d in graph.nodes(data=True) if d["kind"] == "pruned"]
     next_id = max(graph.nodes, default=-1) + 1
@@ -708,8 +730,8 @@ def _expand_pruned(
             node = stack.pop()
             order.append(node)
             saved += 1
-            if saved > limit:
-                return None
+            if saved > limit or (drawn_limit is not None and len(graph) > drawn_limit):
+                raise _Overflow
             data = graph.nodes[node]
             here = states.pop(node) if node != top else states[top]
             if game.is_terminal(here):
@@ -883,11 +905,12 @@ def _collapse(graph: Any) -> None:
             below = _subtree(graph, child)
             if not below:
                 continue
+            searched = sum(1 for n in below if graph.nodes[n]["kind"] == "node")
             graph.remove_nodes_from(below)
-            hidden += len(below)
+            hidden += searched
             cdata = graph.nodes[child]
             summary = _blank("summary", 1 - cdata["player"], cdata["depth"] + 1)
-            summary.update(positions=len(below), path=cdata["path"], title=cdata["title"])
+            summary.update(positions=searched, path=cdata["path"], title=cdata["title"])
             graph.add_node(next_id, **summary)
             graph.add_edge(child, next_id, **_edge_attrs(""))
             next_id += 1

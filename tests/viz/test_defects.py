@@ -163,3 +163,24 @@ class TestStepperPageSize:
         shapes = parse(svg)
         assert len([s for s in shapes.values() if "node" in s.classes]) > 100
         assert "scale(1 1)" in svg  # drawn 1:1, not shrunk
+
+
+class TestSavedCount:
+    def test_too_many_saved_nodes_to_count_is_said_not_guessed(self) -> None:
+        """Past the record limit the saved count is None and the caption says so."""
+        from viz.dot import summary_line
+
+        game = load_game("tictactoe")
+        tree = game_tree(
+            game, algorithm="alphabeta", depth=4, pruned="stub", record_limit=2000, collapse=True
+        )
+        assert tree.saved is None and "too many nodes saved to count" in summary_line(tree)
+
+    def test_growing_pruned_subtrees_stops_at_the_node_limit(self) -> None:
+        """Greyed subtrees that would pass max_nodes are refused, naming pruned='stub'."""
+        big = [[[1, 2, 3, 4], [5, 6, 7, 8]] for _ in range(4)]  # 45 nodes, never visited
+        game = load_game("textbook", tree=[10, [0, big]])
+        with pytest.raises(TooManyNodesError, match="pruned='stub'") as error:
+            game_tree(game, algorithm="alphabeta", max_nodes=20)
+        assert error.value.at_least and "pruned" in error.value.shrink
+        assert game_tree(game, algorithm="alphabeta", max_nodes=20, pruned="stub").saved == 45

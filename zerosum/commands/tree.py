@@ -213,9 +213,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
         f"best move {facts['best_move'] or '-'}"
     )
     io.print(f"principal variation: {' '.join(facts['pv']) or '(none: the game is over)'}")
-    saved = "" if not tree.pruned else f", {tree.saved:,} nodes saved versus minimax"
-    if tree.pruned and tree.saved is None:
+    saved = ""
+    if tree.pruned:
         saved = ", too many nodes saved to count"
+        if tree.saved is not None:
+            saved = f", {tree.saved:,} nodes saved versus minimax"
     io.print(
         f"{tree.graph.number_of_nodes():,} nodes drawn, {tree.searched:,} searched, "
         f"{tree.pruned:,} moves pruned{saved}"
