@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from html import escape
 from importlib import resources
 from pathlib import Path
@@ -101,6 +100,10 @@ def _from_graph(tree: GameTree) -> dict[str, Any]:
     return node(tree.root, "root", None)
 
 
+class _TooBig(Exception):
+    """The whole game tree is larger than EDIT_LIMIT."""
+
+
 def _whole_tree(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
     """Every position below ``state`` with its terminal values, or None past EDIT_LIMIT."""
     count = 0
@@ -141,10 +144,6 @@ def _whole_tree(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
         return None
 
 
-class _TooBig(Exception):
-    """The whole game tree is larger than EDIT_LIMIT."""
-
-
 def _editable_tree(tree: GameTree, game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
     facts = tree.graph.graph
     if format_state(game, state) != facts["position"] or game.name != facts["game"]:
@@ -158,12 +157,6 @@ def _editable_tree(tree: GameTree, game: Game[Any, Any], state: Any) -> dict[str
     ):
         return None  # the page re-searches the whole tree; these views show something else
     return _whole_tree(game, state)
-
-
-def _walk(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    yield node
-    for child in node["children"]:
-        yield from _walk(child)
 
 
 def interactive_page(

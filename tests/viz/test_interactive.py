@@ -129,6 +129,12 @@ class TestPage:
         html = interactive_page(tree, game=game, state=state)
         assert EDIT_LIMIT < 10_000 and '"editable": false' in html
 
+    def test_a_page_too_large_is_refused(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Past PAGE_LIMIT nodes the page is refused with the options that shrink it."""
+        monkeypatch.setattr("viz.interactive.PAGE_LIMIT", 10)
+        with pytest.raises(VizError, match="more than 10 nodes"):
+            interactive_page(game_tree(load_game("textbook")))
+
     def test_wrong_game_is_refused(self) -> None:
         """A game or position that is not the tree's is refused, naming both."""
         tree = game_tree(load_game("textbook"))
