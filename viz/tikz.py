@@ -154,10 +154,14 @@ def value_tex(data: dict[str, Any]) -> str:
 _RULE_LINE = re.compile(r"^[\s\-+=|─━┼┃│]*$")
 
 
+def _board_rows(board: str) -> list[str]:
+    """A ``render`` picture's lines without its rule lines (the rows stay apart)."""
+    return [line.rstrip() for line in board.splitlines() if not _RULE_LINE.match(line)]
+
+
 def _board_text(board: str) -> str:
-    """A ``render`` picture in typewriter type, without its rule lines (the rows stay apart)."""
-    kept = [line for line in board.splitlines() if not _RULE_LINE.match(line)]
-    rows = [r"\texttt{" + latex_text(line).replace(" ", "~") + "}" for line in kept]
+    """A ``render`` picture in typewriter type, one line per row."""
+    rows = [r"\texttt{" + latex_text(line).replace(" ", "~") + "}" for line in _board_rows(board)]
     return r"{\scriptsize\begin{tabular}{@{}l@{}}" + r"\\ ".join(rows) + r"\end{tabular}}"
 
 
@@ -208,16 +212,24 @@ def _node_commands(
     if colour == "optimal":
         pen = "thick"
     out.append(rf"\filldraw[fill={fill}, draw={colour}, {pen}{rounded}] {path};")
-    text = value_tex(data)
-    if data["label"]:
-        text = latex_text(data["label"]) + (r"\\{\scriptsize " + text + "}" if text else "")
+    # one line per fact, each in a group of its own: TikZ breaks lines (\\) only outside groups
+    value = value_tex(data)
+    lines = []
+    if data.get("board") and not leaf:
+        lines.append(
+            (r"$\triangle$ ", r"$\bigtriangledown$ ")[player] + rf"{{\bfseries\boldmath {value}}}"
+        )
+    elif data["label"]:
+        lines.append(rf"{{\bfseries {latex_text(data['label'])}}}")
+        if value:
+            lines.append(rf"{{\scriptsize {value}}}")
+    elif value:
+        lines.append(rf"{{\bfseries\boldmath {value}}}")
     if data["hits"] > 1:
-        text += rf"\\{{\scriptsize\color{{hits}}$\times${data['hits']}}}"
+        lines.append(rf"{{\scriptsize\color{{hits}}$\times${data['hits']}}}")
     if data.get("board"):
-        glyph = "" if leaf else (r"$\triangle$ ", r"$\bigtriangledown$ ")[player]
-        text = glyph + (r"{\bfseries\boldmath " + text + "}") + r"\\" + _board_text(data["board"])
-    elif text:
-        text = r"{\bfseries\boldmath " + text + "}" if r"\\" not in text else text
+        lines.append(_board_text(data["board"]))
+    text = r"\\".join(lines)
     # a triangle's text sits low in an up-triangle and high in a down-triangle, where it is wide
     shift = 0.0 if leaf or data.get("board") else (-0.09 if player == 0 else 0.09)
     # a triangle holds two characters at \footnotesize; a longer value (≤−1) goes a size down
@@ -340,7 +352,14 @@ def to_tikz(
         )
     graph = tree.graph
     show_boards = boards and tree.has_boards
-    half_w, half_h, row = (0.8, 0.72, 2.3) if show_boards else (_HALF_W, _HALF_H, _ROW)
+    half_w, half_h, row = _HALF_W, _HALF_H, _ROW
+    if show_boards:  # boxes as large as the largest board (typewriter \scriptsize: ~0.13 cm a char)
+        shown = [_board_rows(d["board"]) for _, d in graph.nodes(data=True) if d.get("board")]
+        chars = max((len(r) for rows in shown for r in rows), default=10)
+        count = max((len(rows) for rows in shown), default=3)
+        half_w = max(0.8, 0.066 * chars + 0.15)
+        half_h = max(0.72, 0.15 * (count + 2) + 0.05)
+        row = 2 * half_h + 0.9
     widest_label = max((len(d["label"] or "") for _, d in graph.nodes(data=True)), default=0)
     summaries = any(d["kind"] == "summary" for _, d in graph.nodes(data=True))
     gap = max(_LEAF_GAP + (0.2 if summaries else 0.0), 2 * half_w + 0.25, 0.16 * widest_label + 0.3)

@@ -137,18 +137,26 @@ class TestCompiles:
     @classmethod
     def trees(cls) -> dict[str, GameTree]:
         ttt = load_game("tictactoe")
+        ayo = load_game("ayoayo")
         return {
             "deep": game_tree(load_game("textbook", tree=DEEP), algorithm="alphabeta"),
             "boards": game_tree(ttt, ttt.parse_state("xox/xo./o.x"), algorithm="alphabeta"),
             "collapsed": game_tree(
                 ttt, ttt.parse_state("xox/.o./..."), algorithm="alphabeta", collapse=True
             ),
+            "ayoayo_boards": game_tree(
+                ayo,
+                ayo.parse_state("[[2,6,6,1,1,7],[0,2,7,2,7,7]]"),
+                depth=1,
+                algorithm="alphabeta",
+                leaf_label=lambda s: str(list(ayo.score(s))),
+            ),
         }
 
     def test_standalone_documents_compile(self, trees: dict[str, GameTree], tmp_path: Path) -> None:
         """Each standalone document compiles to a one-page PDF cropped to the picture."""
         for name, tree in trees.items():
-            path = write_tikz(tree, tmp_path / f"{name}.tex", boards=name == "boards")
+            path = write_tikz(tree, tmp_path / f"{name}.tex", boards="boards" in name)
             pdf = compile_tex(path.read_text(encoding="utf-8"), tmp_path, name)
             if shutil.which("pdfinfo"):
                 info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True)
