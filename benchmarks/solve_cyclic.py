@@ -46,7 +46,7 @@ TARGETS = {EIGHT: (3.0, None), TWELVE: (30.0, 1024.0)}  # seconds, MB
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--twelve", action="store_true", help="also the 12-seed endgame")
-    parser.add_argument("--runs", type=int, default=3, help="runs per endgame (default 3)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per endgame (default 3; 0: none)")
     parser.add_argument("--baseline", metavar="REV", help="compare acyclic games with REV")
     parser.add_argument("--pairs", type=int, default=20, help="interleaved pairs (default 20)")
     parser.add_argument("--json", help="also write the figures to this JSON file")
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     figures: dict[str, Any] = {"load_average": os.getloadavg(), "endgames": []}
     print(f"load average {figures['load_average']}")
-    for position in [EIGHT, TWELVE] if args.twelve else [EIGHT]:
+    for position in ([EIGHT, TWELVE] if args.twelve else [EIGHT]) if args.runs > 0 else []:
         print(f"solve ayoayo --position '{position}'", flush=True)
         figures["endgames"].append(endgame(position, args.runs))
     if args.baseline:

@@ -101,7 +101,9 @@ def available_games() -> list[str]:
 
 
 def _unknown(name: str) -> UnknownGameError:
-    return UnknownGameError(f"unknown game {name!r}; available: {', '.join(available_games())}")
+    return UnknownGameError(
+        f"unknown game {quote(name)}; available: {', '.join(available_games())}"
+    )
 
 
 def _factory(name: str) -> Callable[..., Any]:

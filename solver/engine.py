@@ -116,7 +116,7 @@ import random
 import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -144,6 +144,9 @@ _UNSET: Final = object()
 CHECK_EVERY: Final = 1024
 """How many nodes the search visits between two looks at the clock and the node limit."""
 
+S = TypeVar("S")
+A = TypeVar("A")
+
 Evaluate = Callable[[Any], float]
 Oracle = Callable[[Any], "float | None"]
 """``oracle(state)``: the exact game value (player 0's view) of a covered position, else None."""
@@ -157,8 +160,8 @@ class _Stop(Exception):
 
 
 def search(
-    game: Game[Any, Any],
-    state: Any = None,
+    game: Game[S, A],
+    state: S | None = None,
     *,
     depth: int | None = None,
     time_limit: float | None = None,
@@ -494,7 +497,7 @@ class _Search:
             return "oracle"
         return "horizon"
 
-    def _bind_frontier(self) -> Node:
+    def _bind_frontier(self) -> Node:  # noqa: C901 (binds the hot loop below)
         """``self.frontier``: negamax at remaining depth 1, whose children are valued inline.
 
         No table probe or store and no move ordering: a leaf costs less than either, and the
@@ -506,7 +509,9 @@ class _Search:
         is_terminal, utility, evaluate = self.is_terminal, self.utility, self.evaluate
         oracle = self.oracle
 
-        def frontier(state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
+        def frontier(  # noqa: C901 (the search's hot loop: inline, one call per node)
+            state: Any, player: int, depth: float, alpha: Any, beta: Any
+        ) -> Any:
             search.nodes = nodes = search.nodes + 1
             if nodes >= search.check_at:
                 search.check()
@@ -564,7 +569,7 @@ class _Search:
 
         return frontier
 
-    def _bind_negamax(self) -> Node:
+    def _bind_negamax(self) -> Node:  # noqa: C901 (binds the hot loop below)
         """``self.negamax``: the fail-soft alpha-beta value of a node for its mover, depth >= 2.
 
         Principal-variation search: the first legal child with the full window, the others
@@ -579,7 +584,9 @@ class _Search:
         table = self.table
         entries, size = table.entries, table.size
 
-        def negamax(state: Any, player: int, depth: float, alpha: Any, beta: Any) -> Any:
+        def negamax(  # noqa: C901 (the search's hot loop: inline, one call per node)
+            state: Any, player: int, depth: float, alpha: Any, beta: Any
+        ) -> Any:
             search.nodes = nodes = search.nodes + 1
             if nodes >= search.check_at:
                 search.check()

@@ -52,10 +52,13 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
+import itertools
 import json
 import math
 import multiprocessing
 import os
+import pickle
+import queue
 import random
 import re
 import signal
@@ -1201,6 +1204,22 @@ def run_match(
     )
 
 
+def _worker_main(
+    task: Callable[[range], Any], tasks: Any, results: Any, stop: Any, parent: int
+) -> None:
+    """A match worker's life: set up, then play each chunk sent until told to stop."""
+    _worker_start(stop, parent)
+    while (indices := tasks.get()) is not None:
+        try:
+            results.put((True, task(indices)))
+        except Exception as error:  # sent to the parent, which raises it there
+            try:
+                pickle.dumps(error)
+            except Exception:
+                error = RuntimeError(f"{type(error).__name__}: {error}")
+            results.put((False, error))
+
+
 def _play_in_own_pool(
     workers: int,
     task: Callable[[range], Any],
@@ -1208,22 +1227,68 @@ def _play_in_own_pool(
     in_flight: int,
     record: Callable[[list[GameOutcome]], None],
 ) -> None:
-    """Run the chunks on a process pool of our own, stopped at once on any exception."""
+    """Run the chunks on worker processes of our own, stopped at once on any exception.
+
+    Not a ``ProcessPoolExecutor``: stopping its workers mid-chunk can leave its manager thread
+    waiting for ever on a half-written result, so Ctrl-C could hang. Here the parent stops
+    reading as soon as it stops, the workers exit by themselves (``stop``), and any that has
+    not within a second is terminated.
+    """
     context = multiprocessing.get_context()
     stop = context.Event()
-    pool = concurrent.futures.ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=_worker_start,
-        initargs=(stop, os.getpid()),
-    )
+    tasks = context.Queue()
+    results = context.Queue()
+    processes = [
+        context.Process(
+            target=_worker_main,
+            args=(task, tasks, results, stop, os.getpid()),
+            name=f"match-worker-{n}",
+            daemon=True,  # never outlive this process, even on an unexpected exit
+        )
+        for n in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    finished = False
     try:
-        _play_in_pool(pool, task, chunks, in_flight, record)
-    except BaseException:
-        stop.set()  # running chunks are abandoned: their workers exit within WATCH_SECONDS
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+        pending = 0
+        for indices in itertools.islice(chunks, in_flight):
+            tasks.put(indices)
+            pending += 1
+        while pending:
+            try:
+                ok, payload = results.get(timeout=0.5)
+            except queue.Empty:
+                if not all(process.is_alive() for process in processes):
+                    raise AgentError(
+                        "a match worker process died (killed, or out of memory?)"
+                    ) from None
+                continue
+            pending -= 1
+            if not ok:
+                raise payload
+            record(payload)
+            following = next(chunks, None)
+            if following is not None:
+                tasks.put(following)
+                pending += 1
+        finished = True
+    finally:
+        if finished:
+            for _ in processes:
+                tasks.put(None)
+        else:
+            stop.set()  # running chunks are abandoned: workers exit within WATCH_SECONDS
+            tasks.cancel_join_thread()  # nothing more need reach them
+        deadline = time.monotonic() + 1.0
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+                process.join()
+        tasks.close()
+        results.close()
 
 
 def _result(

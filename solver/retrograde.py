@@ -23,7 +23,8 @@ The graph (``N`` nodes numbered ``0 .. N-1``):
   all (neither in the graph nor leaving it): the game is over there.
 
 :func:`solve_graph` returns a :class:`RetrogradeResult`: ``value`` per node (mover's view) and
-``plies`` to the end under optimal play, or :data:`ENDLESS` (-1) where optimal play never ends.
+``plies`` to the end under optimal play, or :data:`ENDLESS` (-1) where the value is reached only
+by endless play.
 A value is the best a mover can force, where a play that never ends scores its endless value.
 
 Algorithm. For each candidate value ``t`` (the exit, terminal and endless values and their
@@ -68,7 +69,7 @@ import numpy.typing as npt
 __all__ = ["ENDLESS", "InconsistentEndlessError", "RetrogradeResult", "solve_graph"]
 
 ENDLESS: Final = -1
-"""The plies of a node whose optimal play never ends."""
+"""The plies of a node whose value is reached only by endless play."""
 
 IntArray: TypeAlias = npt.NDArray[np.int64]
 FloatArray: TypeAlias = npt.NDArray[np.float64]
@@ -179,10 +180,9 @@ class _Graph:
     exit_src: IntArray
     exit_values: FloatArray
     exit_plies: IntArray
-    copy_src: Int32Array  # the doubled graph's moves: from copy, to copy
-    copy_dst: Int32Array
-    pred_indptr: IntArray  # the doubled graph reversed: the copies that move into each copy
+    pred_indptr: IntArray  # the moves reversed (CSR by child): the nodes moving into each
     pred_src: Int32Array
+    pred_flip: BoolArray
     known: FloatArray  # the values the graph itself names: exits, terminals, endless
     scratch: Int32Array  # one int per copy, for _distinct
 
@@ -247,14 +247,12 @@ class _Graph:
                     f"node {node!r} has no move: give terminal_values for nodes without moves"
                 )
             exit_best[terminal] = _node_floats(terminal_values, n, "terminal_values")[terminal]
-        # The doubled graph: P(src) moves to Q(dst) (or P(dst)), Q(src) to P(dst) (or Q(dst)).
-        copy_src = np.concatenate([src, src + n]).astype(np.int32)
-        copy_dst = np.concatenate([dst + np.where(flip, n, 0), dst + np.where(flip, 0, n)])
-        copy_dst = copy_dst.astype(np.int32)
-        order = np.argsort(copy_dst, kind="stable")
-        pred_src = copy_src[order]
-        pred_indptr = np.zeros(2 * n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(copy_dst, minlength=2 * n), out=pred_indptr[1:])
+        # The moves reversed; the doubled graph's are found from them (see _predecessors).
+        order = np.argsort(dst)  # the order within a node's predecessors does not matter
+        pred_src = src[order].astype(np.int32)
+        pred_flip = flip[order]
+        pred_indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(dst, minlength=n), out=pred_indptr[1:])
         known = np.concatenate([evalues, exit_best[terminal], end])
         return cls(
             n=n,
@@ -269,10 +267,9 @@ class _Graph:
             exit_src=exit_src,
             exit_values=evalues,
             exit_plies=eplies,
-            copy_src=copy_src,
-            copy_dst=copy_dst,
             pred_indptr=pred_indptr,
             pred_src=pred_src,
+            pred_flip=pred_flip,
             known=known if len(known) else np.zeros(1),
             scratch=np.zeros(2 * n, dtype=np.int32),
         )
@@ -331,9 +328,8 @@ class _Graph:
         counter of successors yet to join reaches zero. ``member[frontier]`` is set here.
         """
         member[frontier] = True
-        ptr, preds = self.pred_indptr, self.pred_src
         while frontier.size:
-            movers = preds[_ranges(ptr[frontier], ptr[frontier + 1])]
+            movers = self._predecessors(frontier)
             movers = movers[~member[movers]]
             exist = existential[movers]
             joined = movers[exist]
@@ -341,6 +337,21 @@ class _Graph:
             np.subtract.at(count, universal, 1)
             frontier = self._distinct(np.concatenate([joined, universal[count[universal] == 0]]))
             member[frontier] = True
+
+    def _predecessors(self, copies: IntArray) -> IntArray:
+        """The copies with a move into each of ``copies`` (with repeats).
+
+        A move ``u -> v`` to the opponent links P(u) to Q(v) and Q(u) to P(v); a move where
+        the same player moves again links P(u) to P(v) and Q(u) to Q(v).
+        """
+        n = self.n
+        in_q = copies >= n
+        node = copies - n * in_q
+        starts, stops = self.pred_indptr[node], self.pred_indptr[node + 1]
+        moves = _ranges(starts, stops)
+        other = self.pred_flip[moves] ^ np.repeat(in_q, stops - starts)
+        movers: IntArray = self.pred_src[moves] + n * other
+        return movers
 
     def _distinct(self, items: IntArray) -> IntArray:
         """``items`` without repeats (in no particular order), in linear time."""
@@ -356,9 +367,11 @@ class _Graph:
     ) -> BoolArray:
         """The copies of ``region`` from which the ``existential`` side forces ``target``,
         play staying in ``region`` (moves out of it do not count)."""
-        source = self.copy_src
-        keep = region[self.copy_dst] & region[source]
-        count = np.bincount(source[keep], minlength=2 * self.n).astype(np.int64)
+        n, src = self.n, self.src
+        count = np.zeros(2 * n, dtype=np.int64)
+        for copy, to_copy in ((0, np.where(self.flip, n, 0)), (n, np.where(self.flip, 0, n))):
+            inside = region[src + copy] & region[self.dst + to_copy]
+            count[copy : copy + n] = np.bincount(src[inside], minlength=n)
         member = ~region  # outside copies never join (and, never in a frontier, never count)
         self._attract(member, count, existential, np.flatnonzero(target))
         return member & region
@@ -388,7 +401,7 @@ class _Graph:
         slowest = np.zeros(n, dtype=np.int64)
         np.maximum.at(slowest, exit_node, exit_ply)
         pending = np.bincount(self.src[keeps], minlength=n).astype(np.int64)
-        order = np.argsort(self.dst[keeps], kind="stable")  # the value-keeping moves, reversed
+        order = np.argsort(self.dst[keeps])  # the value-keeping moves, reversed
         pred_src = self.src[keeps][order]
         pred_ptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(self.dst[keeps], minlength=n), out=pred_ptr[1:])

@@ -5,22 +5,27 @@ enough to hold in memory. Values are from player 0's (MAX's) point of view. A ga
 return to a state it has been in (that *cycles*) is solved when it declares the score of endless
 play (:class:`solver.game.HasEndlessValue`); without it a cycle is a :class:`CycleError`.
 
-:func:`solve` walks the game graph depth-first from the root with an explicit stack (so no
-Python recursion limit applies) and numbers each state the first time it meets it (through a
-table keyed by the game's ``key``, so transpositions are met once). It keeps compact arrays
-indexed by state number: who moves, the children of each state in ``actions`` order (CSR), and
-the utility of terminal states (a state is terminal when it has no actions, so ``is_terminal``
-is not called). :func:`solver.retrograde.solve_graph` then solves that graph by retrograde
-analysis, which is backward induction when the game does not cycle, and in a game that cycles
-scores a play that never ends by its endless value.
+:func:`solve` numbers each reachable state the first time it meets it (through a table keyed by
+the game's ``key``, so transpositions are met once) and keeps compact arrays indexed by state
+number: the children of each state in ``actions`` order (CSR), values and plies. A state is
+terminal when it has no actions, so ``is_terminal`` is not called; a game with
+``pseudo_actions``/``try_result`` (:class:`solver.game.HasPseudoActions`) has each move made
+once.
+
+- A game without ``endless_value`` is walked depth first with an explicit stack (so no Python
+  recursion limit applies), and each state's value is backed up when its last child is done
+  (backward induction). A child still on the walk's path closes a cycle: :class:`CycleError`.
+- A game with ``endless_value`` may cycle: it is walked breadth first (no deep stack), then
+  :func:`solver.retrograde.solve_graph` solves the graph by retrograde analysis, scoring a play
+  that never ends by its endless value.
 
 Per state the solution gives the value, the optimal actions (every action whose result keeps
 the value) and the plies to the end under optimal play, following
 :func:`solver.results.ply_preference` among the optimal actions: a winner heads for the quickest
-end, a loser or drawer for the slowest. Plies are None where optimal play never ends: a win or
-loss reached only by endless play, or a draw the drawers can make last for ever. (In a game that
-cycles, a winner who picks any value-keeping action each turn may go round a cycle for ever;
-picking one whose result has fewer plies wins.)
+end, a loser or drawer for the slowest (where a drawer could drag a draw out round a cycle, the
+quickest end). Plies are None where the value is reached only by endless play
+(:meth:`Solution.endless`). In a game that cycles, a winner who picks any value-keeping action
+each turn may go round a cycle for ever; picking one whose result has fewer plies wins.
 
 >>> from games import load_game
 >>> solution = solve(load_game("textbook", tree=[[3, 12], [2, 4]]))
@@ -85,7 +90,7 @@ class SolveCounts:
         losses: terminal states whose utility is < 0 (player 0 has lost).
         value: the root's value.
         seconds: the time the solve took.
-        endless: states whose optimal play never ends (0 in a game that does not cycle).
+        endless: states whose value is reached only by endless play (0 if the game cannot cycle).
     """
 
     states: int
@@ -102,7 +107,7 @@ class SolveCounts:
 class StateRecord:
     """One solved state: who moves, its value, plies to the end, and every optimal action.
 
-    ``plies`` is None where optimal play never ends (see :attr:`endless`).
+    ``plies`` is None where the value is reached only by endless play (see :attr:`endless`).
     """
 
     to_move: Player
@@ -117,7 +122,7 @@ class StateRecord:
 
     @property
     def endless(self) -> bool:
-        """True where optimal play never ends: the value is that of endless play."""
+        """True where the value is reached only by endless play."""
         return self.plies is None
 
 
@@ -126,7 +131,8 @@ class Solution:
     """Every reachable state of a game with its value, optimal actions and plies to the end.
 
     States are looked up by the game's ``key``; iteration yields them in the order the solver
-    met them (depth first, the root first). Per state the solution holds a number, not an
+    met them (the root first; depth first, or breadth first for a game with ``endless_value``).
+    Per state the solution holds a number, not an
     object: arrays indexed by state number keep values, plies and children.
 
     >>> from games import load_game
@@ -144,7 +150,7 @@ class Solution:
     _index: dict[Hashable, int]
     _states: list[Any]
     _values: npt.NDArray[Any]  # player 0's view; int64 when every value is an int
-    _plies: npt.NDArray[np.int64]  # ENDLESS where optimal play never ends
+    _plies: npt.NDArray[np.int64]  # ENDLESS: the value is reached only by endless play
     _indptr: npt.NDArray[np.int64]  # the children of state i: _targets[_indptr[i]:_indptr[i+1]]
     _targets: npt.NDArray[np.int64]
     _key: Callable[[Any], Hashable] | None
@@ -186,16 +192,16 @@ class Solution:
     def plies(self, state: Any) -> int | None:
         """Plies to the end under optimal play from ``state`` (0 if it is over).
 
-        None where optimal play never ends (:meth:`endless`).
+        None where the value is reached only by endless play (:meth:`endless`).
         """
         plies = int(self._plies[self._number(state)])
         return None if plies == ENDLESS else plies
 
     def endless(self, state: Any) -> bool:
-        """True where optimal play never ends, so the value is that of endless play.
+        """True where the value of ``state`` is reached only by endless play.
 
-        For a win or a loss the value is then reached only by endless play; for a draw, the
-        drawers (who prefer the longest play) can make it last for ever.
+        For a win, the winner cannot force an end that wins as much; for a loss, the winner
+        cannot either; for a draw, no value-keeping line ends.
         """
         return bool(self._plies[self._number(state)] == ENDLESS)
 
@@ -216,10 +222,10 @@ class Solution:
         """Write the solution as JSON: the figures, then one record per state, one per line.
 
         Each record holds ``state`` (the game's notation), ``to_move``, ``value``, ``plies``
-        (null where optimal play never ends), ``best_actions`` (a list in the game's action
-        notation) and ``endless``. Records are written one at a time, so memory stays flat however
-        many states there are. The file is written atomically (:mod:`solver.output`);
-        ``overwrite=False`` refuses to replace one.
+        (null where the value is reached only by endless play), ``best_actions`` (a list in
+        the game's action notation) and ``endless``. Records are written one at a time, so
+        memory stays flat however many states there are. The file is written atomically
+        (:mod:`solver.output`); ``overwrite=False`` refuses to replace one.
         """
         counts = attrs.asdict(self.counts)
         head = {"game": self.game.name, "root": format_state(self.game, self.root), **counts}
@@ -246,8 +252,8 @@ class Solution:
         """Write one CSV row per state: state, to_move, value, plies, best_actions, endless.
 
         States and actions are in the game's notation; ``best_actions`` are separated by spaces;
-        ``plies`` is empty and ``endless`` True where optimal play never ends. Written atomically
-        like :meth:`to_json`.
+        ``plies`` is empty and ``endless`` True where the value is reached only by endless play.
+        Written atomically like :meth:`to_json`.
         """
         with (
             atomic_path(path, overwrite=overwrite) as temporary,
@@ -384,7 +390,7 @@ def _solve_graph(
     to_move = np.fromiter(map(game.to_move, graph.states), dtype=np.int8, count=n)
     sign = np.where(to_move == 0, 1.0, -1.0)
     utilities = np.zeros(n)
-    utilities[graph.terminal_states] = [graph.values[i] for i in graph.terminal_states]
+    utilities[graph.terminal_states] = graph.utilities
     endless_value = game.endless_value  # type: ignore[attr-defined]
     endless = np.fromiter(map(endless_value, graph.states), dtype=np.float64, count=n)
     try:
@@ -416,16 +422,17 @@ class _Graph:
     indptr: array[int] = attrs.Factory(lambda: array("q", [0]))
     targets: array[int] = attrs.Factory(lambda: array("q"))  # the children of each state
     starts: array[int] | None = None  # where each state's children start, if not in order
-    values: list[Any] = attrs.Factory(list)  # player 0's view: utilities (and backed up)
+    values: list[Any] = attrs.Factory(list)  # player 0's view, if backed up during the walk
     plies: list[int] = attrs.Factory(list)
     terminal_states: list[int] = attrs.Factory(list)
+    utilities: list[Any] = attrs.Factory(list)  # of the terminal states, in the same order
     solved: bool = False  # values and plies were backed up during the walk
     integral: bool = True  # every utility an int
 
     @property
     def outcomes(self) -> tuple[int, int, int]:
         """Terminal states won by player 0, drawn, and lost."""
-        u = np.asarray([self.values[i] for i in self.terminal_states], dtype=np.float64)
+        u = np.asarray(self.utilities, dtype=np.float64)
         return int(np.sum(u > 0)), int(np.sum(u == 0)), int(np.sum(u < 0))
 
     def csr(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -439,25 +446,20 @@ class _Graph:
             targets = targets[shift + np.arange(len(shift))]
         return indptr, targets
 
-    def number(self, key: Hashable, state: Any, max_states: int) -> int:
-        """Give a new state the next number."""
-        i = len(self.states)
-        if i >= max_states:
-            raise TooManyStatesError(
-                f"solve saw {i + 1:,} states, more than max_states={max_states:,}; "
-                "raise max_states or solve from a later position",
-                i + 1,
-            )
-        self.index[key] = i
-        self.states.append(state)
-        return i
-
     def add_terminal(self, i: int, utility: Any) -> None:
         """Record that state ``i`` is over, worth ``utility``."""
-        self.values[i] = utility
         self.terminal_states.append(i)
+        self.utilities.append(utility)
         if self.integral and not isinstance(utility, int):
             self.integral = False
+
+
+def _too_many_states(seen: int, max_states: int) -> TooManyStatesError:
+    return TooManyStatesError(
+        f"solve saw {seen:,} states, more than max_states={max_states:,}; "
+        "raise max_states or solve from a later position",
+        seen,
+    )
 
 
 def _children_of(game: Game[Any, Any]) -> Callable[[Any], list[Any]]:
@@ -492,13 +494,11 @@ def _walk_breadth_first(
     """
     children_of, utility = _children_of(game), game.utility
     graph = _Graph()
-    states, values, targets, indptr = graph.states, graph.values, graph.targets, graph.indptr
-    lookup = graph.index.get
-    graph.number(root if key_of is None else key_of(root), root, max_states)
-    values.append(None)
-    i = 0
-    while i < len(states):
-        state = states[i]
+    states, targets, indptr, index = graph.states, graph.targets, graph.indptr, graph.index
+    lookup, add_state, add_target, add_end = index.get, states.append, targets.append, indptr.append
+    index[root if key_of is None else key_of(root)] = 0  # max_states is at least 1
+    add_state(root)
+    for i, state in enumerate(states):  # the list grows as the walk goes
         children = children_of(state)
         if not children:
             graph.add_terminal(i, utility(state))
@@ -506,13 +506,14 @@ def _walk_breadth_first(
             key = child if key_of is None else key_of(child)
             j = lookup(key)
             if j is None:
-                j = graph.number(key, child, max_states)
-                values.append(None)
+                j = index[key] = len(states)
+                if j >= max_states:
+                    raise _too_many_states(j + 1, max_states)
+                add_state(child)
                 if progress is not None and (j + 1) % PROGRESS_EVERY == 0:
                     progress(j + 1)
-            targets.append(j)
-        indptr.append(len(targets))
-        i += 1
+            add_target(j)
+        add_end(len(targets))
     if progress is not None:
         progress(len(states))
     return graph
@@ -537,14 +538,18 @@ def _walk_depth_first(
     states, values, plies = graph.states, graph.values, graph.plies
     indptr, targets, starts = graph.indptr, graph.targets, graph.starts
     assert starts is not None
-    lookup = graph.index.get
+    index = graph.index
+    lookup = index.get
     # A frame: [state number, its children in actions order, their numbers so far].
     stack: list[list[Any]] = []
     edges = 0
     fresh, fresh_key = root, root if key_of is None else key_of(root)
     while True:
         if fresh_key is not None:  # a state met for the first time: number it, expand it
-            i = graph.number(fresh_key, fresh, max_states)
+            i = index[fresh_key] = len(states)
+            if i >= max_states:
+                raise _too_many_states(i + 1, max_states)
+            states.append(fresh)
             fresh_key = None
             if progress is not None and (i + 1) % PROGRESS_EVERY == 0:
                 progress(i + 1)
@@ -556,7 +561,8 @@ def _walk_depth_first(
                 stack.append([i, children, []])
                 edges += len(children)
             else:
-                graph.add_terminal(i, utility(fresh))
+                u = values[i] = utility(fresh)
+                graph.add_terminal(i, u)
             indptr.append(edges)
         if not stack:
             break

@@ -25,6 +25,7 @@ from typing import Any
 
 from solver.errors import TooManyNodesError, UnknownFormatError
 from solver.game import format_action, format_state, player_label
+from solver.output import write_bytes
 from solver.results import format_value
 from solver.solve import Solution
 from viz.dot import FONT, pipe
@@ -105,10 +106,15 @@ def render_state_graph(
     *,
     title: str | None = None,
     max_states: int = DEFAULT_MAX_STATES,
+    overwrite: bool = True,
 ) -> Path:
     """Write the state graph to ``path`` (``.dot``, ``.svg``, ``.png`` or ``.pdf``).
 
+    The file is written atomically (:mod:`solver.output`); ``overwrite=False`` refuses to
+    replace an existing one.
+
     Raises:
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
         UnknownFormatError: another suffix.
         TooManyNodesError: more than ``max_states`` states.
         GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
@@ -123,10 +129,7 @@ def render_state_graph(
     source = state_graph_dot(solution, title=title, max_states=max_states)
     data = source.encode() if fmt == "dot" else pipe(source, fmt)
     out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(out.name + ".part")
-    partial.write_bytes(data)
-    partial.replace(out)  # atomically: a reader never sees half a file
-    return out
+    return write_bytes(out, data, overwrite=overwrite)  # atomically, as every output file
 
 
 def _quote(text: Any) -> str:

@@ -118,6 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error(io, "interrupted")
         return EXIT_INTERRUPTED
+    except EOFError:  # a human agent (e.g. in match) asked for a move after the input ended
+        _error(io, "the input ended while a move was asked for; nothing more to play")
+        return EXIT_GAME_ERROR
     except BrokenPipeError:
         return EXIT_OK
 

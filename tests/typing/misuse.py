@@ -8,6 +8,7 @@ one of these through, its ``type: ignore`` becomes unused and the type check fai
 from __future__ import annotations
 
 from games.tictactoe import TicTacToe
+from solver.engine import search
 from solver.minimax import alphabeta, minimax
 from solver.testing import check_game, check_state, playout
 
@@ -17,12 +18,14 @@ def options_are_keyword_only() -> None:
     game = TicTacToe()
     minimax(game, game.initial_state(), 3)  # type: ignore[call-arg]
     alphabeta(game, None, 2)  # type: ignore[call-arg]
+    search(game, game.initial_state(), 3)  # type: ignore[call-arg]
 
 
 def states_belong_to_their_game() -> None:
     """A state of another type than the game's (its text, say) is an error."""
     game = TicTacToe()
     minimax(game, "x.o/.x./...")  # type: ignore[misc]
+    search(game, "x.o/.x./...")  # type: ignore[misc]
     check_state(game, 4)  # type: ignore[misc]
 
 

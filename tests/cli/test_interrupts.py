@@ -1,0 +1,147 @@
+"""Ctrl-C and kills in real processes: exit 130 promptly, report what finished, leave nothing.
+
+Each test starts ``gamesolver`` in its own process group, waits for it to be busy, sends SIGINT
+to the group (as a terminal does) or SIGKILL to the parent alone, and checks the exit status,
+the output and that no process of the group is left running. The bounds on waiting are
+generous (seconds) so a loaded machine does not fail them; a hang would.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="process groups read from /proc"
+    ),
+]
+
+ROOT = Path(__file__).parents[2]
+PROMPT_SECONDS = 10.0
+"""How long a process may take to exit after the signal before the test calls it a hang."""
+
+
+def group_members(group: int) -> list[int]:
+    """The live (not zombie) processes of a process group, from /proc."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        state, pgrp = fields[0], int(fields[2])
+        if pgrp == group and state != "Z":
+            members.append(int(entry.name))
+    return members
+
+
+READY = "ready"
+"""What the child prints once its imports are done (a Ctrl-C during Python's own start-up
+is Python's business, not the command's)."""
+
+LAUNCH = (
+    "import sys; from zerosum.cli import main; print('ready', flush=True); "
+    "sys.exit(main(sys.argv[1:]))"
+)
+
+
+def start(*argv: str) -> subprocess.Popen[str]:
+    """``gamesolver ARGV`` in a new process group, SIGINT at its default; past its imports."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    child = subprocess.Popen(
+        [sys.executable, "-c", LAUNCH, *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == READY
+    return child
+
+
+def wait_until(condition: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if callable(condition) and condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def interrupt(child: subprocess.Popen[str], busy: int = 1) -> tuple[str, str]:
+    """Wait until the group has ``busy`` processes, Ctrl-C it; the output after exiting."""
+    try:
+        assert wait_until(lambda: len(group_members(child.pid)) >= busy, 30)
+        time.sleep(1.0)  # well inside the work
+        os.killpg(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=PROMPT_SECONDS)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    return out, err
+
+
+class TestCtrlC:
+    def test_a_parallel_match_stops_and_leaves_no_worker(self) -> None:
+        """Ctrl-C in a 300-million-game match on two workers exits 130 with no worker left."""
+        child = start(
+            "match", "tictactoe", "random", "random", "--games", "300000000", "--workers", "2"
+        )
+        out, err = interrupt(child, busy=3)
+        assert child.returncode == 130, err
+        assert "of 300,000,000 games" in out and "interrupted" in out
+        assert "Traceback" not in err
+        assert wait_until(lambda: not group_members(child.pid), PROMPT_SECONDS)
+
+    def test_an_engine_agent_ends_the_match_instead_of_moving_early(self) -> None:
+        """Ctrl-C inside an engine agent's search ends the match (130), not the move."""
+        child = start("match", "ayoayo", "engine:30", "random", "-n", "4")
+        out, err = interrupt(child)
+        assert child.returncode == 130, err
+        assert "0 of 4 games" in out
+        assert "Traceback" not in err
+
+    def test_the_ai_in_play_does_not_move_early(self) -> None:
+        """Ctrl-C while the engine thinks in play ends the game with 130."""
+        child = start("play", "ayoayo", "--ai", "engine:30", "--first", "ai")
+        out, err = interrupt(child)
+        assert child.returncode == 130, err
+        assert "plays" not in out  # the AI made no move
+        assert "interrupted" in err and "Traceback" not in err
+
+    def test_best_shows_the_answer_so_far_and_exits_130(self) -> None:
+        """Ctrl-C in best prints the deepest completed answer, then exits 130."""
+        child = start("best", "ayoayo", "--time", "60")
+        out, err = interrupt(child)
+        assert child.returncode == 130, err
+        assert "best move:" in out
+
+
+class TestKilledParent:
+    def test_workers_exit_when_their_parent_is_killed(self) -> None:
+        """SIGKILL to the match process: its workers notice and exit on their own."""
+        child = start("match", "ayoayo", "minimax:4", "random", "-n", "400", "-j", "2")
+        try:
+            assert wait_until(lambda: len(group_members(child.pid)) >= 3, 30)
+            os.kill(child.pid, signal.SIGKILL)
+            child.communicate(timeout=PROMPT_SECONDS)
+            assert wait_until(lambda: not group_members(child.pid), PROMPT_SECONDS)
+        finally:
+            for pid in group_members(child.pid):
+                os.kill(pid, signal.SIGKILL)

@@ -1,0 +1,229 @@
+"""Fuzz-style tests: every subcommand given odd arguments answers or errors in one line.
+
+Hypothesis builds argument lists for each subcommand from classes of odd values (unicode
+digits, 5,000-digit numbers, 1e400/inf/nan, negative and zero, huge counts, long text, bad
+paths) mixed with ordinary ones, runs ``gamesolver`` in this process and checks the contract:
+an exit code of 0, 1 or 2, never a traceback, and an error is one short ``gamesolver: error:``
+line. The games and limits are kept small so every run is quick.
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import zerosum.cli as cli
+from zerosum.console import Io
+
+ODD = [
+    "²",
+    "٣",
+    "9" * 5000,
+    "1e400",
+    "inf",
+    "nan",
+    "-1",
+    "0",
+    "-0",
+    "10**100",
+    "",
+    " ",
+    "x" * 20_000,
+    "1.5",
+    "\x00",
+]
+SMALL = ["1", "2", "3"]
+number = st.sampled_from(ODD + SMALL)
+small_games = st.sampled_from(["textbook", "tictactoe-bitboard", "nosuchgame"])
+agents = st.sampled_from(["random", "minimax:1", "engine:d1", "alphabeta:2", "human"]) | st.tuples(
+    st.sampled_from(["minimax:", "engine:", "engine:d"]), number
+).map(lambda t: t[0] + t[1])
+trees = (
+    st.sampled_from(
+        [
+            "[[3,12],[2,4]]",
+            "[" * 600 + "1,2" + "]" * 600,
+            "[[1e400,1]]",
+            "[" + "9" * 5000 + "]",
+            "[]",
+        ]
+    )
+    | number
+)
+options = st.sampled_from(
+    ["cache_size=-1", "cache_size=abc", "cache_size=1e400", "estimates=[1]", "labels=aima", "=1"]
+) | number.map(lambda v: "labels=" + v)
+
+
+@st.composite
+def pairs(draw: st.DrawFn, *choices: tuple[str, st.SearchStrategy[str]]) -> list[str]:
+    """Some of the given options, each with a drawn value, flattened into argv order."""
+    chosen = draw(st.lists(st.sampled_from(choices), max_size=3, unique_by=lambda c: c[0]))
+    argv: list[str] = []
+    for flag, values in chosen:
+        argv += [flag, draw(values)]
+    return argv
+
+
+COMMON = (("--tree", trees), ("-O", options), ("--position", number))
+
+
+def argv_for(command: str) -> st.SearchStrategy[list[str]]:
+    """Argument lists for one subcommand."""
+    if command == "best":
+        extra = pairs(
+            *COMMON, ("--depth", number), ("--algorithm", st.sampled_from(["minimax", "x"]))
+        )
+        return st.tuples(small_games, extra).map(lambda t: ["best", t[0], "--depth", "2", *t[1]])
+    if command == "analyse":
+        extra = pairs(*COMMON, ("--seed", number), ("--time", st.sampled_from(ODD)))
+        return st.tuples(small_games, extra).map(lambda t: ["analyse", t[0], "--depth", "2", *t[1]])
+    if command == "solve":
+        extra = pairs(*COMMON, ("--max-states", number), ("--out", st.sampled_from(PATHS)))
+        return st.tuples(small_games, extra).map(lambda t: ["solve", t[0], *t[1]])
+    if command == "tree":
+        extra = pairs(
+            *COMMON,
+            ("--depth", number),
+            ("--max-nodes", number),
+            ("--title", st.sampled_from(["t" * 17_000, "ok", "²"])),
+            ("--frames", st.sampled_from(PATHS)),
+        )
+        out = st.sampled_from(PATHS)
+        return st.tuples(small_games, out, extra).map(
+            lambda t: ["tree", t[0], "-o", t[1], "--depth", "2", *t[2]]
+        )
+    if command == "match":
+        extra = pairs(
+            *COMMON,
+            ("--games", number),
+            ("--workers", st.sampled_from(["0", "-1", "²", str(10**100), "9" * 5000])),
+            ("--seed", number),
+            ("--max-plies", number),
+        )
+        return st.tuples(small_games, agents, agents, extra).map(
+            lambda t: ["match", t[0], t[1], t[2], "-n", "3", *t[3]]
+        )
+    if command == "play":
+        extra = pairs(*COMMON, ("--ai", agents), ("--seed", number), ("--max-plies", number))
+        return st.tuples(small_games, extra).map(lambda t: ["play", t[0], "--ai", "random", *t[1]])
+    return pairs(("--json", st.just("--json"))).map(lambda rest: ["games", *rest[:1]])
+
+
+# Placeholder names replaced by real temporary paths in each run.
+PATHS = ["{dir}/t.dot", "{dir}", "{dir}/missing/t.svg", "{dir}/t.json", "{file}", "{dir}/t.csv"]
+
+
+def run_in_process(argv: list[str], stdin: str, monkeypatch: Any) -> tuple[int, str]:
+    """Run gamesolver in this process; the exit code and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(cli, "Io", lambda: Io(out, err))
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = cli.main(argv)
+    return code, err.getvalue()
+
+
+def check_contract(code: int, err: str) -> None:
+    """Exit 0, 1 or 2; no traceback; an error is one short line naming the command."""
+    assert code in (0, 1, 2), (code, err[:500])
+    assert "Traceback" not in err, err[:2000]
+    if code:
+        first = err.splitlines()[0]
+        assert first.startswith("gamesolver: error: "), first[:300]
+        assert len(first) < 500, first[:300]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["best", "analyse", "solve", "tree", "match", "play", "games"])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_odd_arguments_never_make_a_traceback(
+    command: str, data: st.DataObject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any mix of odd and ordinary arguments ends in an answer or a one-line error."""
+    argv = data.draw(argv_for(command))
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "file").write_text("x")
+        argv = [a.replace("{dir}", folder).replace("{file}", f"{folder}/file") for a in argv]
+        code, err = run_in_process(argv, "²\n" + "9" * 5000 + "\nq\n", monkeypatch)
+    check_contract(code, err)
+
+
+class TestNamedCases:
+    """The cases the issue reproduced, each a clear answer or one-line error."""
+
+    @pytest.mark.parametrize(
+        ("argv", "code", "says"),
+        [
+            (["match", "tictactoe", "random", "random", "-j", str(10**100)], 2, "--workers"),
+            (["match", "ayoayo", "minimax:100", "random"], 2, "cannot finish a move"),
+            (["match", "tictactoe", "minimax:²", "random"], 2, "bad depth"),
+            (["match", "tictactoe", "engine:d²", "random"], 2, "bad depth"),
+            (["match", "tictactoe", "minimax:" + "9" * 5000, "random"], 2, "5,008 characters"),
+            (["best", "ayoayo", "-O", "cache_size=-1"], 2, "invalid cache_size -1"),
+            (["best", "ayoayo", "-O", "cache_size=abc"], 2, "invalid cache_size 'abc'"),
+            (["best", "ayoayo", "-O", "cache_size=1e400"], 2, "invalid cache_size inf"),
+            (["best", "textbook", "-O", "estimates=[1]"], 2, "invalid estimates [1]"),
+            (["best", "textbook", "--tree", "[" + "9" * 5000 + ",1]"], 2, "too long"),
+            (["best", "textbook", "--tree", "[1e400,1]"], 2, "finite"),
+            (["best", "tictactoe", "--depth", str(10**100)], 2, "from 1 to 999,999,999"),
+            (["best", "x" * 130_000], 2, "130,000 characters"),
+        ],
+    )
+    def test_issue_cases(
+        self, argv: list[str], code: int, says: str, run: Callable[..., Any]
+    ) -> None:
+        """Each reproduced case is a one-line error with the right exit code."""
+        result = run(*argv)
+        assert result.code == code
+        assert says in result.err
+        assert len(result.err.splitlines()[0]) < 500
+
+    def test_outputs_are_checked_before_the_work(
+        self, run: Callable[..., Any], tmp_path: Path
+    ) -> None:
+        """A missing folder, a directory or an existing file is refused before solving."""
+        missing = run("solve", "tictactoe", "--out", str(tmp_path / "no" / "t.json"))
+        assert missing.code == 2 and "does not exist" in missing.err and "solved" not in missing.out
+        (tmp_path / "t.json").write_text("keep")
+        kept = run("solve", "tictactoe", "--out", str(tmp_path / "t.json"))
+        assert kept.code == 2 and "--force" in kept.err
+        assert (tmp_path / "t.json").read_text() == "keep"
+        forced = run("solve", "tictactoe", "--out", str(tmp_path / "t.json"), "--force")
+        assert forced.code == 0 and (tmp_path / "t.json").read_text() != "keep"
+
+    def test_a_reused_frames_folder_needs_force_and_is_cleared(
+        self, run: Callable[..., Any], tmp_path: Path
+    ) -> None:
+        """--frames into a folder with old frames asks for --force, then holds only new ones."""
+        first = run("tree", "textbook", "--frames", str(tmp_path), "--frame-format", "svg")
+        assert first.code == 0
+        (tmp_path / "frame-999.svg").write_text("stale")
+        again = run("tree", "textbook", "--frames", str(tmp_path))
+        assert again.code == 2 and "--force" in again.err
+        forced = run("tree", "textbook", "--tree", "[[1,2]]", "--frames", str(tmp_path), "--force")
+        assert forced.code == 0
+        assert not (tmp_path / "frame-999.svg").exists()
+
+    def test_a_deep_textbook_tree_solves(self, run: Callable[..., Any]) -> None:
+        """A tree nested 600 deep loads and is solved, without advice to use --depth."""
+        result = run("solve", "textbook", "--tree", "[" * 600 + "1,2" + "]" * 600, "--json")
+        assert result.code == 0 and result.json()["value"] == 1
+
+    def test_odd_moves_in_play_are_asked_again(self, run: Callable[..., Any]) -> None:
+        """Unicode digits and huge numbers typed in play are refused and asked again."""
+        result = run("play", "tictactoe", "--ai", "random", stdin="²\n" + "9" * 5000 + "\nq\n")
+        assert result.code == 0
+        assert "illegal tic-tac-toe move '²'" in result.out
+        assert "(5,000 characters)" in result.out
