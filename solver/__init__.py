@@ -35,6 +35,7 @@ from solver.errors import (
     UnknownFormatError,
     UnknownGameError,
     UnknownStateError,
+    UnreadableError,
     VizError,
 )
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf, Observer, Trace
@@ -81,6 +82,7 @@ __all__ = [
     "UnknownFormatError",
     "UnknownGameError",
     "UnknownStateError",
+    "UnreadableError",
     "VizError",
     "__version__",
     "alphabeta",

@@ -17,7 +17,10 @@ solver.errors.IllegalActionError: illegal action 7 in ...; legal: 0, 1
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+import os
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import attrs
@@ -38,6 +41,7 @@ __all__ = [
     "MIN",
     "BoardCells",
     "CapabilityError",
+    "EndgameTablebase",
     "Game",
     "GameError",
     "HasActionNotation",
@@ -53,6 +57,7 @@ __all__ = [
     "HasScore",
     "HasStateNotation",
     "HasSymmetries",
+    "HasTablebase",
     "IllegalActionError",
     "InvalidStateError",
     "Player",
@@ -219,6 +224,45 @@ class HasPositionFields(Protocol):
     position_fields: Mapping[str, str]
 
     def position_from(self, text: str | None, **fields: Any) -> Any: ...
+
+
+class EndgameTablebase(Protocol):
+    """Exact values of endgame positions, read from files built ahead of time.
+
+    ``probe(state)`` gives the exact game value (player 0's view) of a covered position, else
+    None: what :func:`solver.engine.search` takes as its ``oracle``. ``preferred_action(state)``
+    gives a move of a covered position that keeps its value *and* makes progress (in a game
+    that cycles, some value-keeping moves may only go round), None elsewhere. ``levels`` says
+    what is built (empty: nothing to probe); ``build`` builds the missing parts up to a size
+    (``progress`` gets a line of text as each part starts and ends); ``info`` gives a row of
+    plain data per part built.
+    """
+
+    directory: Path
+
+    @property
+    def levels(self) -> tuple[int, ...]: ...
+
+    def probe(self, state: Any) -> float | None: ...
+
+    def preferred_action(self, state: Any) -> Any: ...
+
+    def build(
+        self,
+        up_to: int,
+        *,
+        executor: Executor | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> Sequence[Any]: ...
+
+    def info(self) -> list[dict[str, Any]]: ...
+
+
+@runtime_checkable
+class HasTablebase(Protocol):
+    """An endgame tablebase the game can build and read (``directory`` None: its default)."""
+
+    def tablebase(self, directory: str | os.PathLike[str] | None = None) -> EndgameTablebase: ...
 
 
 @runtime_checkable

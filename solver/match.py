@@ -198,6 +198,8 @@ class EngineAgent:
     seconds: float | None = None
     depth: int | None = None
     table_size: int = 1 << 20
+    oracle: Callable[[Any], float | None] | None = attrs.field(default=None, kw_only=True)
+    """Exact values of covered positions (an endgame tablebase's probe), for the engine."""
     interactive: bool = attrs.field(default=False, init=False)
 
     @property
@@ -225,6 +227,7 @@ class EngineAgent:
                 time_limit=self.seconds,
                 seed=rng.getrandbits(32),
                 table_size=self.table_size,
+                oracle=self.oracle,
             )
         if watch.interrupted:
             raise KeyboardInterrupt

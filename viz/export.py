@@ -114,7 +114,8 @@ def render(
         OutputError: the path cannot be written (checked before drawing), or exists and
             ``overwrite`` is False.
 
-    >>>     >>> from games import load_game
+    >>> import tempfile
+    >>> from games import load_game
     >>> from viz import game_tree
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     render(game_tree(load_game("textbook")), Path(folder, "tree.dot")).suffix

@@ -12,10 +12,10 @@ drawing shows the reordered moves under their usual labels.
 >>> game = load_game("textbook", tree=[[3, 12], [2, 4]])
 >>> best = ordered(game, (), None, None, "best", 1000)
 >>> list(best.actions(())), list(best.actions((0,))), list(best.actions((1,)))
-[0, 1] [0, 1] [0, 1]
+([0, 1], [0, 1], [0, 1])
 >>> worst = ordered(game, (), None, None, "worst", 1000)
 >>> list(worst.actions(())), list(worst.actions((0,)))
-[1, 0] [1, 0]
+([1, 0], [1, 0])
 """
 
 from __future__ import annotations

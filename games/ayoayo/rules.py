@@ -33,12 +33,16 @@ The hot path keeps a state as a tuple of 15 ints: the 12 pits in sowing order
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from solver.game import BoardCells, IllegalActionError, InvalidStateError, Player
 from solver.quoting import quote
+
+if TYPE_CHECKING:
+    from games.ayoayo.tablebase import Tablebase
 
 __all__ = [
     "PLAYER_NAMES",
@@ -356,6 +360,13 @@ class Ayoayo:
         A match ended by a repeated position is scored the same way.
         """
         return state[12] - state[13]
+
+    def tablebase(self, directory: str | os.PathLike[str] | None = None) -> Tablebase:
+        """The endgame tablebase in ``directory`` (None: the user cache directory, see
+        :mod:`games.ayoayo.tablebase`); ``solver.game.HasTablebase``."""
+        from games.ayoayo.tablebase import Tablebase
+
+        return Tablebase(directory, game=self)
 
     def winner(self, state: AyoayoState) -> int | None:
         """None while the game runs; then 0 or 1, or -1 for a draw (the reference's ``winner``)."""

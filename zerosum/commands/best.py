@@ -21,6 +21,7 @@ from zerosum.options import (
     positive_float,
     positive_int,
 )
+from zerosum.tablebases import SOURCE, from_tablebase, open_tablebase, tablebase_arguments
 
 NAME = "best"
 ALIASES: tuple[str, ...] = ()
@@ -41,6 +42,7 @@ def add_arguments(best: argparse.ArgumentParser) -> None:
     best.add_argument("--depth", "-d", type=positive_int, help="search depth (default: to the end)")
     best.add_argument("--time", type=positive_float, metavar="S", help="engine: time limit")
     extra_fields(best)
+    tablebase_arguments(best)
     best.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -53,25 +55,30 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"--time limits the engine only, not {args.algorithm!r}; "
             "use --algorithm engine, or --depth N for the teaching searches"
         )
-    search = searcher(args.algorithm, args.depth, args.time)
+    tablebase = open_tablebase(game, args) if args.algorithm == "engine" else None
+    oracle = None if tablebase is None else tablebase.probe
+    search = searcher(args.algorithm, args.depth, args.time, oracle)
     with watching_interrupts() as watch:  # the engine answers Ctrl-C with its last depth
         result = search(game, state)
+    read = from_tablebase(tablebase, state) and result.exact
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK  # the answer so far, then 130
 
     def exact_child(child: Any) -> tuple[float, int | None]:
         depth = None if args.depth is None else args.depth - 1
         if depth == 0:
             return (horizon_value(game, child), 0)
-        child_result = searcher(args.algorithm, depth, None)(game, child)
+        child_result = searcher(args.algorithm, depth, None, oracle)(game, child)
         return (child_result.value, child_result.plies)
 
     # Value the moves the teaching alpha-beta only bounded at the root (the engine values them
     # all itself), unless a limit stopped the search.
     rows = move_rows(game, state, result, exact_child if result.complete else None)
     if args.json:
-        io.json(result_json(game, state, result, rows, algorithm=args.algorithm))
+        algorithm = "tablebase" if read else args.algorithm
+        io.json(result_json(game, state, result, rows, algorithm=algorithm, tablebase=read))
         return done
-    print_answer(io, game, state, result, rows, title=f"{args.algorithm} search")
+    title = "tablebase" if read else f"{args.algorithm} search"
+    print_answer(io, game, state, result, rows, title=title, source=SOURCE if read else "")
     return done
 
 
@@ -82,11 +89,14 @@ def horizon_value(game: Any, state: Any) -> float:
 
 
 def searcher(
-    algorithm: str, depth: int | None, time_limit: float | None
+    algorithm: str,
+    depth: int | None,
+    time_limit: float | None,
+    oracle: Callable[[Any], float | None] | None = None,
 ) -> Callable[[Any, Any], SearchResult]:
     if algorithm == "engine":  # every root move exactly valued, as analyse does
         return lambda game, state: engine_search(
-            game, state, depth=depth, time_limit=time_limit, all_values=True
+            game, state, depth=depth, time_limit=time_limit, all_values=True, oracle=oracle
         )
     teaching = minimax if algorithm == "minimax" else alphabeta
     return lambda game, state: teaching(game, state, depth=depth)

@@ -11,6 +11,7 @@ from solver.match import MatchInterrupted, MatchResult, run_match
 from zerosum.commands.play import agent
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError, progress_bar
 from zerosum.options import game_arguments, game_options, load, positive_int, seed_int
+from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
 NAME = "match"
 ALIASES: tuple[str, ...] = ()
@@ -34,14 +35,16 @@ def add_arguments(match: argparse.ArgumentParser) -> None:
         help="play on through repeated positions, as the Ayòayò reference does (needs "
         "--max-plies, so that players who cycle still stop)",
     )
+    tablebase_arguments(match)
     match.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver match``: two agents play many games; the table of results."""
     game = load(args)
-    agent_a = agent(args.agent_a, "agent A")
-    agent_b = agent(args.agent_b, "agent B")
+    tablebase = open_tablebase(game, args)
+    agent_a = with_tablebase(agent(args.agent_a, "agent A"), tablebase)
+    agent_b = with_tablebase(agent(args.agent_b, "agent B"), tablebase)
     workers = args.workers
     if workers is not None and workers > 1 and (agent_a.interactive or agent_b.interactive):
         raise UsageError("a human agent cannot play with --workers > 1; leave --workers out")

@@ -7,7 +7,14 @@ import random
 import sys
 from typing import Any
 
-from solver.game import GameError, HasScore, format_action, format_state, other, player_label
+from solver.game import (
+    GameError,
+    HasScore,
+    format_action,
+    format_state,
+    other,
+    player_label,
+)
 from solver.match import AgentError, HumanAgent, parse_agent, play_game
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
@@ -21,6 +28,7 @@ from zerosum.options import (
     seed_int,
 )
 from zerosum.report import board_lines, num
+from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
 NAME = "play"
 ALIASES: tuple[str, ...] = ()
@@ -49,6 +57,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--depth", type=positive_int, metavar="N", help="engine/minimax: depth")
     play.add_argument("--seed", type=seed_int, default=None, help="seed for the AI's tie-breaks")
     play.add_argument("--max-plies", type=positive_int, metavar="N", help="stop after N plies")
+    tablebase_arguments(play)
 
 
 class _Quit(Exception):
@@ -107,7 +116,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     state = position(game, args)
     if game.is_terminal(state):
         raise GameError(f"the game is already over in {format_state(game, state)!r}")
-    ai = agent(_ai_spec(args), "--ai")
+    ai = with_tablebase(agent(_ai_spec(args), "--ai"), open_tablebase(game, args))
     if ai.interactive:
         raise UsageError(f"invalid --ai {args.ai!r}: the AI must be a computer player")
 
