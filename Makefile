@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev,docs]'
 	touch $@
 
-# Graphviz draws the trees (demo and tests); Chromium only runs the HTML page tests.
+# Graphviz draws the trees (demo and tests); Chromium only runs the HTML page tests, pdflatex
+# only the TikZ compile test.
 system-deps:
-	@bash tools/system-deps.sh graphviz chromium
+	@bash tools/system-deps.sh graphviz chromium latex
 
 setup: $(STAMP)
 	@bash tools/system-deps.sh graphviz
@@ -39,7 +40,7 @@ typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup
-	@bash tools/system-deps.sh chromium
+	@bash tools/system-deps.sh chromium latex
 	$(BIN)/pytest -q --cov --cov-report=term
 
 # The documentation site (mkdocs.yml): strict, so a broken link or reference fails the build.
@@ -59,6 +60,7 @@ bench: setup
 # Regenerate the figures of docs/teaching.md from the project's own diagrams.
 docs-figures: setup
 	$(BIN)/python docs/make_figures.py --out docs/figures
+	$(BIN)/python docs/make_export_figures.py --out docs/figures
 
 clean:
 	rm -rf $(VENV) $(OUT) .mypy_cache .ruff_cache .pytest_cache .coverage

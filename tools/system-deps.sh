@@ -2,7 +2,9 @@
 # Install the system programs the project uses, when they are missing:
 #   graphviz   Graphviz's `dot`, to draw trees (`make demo`, `gamesolver tree`, the tests)
 #   chromium   headless Chromium, only for the tests of the step-by-step HTML pages
-# Usage: tools/system-deps.sh [graphviz] [chromium]     (default: both)
+#   latex      pdflatex (texlive-latex-base, texlive-pictures), only for the TikZ export's
+#              compile test: about 40 s and 235 MB with --no-install-recommends
+# Usage: tools/system-deps.sh [graphviz] [chromium] [latex]     (default: graphviz chromium)
 #
 # As root on Debian/Ubuntu it installs them with apt, one apt call per program, so a name this
 # distribution does not know never blocks the other program, and apt's own progress is shown.
@@ -64,13 +66,25 @@ install_chromium() {
     echo "      Ubuntu: sudo snap install chromium" >&2
 }
 
+install_latex() {
+    command -v pdflatex >/dev/null 2>&1 && return 0
+    if [ "$can_apt" = 1 ]; then
+        apt_install texlive-latex-base  # pdflatex
+        apt_install texlive-pictures    # TikZ (pgf)
+        command -v pdflatex >/dev/null 2>&1 && return 0
+    fi
+    echo "system-deps: note: pdflatex is missing; only the TikZ compile test needs it (it skips)." >&2
+    echo "      Debian/Ubuntu: sudo apt-get install texlive-latex-base texlive-pictures" >&2
+}
+
 wanted=("$@")
 [ ${#wanted[@]} -eq 0 ] && wanted=(graphviz chromium)
 for program in "${wanted[@]}"; do
     case "$program" in
         graphviz) install_graphviz ;;
         chromium) install_chromium ;;
-        *) echo "system-deps: unknown program '$program'; choose graphviz or chromium" >&2; exit 2 ;;
+        latex) install_latex ;;
+        *) echo "system-deps: unknown program '$program'; choose graphviz, chromium or latex" >&2; exit 2 ;;
     esac
 done
 exit 0

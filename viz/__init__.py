@@ -9,7 +9,10 @@ capability, move labels from ``format_action``, folding from ``symmetries``.
 - :func:`render` writes it as DOT, SVG, PNG, PDF or JSON (:mod:`viz.dot`, :mod:`viz.export`);
 - :func:`write_frames` and :func:`write_html` show backward induction step by step
   (:mod:`viz.frames`, :mod:`viz.html`), all frames cut from one layout (:mod:`viz.stepper`);
-- :mod:`viz.ordering` searches the moves as given, best first or worst first.
+- :mod:`viz.ordering` searches the moves as given, best first or worst first;
+- :func:`to_tikz`/:func:`write_tikz` give the picture as TikZ for LaTeX and Beamer
+  (:mod:`viz.tikz`); :func:`write_interactive` a page to fold and edit (:mod:`viz.interactive`);
+  :mod:`viz.engine_tree` draws the fast engine's own search, table hits and all.
 
 >>> from games import load_game
 >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
@@ -34,7 +37,9 @@ from viz.errors import (
 from viz.export import FORMATS, render, to_json
 from viz.frames import write_frames
 from viz.html import write_html
+from viz.interactive import write_interactive
 from viz.ordering import ORDERINGS
+from viz.tikz import to_tikz, write_tikz
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -56,6 +61,9 @@ __all__ = [
     "to_dot",
     "to_json",
     "to_svg",
+    "to_tikz",
     "write_frames",
     "write_html",
+    "write_interactive",
+    "write_tikz",
 ]

@@ -18,7 +18,12 @@ SCRIPT = ROOT / "tools" / "system-deps.sh"
 BASH = shutil.which("bash")
 
 # package name -> the program it installs
-PROGRAMS = {"graphviz": "dot", "chromium": "chromium", "chromium-browser": "chromium-browser"}
+PROGRAMS = {
+    "graphviz": "dot",
+    "chromium": "chromium",
+    "chromium-browser": "chromium-browser",
+    "texlive-latex-base": "pdflatex",
+}
 
 
 def fake_apt(bin_dir: Path, known: set[str]) -> Path:
@@ -96,4 +101,14 @@ class TestSystemDeps:
         fake_apt(tmp_path, set())
         done = run(tmp_path, "graphvis")
         assert done.returncode == 2
-        assert "unknown program 'graphvis'; choose graphviz or chromium" in done.stderr
+        assert "unknown program 'graphvis'; choose graphviz, chromium or latex" in done.stderr
+
+    def test_latex_installs_pdflatex_and_tikz(self, tmp_path: Path) -> None:
+        """`latex` (asked for by `make pytest`) installs pdflatex and the TikZ package."""
+        log = fake_apt(tmp_path, {"texlive-latex-base", "texlive-pictures"})
+        done = run(tmp_path, "latex")
+        assert done.returncode == 0, done.stderr
+        assert (tmp_path / "pdflatex").exists()
+        calls = log.read_text()
+        assert "--no-install-recommends texlive-latex-base" in calls
+        assert "--no-install-recommends texlive-pictures" in calls

@@ -39,9 +39,10 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--algorithm",
         "-a",
-        choices=("minimax", "alphabeta"),
+        choices=("minimax", "alphabeta", "engine"),
         default="minimax",
-        help="the search to draw (default: minimax)",
+        help="the search to draw (default: minimax; engine: the fast search's last iteration, "
+        "with its table hits)",
     )
     tree.add_argument("--boards", action="store_true", help="draw boards inside the nodes")
     tree.add_argument(
@@ -104,7 +105,19 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         help="do not write each player's score [p1, p2] in the leaves (e.g. captured seeds)",
     )
     tree.add_argument("--title", type=title_text, help="a title for the diagram")
-    tree.add_argument("--output", "-o", metavar="FILE", help="FILE.svg, .png, .pdf, .dot or .json")
+    tree.add_argument(
+        "--output", "-o", metavar="FILE", help="FILE.svg, .png, .pdf, .dot, .json or .tex (TikZ)"
+    )
+    tree.add_argument(
+        "--tikz-body",
+        action="store_true",
+        help="with -o FILE.tex: the tikzpicture alone, to \\input into Beamer or an article",
+    )
+    tree.add_argument(
+        "--interactive",
+        metavar="FILE",
+        help="write a page to FILE.html: click to fold subtrees; edit leaves of small whole trees",
+    )
     steps = tree.add_mutually_exclusive_group()
     steps.add_argument("--frames", metavar="DIR", help="write one picture per step into DIR")
     steps.add_argument("--html", metavar="FILE", help="write a step-by-step page to FILE.html")
@@ -124,14 +137,17 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     )
 
 
-TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json")
+TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json", ".tex")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
     _check_outputs(args)
+    _check_pages_and_tikz(args)
     game = load(args)
     state = position(game, args)
+    if args.algorithm == "engine":  # stopped by --max-nodes while it runs
+        return _engine(args, io, game, state)
     refuse_unaffordable(game, state, args.algorithm, args.depth, None)
     leaf_label = _score_label(game) if isinstance(game, HasScore) and args.leaf_score else None
     try:
@@ -156,6 +172,16 @@ def run(args: argparse.Namespace, io: Io) -> int:
             "large": args.large,
         }
         written = _write(tree, args, looks, io)
+        if args.interactive is not None:
+            page = viz.write_interactive(
+                tree,
+                args.interactive,
+                game=game,
+                state=state,
+                title=args.title,
+                overwrite=args.force,
+            )
+            written.append(str(page))
     except viz.UnknownFormatError as exc:
         raise UsageError(str(exc)) from None
     except viz.TooManyNodesError as exc:
@@ -205,10 +231,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse bad output options, and check every output before the search and the drawing."""
-    if args.output is None and args.frames is None and args.html is None and not args.json:
+    destinations = (args.output, args.frames, args.html, args.interactive)
+    if all(d is None for d in destinations) and not args.json:
         raise UsageError(
-            "say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE), "
-            "or --json for the tree on stdout"
+            "say where to draw the tree: -o FILE.svg (or --frames DIR / --html FILE / "
+            "--interactive FILE), or --json for the tree on stdout"
         )
     if args.output is not None and not args.output.lower().endswith(TREE_FORMATS):
         raise UsageError(
@@ -250,7 +277,10 @@ def _write(
                 + ", ".join(_FLAGS[k] for k in exc.shrink if k != "large")
                 + ")"
             )
-    if args.output is not None:
+    if args.output is not None and args.output.lower().endswith(".tex"):
+        tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
+        written.append(str(viz.write_tikz(tree, args.output, overwrite=args.force, **tikz)))
+    elif args.output is not None:
         if args.exercise:
             key = _key_path(args.output)
             blank = viz.render(
@@ -273,6 +303,88 @@ def _write(
         )
         written.append(str(page))
     return written
+
+
+def _check_pages_and_tikz(args: argparse.Namespace) -> None:
+    """Refuse page names that are not .html, and TikZ options without -o FILE.tex."""
+    if args.interactive is not None:
+        if not args.interactive.lower().endswith((".html", ".htm")):
+            raise UsageError(
+                f"invalid --interactive {quote(args.interactive)}: the file name must end in .html"
+            )
+        checked_output(args.interactive, "--interactive", args.force)
+    tex = (args.output or "").lower().endswith(".tex")
+    if args.tikz_body and not tex:
+        raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
+    if args.exercise and tex:
+        raise UsageError("--exercise is drawn by Graphviz: give it -o FILE.svg (or .png, .pdf)")
+
+
+def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
+    """``tree -a engine``: the engine's last iteration, drawn with its table hits."""
+    from viz.engine_tree import ENGINE_FORMATS, engine_tree, render_engine
+
+    unsupported = [
+        flag
+        for flag, given in (
+            ("--frames", args.frames),
+            ("--html", args.html),
+            ("--interactive", args.interactive),
+            ("--transpositions", args.transpositions),
+            ("--collapse", args.collapse),
+            ("--fold-symmetries", args.fold_symmetries),
+            ("--boards", args.boards),
+            ("--exercise", args.exercise),
+        )
+        if given
+    ]
+    if unsupported or args.output is None:
+        raise UsageError(
+            f"-a engine draws one picture with -o FILE ({', '.join(ENGINE_FORMATS)}); "
+            + (f"not {', '.join(unsupported)}" if unsupported else "say where: -o FILE.svg")
+        )
+    try:
+        tree = engine_tree(game, state, args.depth, max_nodes=args.max_nodes)
+        written = str(render_engine(tree, args.output, title=args.title, overwrite=args.force))
+    except viz.UnknownFormatError as exc:
+        raise UsageError(str(exc)) from None
+    except viz.TooManyNodesError as exc:
+        raise viz.TooManyNodesError(
+            f"the engine entered more than --max-nodes {exc.max_nodes:,} nodes in one iteration; "
+            "draw a position nearer the end, give --depth N, or raise --max-nodes",
+            nodes=exc.nodes,
+            max_nodes=exc.max_nodes,
+            at_least=True,
+        ) from None
+    result = tree.result
+    if args.json:
+        io.json(
+            {
+                "game": game.name,
+                "position": format_state(game, state),
+                "algorithm": "engine",
+                "depth": tree.iteration,
+                "value": json_num(result.value),
+                "best_move": tree.graph.graph["best_move"],
+                "pv": tree.graph.graph["pv"],
+                "nodes_searched": tree.searched,
+                "table_hits": tree.hits,
+                "cutoffs": tree.cutoffs,
+                "written": [written],
+            }
+        )
+        return EXIT_OK
+    io.print(
+        f"engine from {format_state(game, state)}: value {num(result.value)}, "
+        f"best move {tree.graph.graph['best_move'] or '-'}"
+    )
+    hits = ", ".join(f"{n} {kind}" for kind, n in sorted(tree.hits.items())) or "none"
+    io.print(
+        f"last of {tree.iterations} iteration(s): {tree.searched:,} nodes, table hits: {hits}, "
+        f"{tree.cutoffs:,} cut-offs"
+    )
+    io.print(f"wrote {written}")
+    return EXIT_OK
 
 
 def _key_path(output: str) -> str:

@@ -1,0 +1,90 @@
+"""``gamesolver tree`` writes TikZ (-o FILE.tex, --tikz-body) and the interactive page."""
+
+from __future__ import annotations
+
+
+class TestTreeExports:
+    def test_tex_output_is_a_whole_document(self, run, tmp_path):
+        """-o FILE.tex writes a LaTeX document with the TikZ picture."""
+        out = tmp_path / "tree.tex"
+        result = run("tree", "textbook", "-a", "alphabeta", "-o", str(out))
+        assert result.code == 0, result.err
+        text = out.read_text(encoding="utf-8")
+        assert text.startswith("\\documentclass") and "\\begin{tikzpicture}" in text
+
+    def test_tikz_body_is_the_picture_alone(self, run, tmp_path):
+        """--tikz-body writes only the tikzpicture, to \\input into Beamer."""
+        out = tmp_path / "body.tex"
+        assert run("tree", "textbook", "-o", str(out), "--tikz-body").code == 0
+        text = out.read_text(encoding="utf-8")
+        assert "\\documentclass" not in text and "\\begin{tikzpicture}" in text
+
+    def test_tikz_body_needs_a_tex_output(self, run, tmp_path):
+        """--tikz-body with another format is a usage error that says what it needs."""
+        result = run("tree", "textbook", "-o", str(tmp_path / "t.svg"), "--tikz-body")
+        assert result.code == 2 and "needs -o FILE.tex" in result.err
+
+    def test_interactive_page_is_editable_for_a_textbook_tree(self, run, tmp_path):
+        """--interactive FILE.html alone is a destination; a textbook tree's page is editable."""
+        out = tmp_path / "page.html"
+        result = run(
+            "tree", "textbook", "--tree", "[[5],[[[3,1],[4,2]],1]]", "--interactive", str(out)
+        )
+        assert result.code == 0, result.err
+        assert '"editable": true' in out.read_text(encoding="utf-8")
+
+    def test_interactive_needs_an_html_name(self, run, tmp_path):
+        """--interactive with a name not ending in .html is refused."""
+        result = run("tree", "textbook", "--interactive", str(tmp_path / "page.svg"))
+        assert result.code == 2 and "--interactive" in result.err
+
+    def test_exercise_is_not_drawn_as_tikz(self, run, tmp_path):
+        """--exercise with -o FILE.tex is refused (the exercise sheet is a Graphviz picture)."""
+        result = run("tree", "textbook", "--exercise", "-o", str(tmp_path / "ex.tex"))
+        assert result.code == 2
+        assert "--exercise" in result.err
+
+    def test_existing_outputs_need_force(self, run, tmp_path):
+        """A page or .tex that exists is refused before the search, and replaced with --force."""
+        for flag, name in (("--interactive", "page.html"), ("-o", "tree.tex")):
+            out = tmp_path / name
+            out.write_text("old", encoding="utf-8")
+            refused = run("tree", "textbook", flag, str(out))
+            assert refused.code != 0
+            assert "--force" in refused.err
+            assert out.read_text(encoding="utf-8") == "old"
+            assert run("tree", "textbook", flag, str(out), "--force").code == 0
+            assert out.read_text(encoding="utf-8") != "old"
+
+
+class TestEngineTree:
+    def test_engine_tree_is_drawn_with_its_table_hits(self, run, tmp_path):
+        """-a engine draws the engine's last iteration; --json names its table hits by flag."""
+        out = tmp_path / "engine.dot"
+        result = run(
+            "tree",
+            "tictactoe",
+            "--position",
+            "oxx/..o/x..",
+            "-a",
+            "engine",
+            "-o",
+            str(out),
+            "--json",
+        )
+        assert result.code == 0, result.err
+        facts = result.json()
+        assert facts["value"] == -1 and set(facts["table_hits"]) == {"exact", "lower", "upper"}
+        assert out.read_text(encoding="utf-8").count('shape="cylinder"') == sum(
+            facts["table_hits"].values()
+        )
+
+    def test_engine_refuses_what_it_cannot_draw(self, run, tmp_path):
+        """Options of the teaching trees are refused with -a engine, naming them."""
+        result = run("tree", "tictactoe", "-a", "engine", "--html", str(tmp_path / "x.html"))
+        assert result.code == 2 and "--html" in result.err
+
+    def test_engine_too_large_names_the_flags(self, run, tmp_path):
+        """The empty board's engine tree is refused, naming --depth and --max-nodes."""
+        result = run("tree", "tictactoe", "-a", "engine", "-o", str(tmp_path / "e.svg"))
+        assert result.code == 1 and "--max-nodes" in result.err and "--depth" in result.err

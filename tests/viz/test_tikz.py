@@ -1,0 +1,183 @@
+"""TikZ export: the Graphviz picture's annotations in LaTeX, and it compiles with pdflatex."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import load_game
+from tests.tiny_games import TakeAway
+from viz import GameTree, game_tree
+from viz.tikz import latex_text, to_tikz, write_tikz
+
+TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+DEEP = [[5], [[[3, 1], [4, 2]], 1]]  # D fails low: its value 4 is an upper bound
+PDFLATEX = shutil.which("pdflatex")
+needs_pdflatex = pytest.mark.skipif(
+    PDFLATEX is None,
+    reason="pdflatex is not installed (Debian: apt-get install --no-install-recommends "
+    "texlive-latex-base texlive-pictures; `make setup` does it as root)",
+)
+
+
+def random_tree(rng: random.Random, depth: int) -> Any:
+    if depth == 0 or (depth < 3 and rng.random() < 0.2):
+        return rng.randint(-9, 9)
+    return [random_tree(rng, depth - 1) for _ in range(rng.randint(1, 3))]
+
+
+def blocks(source: str) -> dict[int, str]:
+    """Each node's drawing commands, keyed by node id (from the ``% ROLE node N`` comments)."""
+    out: dict[int, str] = {}
+    for chunk in re.split(r"^(?=% (?:MAX|MIN|leaf) node )", source, flags=re.M)[1:]:
+        head = re.match(r"% \S+ node (\d+)", chunk)
+        assert head is not None
+        out[int(head.group(1))] = chunk
+    return out
+
+
+def drawn_value(block: str) -> str:
+    """The math-mode value written in a node's block ('' for none)."""
+    found = re.search(r"\$(\{\\[gl]eq\})?\{(-?[\d.]+|[+-]?\\infty)\}\$", block)
+    return found.group(0) if found else ""
+
+
+class TestAnnotations:
+    def test_bound_sign_follows_the_bound_kind_on_random_trees(self) -> None:
+        """Every visited node shows ≥ exactly on a lower bound and ≤ exactly on an upper one."""
+        rng = random.Random(7)
+        for _ in range(150):
+            tree = game_tree(load_game("textbook", tree=random_tree(rng, 4)), algorithm="alphabeta")
+            drawn = blocks(to_tikz(tree))
+            for node, data in tree.graph.nodes(data=True):
+                if data["kind"] != "node":
+                    continue
+                value = drawn_value(drawn[node])
+                kind = data["bound"]
+                assert ("\\geq" in value) == (kind == "lower"), (node, value, kind)
+                assert ("\\leq" in value) == (kind == "upper"), (node, value, kind)
+                number = float(value.strip("$}").split("{")[-1])
+                assert number == data["value"]
+
+    def test_players_have_their_shapes(self) -> None:
+        """MAX nodes are up-triangles, MIN down-triangles, leaves boxes."""
+        tree = game_tree(load_game("textbook", tree=TEXTBOOK))
+        drawn = blocks(to_tikz(tree))
+        for node, data in tree.graph.nodes(data=True):
+            corners = drawn[node].split("cycle")[0].count("--")
+            assert corners == (4 if data["leaf"] else 3)
+            if data["role"] == "MAX" and not data["leaf"]:
+                assert drawn[node].startswith("% MAX node")
+
+    def test_principal_variation_is_bold_and_pruned_is_grey(self) -> None:
+        """Principal edges are very thick; pruned edges dashed grey, the cut written in red."""
+        tree = game_tree(load_game("textbook", tree=TEXTBOOK), algorithm="alphabeta")
+        source = to_tikz(tree)
+        edges = [
+            line for line in source.splitlines() if line.startswith(r"\draw[") and "--" in line
+        ]
+        edges = [e for e in edges if "cycle" not in e]
+        principal = sum(1 for _, _, d in tree.graph.edges(data=True) if d["principal"])
+        assert sum("very thick" in e for e in edges) == principal == 2
+        assert sum("dashed, draw=pruned" in e for e in edges) == tree.pruned == 2
+        assert source.count("text=cut]") == 1
+        assert r"v=2 $\leq$ $\alpha$=3" in source
+
+    def test_node_letters_stand_beside_their_nodes(self) -> None:
+        """AIMA's letters A, B, C, D are written in bold next to the inner nodes."""
+        source = to_tikz(game_tree(load_game("textbook", tree=TEXTBOOK)))
+        letters = re.findall(r"\\bfseries, anchor=east\] at \([^)]*\) \{([A-D])\}", source)
+        assert letters == list("ABCD")
+
+    def test_body_is_only_the_picture(self) -> None:
+        """standalone=False gives the tikzpicture alone, to \\input into Beamer."""
+        body = to_tikz(game_tree(load_game("textbook")), standalone=False)
+        assert "\\documentclass" not in body and "\\begin{document}" not in body
+        assert body.rstrip().endswith("\\end{tikzpicture}")
+
+    def test_special_characters_are_escaped(self) -> None:
+        """Text with LaTeX specials and the diagrams' symbols typesets literally."""
+        assert latex_text("a_b & 100% #1 {x}") == r"a\_b \& 100\% \#1 \{x\}"
+        assert latex_text("≥ ≤ ∞") == r"$\geq$ $\leq$ $\infty$"
+
+    def test_boards_need_render(self) -> None:
+        """Boards on a game that cannot render are refused with a reason."""
+        from solver.game import CapabilityError
+
+        with pytest.raises(CapabilityError, match="render"):
+            to_tikz(game_tree(TakeAway(3)), boards=True)
+
+
+def compile_tex(source: str, folder: Path, name: str) -> Path:
+    tex = folder / f"{name}.tex"
+    tex.write_text(source, encoding="utf-8")
+    run = subprocess.run(
+        [str(PDFLATEX), "-interaction=nonstopmode", "-halt-on-error", tex.name],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    log = (folder / f"{name}.log").read_text(encoding="utf-8", errors="replace")
+    assert run.returncode == 0, log[-3000:]
+    pdf = folder / f"{name}.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF")
+    return pdf
+
+
+@needs_pdflatex
+class TestCompiles:
+    @pytest.fixture(scope="class")
+    @classmethod
+    def trees(cls) -> dict[str, GameTree]:
+        ttt = load_game("tictactoe")
+        ayo = load_game("ayoayo")
+        return {
+            "deep": game_tree(load_game("textbook", tree=DEEP), algorithm="alphabeta"),
+            "boards": game_tree(ttt, ttt.parse_state("xox/xo./o.x"), algorithm="alphabeta"),
+            "collapsed": game_tree(
+                ttt, ttt.parse_state("xox/.o./..."), algorithm="alphabeta", collapse=True
+            ),
+            "ayoayo_boards": game_tree(
+                ayo,
+                ayo.parse_state("[[2,6,6,1,1,7],[0,2,7,2,7,7]]"),
+                depth=1,
+                algorithm="alphabeta",
+                leaf_label=lambda s: str(list(ayo.score(s))),
+            ),
+        }
+
+    def test_standalone_documents_compile(self, trees: dict[str, GameTree], tmp_path: Path) -> None:
+        """Each standalone document compiles to a one-page PDF cropped to the picture."""
+        for name, tree in trees.items():
+            path = write_tikz(tree, tmp_path / f"{name}.tex", boards="boards" in name)
+            pdf = compile_tex(path.read_text(encoding="utf-8"), tmp_path, name)
+            if shutil.which("pdfinfo"):
+                info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True)
+                assert re.search(r"^Pages:\s+1$", info.stdout, flags=re.M), info.stdout
+
+    def test_body_inputs_into_beamer(self, trees: dict[str, GameTree], tmp_path: Path) -> None:
+        """The picture alone \\input into a Beamer frame (or an article) compiles."""
+        body = to_tikz(trees["deep"], standalone=False)
+        (tmp_path / "tree.tex").write_text(body, encoding="utf-8")
+        has_beamer = subprocess.run(
+            ["kpsewhich", "beamer.cls"], capture_output=True, text=True
+        ).stdout.strip()
+        if has_beamer:
+            document = (
+                "\\documentclass{beamer}\n\\usepackage{tikz}\n\\begin{document}\n"
+                "\\begin{frame}{Alpha-beta}\n\\centering\n"
+                "\\resizebox{!}{0.8\\textheight}{\\input{tree.tex}}\n\\end{frame}\n\\end{document}\n"
+            )
+        else:
+            document = (
+                "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n"
+                "\\input{tree.tex}\n\\end{document}\n"
+            )
+        compile_tex(document, tmp_path, "slides")
