@@ -1179,21 +1179,10 @@ def run_match(
             else:
                 _play_in_own_pool(pool_workers, task, chunks, in_flight, record)
     except KeyboardInterrupt:
-        raise MatchInterrupted(
-            _result(
-                rulebook,
-                pair,
-                seed,
-                swap,
-                max_plies,
-                end_on_repetition,
-                tally,
-                games,
-                pool_workers,
-                time.perf_counter() - start,
-            )
-        ) from None
-    return _result(
+        interrupted = True
+    else:
+        interrupted = False
+    result = _result(
         rulebook,
         pair,
         seed,
@@ -1205,6 +1194,9 @@ def run_match(
         pool_workers,
         time.perf_counter() - start,
     )
+    if interrupted:
+        raise MatchInterrupted(result)
+    return result
 
 
 def _worker_main(

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any
 
@@ -620,13 +620,19 @@ def default_title(tree: GameTree, view: str = "minimax") -> str:
     )
 
 
-def summary_line(tree: GameTree) -> str:
-    facts = tree.graph.graph
+def answer_facts(facts: Mapping[str, Any]) -> list[str]:
+    """The answer in a caption: ``value v``, ``best move m``, ``principal variation ...``."""
     parts = [f"value {facts['value_text']}"]
     if facts["best_move"] is not None:
         parts.append(f"best move {facts['best_move']}")
     if facts["pv"]:
         parts.append("principal variation " + " ".join(facts["pv"]))
+    return parts
+
+
+def summary_line(tree: GameTree) -> str:
+    facts = tree.graph.graph
+    parts = answer_facts(facts)
     parts.append(f"{tree.searched:,} nodes searched")
     if tree.pruned:
         saved = tree.saved

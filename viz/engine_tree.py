@@ -31,7 +31,6 @@ engine runs, so a large search stops at once instead of running to the end first
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections import Counter
 from html import escape
@@ -48,8 +47,9 @@ from solver.output import check_output, write_bytes
 from solver.results import SearchResult
 from viz.annotations import BOUND_SIGN
 from viz.build import DEFAULT_MAX_NODES, bound_kind, num
-from viz.dot import FONT, pipe
+from viz.dot import FONT, answer_facts, pipe
 from viz.errors import TooManyNodesError, UnknownFormatError
+from viz.export import finite
 
 __all__ = ["ENGINE_FORMATS", "EngineTree", "engine_dot", "engine_tree", "render_engine"]
 
@@ -480,12 +480,7 @@ def _attrs(items: dict[str, str]) -> str:
 
 def summary_line(tree: EngineTree) -> str:
     """The caption's facts: value, best move, PV, and what the last iteration did."""
-    facts = tree.graph.graph
-    parts = [f"value {facts['value_text']}"]
-    if facts["best_move"] is not None:
-        parts.append(f"best move {facts['best_move']}")
-    if facts["pv"]:
-        parts.append("principal variation " + " ".join(facts["pv"]))
+    parts = answer_facts(tree.graph.graph)
     which = "to the end" if tree.iteration is None else f"depth {tree.iteration}"
     if tree.iterations == 1:
         parts.append(f"one search ({which}): {tree.searched:,} nodes")
@@ -554,20 +549,9 @@ def render_engine(
             data = nx.node_link_data(tree.graph, edges="edges")
         except TypeError:  # networkx < 3.4 names the key with link=
             data = nx.node_link_data(tree.graph, link="edges")
-        text = json.dumps(_finite(data), indent=1, ensure_ascii=False, allow_nan=False)
+        text = json.dumps(finite(data), indent=1, ensure_ascii=False, allow_nan=False)
         payload = (text + "\n").encode()
     else:
         source = engine_dot(tree, title=title, legend=legend)
         payload = source.encode() if fmt in ("dot", "gv") else pipe(source, fmt)
     return write_bytes(out, payload, overwrite=overwrite)
-
-
-def _finite(value: Any) -> Any:
-    """Infinities as the strings "inf"/"-inf", so the JSON is strict."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "inf" if value > 0 else "-inf"
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    return value

@@ -56,13 +56,14 @@ NODE_FIELDS = {
 """What each node field of the JSON export holds ("inf"/"-inf" stand for infinities)."""
 
 
-def _finite(value: Any) -> Any:
+def finite(value: Any) -> Any:
+    """``value`` with infinities as the strings "inf"/"-inf", so its JSON is strict."""
     if isinstance(value, float) and not math.isfinite(value):
         return "inf" if value > 0 else "-inf"
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: finite(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
+        return [finite(v) for v in value]
     return value
 
 
@@ -82,7 +83,7 @@ def to_json(tree: GameTree) -> str:
     except TypeError:  # networkx < 3.4 names the key with link=
         data = nx.node_link_data(tree.graph, link="edges")
     data["graph"] = {**data["graph"], "fields": NODE_FIELDS}
-    return json.dumps(_finite(data), indent=1, ensure_ascii=False, allow_nan=False)
+    return json.dumps(finite(data), indent=1, ensure_ascii=False, allow_nan=False)
 
 
 def render(
