@@ -103,16 +103,17 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Final
 
-from solver.events import Backup, CacheHit, Cutoff, Enter, Leaf, Observer
+from solver.events import Backup, CacheHit, Cutoff, Enter, Leaf, Observer, OracleHit
 from solver.game import (
     CapabilityError,
     Game,
     GameError,
     HasEvaluate,
     HasKey,
+    HasNativeSearch,
     HasPseudoActions,
 )
-from solver.results import SearchResult, SearchStats, ply_preference
+from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
 from solver.table import END, EXACT, LOWER, UPPER, TranspositionTable, bound_name
 
 __all__ = ["CHECK_EVERY", "search"]
@@ -127,6 +128,8 @@ CHECK_EVERY: Final = 1024
 """How many nodes the search visits between two looks at the clock and the node limit."""
 
 Evaluate = Callable[[Any], float]
+Oracle = Callable[[Any], "float | None"]
+"""``oracle(state)``: the exact game value (player 0's view) of a covered position, else None."""
 OnDepth = Callable[[SearchResult], None]
 
 
@@ -137,6 +140,7 @@ class _Stop(Exception):
 def search(
     game: Game[Any, Any],
     state: Any = None,
+    *,
     depth: int | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -145,11 +149,14 @@ def search(
     evaluate: Evaluate | None = None,
     observer: Observer | None = None,
     on_depth: OnDepth | None = None,
-    *,
+    oracle: Oracle | None = None,
     plies: bool = True,
     all_values: bool = False,
+    native: bool = True,
 ) -> SearchResult:
     """The value, every optimal move and the preferred one, by iterative-deepening alpha-beta.
+
+    Every option after ``state`` is keyword-only.
 
     Args:
         game: the rulebook.
@@ -163,6 +170,11 @@ def search(
             ``game.evaluate``.
         observer: called with every search event; None for the fast path.
         on_depth: called with the result of each completed depth.
+        oracle: ``oracle(state)`` gives the exact game value (player 0's view) of the positions
+            it covers (an endgame tablebase), None elsewhere. Probed at the root (when it covers
+            the root and its children, the answer comes from it at once: exact, every move's
+            value, plies unknown) and at every node inside the search (the line ends there with
+            an exact value: no horizon, so the answer can be exact sooner).
         plies: compute plies to the end (``plies``, ``action_plies``) and prefer among the
             value-keeping moves by them; False for the value and ``best_actions`` only (then
             ``best_action`` is the first of them, or a seeded random one, and ``pv`` a proved
@@ -170,6 +182,9 @@ def search(
         all_values: give every root action an exact value in ``action_values`` (an analysis
             table), at the cost of a full-window search of each worse action; by default a
             worse action is only proved worse.
+        native: hand the search to the game's own compiled search when it has one
+            (:class:`~solver.game.HasNativeSearch`), there is no observer and the evaluation
+            is the game's own; False for this Python engine always (to compare the two).
 
     Returns:
         A :class:`~solver.results.SearchResult`; see the module docstring for what each field
@@ -177,8 +192,11 @@ def search(
 
     Raises:
         ValueError: a negative depth, a non-positive limit or table size.
+        TypeError: an option of the wrong kind (a seed that is not an int, a callback that is
+            not callable).
         CapabilityError: the search met its horizon and there is no evaluation function.
-        GameError: a search to the end that never ends (the game cycles).
+        GameError: a search to the end that never ends (the game cycles), or an oracle
+            whose value at the root no move reaches.
 
     >>> from games import load_game
     >>> game = load_game("tictactoe-bitboard")
@@ -186,20 +204,33 @@ def search(
     >>> result.value, result.best_actions, result.best_action, result.plies, result.pv
     (1, (3, 6, 8), 3, 5, (3, 6, 4, 8, 5))
     """
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ValueError(f"invalid depth {depth!r}: use a number of plies >= 0, or None")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"invalid time limit {time_limit!r}: use seconds > 0, or None")
-    if node_limit is not None and (
-        isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1
-    ):
-        raise ValueError(f"invalid node limit {node_limit!r}: use a whole number >= 1, or None")
+    request = SearchRequest(
+        depth=depth,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        seed=seed,
+        table_size=table_size,
+        on_depth=on_depth,
+        oracle=oracle,
+        plies=plies,
+        all_values=all_values,
+    )
+    if evaluate is not None and not callable(evaluate):
+        raise TypeError(f"invalid evaluate {evaluate!r}: use a function of a state, or None")
+    if observer is not None and not callable(observer):
+        raise TypeError(f"invalid observer {observer!r}: use a function of an event, or None")
+    if state is None:
+        state = game.initial_state()
+    if native and observer is None and isinstance(game, HasNativeSearch):
+        own = isinstance(game, HasEvaluate) and evaluate == game.evaluate
+        if evaluate is None or own:
+            answer = game.native_search(state, request)
+            if answer is not None:
+                return answer
     table = TranspositionTable(table_size)
     if evaluate is None and isinstance(game, HasEvaluate):
         evaluate = game.evaluate
-    engine = _Engine(game, table, evaluate, observer, time_limit, node_limit, all_values)
-    if state is None:
-        state = game.initial_state()
+    engine = _Engine(game, table, evaluate, observer, time_limit, node_limit, all_values, oracle)
     collecting = gc.isenabled()
     gc.disable()  # the search makes no reference cycles; collections would only cost time
     try:
@@ -221,8 +252,11 @@ class _Engine:
         time_limit: float | None,
         node_limit: int | None,
         all_values: bool = False,
+        oracle: Oracle | None = None,
     ) -> None:
         self.game = game
+        self.oracle = oracle
+        self.oracle_ended_plies = False  # a plies line ended at a covered position
         self.all_values = all_values
         self.table = table
         self.has_evaluate = evaluate is not None
@@ -266,6 +300,7 @@ class _Engine:
         deadline = self.deadline
         node_limit = self.node_limit
         user_evaluate = self.evaluate
+        oracle = self.oracle
         name = game.name
         above = _above
 
@@ -305,9 +340,13 @@ class _Engine:
             nodes += 1
             if nodes >= check_at:
                 check()
+            if oracle is not None and (known := oracle(state)) is not None:
+                leaves += 1
+                return -known if player else known
             acts = candidates(state)
             best = -INF
             legal = estimated = 0
+            v: Any
             for a in acts:
                 child = play(state, a)
                 if child is None:  # a pseudo-legal candidate that is not legal
@@ -315,6 +354,8 @@ class _Engine:
                 legal += 1
                 if is_terminal(child):
                     v = utility(child)
+                elif oracle is not None and (v := oracle(child)) is not None:
+                    pass
                 else:
                     estimated += 1
                     v = evaluate(child)
@@ -342,6 +383,9 @@ class _Engine:
             nodes += 1
             if nodes >= check_at:
                 check()
+            if oracle is not None and (known := oracle(state)) is not None:
+                leaves += 1
+                return -known if player else known
             key = state if keyf is None else keyf(state)
             entry = tt_get(key)
             hint = None
@@ -438,6 +482,8 @@ class _Engine:
             leaves += 1
             if is_terminal(state):
                 v = utility(state)
+            elif oracle is not None and (known := oracle(state)) is not None:
+                v = known
             else:
                 horizon += 1
                 v = evaluate(state)
@@ -480,6 +526,10 @@ class _Engine:
             if nodes >= check_at:
                 check()
             observer(Enter(node, parent, action, state, ply, player, *window(player, alpha, beta)))
+            if oracle is not None and (known := oracle(state)) is not None:
+                leaves += 1
+                observer(OracleHit(node, known))
+                return view(player, known)
             if depth <= 0:
                 leaves += 1
                 terminal = is_terminal(state)
@@ -720,6 +770,9 @@ class _Engine:
         acts = game.actions(state)
         if not acts:
             return (0, None)
+        if self.oracle is not None and self.oracle(state) is not None:
+            self.oracle_ended_plies = True  # the oracle gives values, not plies
+            return None
         if depth <= 0:
             return None
         key = state if self.keyf is None else self.keyf(state)
@@ -814,10 +867,14 @@ class _Engine:
             return self.answer(
                 game.utility(root), None, (), {}, (), depth, 0, {}, exact=True, complete=True
             )
-        if depth == 0:
-            return self.depth_zero(root)
         player = game.to_move(root)
         acts = tuple(game.actions(root))
+        if self.oracle is not None:
+            known = self.oracle_answer(root, player, acts, depth, seed)
+            if known is not None:
+                return known
+        if depth == 0:
+            return self.depth_zero(root)
         depths: Iterable[float]
         if not self.has_evaluate:
             depths = [END if depth is None else depth]
@@ -847,7 +904,9 @@ class _Engine:
                 previous, previous_best = answer[1], last.best_action
                 if on_depth is not None:
                     on_depth(last)
-                if depth is None and last.exact and (last.plies is not None or not want_plies):
+                if last.exact and (
+                    last.plies is not None or not want_plies or self.oracle_ended_plies
+                ):
                     complete = True
                     break
             else:
@@ -921,6 +980,83 @@ class _Engine:
         ordering = dict(bounds)
         ordering.update(values)
         return result, ordering
+
+    def oracle_answer(
+        self, root: Any, player: int, acts: Sequence[Any], depth: int | None, seed: int | None
+    ) -> SearchResult | None:
+        """The answer from the oracle alone, when it covers the root and all its children.
+
+        The value is the oracle's; each action's value is its child's (the utility of a
+        terminal child); ``best_actions`` are those equal to the value; the PV follows the
+        first value-keeping move while the oracle covers the line, up to ``depth`` plies, a
+        terminal state or a repeated position. Plies to the end are unknown (None).
+        """
+        game = self.game
+        oracle = self.oracle
+        assert oracle is not None
+        value = oracle(root)
+        if value is None:
+            return None
+        values = self.oracle_children(root, acts)
+        if values is None:
+            return None
+        best_set = [a for a in acts if values[a] == value]
+        if not best_set:
+            mover_best = (max if player == 0 else min)(values.values())
+            raise GameError(
+                f"the oracle is inconsistent: it values the position {value!r} but its best "
+                f"move {mover_best!r}; an oracle must give exact game values"
+            )
+        chosen = best_set[0] if seed is None else random.Random(seed).choice(best_set)
+        pv = [chosen]
+        state = game.result(root, chosen)
+        seen = {self.state_key(root), self.state_key(state)}
+        while depth is None or len(pv) < depth:
+            line_acts = tuple(game.actions(state))
+            children = self.oracle_children(state, line_acts) if line_acts else None
+            if children is None:
+                break
+            keeping = [a for a in line_acts if children[a] == value]
+            if not keeping:
+                break
+            state = game.result(state, keeping[0])
+            key = self.state_key(state)
+            if key in seen:
+                break
+            seen.add(key)
+            pv.append(keeping[0])
+        return self.answer(
+            _zero(value),
+            chosen,
+            tuple(pv),
+            {a: _zero(values[a]) for a in acts},
+            tuple(best_set),
+            None,
+            None,
+            {},
+            exact=True,
+            complete=True,
+        )
+
+    def oracle_children(self, state: Any, acts: Sequence[Any]) -> dict[Any, Any] | None:
+        """Each action's exact value from the oracle (or the utility at a terminal child).
+
+        None when the oracle does not cover some non-terminal child.
+        """
+        game = self.game
+        oracle = self.oracle
+        assert oracle is not None
+        values: dict[Any, Any] = {}
+        for a in acts:
+            child = game.result(state, a)
+            v = game.utility(child) if game.is_terminal(child) else oracle(child)
+            if v is None:
+                return None
+            values[a] = v
+        return values
+
+    def state_key(self, state: Any) -> Hashable:
+        return state if self.keyf is None else self.keyf(state)
 
     def depth_zero(self, root: Any) -> SearchResult:
         """``depth=0``: the root's evaluation, no move."""

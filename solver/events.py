@@ -27,7 +27,17 @@ import attrs
 from solver.game import Player
 from solver.results import format_value
 
-__all__ = ["Backup", "CacheHit", "Cutoff", "Enter", "Event", "Leaf", "Observer", "Trace"]
+__all__ = [
+    "Backup",
+    "CacheHit",
+    "Cutoff",
+    "Enter",
+    "Event",
+    "Leaf",
+    "Observer",
+    "OracleHit",
+    "Trace",
+]
 
 INF = float("inf")
 
@@ -108,7 +118,18 @@ class CacheHit:
     depth: int  # the remaining depth the stored entry was searched to (-1: to the end)
 
 
-Event: TypeAlias = Enter | Leaf | Backup | Cutoff | CacheHit
+@attrs.frozen
+class OracleHit:
+    """The search's oracle (an endgame tablebase) gave ``node`` its exact game value.
+
+    The line ends there: no search below it, no horizon (the value is exact).
+    """
+
+    node: int
+    value: float
+
+
+Event: TypeAlias = Enter | Leaf | Backup | Cutoff | CacheHit | OracleHit
 Observer: TypeAlias = Callable[[Event], None]
 
 

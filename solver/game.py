@@ -17,8 +17,11 @@ solver.game.IllegalActionError: illegal action 7 in ...; legal: 0, 1
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:
+    from solver.results import SearchRequest, SearchResult
 
 __all__ = [
     "MAX",
@@ -29,9 +32,12 @@ __all__ = [
     "HasActionNotation",
     "HasEvaluate",
     "HasKey",
+    "HasNativeSearch",
     "HasPlayerNames",
+    "HasPositionFields",
     "HasPseudoActions",
     "HasRender",
+    "HasScore",
     "HasStateNotation",
     "HasSymmetries",
     "IllegalActionError",
@@ -139,6 +145,21 @@ class HasPseudoActions(Protocol):
 
 
 @runtime_checkable
+class HasNativeSearch(Protocol):
+    """A compiled search of the game's own that :func:`solver.engine.search` hands calls to.
+
+    ``native_search(state, request)`` answers as the Python engine would for ``request`` (a
+    :class:`~solver.results.SearchRequest`): the same values at every depth, the same optimal
+    move sets, a legal PV, the same meaning of ``exact`` and ``complete``, limits and Ctrl-C
+    honoured; or returns None when it cannot serve the request (an option it does not support,
+    the kernel unavailable), and the Python engine runs instead. The engine asks only when there
+    is no observer and the evaluation is the game's own.
+    """
+
+    def native_search(self, state: Any, request: SearchRequest) -> SearchResult | None: ...
+
+
+@runtime_checkable
 class HasRender(Protocol):
     """A multi-line text picture of a state."""
 
@@ -175,6 +196,32 @@ class HasPlayerNames(Protocol):
     """What the game calls its players, e.g. ``("X", "O")``; default ``("MAX", "MIN")``."""
 
     player_names: tuple[str, str]
+
+
+@runtime_checkable
+class HasPositionFields(Protocol):
+    """Positions hold named fields beside the board that a user may give (e.g. captured seeds).
+
+    ``position_fields`` maps each field's name to a one-line description. ``position_from``
+    builds a position from the game's notation (None for the start) with the named fields set,
+    and checks them together with the rest (e.g. that the seeds add up), raising
+    :class:`InvalidStateError` otherwise. The command line's ``--captured`` and ``--to-move``
+    go through it.
+    """
+
+    position_fields: Mapping[str, str]
+
+    def position_from(self, text: str | None, **fields: Any) -> Any: ...
+
+
+@runtime_checkable
+class HasScore(Protocol):
+    """What each player has banked so far (e.g. captured seeds), as ``(player 0, player 1)``.
+
+    Shown beside the moves of a game being played and in the leaves of a drawn tree.
+    """
+
+    def score(self, state: Any) -> tuple[int, int]: ...
 
 
 def other(player: Player) -> Player:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
-__all__ = ["SearchResult", "SearchStats", "format_value", "ply_preference"]
+__all__ = ["SearchRequest", "SearchResult", "SearchStats", "format_value", "ply_preference"]
 
 
 @attrs.frozen
@@ -57,6 +57,102 @@ class SearchResult:
     action_plies: Mapping[Any, int | None] = attrs.field(factory=dict)
     exact: bool = True
     complete: bool = True
+
+
+def _whole(least: int, what: str, unit: str) -> Callable[[Any, Any, Any], None]:
+    """A validator: None or an int >= ``least`` (not a bool)."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if value is None and attribute.name != "table_size":
+            return
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(f"invalid {what} {_quote(value)}: use {unit}")
+
+    return check
+
+
+def _seconds(instance: Any, attribute: Any, value: Any) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"invalid time limit {_quote(value)}: use a number of seconds, or None")
+    if not value > 0:
+        raise ValueError(f"invalid time limit {_quote(value)}: use seconds > 0, or None")
+
+
+def _seed(instance: Any, attribute: Any, value: Any) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise TypeError(f"invalid seed {_quote(value)}: use a whole number, or None")
+
+
+def _callable_or_none(what: str) -> Callable[[Any, Any, Any], None]:
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if value is not None and not callable(value):
+            raise TypeError(f"invalid {what} {_quote(value)}: use a function, or None")
+
+    return check
+
+
+def _quote(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (an error line must not echo 5000 digits)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        text = f"<{type(value).__name__} too large to print>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@attrs.frozen
+class SearchRequest:
+    """The engine's options for one search, checked: what :func:`solver.engine.search` was asked.
+
+    A game's native search (:class:`solver.game.HasNativeSearch`) receives one, and must
+    honour every field or decline (return None). It is only asked when there is no observer and
+    the evaluation is the game's own, so neither appears here.
+
+    Attributes:
+        depth: the deepest iteration in plies (None: deepen until the answer is exact).
+        time_limit: seconds after which to answer with the last completed depth (None: none).
+        node_limit: nodes after which to do likewise (None: none).
+        seed: break ties among equally preferred optimal moves at random, reproducibly.
+        table_size: the transposition table's size in entries.
+        on_depth: called with the result of each completed depth.
+        oracle: ``oracle(state)``: exact values (player 0's view) of covered positions.
+        plies: compute plies to the end and prefer among value-keeping moves by them.
+        all_values: give every root action an exact value.
+
+    Raises:
+        ValueError: a negative depth, a non-positive limit, a table size < 1.
+        TypeError: a time limit that is not a number, a seed that is not an int, an
+            ``on_depth`` or ``oracle`` that is not callable.
+
+    >>> SearchRequest(depth=3).depth
+    3
+    >>> SearchRequest(depth=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid depth -1: use a number of plies >= 0, or None
+    """
+
+    depth: int | None = attrs.field(
+        default=None, validator=_whole(0, "depth", "a number of plies >= 0, or None")
+    )
+    time_limit: float | None = attrs.field(default=None, validator=_seconds)
+    node_limit: int | None = attrs.field(
+        default=None, validator=_whole(1, "node limit", "a whole number >= 1, or None")
+    )
+    seed: int | None = attrs.field(default=None, validator=_seed)
+    table_size: int = attrs.field(
+        default=1 << 20, validator=_whole(1, "table size", "a whole number of entries >= 1")
+    )
+    on_depth: Callable[[SearchResult], None] | None = attrs.field(
+        default=None, validator=_callable_or_none("on_depth")
+    )
+    oracle: Callable[[Any], float | None] | None = attrs.field(
+        default=None, validator=_callable_or_none("oracle")
+    )
+    plies: bool = True
+    all_values: bool = False
 
 
 def ply_preference(mover_value: float, plies: int) -> int:

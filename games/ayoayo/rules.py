@@ -523,24 +523,51 @@ class Ayoayo:
         >>> Ayoayo().parse_state("[[2,6,6,1,1,7],[0,2,7,2,7,7]]").captured
         (0, 0)
         """
-        if not isinstance(text, str):
-            raise InvalidStateError(f"expected a position as text, got {text!r}")
-        match = _BOARD_RE.match(text)
-        if match is None:
-            raise InvalidStateError(
-                f"cannot read a board in {text!r}; expected two rows of six like "
-                "'[[4,4,4,4,4,4],[4,4,4,4,4,4]]', optionally followed by "
-                "'captured 0,0 to-move 0'"
-            )
-        try:
-            board = json.loads(match.group(1))
-        except ValueError:
-            raise InvalidStateError(
-                f"cannot read the board {match.group(1)!r}; expected two rows of six numbers "
-                "like '[[4,4,4,4,4,4],[4,4,4,4,4,4]]'"
-            ) from None
-        captured, to_move = _parse_tail(match.group(2), text)
-        return self.state_from(board, captured, to_move)
+        return self.state_from(*_read_position(text))
+
+    position_fields: Final = {
+        "captured": "seeds captured so far by players 0 and 1",
+        "to_move": "the player to move, 0 or 1",
+    }
+    """The fields of a position beside the board (:class:`solver.game.HasPositionFields`)."""
+
+    def position_from(
+        self,
+        text: str | None = None,
+        *,
+        captured: Sequence[int] | None = None,
+        to_move: Player | None = None,
+    ) -> AyoayoState:
+        """The position ``text`` (None: the start) with its captured seeds or side to move set.
+
+        The fields given replace those written in ``text``; the whole is checked together, so
+        a board of 44 seeds needs ``captured`` making up the other 4.
+
+        >>> game = Ayoayo()
+        >>> game.position_from(to_move=1).to_move
+        1
+        >>> game.position_from("[[0,4,4,4,4,4],[4,4,4,4,4,4]]", captured=(4, 0)).captured
+        (4, 0)
+        """
+        if text is None:
+            start = self.initial_state()
+            board: Any = start.board
+            written, side = start.captured, start.to_move
+        else:
+            board, written, side = _read_position(text)
+        return self.state_from(
+            board,
+            written if captured is None else captured,
+            side if to_move is None else to_move,
+        )
+
+    def score(self, state: AyoayoState) -> tuple[int, int]:
+        """The seeds each player has captured (:class:`solver.game.HasScore`).
+
+        >>> Ayoayo().score(Ayoayo().initial_state())
+        (0, 0)
+        """
+        return state[12], state[13]
 
     def render(self, state: AyoayoState) -> str:
         """The board as the reference CLI draws it: row 0 above, cell 0 on the left.
@@ -614,6 +641,28 @@ def _check_pair(pair: Any, what: str) -> tuple[int, int]:
     ):
         raise InvalidStateError(f"{what} must be two non-negative ints, got {pair!r}")
     return items[0], items[1]
+
+
+def _read_position(text: str) -> tuple[Any, tuple[int, int], int]:
+    """The board, captured seeds and side to move written in ``text``, not yet checked."""
+    if not isinstance(text, str):
+        raise InvalidStateError(f"expected a position as text, got {text!r}")
+    match = _BOARD_RE.match(text)
+    if match is None:
+        raise InvalidStateError(
+            f"cannot read a board in {text!r}; expected two rows of six like "
+            "'[[4,4,4,4,4,4],[4,4,4,4,4,4]]', optionally followed by "
+            "'captured 0,0 to-move 0'"
+        )
+    try:
+        board = json.loads(match.group(1))
+    except ValueError:
+        raise InvalidStateError(
+            f"cannot read the board {match.group(1)!r}; expected two rows of six numbers "
+            "like '[[4,4,4,4,4,4],[4,4,4,4,4,4]]'"
+        ) from None
+    captured, to_move = _parse_tail(match.group(2), text)
+    return board, captured, to_move
 
 
 def _parse_tail(tail: str, text: str) -> tuple[tuple[int, int], int]:

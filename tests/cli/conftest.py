@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 import pytest
 
-from solver.cli import main
+from zerosum.cli import main
 
 
 @attrs.frozen

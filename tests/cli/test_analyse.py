@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from games import load_game
-from solver.cli import Io, move_rows, moves_table
 from solver.minimax import minimax
 from solver.results import SearchResult, SearchStats
+from zerosum.console import Io
+from zerosum.moves import move_rows, moves_table
 
 ARTICLE = "[[2,6,6,1,1,7],[0,2,7,2,7,7]]"
 
@@ -109,7 +110,7 @@ class TestInterrupt:
         """SIGINT during a long analysis prints the last completed depth's answer and exits 0."""
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2]), "PYTHONUNBUFFERED": "1"}
         child = subprocess.Popen(
-            [sys.executable, "-m", "solver", "analyse", "ayoayo", "-p", ARTICLE, "--time", "60"],
+            [sys.executable, "-m", "zerosum", "analyse", "ayoayo", "-p", ARTICLE, "--time", "60"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -1,4 +1,4 @@
-"""The installed ``gamesolver`` console script and ``python -m solver`` (one subprocess each)."""
+"""The installed ``gamesolver`` console script and ``python -m zerosum`` (one subprocess each)."""
 
 from __future__ import annotations
 
@@ -29,10 +29,10 @@ class TestEntryPoints:
         assert all(name in done.stdout for name in available_games())
 
     def test_python_m_solver_reports_errors_with_exit_code_2(self):
-        """``python -m solver`` is the same command: an unknown game exits 2 without traceback."""
+        """``python -m zerosum`` is the same command: an unknown game exits 2 without traceback."""
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
         done = subprocess.run(
-            [sys.executable, "-m", "solver", "best", "tictac"],
+            [sys.executable, "-m", "zerosum", "best", "tictac"],
             capture_output=True,
             text=True,
             timeout=60,

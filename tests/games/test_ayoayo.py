@@ -488,3 +488,17 @@ class TestProperties:
                 return
             seen.add(state)
         pytest.fail(f"seed {seed}: no end and no repetition in 20,000 plies")
+
+
+class TestPositionFields:
+    def test_fields_given_replace_those_written(self) -> None:
+        """position_from sets captured seeds and the side to move over the text's own."""
+        game = Ayoayo()
+        state = game.position_from("[[0,4,4,4,4,4],[4,4,4,4,4,4]] captured 0,4", captured=(4, 0))
+        assert state.captured == (4, 0) and game.score(state) == (4, 0)
+        assert game.position_from(to_move=1) == game.state_from(((4,) * 6, (4,) * 6), (0, 0), 1)
+
+    def test_fields_are_checked_with_the_board(self) -> None:
+        """Seeds that do not add up to 48 with the captured ones are refused, naming both."""
+        with pytest.raises(InvalidStateError, match="make 52"):
+            Ayoayo().position_from("[[4,4,4,4,4,4],[4,4,4,4,4,4]]", captured=(4, 0))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,10 +17,10 @@ from hypothesis import strategies as st
 from games import load_game
 from solver import engine as engine_module
 from solver.engine import search
-from solver.events import Backup, CacheHit, Enter, Event, Leaf, Trace
+from solver.events import Backup, CacheHit, Enter, Event, Leaf, OracleHit, Trace
 from solver.game import CapabilityError, Game, GameError
 from solver.minimax import minimax
-from solver.results import SearchResult, ply_preference
+from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
 from solver.solve import Solution, solve
 from solver.table import TranspositionTable
 from tests.tiny_games import TakeAway
@@ -529,12 +530,47 @@ class TestLimits:
             ({"time_limit": 0}, "invalid time limit 0"),
             ({"node_limit": 0}, "invalid node limit 0"),
             ({"table_size": 0}, "invalid table size 0"),
+            ({"depth": 2.0}, "invalid depth 2.0"),
+            ({"depth": True}, "invalid depth True"),
+            ({"time_limit": math.nan}, "invalid time limit nan"),
+            ({"time_limit": -1e400}, "invalid time limit -inf"),
+            ({"node_limit": 10**5000 * -1}, "invalid node limit <int too large to print>"),
+            ({"table_size": 1e400}, "invalid table size inf"),
         ],
     )
     def test_bad_arguments_are_refused(self, kwargs: dict[str, Any], message: str) -> None:
         """Bad depth, limits and table size raise ValueError quoting the value."""
         with pytest.raises(ValueError, match=message):
             search(load_game("tictactoe-bitboard"), **kwargs)
+
+    @pytest.mark.parametrize(
+        ("kwargs", "message"),
+        [
+            ({"time_limit": "1"}, "invalid time limit '1'"),
+            ({"seed": "abc"}, "invalid seed 'abc'"),
+            ({"oracle": 3}, "invalid oracle 3"),
+            ({"on_depth": "print"}, "invalid on_depth 'print'"),
+            ({"evaluate": 0}, "invalid evaluate 0"),
+            ({"observer": []}, "invalid observer"),
+        ],
+    )
+    def test_options_of_the_wrong_kind_are_refused(
+        self, kwargs: dict[str, Any], message: str
+    ) -> None:
+        """A string for a number or a non-function for a callback raise TypeError naming it."""
+        with pytest.raises(TypeError, match=message):
+            search(load_game("tictactoe-bitboard"), **kwargs)
+
+    def test_a_huge_depth_ends_once_the_answer_is_exact(self) -> None:
+        """depth=10**100 on tic-tac-toe: deepening stops at 9 plies, the first exact depth."""
+        result = search(load_game("tictactoe-bitboard"), depth=10**100)
+        assert result.exact and result.complete and result.depth == 9 and result.value == 0
+
+    def test_options_are_keyword_only(self) -> None:
+        """A depth passed by position is refused, not taken as some other option."""
+        game = load_game("tictactoe-bitboard")
+        with pytest.raises(TypeError):
+            search(game, 0, 3)  # type: ignore[misc]
 
 
 class TestSeed:
@@ -737,3 +773,198 @@ class TestFloats:
         """3 and 3.0 both keep the value."""
         game = load_game("textbook", tree=[[3], [3.0], [2]])
         assert search(game).best_actions == (0, 1)
+
+
+def tablebase(name: str, empties: int) -> Callable[[Any], float | None]:
+    """An oracle from the strong solution: exact values where <= ``empties`` cells are free."""
+    game = load_game(name)
+    solved = solution(name)
+
+    def oracle(state: Any) -> float | None:
+        if game.format_state(state).count(".") > empties:  # type: ignore[attr-defined]
+            return None
+        return solved.value(state)
+
+    return oracle
+
+
+class TestOracle:
+    """An oracle (an endgame tablebase) ends lines with exact values, at the root and inside."""
+
+    def test_a_covered_root_is_answered_at_once_and_exactly(self) -> None:
+        """Value, every move's value and the optimal set come from the oracle, with no search."""
+        game = load_game("tictactoe-bitboard")
+        solved = solution("tictactoe-bitboard")
+        oracle = tablebase("tictactoe-bitboard", 9)
+        for state in sample_states("tictactoe-bitboard", 100, seed=30):
+            result = search(game, state, oracle=oracle)
+            assert result.exact and result.complete and result.stats.nodes == 0
+            assert result.value == solved.value(state)
+            assert set(result.best_actions) == set(solved.best_actions(state))
+            for action, value in result.action_values.items():
+                assert value == solved.value(game.result(state, action))
+            replay(game, state, result.pv)
+            if not game.is_terminal(state):  # the oracle knows values, not plies
+                assert result.plies is None and result.pv[0] == result.best_action
+
+    @pytest.mark.parametrize("empties", [2, 4, 6])
+    def test_lines_end_at_covered_positions_with_exact_values(self, empties: int) -> None:
+        """From positions the oracle does not cover, a short search becomes exact and right."""
+        game = load_game("tictactoe-bitboard")
+        solved = solution("tictactoe-bitboard")
+        oracle = tablebase("tictactoe-bitboard", empties)
+        uncovered = [s for s in solved.states() if game.format_state(s).count(".") > empties]
+        states = random.Random(31).sample(sorted(uncovered), min(80, len(uncovered)))
+        for state in states:
+            free = game.format_state(state).count(".")
+            result = search(game, state, depth=free - empties, oracle=oracle)
+            assert result.exact, game.format_state(state)
+            assert result.value == solved.value(state)
+            assert set(result.best_actions) == set(solved.best_actions(state))
+
+    def test_deepening_stops_at_the_first_depth_the_oracle_makes_exact(self) -> None:
+        """From the empty board with positions of <= 6 free cells covered: 3 plies, exact."""
+        game = load_game("tictactoe-bitboard")
+        seen: list[SearchResult] = []
+        result = search(game, oracle=tablebase("tictactoe-bitboard", 6), on_depth=seen.append)
+        assert [r.exact for r in seen] == [False, False, True]
+        assert result.exact and result.depth == 3 and result.value == 0
+        assert result.best_actions == tuple(range(9))
+
+    def test_an_oracle_that_covers_nothing_changes_nothing(self) -> None:
+        """With an oracle that always answers None the results are the plain engine's."""
+        game = load_game("tictactoe-bitboard")
+        for state in sample_states("tictactoe-bitboard", 50, seed=32):
+            for depth in (2, None):
+                plain = search(game, state, depth=depth)
+                probed = search(game, state, depth=depth, oracle=lambda s: None)
+                assert probed == attrs.evolve(plain, stats=probed.stats)
+
+    @settings(max_examples=100, deadline=None)
+    @given(tree=trees(), data=st.data())
+    def test_random_trees_with_random_coverage_equal_minimax(self, tree: Any, data: Any) -> None:
+        """An oracle of true values on a random set of nodes: the engine gives minimax's answer."""
+        game = load_game("textbook", tree=tree)
+        rng = random.Random(data.draw(st.integers(0, 2**32)))
+        covered: dict[Any, float | None] = {}
+
+        def oracle(state: Any) -> float | None:
+            if state not in covered:
+                exact = rng.random() < 0.3
+                covered[state] = minimax(game, state).value if exact else None
+            return covered[state]
+
+        expected = minimax(game)
+        result = search(game, oracle=oracle)
+        assert result.value == expected.value and result.exact
+        keeping = {a for a, v in expected.action_values.items() if v == expected.value}
+        assert set(result.best_actions) == keeping
+
+    def test_the_observer_sees_oracle_hits(self) -> None:
+        """Each covered node the search reaches is reported once, with its exact value."""
+        game = load_game("tictactoe-bitboard")
+        solved = solution("tictactoe-bitboard")
+        trace = Trace()
+        search(game, depth=4, oracle=tablebase("tictactoe-bitboard", 5), observer=trace)
+        enters = {e.node: e for e in trace.events if isinstance(e, Enter)}
+        hits = [e for e in trace.events if isinstance(e, OracleHit)]
+        assert hits
+        for hit in hits:
+            assert hit.value == solved.value(enters[hit.node].state)
+
+    def test_an_inconsistent_oracle_is_an_error(self) -> None:
+        """An oracle whose root value no move reaches is refused, naming the value."""
+        game = load_game("textbook", tree=[[3, 12], [2, 4]])
+        with pytest.raises(GameError, match="oracle is inconsistent"):
+            search(game, oracle=lambda state: 7 if state == () else minimax(game, state).value)
+
+
+class NativeTakeAway(TakeAway):
+    """Take-away with a fake native search: it records requests and answers or declines."""
+
+    name = "native-takeaway"
+
+    def __init__(self, counters: int, serve: bool) -> None:
+        super().__init__(counters)
+        self.serve = serve
+        self.requests: list[tuple[Any, SearchRequest]] = []
+
+    def evaluate(self, state: tuple[int, int]) -> float:
+        return 0
+
+    def native_search(self, state: Any, request: SearchRequest) -> SearchResult | None:
+        self.requests.append((state, request))
+        if not self.serve:
+            return None
+        return SearchResult(value=42, best_action=1, pv=(1,), action_values={}, stats=SearchStats())
+
+
+class TestNativeSearch:
+    """A game's native search gets the call, with every option, when it can serve it."""
+
+    def test_the_native_answer_is_returned_with_the_options_it_was_asked(self) -> None:
+        """No observer, the game's own evaluation: the request holds each option given."""
+        game = NativeTakeAway(7, serve=True)
+        seen: list[SearchResult] = []
+        oracle = lambda state: None  # noqa: E731
+        result = search(
+            game,
+            (5, 1),
+            depth=4,
+            time_limit=2.5,
+            node_limit=10,
+            seed=3,
+            table_size=99,
+            on_depth=seen.append,
+            oracle=oracle,
+            plies=False,
+            all_values=True,
+            evaluate=game.evaluate,
+        )
+        assert result.value == 42
+        assert game.requests == [
+            (
+                (5, 1),
+                SearchRequest(
+                    depth=4,
+                    time_limit=2.5,
+                    node_limit=10,
+                    seed=3,
+                    table_size=99,
+                    on_depth=seen.append,
+                    oracle=oracle,
+                    plies=False,
+                    all_values=True,
+                ),
+            )
+        ]
+
+    def test_the_initial_state_is_passed_when_none_is_given(self) -> None:
+        """search(game) asks the native search about game.initial_state()."""
+        game = NativeTakeAway(7, serve=True)
+        search(game)
+        assert game.requests == [((7, 0), SearchRequest())]
+
+    def test_declining_runs_the_python_engine(self) -> None:
+        """A native search that returns None leaves the answer to the Python engine."""
+        game = NativeTakeAway(7, serve=False)
+        result = search(game, depth=3)
+        expected = minimax(game, depth=3)
+        assert len(game.requests) == 1
+        assert (result.value, result.best_actions) == (expected.value, expected.best_actions)
+
+    @pytest.mark.parametrize(
+        "kwargs",
+        [
+            {"observer": Trace()},
+            {"evaluate": lambda state: 1.0},
+            {"native": False},
+        ],
+    )
+    def test_not_asked_with_an_observer_another_evaluation_or_native_false(
+        self, kwargs: dict[str, Any]
+    ) -> None:
+        """The native search is never asked when it could not give what was asked for."""
+        game = NativeTakeAway(5, serve=True)
+        result = search(game, depth=2, **kwargs)
+        assert game.requests == [] and result.value != 42

@@ -1,0 +1,117 @@
+"""The ``gamesolver`` command: list, solve, analyse, play, match and draw any registered game.
+
+Every subcommand goes through the Game protocol, so a new game gets every command for free;
+each lives in a module of :mod:`zerosum.commands`.
+Values are reported from player 0's (MAX's) point of view, as everywhere in the project.
+
+Output is rich tables and progress bars on a terminal, plain text when stdout is redirected,
+and JSON with ``--json``. Errors go to stderr as ``gamesolver: error: ...`` and never as a
+traceback. Exit codes: 0 success; 1 a game error (a bad position, an illegal move, a search the
+game cannot support, too many states); 2 a usage error (a bad option, an unknown game, a
+malformed game option); 130 interrupted.
+
+>>> args = build_parser().parse_args(["best", "textbook", "--depth", "2"])
+>>> args.game, args.algorithm, args.depth
+('textbook', 'engine', 2)
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from solver.game import GameError
+from zerosum.commands import COMMANDS
+from zerosum.console import (
+    EXIT_GAME_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    Io,
+    UsageError,
+)
+
+__all__ = ["build_parser", "main"]
+
+EXAMPLES = """examples:
+  gamesolver games
+  gamesolver solve tictactoe --out table.csv
+  gamesolver best tictactoe --position 'x.o/.x./...'
+  gamesolver analyse ayoayo --position '[[2,6,6,1,1,7],[0,2,7,2,7,7]]' --time 2
+  gamesolver play ayoayo --ai engine --time 1
+  gamesolver match ayoayo minimax:3 random --games 500 --seed 1 --swap
+  gamesolver tree textbook --algorithm alphabeta -o alphabeta.svg
+
+Values are from player 0's (MAX's) point of view. Exit codes: 1 game error, 2 usage error."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but ``error`` raises UsageError so ``main`` can return instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message}\n{self.format_usage().rstrip()}")
+
+
+Handler = Callable[[argparse.Namespace, Io], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``gamesolver`` with all its subcommands."""
+    parser = _Parser(
+        prog=PROG,
+        description="Solve, analyse, play and draw two-player zero-sum perfect-information games.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for command in COMMANDS:
+        sub = commands.add_parser(
+            command.NAME, help=command.HELP, description=command.HELP, aliases=command.ALIASES
+        )
+        sub.set_defaults(handler=command.run)
+        command.add_arguments(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``gamesolver`` with ``argv`` (default ``sys.argv[1:]``) and return the exit code."""
+    io = Io()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        _error(io, str(exc))
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help and --version exit 0
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(io.err.file)
+        return EXIT_USAGE
+    try:
+        return handler(args, io)
+    except UsageError as exc:
+        _error(io, str(exc))
+        return EXIT_USAGE
+    except GameError as exc:
+        _error(io, str(exc))
+        return EXIT_GAME_ERROR
+    except RecursionError:  # a teaching search to the end of a game that cycles or is too long
+        _error(
+            io,
+            f"the search of {getattr(args, 'game', 'the game')!r} went deeper than Python's "
+            "recursion limit without reaching the end: the game may cycle or be too long to "
+            "search to the end; give a --depth N (or use the engine with --time S)",
+        )
+        return EXIT_GAME_ERROR
+    except KeyboardInterrupt:
+        _error(io, "interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def _error(io: Io, message: str) -> None:
+    io.err.print(f"{PROG}: error: {message}", style=None)

@@ -1,0 +1,15 @@
+"""The subcommands of ``gamesolver``, one module each.
+
+A command module has ``NAME``, ``ALIASES``, ``HELP``, ``add_arguments(parser)`` and
+``run(args, io) -> exit code``; :data:`COMMANDS` lists them in the order ``--help`` shows.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from zerosum.commands import analyse, best, games, match, play, solve, tree
+
+__all__ = ["COMMANDS"]
+
+COMMANDS: tuple[ModuleType, ...] = (games, solve, best, analyse, tree, play, match)

@@ -1,0 +1,106 @@
+"""``gamesolver analyse``: the engine on one position, deeper and deeper, then the answer."""
+
+from __future__ import annotations
+
+import argparse
+
+from solver.engine import search
+from solver.game import format_state
+from solver.results import SearchResult
+from zerosum.console import EXIT_OK, Io
+from zerosum.moves import depth_line, move_rows, print_answer, result_json
+from zerosum.options import (
+    extra_fields,
+    game_arguments,
+    load,
+    position,
+    position_argument,
+    positive_float,
+    positive_int,
+)
+from zerosum.report import board_lines, json_num, outcome
+
+DEFAULT_ANALYSE_SECONDS = 3.0
+"""How long ``analyse`` searches when given neither --depth nor --time."""
+
+NAME = "analyse"
+ALIASES: tuple[str, ...] = ("analyze",)
+HELP = "analyse a position with the engine, deeper and deeper"
+
+
+def add_arguments(analyse: argparse.ArgumentParser) -> None:
+    """The options of ``gamesolver analyse``."""
+    game_arguments(analyse)
+    position_argument(analyse)
+    extra_fields(analyse)
+    limit = analyse.add_mutually_exclusive_group()
+    limit.add_argument("--depth", "-d", type=positive_int, metavar="N", help="search depth N")
+    limit.add_argument(
+        "--time",
+        "-t",
+        type=positive_float,
+        metavar="S",
+        help=f"search for S seconds (default {DEFAULT_ANALYSE_SECONDS:g} without --depth)",
+    )
+    analyse.add_argument("--seed", type=int, help="break ties between equal moves at random")
+    analyse.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    """``gamesolver analyse``: the engine on one position, a line per depth, then the answer."""
+    game = load(args)
+    state = position(game, args)
+    if game.is_terminal(state):
+        if args.json:
+            io.json(
+                {
+                    "game": game.name,
+                    "position": format_state(game, state),
+                    "over": True,
+                    "value": json_num(game.utility(state)),
+                    "outcome": outcome(game, game.utility(state)),
+                }
+            )
+        else:
+            for line in board_lines(game, state):
+                io.print(line)
+        return EXIT_OK
+    time_limit = args.time
+    if args.depth is None and time_limit is None:
+        time_limit = DEFAULT_ANALYSE_SECONDS
+    if not args.json:
+        for line in board_lines(game, state):
+            io.print(line)
+        io.print()
+        limit = f"depth {args.depth}" if args.depth is not None else ""
+        if time_limit is not None:
+            limit += (" or " if limit else "") + f"{time_limit:g} s"
+        io.print(f"searching ({limit}; Ctrl-C stops and shows the best answer so far)")
+    completed: list[SearchResult] = []
+
+    def on_depth(result: SearchResult) -> None:
+        completed.append(result)
+        if not args.json:
+            io.print(depth_line(game, state, result))
+
+    try:
+        result = search(
+            game,
+            state,
+            depth=args.depth,
+            time_limit=time_limit,
+            seed=args.seed,
+            on_depth=on_depth,
+            all_values=True,  # the table gives every legal move its value, not just a bound
+        )
+    except KeyboardInterrupt:
+        if not completed:
+            raise
+        result = completed[-1]  # interrupted outside the engine's own handling
+    rows = move_rows(game, state, result)
+    if args.json:
+        io.json(result_json(game, state, result, rows, algorithm="engine", time_limit=time_limit))
+        return EXIT_OK
+    io.print()
+    print_answer(io, game, state, result, rows, title="engine", board=False)
+    return EXIT_OK

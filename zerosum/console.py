@@ -1,0 +1,130 @@
+"""Where the command writes: consoles for stdout and stderr, exit codes, progress bars.
+
+Output is rich tables and progress bars on a terminal and plain text when redirected; JSON goes
+straight to the stream. Errors are :class:`UsageError` (exit 2) or the project's ``GameError``
+(exit 1); nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+__all__ = [
+    "EXIT_GAME_ERROR",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "PROG",
+    "Io",
+    "UsageError",
+    "progress_bar",
+]
+
+PROG = "gamesolver"
+EXIT_OK = 0
+EXIT_GAME_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A command-line mistake the user can fix by changing an option (exit code 2)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Output
+
+
+class Io:
+    """Where the command writes: stdout and stderr consoles, plain when not a terminal."""
+
+    def __init__(self, stdout: TextIO | None = None, stderr: TextIO | None = None) -> None:
+        self.out = _console(stdout if stdout is not None else sys.stdout)
+        self.err = _console(stderr if stderr is not None else sys.stderr)
+
+    @property
+    def fancy(self) -> bool:
+        """True when stdout is a terminal (colours, boxes, live progress)."""
+        return self.out.is_terminal
+
+    def print(self, text: object = "", style: str | None = None) -> None:
+        """Print one line (or a rich renderable) to stdout; plain text has no trailing blanks."""
+        if self.fancy:
+            self.out.print(text, style=style)
+            return
+        with self.out.capture() as captured:
+            self.out.print(text)
+        lines = captured.get().splitlines()
+        self.out.file.write("".join(line.rstrip() + "\n" for line in lines) or "\n")
+        self.out.file.flush()
+
+    def json(self, data: object) -> None:
+        """Write ``data`` as indented JSON to stdout, bypassing rich's wrapping."""
+        self.out.file.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        self.out.file.flush()
+
+    def table(self, *columns: str, title: str | None = None) -> Table:
+        """A table in the house style: boxed on a terminal, simple rules otherwise."""
+        table = Table(
+            title=title,
+            box=box.SIMPLE_HEAD if self.fancy else box.SIMPLE,
+            show_edge=False,
+            pad_edge=False,
+            title_justify="left",
+            title_style="bold" if self.fancy else "",
+            header_style="bold" if self.fancy else "",
+        )
+        for column in columns:
+            justify = "right" if column.startswith(">") else "left"
+            table.add_column(column.lstrip(">"), justify=justify)  # type: ignore[arg-type]
+        return table
+
+
+def _console(stream: TextIO) -> Console:
+    return Console(
+        file=stream,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+        width=_width(stream),
+    )
+
+
+def _width(stream: TextIO) -> int | None:
+    """The terminal's width; when not a terminal, wide enough that tables do not wrap."""
+    isatty = getattr(stream, "isatty", None)
+    return None if isatty is not None and isatty() else 160
+
+
+@contextmanager
+def progress_bar(
+    io: Io, label: str, total: int | None, unit: str = ""
+) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr when it is a terminal; yields ``advance(completed)``."""
+    if not io.err.is_terminal:
+        yield lambda completed: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    counter = (
+        MofNCompleteColumn() if total is not None else TextColumn(f"{{task.completed:,}} {unit}")
+    )
+    columns = [TextColumn("{task.description}"), BarColumn(), counter]
+    with Progress(*columns, TimeElapsedColumn(), console=io.err, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda completed: bar.update(task, completed=completed)

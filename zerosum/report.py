@@ -1,0 +1,130 @@
+"""How answers read: values, outcomes in words, board pictures and principal variations.
+
+Values are from player 0's (MAX's) point of view, as everywhere in the project.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from solver.game import (
+    HasRender,
+    HasStateNotation,
+    format_action,
+    format_state,
+    player_label,
+)
+from solver.results import format_value
+
+__all__ = [
+    "board_lines",
+    "isnan",
+    "json_num",
+    "jsonable",
+    "num",
+    "outcome",
+    "pv_moves",
+    "pv_notation",
+    "pv_text",
+]
+
+
+def num(value: float | None) -> str:
+    """A value as people write it (:func:`~solver.results.format_value`), ``-`` for None.
+
+    >>> num(3.0), num(-0.5), num(float("inf")), num(None)
+    ('3', '-0.5', '+∞', '-')
+    """
+    if value is None or isnan(value):
+        return "-"
+    return format_value(value)
+
+
+def isnan(value: float | None) -> bool:
+    return value is not None and isinstance(value, float) and math.isnan(value)
+
+
+def json_num(value: float | None) -> float | int | None:
+    """A value for JSON: ints stay ints, infinities become None."""
+    if value is None or math.isinf(value) or math.isnan(value):
+        return None
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def jsonable(value: Any) -> Any:
+    """An action or other game object as JSON: ints/strings as they are, tuples as lists."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return repr(value)
+
+
+def outcome(game: Any, value: float, *, exact: bool = True, plies: int | None = None) -> str:
+    """Who wins, in words: ``"draw"``, ``"X wins in 5 plies"``, or a horizon estimate."""
+    if not exact:
+        if value == 0:
+            return "level at the horizon"
+        side = player_label(game, 0 if value > 0 else 1)
+        return f"{side} ahead by {num(abs(value))} at the horizon"
+    tail = "" if plies is None else f" in {plies} pl{'y' if plies == 1 else 'ies'}"
+    if value == 0:
+        return f"draw{' after ' + str(plies) + ' plies' if plies else ''}"
+    margin = "" if abs(value) == 1 else f" by {num(abs(value))}"
+    return f"{player_label(game, 0 if value > 0 else 1)} wins{margin}{tail}"
+
+
+def board_lines(game: Any, state: Any) -> list[str]:
+    """The picture of ``state`` (the game's ``render``, else its notation) and who moves."""
+    lines: list[str] = []
+    picture = ""
+    if isinstance(game, HasRender):
+        picture = game.render(state).rstrip("\n")
+        lines.extend(picture.splitlines())
+        if isinstance(game, HasStateNotation):
+            lines.append(f"position: {game.format_state(state)}")
+    else:
+        lines.append(f"position: {format_state(game, state)}")
+    said = picture.lower()  # do not repeat what the game's own picture already says
+    if game.is_terminal(state):
+        if "game over" not in said:
+            lines.append(f"game over: {outcome(game, game.utility(state))}")
+    elif "to move" not in said:
+        lines.append(f"to move: {player_label(game, game.to_move(state))}")
+    return lines
+
+
+def _pv_steps(game: Any, state: Any, pv: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+    """Each move of a principal variation with the position it is played in, up to the end."""
+    for action in pv:
+        if game.is_terminal(state):
+            return
+        yield state, action
+        state = game.result(state, action)
+
+
+def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> str:
+    """The principal variation written move by move: ``MAX plays 4, MIN plays 0, ...``."""
+    parts = [
+        f"{player_label(game, game.to_move(before))} plays {format_action(game, before, action)}"
+        for before, action in _pv_steps(game, state, pv)
+    ]
+    return ", ".join(parts) if parts else "(none: the game is over)"
+
+
+def pv_notation(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
+    """The moves of a principal variation in the game's notation, each in its own position."""
+    return [format_action(game, before, action) for before, action in _pv_steps(game, state, pv)]
+
+
+def pv_moves(game: Any, state: Any, pv: Sequence[Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "player": game.to_move(before),
+            "move": format_action(game, before, action),
+            "action": jsonable(action),
+        }
+        for before, action in _pv_steps(game, state, pv)
+    ]
