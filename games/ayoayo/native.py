@@ -33,8 +33,8 @@ What it assumes and guarantees:
 
 >>> from games.ayoayo import Ayoayo
 >>> game = Ayoayo()
->>> native_search(game, game.initial_state(), depth=6).value
-0
+>>> native_search(game, game.initial_state(), SearchRequest(depth=6)).value
+-4
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from solver.results import SearchResult, SearchStats, ply_preference
+from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
 
 __all__ = [
     "KERNEL_CHECK_NODES",
@@ -856,7 +856,7 @@ class _Search:
                 previous_best = last.best_action
                 if on_depth is not None:
                     on_depth(last)
-                if depth is None and last.exact and (last.plies is not None or not want_plies):
+                if last.exact and (last.plies is not None or not want_plies):
                     complete = True
                     break
         except (_Stop, KeyboardInterrupt):
@@ -924,39 +924,29 @@ class _Search:
         )
 
 
-def native_search(
-    game: Any,
-    state: Any = None,
-    depth: int | None = None,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    seed: int | None = None,
-    table_size: int = 1 << 20,
-    on_depth: Callable[[SearchResult], None] | None = None,
-    *,
-    plies: bool = True,
-    all_values: bool = False,
-) -> SearchResult | None:
+def native_search(game: Any, state: Any, request: SearchRequest) -> SearchResult | None:
     """:func:`solver.engine.search` on Ayòayò with the game's own evaluation, compiled.
 
-    The arguments mean what they mean there (checked there too). Returns None for a call the
-    kernel does not serve: ``depth=None`` with nothing to stop the search (the engine's one
-    search to the end), or a depth beyond :data:`MAX_DEPTH`.
+    ``request`` holds the engine's options, meaning what they mean there. Returns None for a
+    call the kernel does not serve: an oracle (tablebase probes stay in Python), ``depth=None``
+    with nothing to stop the search (the engine's one search to the end), or a depth beyond
+    :data:`MAX_DEPTH`.
 
     >>> from games.ayoayo import Ayoayo
     >>> game = Ayoayo()
-    >>> result = native_search(game, game.initial_state(), depth=4, all_values=True)
-    >>> result.value, result.best_actions, result.depth, result.exact
-    (0, (0, 1, 2, 3, 4, 5), 4, False)
+    >>> result = native_search(game, game.initial_state(), SearchRequest(depth=4))
+    >>> result.value, result.best_actions, result.pv, result.exact
+    (-4, (5,), (5, 1, 2, 0), False)
     """
-    if state is None:
-        state = game.initial_state()
-    if depth is None and time_limit is None and node_limit is None and on_depth is None:
+    r = request
+    if r.oracle is not None:
         return None
-    if depth is not None and depth > MAX_DEPTH:
+    if r.depth is None and r.time_limit is None and r.node_limit is None and r.on_depth is None:
         return None
-    engine = _Search(game, time_limit, node_limit, table_size, all_values)
-    return engine.run(state, depth, seed, on_depth, plies)
+    if r.depth is not None and r.depth > MAX_DEPTH:
+        return None
+    engine = _Search(game, r.time_limit, r.node_limit, r.table_size, r.all_values)
+    return engine.run(state, r.depth, r.seed, r.on_depth, r.plies)
 
 
 def board_array(state: Sequence[int]) -> Array:

@@ -33,11 +33,13 @@ The hot path keeps a state as a tuple of 15 ints: the 12 pits in sowing order
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from solver.game import IllegalActionError, InvalidStateError, Player
+from solver.results import SearchRequest, SearchResult
 
 __all__ = [
     "PLAYER_NAMES",
@@ -447,6 +449,22 @@ class Ayoayo:
                 b[14] = 1
                 return _new_state(AyoayoState, b)
         return _finish(b, p)  # the mover's row is empty: the end sweep may apply
+
+    # ---- the compiled search (solver.game.HasNativeSearch) ---------------------------------
+
+    def native_search(self, state: AyoayoState, request: SearchRequest) -> SearchResult | None:
+        """The engine's search run by the numba kernel (:mod:`games.ayoayo.native`).
+
+        None (the Python engine then runs) when numba is not installed, when the environment
+        says ``GAMESOLVER_NATIVE=0``, or for a request the kernel does not serve.
+        """
+        if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
+            return None
+        try:
+            from games.ayoayo import native
+        except ImportError:
+            return None
+        return native.native_search(self, state, request)
 
     # ---- construction and notation ---------------------------------------------------------
 
