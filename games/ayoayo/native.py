@@ -45,7 +45,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 import numba
 import numpy as np
@@ -72,14 +72,13 @@ def _cache_dir() -> None:
     if os.environ.get("NUMBA_CACHE_DIR") or os.access(Path(__file__).parent, os.W_OK):
         return
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    numba.config.CACHE_DIR = str(Path(base) / "gamesolver" / "numba")
+    setattr(numba.config, "CACHE_DIR", str(Path(base) / "gamesolver" / "numba"))  # noqa: B010
 
 
 _cache_dir()
 
 
-
-class _CompileNotice(numba.core.event.Listener):  # type: ignore[misc]
+class _CompileNotice(numba.core.event.Listener):
     """Says once on stderr that the kernels are being compiled (not when loaded from cache)."""
 
     announced = False
@@ -97,13 +96,12 @@ class _CompileNotice(numba.core.event.Listener):  # type: ignore[misc]
         pass
 
 
-numba.core.event.register("numba:compile", _CompileNotice())
+numba.core.event.register("numba:compile", _CompileNotice())  # type: ignore[no-untyped-call]
 
 
 def _jit(fn: F) -> F:
     """``numba.njit(cache=True)``, typed for mypy as the identity."""
-    compiled: F = numba.njit(cache=True)(fn)
-    return compiled
+    return cast(F, numba.njit(cache=True)(fn))
 
 
 def _jit_typed(signature: str) -> Callable[[F], F]:
@@ -114,8 +112,7 @@ def _jit_typed(signature: str) -> Callable[[F], F]:
     """
 
     def wrap(fn: F) -> F:
-        compiled: F = numba.njit(signature, cache=True)(fn)
-        return compiled
+        return cast(F, numba.njit(signature, cache=True)(fn))
 
     return wrap
 
@@ -142,8 +139,12 @@ def _pit(p: int, cell: int) -> int:
 @_jit
 def _row_empty(b: Array, p: int) -> bool:
     r = 6 * p
-    return b[r] == 0 and b[r + 1] == 0 and b[r + 2] == 0 and b[r + 3] == 0 and (
-        b[r + 4] == 0 and b[r + 5] == 0
+    return (
+        b[r] == 0
+        and b[r + 1] == 0
+        and b[r + 2] == 0
+        and b[r + 3] == 0
+        and (b[r + 4] == 0 and b[r + 5] == 0)
     )
 
 
@@ -238,7 +239,8 @@ def play(s: Array, cell: int, out: Array) -> bool:
     """Write the position after the mover sows ``cell`` into ``out``; False if illegal.
 
     Illegal: an empty pit, a sowing that never ends, or one that leaves an already empty
-    opponent row empty (the feeding rule). As ``Ayoayo.try_result``.
+    opponent row empty (the feeding rule). As ``Ayoayo.try_result``, it does not look at the
+    end by more than 24 captured: the callers do (no move is tried then).
     """
     p = s[14]
     o = _pit(p, cell)
@@ -457,8 +459,15 @@ def _sort_by_history(order: Array, start: int, cells: Array, n: int, hist: Array
 
 @_jit_typed(f"int64({_B}, {_B}, int64, int64, int64, int64, {_B}, {_B}, {_V})")
 def _negamax(
-    bs: Array, orders: Array, ply: int, depth: int, alpha: int, beta: int,
-    tk: Array, hist: Array, st: Array,
+    bs: Array,
+    orders: Array,
+    ply: int,
+    depth: int,
+    alpha: int,
+    beta: int,
+    tk: Array,
+    hist: Array,
+    st: Array,
 ) -> int:
     """Fail-soft alpha-beta value of ``bs[ply]`` for its mover, depth >= 2 (the engine's)."""
     if _stop(st):
@@ -562,8 +571,15 @@ def _negamax(
 
 @_jit_typed(f"int64({_V}, int64, int64, int64, {_B}, {_B}, {_B}, {_B}, {_V})")
 def _child_value(
-    child: Array, depth: int, alpha: int, beta: int,
-    bs: Array, orders: Array, tk: Array, hist: Array, st: Array,
+    child: Array,
+    depth: int,
+    alpha: int,
+    beta: int,
+    bs: Array,
+    orders: Array,
+    tk: Array,
+    hist: Array,
+    st: Array,
 ) -> int:
     """A child's fail-soft value from its parent's view (the parent is the other player)."""
     for i in range(15):
@@ -634,7 +650,14 @@ class _Search:
             began = time.perf_counter()
             v = int(
                 _child_value(
-                    arr, depth, alpha, beta, self.boards, self.orders, self.table, self.history,
+                    arr,
+                    depth,
+                    alpha,
+                    beta,
+                    self.boards,
+                    self.orders,
+                    self.table,
+                    self.history,
                     st,
                 )
             )
