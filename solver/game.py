@@ -17,7 +17,10 @@ solver.game.IllegalActionError: illegal action 7 in ...; legal: 0, 1
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+import os
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
@@ -27,9 +30,11 @@ __all__ = [
     "MAX",
     "MIN",
     "CapabilityError",
+    "EndgameTablebase",
     "Game",
     "GameError",
     "HasActionNotation",
+    "HasEndlessValue",
     "HasEvaluate",
     "HasKey",
     "HasNativeSearch",
@@ -40,6 +45,7 @@ __all__ = [
     "HasScore",
     "HasStateNotation",
     "HasSymmetries",
+    "HasTablebase",
     "IllegalActionError",
     "InvalidStateError",
     "Player",
@@ -114,6 +120,20 @@ class HasEvaluate(Protocol):
     """A heuristic value for non-terminal states at the search horizon, player 0's view."""
 
     def evaluate(self, state: Any) -> float: ...
+
+
+@runtime_checkable
+class HasEndlessValue(Protocol):
+    """The score of play that repeats for ever through ``state`` (player 0's point of view).
+
+    It must be constant along any cycle of the game (every state a play can return to from
+    ``state`` gets the same value), so an endless play has one score. With it,
+    :func:`solver.solve.solve` solves games that cycle, and a match ended by a repeated position
+    is scored the same way, so solved values and played-out repetitions agree. Ayòayò: the
+    seeds captured so far, ``captured[0] - captured[1]`` (no capture happens inside a cycle).
+    """
+
+    def endless_value(self, state: Any) -> float: ...
 
 
 @runtime_checkable
@@ -212,6 +232,41 @@ class HasPositionFields(Protocol):
     position_fields: Mapping[str, str]
 
     def position_from(self, text: str | None, **fields: Any) -> Any: ...
+
+
+class EndgameTablebase(Protocol):
+    """Exact values of endgame positions, read from files built ahead of time.
+
+    ``probe(state)`` gives the exact game value (player 0's view) of a covered position, else
+    None: what :func:`solver.engine.search` takes as its ``oracle``. ``levels`` says what is
+    built (empty: nothing to probe); ``build`` builds the missing parts up to a size
+    (``progress`` gets a line of text as each part starts and ends); ``info`` gives a row of
+    plain data per part built.
+    """
+
+    directory: Path
+
+    @property
+    def levels(self) -> tuple[int, ...]: ...
+
+    def probe(self, state: Any) -> float | None: ...
+
+    def build(
+        self,
+        up_to: int,
+        *,
+        executor: Executor | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> Sequence[Any]: ...
+
+    def info(self) -> list[dict[str, Any]]: ...
+
+
+@runtime_checkable
+class HasTablebase(Protocol):
+    """An endgame tablebase the game can build and read (``directory`` None: its default)."""
+
+    def tablebase(self, directory: str | os.PathLike[str] | None = None) -> EndgameTablebase: ...
 
 
 @runtime_checkable

@@ -24,8 +24,11 @@ Ending rules (:func:`play_game`): a game ends at a terminal state (``"terminal"`
 ``utility``); when a full position repeats (``"repetition"``: the state's :func:`state_key`, which
 for a board game holds the board, anything captured and the side to move, equals that of an
 earlier position of the same game); or after ``max_plies`` plies (``"ply-limit"``). A game that
-ends by repetition or ply limit is scored by the game's ``evaluate`` when it has one (its sign
-decides the winner; for Ayòayò that is the captured-seeds difference), and is a draw otherwise.
+ends by repetition is scored by the game's ``endless_value`` when it has one, the score
+:func:`solver.solve.solve` gives play that cycles for ever, so a played-out repetition and a
+solved value agree; otherwise, and at the ply limit, by the game's ``evaluate`` when it has one
+(its sign decides the winner; for Ayòayò both are the captured-seeds difference), and it is a
+draw otherwise.
 
 ``end_on_repetition=False`` turns the repetition rule off (a game then runs until a terminal state
 or the ply limit, which is then required): that is the rule of a reference implementation with no
@@ -62,6 +65,7 @@ import attrs
 from solver.game import (
     Game,
     GameError,
+    HasEndlessValue,
     HasEvaluate,
     HasRender,
     IllegalActionError,
@@ -182,6 +186,8 @@ class EngineAgent:
     seconds: float | None = None
     depth: int | None = None
     table_size: int = 1 << 20
+    oracle: Callable[[Any], float | None] | None = attrs.field(default=None, kw_only=True)
+    """Exact values of covered positions (an endgame tablebase's probe), for the engine."""
     interactive: bool = attrs.field(default=False, init=False)
 
     @property
@@ -202,6 +208,7 @@ class EngineAgent:
             time_limit=self.seconds,
             seed=rng.getrandbits(32),
             table_size=self.table_size,
+            oracle=self.oracle,
         )
         if result.best_action is None:  # a limit struck before depth 1: any legal move
             return next(iter(game.actions(state)))
@@ -300,8 +307,9 @@ class GameRecord:
         agents: the agents' names, player 0's (who moved first) then player 1's.
         moves: every action played, in order.
         final_state: the state the game ended in.
-        score: the final value from player 0's view: ``utility`` at a terminal state, else the
-            game's ``evaluate`` (0 when it has none).
+        score: the final value from player 0's view: ``utility`` at a terminal state, the
+            game's ``endless_value`` at a repetition when it has one, else its ``evaluate`` (0
+            when it has none).
         winner: 0 or 1 (the player), or None for a draw: the sign of ``score``.
         ended: ``"terminal"``, ``"repetition"`` or ``"ply-limit"``.
         seconds: the time the game took.
@@ -325,7 +333,9 @@ def _winner(score: float) -> Player | None:
     return 0 if score > 0 else 1 if score < 0 else None
 
 
-def _unfinished_score(game: AnyGame, state: Any) -> float:
+def _unfinished_score(game: AnyGame, state: Any, ended: Ending) -> float:
+    if ended == "repetition" and isinstance(game, HasEndlessValue):
+        return game.endless_value(state)  # the score solve gives endless play
     return game.evaluate(state) if isinstance(game, HasEvaluate) else 0
 
 
@@ -403,7 +413,7 @@ def play_game(
             ended = "repetition"
             break
         seen.add(key)
-    score = game.utility(state) if ended == "terminal" else _unfinished_score(game, state)
+    score = game.utility(state) if ended == "terminal" else _unfinished_score(game, state, ended)
     return GameRecord(
         agents=(players[0].name, players[1].name),
         moves=tuple(moves),

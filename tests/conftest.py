@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # On CI the property tests draw the same examples every run (derandomize), so a red build is
@@ -17,3 +18,11 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True)
+def _no_user_tablebases(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tests never read the developer's own tablebases (``~/.cache/gamesolver/tablebases``)."""
+    monkeypatch.setenv("GAMESOLVER_TABLEBASE_DIR", str(tmp_path_factory.getbasetemp() / "no-tb"))

@@ -218,6 +218,7 @@ def print_answer(
     rows: list[MoveRow],
     title: str,
     board: bool = True,
+    source: str = "",
 ) -> None:
     if board:
         for line in board_lines(game, state):
@@ -235,7 +236,8 @@ def print_answer(
     else:
         said = outcome(game, result.value, exact=result.exact, plies=result.plies)
         where = "" if result.exact or result.depth is None else f" at depth {result.depth}"
-        io.print(f"value{where}: {num(result.value)} ({said})", style="bold")
+        label = f" {source}" if source else ""
+        io.print(f"value{where}: {num(result.value)} ({said}){label}", style="bold")
     io.print(moves_table(io, game, state, rows, value=result.value, exact=result.exact))
     if any(row.note == SEPARATE_SEARCH for row in rows):
         io.print(SEPARATE_SEARCH_NOTE)

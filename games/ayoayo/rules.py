@@ -36,10 +36,13 @@ import json
 import os
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from solver.game import IllegalActionError, InvalidStateError, Player
 from solver.results import SearchRequest, SearchResult
+
+if TYPE_CHECKING:
+    from games.ayoayo.tablebase import Tablebase
 
 __all__ = [
     "PLAYER_NAMES",
@@ -345,6 +348,22 @@ class Ayoayo:
     def evaluate(self, state: AyoayoState) -> int:
         """The horizon value: ``captured[0] - captured[1]``, as the reference's minimax."""
         return state[12] - state[13]
+
+    def endless_value(self, state: AyoayoState) -> int:
+        """The score of play that cycles for ever: ``captured[0] - captured[1]``.
+
+        No capture can happen inside a cycle (captures only grow), so this is constant along
+        any cycle; the seeds still on the board count for nobody (``solver.game.HasEndlessValue``).
+        A match ended by a repeated position is scored the same way.
+        """
+        return state[12] - state[13]
+
+    def tablebase(self, directory: str | os.PathLike[str] | None = None) -> Tablebase:
+        """The endgame tablebase in ``directory`` (None: the user cache directory, see
+        :mod:`games.ayoayo.tablebase`); ``solver.game.HasTablebase``."""
+        from games.ayoayo.tablebase import Tablebase
+
+        return Tablebase(directory, game=self)
 
     def winner(self, state: AyoayoState) -> int | None:
         """None while the game runs; then 0 or 1, or -1 for a draw (the reference's ``winner``)."""

@@ -68,6 +68,13 @@ class ScoredCarousel(Carousel):
         return state[0] - 1
 
 
+class EndlessCarousel(ScoredCarousel):
+    """The scored carousel that also declares the score of endless play: always +7."""
+
+    def endless_value(self, state: tuple[int, int]) -> float:
+        return 7
+
+
 @attrs.frozen
 class FirstMove:
     """A deterministic test agent: always the first legal action."""
@@ -179,6 +186,14 @@ class TestPlayGame:
         assert record.plies == 6  # (0,0) comes back after lcm(3, 2) plies
         assert record.final_state == (0, 0)
         assert (record.score, record.winner) == (-1, 1)
+
+    def test_a_repeated_position_is_scored_by_endless_value(self) -> None:
+        """With endless_value a repetition scores it, as solve does; a ply limit still evaluates."""
+        rng = random.Random(0)
+        record = play_game(EndlessCarousel(3), [FirstMove(), FirstMove()], rng)
+        assert (record.ended, record.score, record.winner) == ("repetition", 7, 0)
+        limited = play_game(EndlessCarousel(3), [FirstMove(), FirstMove()], rng, max_plies=2)
+        assert (limited.ended, limited.score) == ("ply-limit", 1)
 
     def test_a_repeated_position_is_a_draw_without_evaluate(self) -> None:
         """A game without evaluate that repeats is a draw."""

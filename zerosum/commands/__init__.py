@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from zerosum.commands import analyse, best, games, match, play, solve, tree
+from zerosum.commands import analyse, best, games, match, play, solve, tablebase, tree
 
 __all__ = ["COMMANDS"]
 
-COMMANDS: tuple[ModuleType, ...] = (games, solve, best, analyse, tree, play, match)
+COMMANDS: tuple[ModuleType, ...] = (
+    games,
+    solve,
+    best,
+    analyse,
+    tree,
+    play,
+    match,
+    tablebase,
+)

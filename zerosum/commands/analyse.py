@@ -19,6 +19,7 @@ from zerosum.options import (
     positive_int,
 )
 from zerosum.report import board_lines, json_num, outcome
+from zerosum.tablebases import SOURCE, from_tablebase, open_tablebase, tablebase_arguments
 
 DEFAULT_ANALYSE_SECONDS = 3.0
 """How long ``analyse`` searches when given neither --depth nor --time."""
@@ -43,6 +44,7 @@ def add_arguments(analyse: argparse.ArgumentParser) -> None:
         help=f"search for S seconds (default {DEFAULT_ANALYSE_SECONDS:g} without --depth)",
     )
     analyse.add_argument("--seed", type=int, help="break ties between equal moves at random")
+    tablebase_arguments(analyse)
     analyse.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -65,6 +67,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
             for line in board_lines(game, state):
                 io.print(line)
         return EXIT_OK
+    tablebase = open_tablebase(game, args)
+    exact_at_root = from_tablebase(tablebase, state)
     time_limit = args.time
     if args.depth is None and time_limit is None:
         time_limit = DEFAULT_ANALYSE_SECONDS
@@ -75,7 +79,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
         limit = f"depth {args.depth}" if args.depth is not None else ""
         if time_limit is not None:
             limit += (" or " if limit else "") + f"{time_limit:g} s"
-        io.print(f"searching ({limit}; Ctrl-C stops and shows the best answer so far)")
+        if exact_at_root:
+            io.print(f"in the endgame tablebase ({tablebase.directory})")  # type: ignore[union-attr]
+        else:
+            io.print(f"searching ({limit}; Ctrl-C stops and shows the best answer so far)")
     completed: list[SearchResult] = []
 
     def on_depth(result: SearchResult) -> None:
@@ -92,15 +99,36 @@ def run(args: argparse.Namespace, io: Io) -> int:
             seed=args.seed,
             on_depth=on_depth,
             all_values=True,  # the table gives every legal move its value, not just a bound
+            oracle=None if tablebase is None else tablebase.probe,
         )
     except KeyboardInterrupt:
         if not completed:
             raise
         result = completed[-1]  # interrupted outside the engine's own handling
     rows = move_rows(game, state, result)
+    read = exact_at_root and result.exact
     if args.json:
-        io.json(result_json(game, state, result, rows, algorithm="engine", time_limit=time_limit))
+        io.json(
+            result_json(
+                game,
+                state,
+                result,
+                rows,
+                algorithm="tablebase" if read else "engine",
+                time_limit=time_limit,
+                tablebase=read,
+            )
+        )
         return EXIT_OK
     io.print()
-    print_answer(io, game, state, result, rows, title="engine", board=False)
+    print_answer(
+        io,
+        game,
+        state,
+        result,
+        rows,
+        title="tablebase" if read else "engine",
+        board=False,
+        source=SOURCE if read else "",
+    )
     return EXIT_OK

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from solver import minimax
+from solver.engine import search as engine_search
 from solver.results import SearchResult
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.moves import move_rows, print_answer, result_json
@@ -19,6 +20,7 @@ from zerosum.options import (
     positive_float,
     positive_int,
 )
+from zerosum.tablebases import SOURCE, from_tablebase, open_tablebase, tablebase_arguments
 
 NAME = "best"
 ALIASES: tuple[str, ...] = ()
@@ -39,6 +41,7 @@ def add_arguments(best: argparse.ArgumentParser) -> None:
     best.add_argument("--depth", "-d", type=positive_int, help="search depth (default: to the end)")
     best.add_argument("--time", type=positive_float, metavar="S", help="engine: time limit")
     extra_fields(best)
+    tablebase_arguments(best)
     best.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -51,22 +54,28 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"--time limits the engine only, not {args.algorithm!r}; "
             "use --algorithm engine, or --depth N for the teaching searches"
         )
-    search = searcher(args.algorithm, args.depth, args.time)
+    tablebase = open_tablebase(game, args) if args.algorithm == "engine" else None
+    oracle = None if tablebase is None else tablebase.probe
+    search = searcher(args.algorithm, args.depth, args.time, oracle)
     result = search(game, state)
+    read = from_tablebase(tablebase, state) and result.exact
 
     def exact_child(child: Any) -> tuple[float, int | None]:
         depth = None if args.depth is None else args.depth - 1
         if depth == 0:
             return (horizon_value(game, child), 0)
-        child_result = searcher(args.algorithm, depth, None)(game, child)
+        child_result = searcher(args.algorithm, depth, None, oracle)(game, child)
         return (child_result.value, child_result.plies)
 
-    # Value the moves a pruning search only bounded, unless a limit stopped the search.
+    # Value the moves the teaching alpha-beta only bounded at the root (the engine values them
+    # all itself), unless a limit stopped the search.
     rows = move_rows(game, state, result, exact_child if result.complete else None)
     if args.json:
-        io.json(result_json(game, state, result, rows, algorithm=args.algorithm))
+        algorithm = "tablebase" if read else args.algorithm
+        io.json(result_json(game, state, result, rows, algorithm=algorithm, tablebase=read))
         return EXIT_OK
-    print_answer(io, game, state, result, rows, title=f"{args.algorithm} search")
+    title = "tablebase" if read else f"{args.algorithm} search"
+    print_answer(io, game, state, result, rows, title=title, source=SOURCE if read else "")
     return EXIT_OK
 
 
@@ -77,11 +86,14 @@ def horizon_value(game: Any, state: Any) -> float:
 
 
 def searcher(
-    algorithm: str, depth: int | None, time_limit: float | None
+    algorithm: str,
+    depth: int | None,
+    time_limit: float | None,
+    oracle: Callable[[Any], float | None] | None = None,
 ) -> Callable[[Any, Any], SearchResult]:
-    if algorithm == "engine":
-        from solver.engine import search
-
-        return lambda game, state: search(game, state, depth=depth, time_limit=time_limit)
+    if algorithm == "engine":  # every root move exactly valued, as analyse does
+        return lambda game, state: engine_search(
+            game, state, depth=depth, time_limit=time_limit, all_values=True, oracle=oracle
+        )
     teaching = minimax.minimax if algorithm == "minimax" else minimax.alphabeta
     return lambda game, state: teaching(game, state, depth=depth)

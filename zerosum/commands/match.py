@@ -7,9 +7,10 @@ import functools
 
 from games import load_game
 from solver.match import run_match
-from zerosum.commands.play import agent
+from zerosum.commands.play import agent, with_tablebase
 from zerosum.console import EXIT_OK, Io, UsageError, progress_bar
 from zerosum.options import game_arguments, game_options, load, positive_int
+from zerosum.tablebases import open_tablebase, tablebase_arguments
 
 NAME = "match"
 ALIASES: tuple[str, ...] = ()
@@ -33,14 +34,16 @@ def add_arguments(match: argparse.ArgumentParser) -> None:
         help="play on through repeated positions, as the Ayòayò reference does (needs "
         "--max-plies, so that players who cycle still stop)",
     )
+    tablebase_arguments(match)
     match.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver match``: two agents play many games; the table of results."""
     game = load(args)
-    agent_a = agent(args.agent_a, "agent A")
-    agent_b = agent(args.agent_b, "agent B")
+    tablebase = open_tablebase(game, args)
+    agent_a = with_tablebase(agent(args.agent_a, "agent A"), tablebase)
+    agent_b = with_tablebase(agent(args.agent_b, "agent B"), tablebase)
     workers = args.workers
     if workers is not None and workers > 1 and (agent_a.interactive or agent_b.interactive):
         raise UsageError("a human agent cannot play with --workers > 1; leave --workers out")
@@ -50,8 +53,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     with progress_bar(io, f"{args.agent_a} vs {args.agent_b}", total=args.games) as advance:
         result = run_match(
             factory if workers is not None and workers > 1 else game,
-            args.agent_a,
-            args.agent_b,
+            agent_a,
+            agent_b,
             games=args.games,
             seed=args.seed,
             swap=args.swap,

@@ -7,8 +7,18 @@ import random
 import sys
 from typing import Any
 
-from solver.game import GameError, HasScore, format_action, format_state, other, player_label
-from solver.match import AgentError, HumanAgent, parse_agent, play_game
+import attrs
+
+from solver.game import (
+    EndgameTablebase,
+    GameError,
+    HasScore,
+    format_action,
+    format_state,
+    other,
+    player_label,
+)
+from solver.match import AgentError, EngineAgent, HumanAgent, parse_agent, play_game
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
     extra_fields,
@@ -20,6 +30,7 @@ from zerosum.options import (
     positive_int,
 )
 from zerosum.report import board_lines, num
+from zerosum.tablebases import open_tablebase, tablebase_arguments
 
 NAME = "play"
 ALIASES: tuple[str, ...] = ()
@@ -48,6 +59,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--depth", type=positive_int, metavar="N", help="engine/minimax: depth")
     play.add_argument("--seed", type=int, default=None, help="seed for the AI's tie-breaks")
     play.add_argument("--max-plies", type=positive_int, metavar="N", help="stop after N plies")
+    tablebase_arguments(play)
 
 
 class _Quit(Exception):
@@ -82,6 +94,14 @@ def agent(spec: str, role: str) -> Any:
         raise UsageError(f"invalid {role}: {exc}") from None
 
 
+def with_tablebase(player: Any, tablebase: EndgameTablebase | None) -> Any:
+    """The engine ``player`` probing ``tablebase`` (at its root and inside its search); other
+    agents unchanged (a random or teaching player stays what it is)."""
+    if tablebase is None or not isinstance(player, EngineAgent):
+        return player
+    return attrs.evolve(player, oracle=tablebase.probe)
+
+
 def score_change(game: Any, before: Any, after: Any) -> tuple[int, ...] | None:
     """What each player banked with a move (captured seeds), for games with a score.
 
@@ -106,7 +126,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     state = position(game, args)
     if game.is_terminal(state):
         raise GameError(f"the game is already over in {format_state(game, state)!r}")
-    ai = agent(_ai_spec(args), "--ai")
+    ai = with_tablebase(agent(_ai_spec(args), "--ai"), open_tablebase(game, args))
     if ai.interactive:
         raise UsageError(f"invalid --ai {args.ai!r}: the AI must be a computer player")
 

@@ -1,0 +1,228 @@
+"""Ayòayò endgame tablebases: the exact value of every position with few seeds on the board.
+
+Assumes the rules of :mod:`games.ayoayo.rules`. What the tablebase holds:
+
+- **A position** is a board, the captured pair and the player to move. The rules are symmetric
+  under turning the board round (pit ``(0, c)`` <-> ``(1, 5 - c)``, players swapped), so a
+  position is stored once, from the mover's view: the 12 pits in sowing order with the mover's
+  own six first, the mover's captured ``cm`` and the opponent's ``co``
+  (:mod:`games.ayoayo.tablebase_index`).
+- **Levels.** Captures take exactly 4 seeds, so the seeds on the board ``n`` are a multiple of
+  4. Level ``n`` holds every board of ``n`` seeds (ranked by stars and bars) times every split
+  ``cm + co = 48 - n`` with both multiples of 4 and at most 24 (past 24 the game is over).
+- **The value** stored is the exact final ``cm - co`` with perfect play by both sides, one
+  signed byte a position. "Exact" takes the endless-play rule of
+  :meth:`games.ayoayo.Ayoayo.endless_value`: play that goes on for ever (a position repeats)
+  scores the seeds captured so far, ``captured[mover] - captured[other]``. No capture can
+  happen inside a cycle (a capture lowers the seeds on the board for good), so that score is
+  the same all along the cycle; it equals splitting the seeds left on the board evenly, Awari's
+  convention, and it is how matches score a repetition, so a played-out game and the
+  tablebase agree. A position whose mover has no move is over: it scores ``cm - co`` as well.
+- **Building** (:func:`games.ayoayo.tablebase_build.build`): moves that capture go to lower
+  levels (read from their files, never recomputed); moves that do not stay in the level and
+  may cycle, so each level is solved by retrograde analysis with cycles
+  (:mod:`solver.retrograde`). Files: :mod:`games.ayoayo.tablebase_files`.
+
+The default directory is ``$GAMESOLVER_TABLEBASE_DIR`` if set, else
+``$XDG_CACHE_HOME/gamesolver/tablebases``, else ``~/.cache/gamesolver/tablebases``.
+
+>>> import tempfile
+>>> from games.ayoayo import Ayoayo
+>>> from games.ayoayo.tablebase_build import build
+>>> game = Ayoayo()
+>>> with tempfile.TemporaryDirectory() as d:
+...     _ = build(4, d)
+...     tb = Tablebase(d)
+...     s = game.state_from([[0, 0, 0, 0, 1, 2], [1, 0, 0, 0, 0, 0]], captured=(24, 20))
+...     tb.levels, tb.probe(s), tb.best_actions(s)
+((0, 4), 4, (4, 5))
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from games.ayoayo import tablebase_build
+from games.ayoayo.rules import Ayoayo, AyoayoState
+from games.ayoayo.tablebase_build import LevelReport
+from games.ayoayo.tablebase_files import (
+    TablebaseFileError,
+    level_path,
+    read_build_record,
+    read_level,
+)
+from games.ayoayo.tablebase_index import (
+    MAX_CAPTURED,
+    TOTAL_SEEDS,
+    level_size,
+    rank,
+    splits,
+    view_of,
+)
+
+__all__ = ["ENV_DIRECTORY", "Tablebase", "default_directory"]
+
+ENV_DIRECTORY: Final = "GAMESOLVER_TABLEBASE_DIR"
+
+
+def default_directory() -> Path:
+    """Where tablebases live unless told otherwise (see the module notes).
+
+    >>> default_directory().is_absolute() or not default_directory().parts
+    True
+    """
+    env = os.environ.get(ENV_DIRECTORY)
+    if env:
+        return Path(env).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME")
+    base = Path(cache).expanduser() if cache else Path.home() / ".cache"
+    return base / "gamesolver" / "tablebases"
+
+
+class Tablebase:
+    """The Ayòayò tablebase levels found in a directory, opened lazily and memory-mapped.
+
+    A level is opened (and its checksum verified) the first time a probe needs it; a level
+    found missing is not looked for again until :meth:`refresh`. A file that fails its checks
+    (another rules version, truncated, corrupt) is not used. The object pickles without its
+    open files (to reach worker processes) and reopens them there.
+
+    Args:
+        directory: where the level files are; None: :func:`default_directory`.
+        game: the rules to play moves with in :meth:`best_actions` (default a new ``Ayoayo``).
+    """
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None, game: Ayoayo | None = None):
+        self.directory = Path(directory) if directory is not None else default_directory()
+        self.game = game if game is not None else Ayoayo()
+        self._open: dict[int, npt.NDArray[np.int8]] = {}
+        self._missing: set[int] = set()
+
+    def __repr__(self) -> str:
+        return f"Tablebase({str(self.directory)!r})"
+
+    @property
+    def levels(self) -> tuple[int, ...]:
+        """The levels whose files are present and valid, smallest first."""
+        return tuple(n for n in range(0, TOTAL_SEEDS + 1, 4) if self._level(n) is not None)
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"directory": self.directory, "game": self.game}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__(state["directory"], state["game"])  # type: ignore[misc]
+
+    def refresh(self) -> None:
+        """Forget the levels opened or found missing, so the next probes look again."""
+        self._open.clear()
+        self._missing.clear()
+
+    def _level(self, seeds: int) -> npt.NDArray[np.int8] | None:
+        values = self._open.get(seeds)
+        if values is None:
+            if seeds in self._missing:
+                return None
+            try:
+                values = read_level(level_path(self.directory, seeds)).values
+            except TablebaseFileError:
+                self._missing.add(seeds)
+                return None
+            self._open[seeds] = values
+        return values
+
+    def build(
+        self,
+        up_to: int,
+        *,
+        executor: Executor | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> list[LevelReport]:
+        """Build the missing levels up to ``up_to`` seeds here (:func:`tablebase_build.build`)."""
+        try:
+            return tablebase_build.build(
+                up_to, self.directory, executor=executor, progress=progress
+            )
+        finally:
+            self.refresh()
+
+    def info(self) -> list[dict[str, Any]]:
+        """One row per level file present: seeds, positions, bytes, build seconds, status."""
+        rows: list[dict[str, Any]] = []
+        for n in range(0, TOTAL_SEEDS + 1, 4):
+            path = level_path(self.directory, n)
+            if not path.exists():
+                continue
+            row: dict[str, Any] = {
+                "seeds": n,
+                "positions": level_size(n),
+                "bytes": path.stat().st_size,
+                "seconds": read_build_record(self.directory, n).get("seconds"),
+                "path": str(path),
+            }
+            try:
+                read_level(path)
+                row["status"] = "ok"
+            except TablebaseFileError as e:
+                row["status"] = str(e)
+            rows.append(row)
+        return rows
+
+    def probe(self, state: AyoayoState) -> int | None:
+        """The exact value of ``state`` for player 0, or None when the tablebase lacks it.
+
+        A finished game by more than 24 captured is answered from the state itself.
+        """
+        c0 = state[12]
+        c1 = state[13]
+        if c0 > MAX_CAPTURED or c1 > MAX_CAPTURED:
+            return c0 - c1
+        if c0 % 4 or c1 % 4:
+            return None
+        seeds = TOTAL_SEEDS - c0 - c1
+        values = self._open.get(seeds)
+        if values is None:
+            values = self._level(seeds)
+            if values is None:
+                return None
+        p = state[14]
+        first = splits(seeds)[0]
+        if p:
+            return -int(values[(c1 - first) >> 2, rank(view_of(state, 1))])
+        return int(values[(c0 - first) >> 2, rank(view_of(state, 0))])
+
+    def covers(self, state: AyoayoState) -> bool:
+        """True if :meth:`probe` answers for ``state``."""
+        return self.probe(state) is not None
+
+    def action_values(self, state: AyoayoState) -> dict[int, int] | None:
+        """Each legal move's exact value for player 0, or None unless every child is covered."""
+        game = self.game
+        found = {}
+        for action in game.actions(state):
+            child = game.result(state, action)
+            value = game.utility(child) if game.is_terminal(child) else self.probe(child)
+            if value is None:
+                return None
+            found[action] = value
+        return found
+
+    def best_actions(self, state: AyoayoState) -> tuple[int, ...] | None:
+        """Every move that keeps the exact value, or None when ``state`` is not covered.
+
+        Empty for a finished game. Within a level a value-keeping move may also circle: the
+        tablebase stores values, not distances (see the docs).
+        """
+        value = self.probe(state)
+        if value is None:
+            return None
+        children = self.action_values(state)
+        if children is None:
+            return None
+        return tuple(a for a, v in children.items() if v == value)

@@ -1,0 +1,301 @@
+"""Building Ayòayò tablebases level by level: moves in parallel, then retrograde analysis.
+
+Assumes the layout of :mod:`games.ayoayo.tablebase_index` and the files of
+:mod:`games.ayoayo.tablebase_files`. Level ``n`` is built from the levels below it, which are
+read from their files and never recomputed:
+
+1. The moves of every board (:func:`games.ayoayo.tablebase_moves.level_moves`, or a faster
+   function with the same contract passed as ``moves``), in blocks of board ranks mapped over a
+   ``concurrent.futures`` executor (the blocks are independent; results come back in order).
+2. Per split, the value of each move that leaves the level, from the mover's view: a move that
+   captures (or sweeps) is worth ``-value`` of the lower position it reaches, or the final score
+   ``mover's captured - opponent's captured`` when the game is then over (the board is empty or
+   a player has more than 24). Only the best of them per position matters.
+3. The moves that stay in the level (no seed captured) link split ``cm`` to the split whose
+   mover has ``48 - n - cm`` (the opponent moves next, the captured counts unchanged), so the
+   level falls into independent groups of one or two splits, each solved by
+   :func:`solver.retrograde.solve_graph` with endless play scored ``cm - co`` (no capture can
+   happen inside a cycle) and positions without a move scored the same (the game is over and
+   only captured seeds count).
+4. The level is written atomically: a level whose file exists is complete and is skipped, so
+   an interrupted build resumes at the first missing level, and a half-built level is never
+   used.
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as d:
+...     [(r.seeds, r.positions, r.built) for r in build(4, d)]
+[(0, 1, 1), (4, 2730, 1)]
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Final
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from games.ayoayo.tablebase_files import (
+    TablebaseFileError,
+    level_path,
+    read_build_record,
+    read_level,
+    write_build_record,
+    write_level,
+)
+from games.ayoayo.tablebase_index import (
+    MAX_CAPTURED,
+    TOTAL_SEEDS,
+    board_count,
+    level_size,
+    levels_up_to,
+    splits,
+)
+from games.ayoayo.tablebase_moves import LevelMoves, level_moves
+from solver.retrograde import solve_graph
+
+__all__ = ["BLOCK", "LevelReport", "MovesFunction", "build", "build_level"]
+
+BLOCK: Final = 1 << 15
+"""Boards per block handed to a worker."""
+
+MovesFunction = Callable[[int, int, int], LevelMoves]
+"""``moves(seeds, start, stop)``: the contract of :func:`level_moves`."""
+
+_NO_EXIT: Final = -128
+
+
+@attrs.frozen
+class LevelReport:
+    """What :func:`build` did for one level.
+
+    Attributes:
+        seeds: the level.
+        positions: positions stored (boards times splits).
+        built: 1 if built now, 0 if its file was already there.
+        seconds: the build time (now, or as recorded beside the file; None if unknown).
+        path: the level's file.
+    """
+
+    seeds: int
+    positions: int
+    built: int
+    seconds: float | None
+    path: Path
+
+
+def build(
+    up_to: int,
+    directory: str | os.PathLike[str],
+    *,
+    executor: Executor | None = None,
+    moves: MovesFunction = level_moves,
+    block: int = BLOCK,
+    progress: Callable[[str], None] | None = None,
+) -> list[LevelReport]:
+    """Build every missing level up to ``up_to`` seeds in ``directory``, smallest first.
+
+    Args:
+        up_to: the largest level, a multiple of 4 (0..48).
+        directory: where the level files are (created if needed).
+        executor: maps the blocks of moves (e.g. a ``ProcessPoolExecutor``); None: in this
+            process.
+        moves: the moves function (:func:`level_moves` or a kernel with its contract).
+        block: boards per block.
+        progress: called with a line of text as each level starts and ends.
+
+    Returns:
+        A :class:`LevelReport` per level, smallest first.
+
+    Raises:
+        ValueError: ``up_to`` is not a level.
+    """
+    reports = []
+    lower: dict[int, npt.NDArray[np.int8]] = {}
+    for seeds in levels_up_to(up_to):
+        path = level_path(directory, seeds)
+        try:
+            existing = read_level(path)
+        except TablebaseFileError:
+            existing = None
+        if existing is not None:
+            lower[seeds] = existing.values
+            seconds = read_build_record(directory, seeds).get("seconds")
+            reports.append(
+                LevelReport(
+                    seeds,
+                    level_size(seeds),
+                    0,
+                    float(seconds) if isinstance(seconds, (int, float)) else None,
+                    existing.path,
+                )
+            )
+            if progress:
+                progress(f"level {seeds:2d}: present ({level_size(seeds):,} positions)")
+            continue
+        if progress:
+            progress(f"level {seeds:2d}: building {level_size(seeds):,} positions ...")
+        began = time.perf_counter()
+        phases: dict[str, float] = {}
+        values = build_level(
+            seeds, lower, executor=executor, moves=moves, block=block, phases=phases
+        )
+        seconds = time.perf_counter() - began
+        write_level(directory, seeds, values)
+        write_build_record(
+            directory,
+            seeds,
+            seconds=round(seconds, 3),
+            phases={k: round(v, 3) for k, v in phases.items()},
+            moves=_name(moves),
+            executor=_name(executor),
+        )
+        lower[seeds] = read_level(path).values
+        reports.append(LevelReport(seeds, values.size, 1, seconds, path))
+        if progress:
+            progress(f"level {seeds:2d}: built in {seconds:.1f} s")
+    return reports
+
+
+def build_level(
+    seeds: int,
+    lower: Mapping[int, npt.NDArray[np.int8]],
+    *,
+    executor: Executor | None = None,
+    moves: MovesFunction = level_moves,
+    block: int = BLOCK,
+    phases: dict[str, float] | None = None,
+) -> npt.NDArray[np.int8]:
+    """The ``(splits, boards)`` values of level ``seeds``, given every level below it.
+
+    ``phases``, if given, receives the seconds spent on ``"moves"`` (generating them and
+    valuing the exits) and ``"solve"`` (the retrograde analysis).
+
+    Raises:
+        KeyError: a lower level that a capture reaches is missing from ``lower``.
+    """
+    began = time.perf_counter()
+    cms = splits(seeds)
+    boards = board_count(seeds)
+    rest = TOTAL_SEEDS - seeds
+    best_exit = np.full((len(cms), boards), _NO_EXIT, dtype=np.int8)
+    sources: list[npt.NDArray[np.int64]] = []
+    targets: list[npt.NDArray[np.int64]] = []
+    for part in _map_blocks(seeds, boards, executor, moves, block):
+        legal = part.child >= 0
+        stays = legal & (part.gain_mover == 0) & (part.gain_opponent == 0)
+        rows, cols = np.nonzero(stays)
+        sources.append(rows + part.start)
+        targets.append(part.child[rows, cols])
+        rows, cols = np.nonzero(legal & ~stays)
+        gm = part.gain_mover[rows, cols].astype(np.int64)
+        go = part.gain_opponent[rows, cols].astype(np.int64)
+        child = part.child[rows, cols]
+        where = rows + part.start
+        for s, cm in enumerate(cms):
+            value = _exit_values(seeds, cm + gm, rest - cm + go, child, lower)
+            np.maximum.at(best_exit[s], where, value)
+    source = np.concatenate(sources) if sources else np.zeros(0, np.int64)
+    target = np.concatenate(targets) if targets else np.zeros(0, np.int64)
+    values = np.zeros((len(cms), boards), dtype=np.int8)
+    solving = time.perf_counter()
+    for group in _split_groups(seeds):
+        _solve_group(group, seeds, source, target, best_exit, values)
+    if phases is not None:
+        phases["moves"] = solving - began
+        phases["solve"] = time.perf_counter() - solving
+    return values
+
+
+def _name(thing: object) -> str:
+    """A short name for the moves function or executor of a build record."""
+    if thing is None:
+        return "none"
+    kind = thing if callable(thing) and hasattr(thing, "__qualname__") else type(thing)
+    return f"{getattr(kind, '__module__', '?')}.{getattr(kind, '__qualname__', repr(kind))}"
+
+
+def _map_blocks(
+    seeds: int, boards: int, executor: Executor | None, moves: MovesFunction, block: int
+) -> Iterator[LevelMoves]:
+    starts = list(range(0, boards, block))
+    stops = [min(s + block, boards) for s in starts]
+    levels = [seeds] * len(starts)
+    if executor is None:
+        return map(moves, levels, starts, stops)
+    return executor.map(moves, levels, starts, stops)
+
+
+def _exit_values(
+    seeds: int,
+    mover: npt.NDArray[np.int64],
+    opponent: npt.NDArray[np.int64],
+    child: npt.NDArray[np.int64],
+    lower: Mapping[int, npt.NDArray[np.int8]],
+) -> npt.NDArray[np.int8]:
+    """The mover's value of moves leaving the level, given both captured counts after them."""
+    value = mover - opponent  # the final score where the game is over
+    left = seeds - (mover + opponent - (TOTAL_SEEDS - seeds))
+    on = (left > 0) & (mover <= MAX_CAPTURED) & (opponent <= MAX_CAPTURED)
+    for n in np.unique(left[on]).tolist():
+        pick = np.flatnonzero(on & (left == n))
+        # the opponent moves next: its split is its own captured count
+        first = splits(n)[0]
+        value[pick] = -lower[n][(opponent[pick] - first) // 4, child[pick]].astype(np.int64)
+    return value.astype(np.int8)
+
+
+def _split_groups(seeds: int) -> list[tuple[int, ...]]:
+    """The split indices whose positions reach each other without a capture: {cm, 48-n-cm}."""
+    cms = splits(seeds)
+    rest = TOTAL_SEEDS - seeds
+    groups: list[tuple[int, ...]] = []
+    for s, cm in enumerate(cms):
+        mirror = cms.index(rest - cm)
+        if s <= mirror:
+            groups.append((s,) if s == mirror else (s, mirror))
+    return groups
+
+
+def _solve_group(
+    group: tuple[int, ...],
+    seeds: int,
+    source: npt.NDArray[np.int64],
+    target: npt.NDArray[np.int64],
+    best_exit: npt.NDArray[np.int8],
+    values: npt.NDArray[np.int8],
+) -> None:
+    """Solve the positions of one or two mirrored splits by retrograde analysis, into values."""
+    cms = splits(seeds)
+    rest = TOTAL_SEEDS - seeds
+    boards = best_exit.shape[1]
+    degree = np.bincount(source, minlength=boards)
+    indptr_one = np.zeros(boards + 1, dtype=np.int64)
+    np.cumsum(degree, out=indptr_one[1:])
+    if len(group) == 1:
+        indptr = indptr_one
+        targets = target
+    else:  # nodes: the first split's boards, then the second's; a move crosses over
+        indptr = np.concatenate([indptr_one, indptr_one[1:] + len(target)])
+        targets = np.concatenate([target + boards, target])
+    endless = np.concatenate([np.full(boards, cms[s] - (rest - cms[s])) for s in group])
+    exits = np.concatenate([best_exit[s] for s in group]).astype(np.int64)
+    has_exit = exits != _NO_EXIT
+    exit_indptr = np.zeros(len(exits) + 1, dtype=np.int64)
+    np.cumsum(has_exit, out=exit_indptr[1:])
+    result = solve_graph(
+        indptr,
+        targets,
+        endless,
+        exit_indptr=exit_indptr,
+        exit_values=exits[has_exit],
+        terminal_values=endless,
+    )
+    solved = result.value.astype(np.int8).reshape(len(group), boards)
+    for i, s in enumerate(group):
+        values[s] = solved[i]

@@ -1,0 +1,21 @@
+"""Smoke test of the tablebase benchmark: its own code path at a tiny size, structure only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.tablebase import main
+
+
+def test_small_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Levels up to 4 in this process: every level reported, a probe time, the JSON written."""
+    out = tmp_path / "tb.json"
+    argv = ["--seeds", "4", "--workers", "1", "--probes", "50", "--repeat", "1"]
+    assert main([*argv, "--json", str(out), "--markdown"]) == 0
+    figures = json.loads(out.read_text())
+    assert [level["seeds"] for level in figures["levels"]] == [0, 4]
+    assert figures["levels"][1]["positions"] == 2730 and figures["probe_seconds"]["median"] > 0
+    assert "| seeds |" in capsys.readouterr().out

@@ -1,0 +1,309 @@
+"""Ayòayò tablebases: levels agree with the rules, files are safe, probes are exact."""
+
+from __future__ import annotations
+
+import random
+import struct
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from games.ayoayo import Ayoayo, AyoayoState
+from games.ayoayo.tablebase import Tablebase, default_directory
+from games.ayoayo.tablebase_build import build
+from games.ayoayo.tablebase_files import (
+    HEADER_SIZE,
+    TablebaseFileError,
+    level_path,
+    read_level,
+    write_level,
+)
+from games.ayoayo.tablebase_index import (
+    board_count,
+    boards,
+    level_size,
+    rank,
+    splits,
+    unrank,
+    view_of,
+)
+from games.ayoayo.tablebase_moves import LevelMoves, level_moves
+from solver.retrograde import solve_graph
+
+GAME = Ayoayo(cache_size=0)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Levels 0, 4 and 8, built once for the module."""
+    directory = tmp_path_factory.mktemp("tablebase")
+    build(8, directory)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def table(built: Path) -> Tablebase:
+    return Tablebase(built, game=Ayoayo())
+
+
+def _state(view: tuple[int, ...], mover_captured: int, mover: int) -> AyoayoState:
+    """The position with ``view`` seen from ``mover``, who has captured ``mover_captured``."""
+    other = 48 - sum(view) - mover_captured
+    caps = (mover_captured, other) if mover == 0 else (other, mover_captured)
+    return tuple.__new__(AyoayoState, (*view_of(view, mover), *caps, mover))
+
+
+def _positions(seeds: int, rng: random.Random | None, count: int) -> Iterator[AyoayoState]:
+    """Every position of a level (rng None) or ``count`` sampled ones, either player to move."""
+    total = board_count(seeds)
+    if rng is None:
+        for view in boards(seeds):
+            for cm in splits(seeds):
+                yield _state(view, cm, 0)
+        return
+    for _ in range(count):
+        view = unrank(seeds, rng.randrange(total))
+        yield _state(view, rng.choice(splits(seeds)), rng.randint(0, 1))
+
+
+def _bellman(table: Tablebase, state: AyoayoState) -> int:
+    """The value one ply deeper: the mover's best child (player 0's view), or the end score."""
+    if GAME.is_terminal(state):
+        return GAME.utility(state)
+    children = table.action_values(state)
+    assert children is not None
+    best = max if state[14] == 0 else min
+    return best(children.values())
+
+
+class TestBellmanConsistency:
+    """Every stored value is the mover's best over its moves, with the rules as the judge."""
+
+    def test_every_position_of_level_4(self, table: Tablebase) -> None:
+        """Level 4, all 2 730 positions, played through Ayoayo itself."""
+        for state in _positions(4, None, 0):
+            assert table.probe(state) == _bellman(table, state), GAME.format_state(state)
+
+    def test_sampled_positions_of_level_8(self, table: Tablebase) -> None:
+        """Level 8: 3 000 sampled positions with either player to move, through Ayoayo."""
+        rng = random.Random(8)
+        for state in _positions(8, rng, 3000):
+            assert table.probe(state) == _bellman(table, state), GAME.format_state(state)
+
+    @pytest.mark.parametrize("seeds", [4, 8])
+    def test_every_position_vectorised(self, built: Path, seeds: int) -> None:
+        """Every position of the level: value == max over moves of the move's value (arrays)."""
+        values = read_level(level_path(built, seeds)).values.astype(np.int64)
+        lower = {n: read_level(level_path(built, n)).values for n in range(0, seeds, 4)}
+        moves = level_moves(seeds)
+        rest = 48 - seeds
+        for s, cm in enumerate(splits(seeds)):
+            co = rest - cm
+            best = np.full(board_count(seeds), -999, dtype=np.int64)
+            for c in range(6):
+                child = moves.child[:, c]
+                legal = child >= 0
+                gm = moves.gain_mover[:, c].astype(np.int64)
+                go = moves.gain_opponent[:, c].astype(np.int64)
+                left = seeds - gm - go
+                mover, opp = cm + gm, co + go
+                over = (left == 0) | (mover > 24) | (opp > 24)
+                move_value = np.where(over, mover - opp, -999)
+                for n in range(0, seeds + 1, 4):
+                    pick = legal & ~over & (left == n)
+                    table = values if n == seeds else lower[n].astype(np.int64)
+                    row = (opp[pick] - splits(n)[0]) // 4
+                    move_value[pick] = -table[row, child[pick]]
+                best = np.where(legal, np.maximum(best, move_value), best)
+            best[best == -999] = cm - co  # no move: the game is over
+            assert np.array_equal(values[s], best)
+
+
+def _solve_reachable(root: AyoayoState) -> dict[AyoayoState, float]:
+    """Every state reachable from ``root`` with its exact value for player 0, found without the
+    tablebase: the reachable graph walked through Ayoayo, solved by solver.retrograde."""
+    index = {root: 0}
+    order = [root]
+    indptr = [0]
+    targets: list[int] = []
+    for state in order:  # grows while it is walked
+        for action in GAME.actions(state):
+            child = GAME.result(state, action)
+            if child not in index:
+                index[child] = len(order)
+                order.append(child)
+            targets.append(index[child])
+        indptr.append(len(targets))
+    sign = np.array([1 - 2 * s[14] for s in order])  # mover's view <-> player 0's view
+    result = solve_graph(
+        np.array(indptr),
+        np.array(targets, dtype=np.int64),
+        sign * np.array([GAME.endless_value(s) for s in order]),
+        terminal_values=sign * np.array([GAME.utility(s) for s in order]),
+    )
+    return dict(zip(order, (sign * result.value).tolist(), strict=True))
+
+
+class TestAgreesWithSolvingTheReachableGraph:
+    """Tablebase values equal the exact values of each position's own reachable graph."""
+
+    @pytest.mark.parametrize(
+        ("seeds", "count"), [(4, 40), pytest.param(8, 2, marks=pytest.mark.slow)]
+    )
+    def test_sampled_positions(self, table: Tablebase, seeds: int, count: int) -> None:
+        """Every state reachable from sampled roots has the value the tablebase stores."""
+        rng = random.Random(seeds + 1)
+        for root in _positions(seeds, rng, count):
+            for state, value in _solve_reachable(root).items():
+                assert table.probe(state) == value, GAME.format_state(state)
+
+
+class TestProbe:
+    """probe answers for covered positions from either side and declines the rest."""
+
+    def test_turned_positions_have_opposite_values(self, table: Tablebase) -> None:
+        """The same position seen from the other side has the opposite value."""
+        rng = random.Random(1)
+        for state in _positions(8, rng, 500):
+            turned = tuple.__new__(
+                AyoayoState, (*view_of(state[:12], 1), state[13], state[12], 1 - state[14])
+            )
+            assert table.probe(turned) == -table.probe(state)  # type: ignore[operator]
+
+    def test_uncovered_positions(self, table: Tablebase) -> None:
+        """Levels not built, odd captured counts and the opening are not covered."""
+        assert table.probe(GAME.initial_state()) is None
+        twelve = GAME.state_from([[1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1]], (16, 20))
+        assert table.probe(twelve) is None
+        odd = GAME.state_from([[0, 0, 0, 0, 0, 3], [0, 0, 0, 0, 0, 1]], (21, 23))
+        assert table.probe(odd) is None and table.best_actions(odd) is None
+
+    def test_finished_games_by_more_than_24(self, table: Tablebase) -> None:
+        """A player past 24 has won: the value is the captured difference."""
+        state = GAME.state_from([[0, 0, 0, 0, 0, 3], [0, 0, 0, 0, 0, 1]], (28, 16))
+        assert table.probe(state) == 12
+
+    def test_best_actions_keep_the_value(self, table: Tablebase) -> None:
+        """Best actions are exactly the legal moves whose child has the position's value."""
+        rng = random.Random(2)
+        for state in _positions(8, rng, 300):
+            best = table.best_actions(state)
+            assert best is not None
+            children = table.action_values(state)
+            assert children is not None
+            assert set(best) == {a for a, v in children.items() if v == table.probe(state)}
+            assert bool(best) == bool(GAME.actions(state))
+
+    def test_levels_present(self, table: Tablebase) -> None:
+        """The levels are those built."""
+        assert table.levels == (0, 4, 8)
+
+
+class TestFiles:
+    """Level files carry a checked header and are written atomically."""
+
+    def test_header(self, built: Path) -> None:
+        """The header names the format, rules, level and shape; the size matches."""
+        path = level_path(built, 8)
+        raw = path.read_bytes()
+        magic, fmt, rules, seeds, n_splits, n_boards = struct.unpack_from("<8sIIIIQ", raw)
+        assert (magic, fmt, rules, seeds) == (b"AYOAYOTB", 1, 1, 8)
+        assert (n_splits, n_boards) == (3, board_count(8))
+        assert len(raw) == HEADER_SIZE + level_size(8)
+
+    @pytest.mark.parametrize(
+        ("damage", "message"),
+        [
+            (lambda raw: raw[:-1], "holds"),
+            (lambda raw: raw[:HEADER_SIZE] + bytes([raw[HEADER_SIZE] ^ 1]) + raw[65:], "checksum"),
+            (lambda raw: raw[:8] + struct.pack("<I", 99) + raw[12:], "format version 99"),
+            (lambda raw: b"NOTATB!!" + raw[8:], "not an Ayòayò tablebase"),
+        ],
+    )
+    def test_damaged_files_are_refused(
+        self, built: Path, tmp_path: Path, damage: object, message: str
+    ) -> None:
+        """A truncated, corrupt or foreign file raises TablebaseFileError and is not used."""
+        raw = level_path(built, 4).read_bytes()
+        bad = level_path(tmp_path, 4)
+        bad.write_bytes(damage(raw))  # type: ignore[operator]
+        with pytest.raises(TablebaseFileError, match=message):
+            read_level(bad)
+        assert Tablebase(tmp_path).levels == ()
+
+    def test_wrong_shape_is_refused(self, tmp_path: Path) -> None:
+        """write_level checks the array it is given."""
+        with pytest.raises(ValueError, match=r"int8 of shape \(2, 1365\)"):
+            write_level(tmp_path, 4, np.zeros((1, 1365), dtype=np.int8))
+
+
+class TestBuild:
+    """Builds resume per level, survive interruption and do not depend on the executor."""
+
+    def test_resumes_without_recomputing(self, built: Path, tmp_path: Path) -> None:
+        """Present levels are read, not rebuilt; only the missing one is built."""
+        for n in (0, 4):
+            (tmp_path / level_path(built, n).name).write_bytes(level_path(built, n).read_bytes())
+        calls: list[int] = []
+
+        def counting(seeds: int, start: int, stop: int) -> LevelMoves:
+            calls.append(seeds)
+            return level_moves(seeds, start, stop)
+
+        reports = build(8, tmp_path, moves=counting)
+        assert [r.built for r in reports] == [0, 0, 1] and set(calls) == {8}
+        assert level_path(tmp_path, 8).read_bytes() == level_path(built, 8).read_bytes()
+
+    def test_interrupted_level_leaves_nothing(self, tmp_path: Path) -> None:
+        """Ctrl-C during a level leaves the lower levels whole and no file of that level."""
+
+        def interrupted(seeds: int, start: int, stop: int) -> LevelMoves:
+            if seeds == 8 and start > 0:
+                raise KeyboardInterrupt
+            return level_moves(seeds, start, stop)
+
+        with pytest.raises(KeyboardInterrupt):
+            build(8, tmp_path, moves=interrupted, block=4096)
+        assert sorted(p.name for p in tmp_path.iterdir() if ".tb" in p.name) == [
+            "ayoayo-00.tb",
+            "ayoayo-04.tb",
+        ]
+
+    @pytest.mark.slow
+    def test_executors_give_the_same_bytes(self, built: Path, tmp_path: Path) -> None:
+        """Threads, processes and small blocks build byte-identical levels."""
+        with ThreadPoolExecutor(2) as threads:
+            build(8, tmp_path / "threads", executor=threads, block=10_000)
+        with ProcessPoolExecutor(2) as processes:
+            build(4, tmp_path / "processes", executor=processes, block=100)
+        for n in (0, 4, 8):
+            assert (tmp_path / "threads" / level_path(built, n).name).read_bytes() == (
+                level_path(built, n).read_bytes()
+            )
+        assert (tmp_path / "processes" / "ayoayo-04.tb").read_bytes() == (
+            level_path(built, 4).read_bytes()
+        )
+
+
+class TestDefaultDirectory:
+    """The default directory follows GAMESOLVER_TABLEBASE_DIR, then XDG_CACHE_HOME, then ~."""
+
+    def test_order(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        """Each variable wins over the next."""
+        monkeypatch.setenv("GAMESOLVER_TABLEBASE_DIR", str(tmp_path / "tb"))
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        assert default_directory() == tmp_path / "tb"
+        monkeypatch.delenv("GAMESOLVER_TABLEBASE_DIR")
+        assert default_directory() == tmp_path / "cache" / "gamesolver" / "tablebases"
+        monkeypatch.delenv("XDG_CACHE_HOME")
+        monkeypatch.setenv("HOME", str(tmp_path))
+        assert default_directory() == tmp_path / ".cache" / "gamesolver" / "tablebases"
+
+
+def test_rank_of_a_probe_matches_the_index() -> None:
+    """probe reads the position at split * boards + rank (a spot check of the layout)."""
+    view = (0, 0, 0, 0, 1, 2, 1, 0, 0, 0, 0, 0)
+    assert rank(view) == rank(view_of(view_of(view, 1), 1))

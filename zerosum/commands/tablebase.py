@@ -1,0 +1,196 @@
+"""``gamesolver tablebase``: build, list and probe a game's endgame tablebase.
+
+``build GAME --seeds N`` builds every missing level up to N seeds on the board (a line per
+level; resumable: levels already built are kept; Ctrl-C leaves no half-built level);
+``info GAME`` lists the levels present; ``probe GAME --position P`` gives a position's exact
+value and its value-keeping moves. ``--dir`` overrides the directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from solver.game import CapabilityError, EndgameTablebase, HasTablebase, format_action
+from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
+from zerosum.options import (
+    extra_fields,
+    game_arguments,
+    load,
+    position,
+    position_argument,
+    positive_int,
+)
+from zerosum.report import board_lines, json_num, num, outcome
+
+NAME = "tablebase"
+ALIASES: tuple[str, ...] = ("tb",)
+HELP = "build, list and probe endgame tablebases (ayoayo)"
+
+
+def add_arguments(tablebase: argparse.ArgumentParser) -> None:
+    """The actions of ``gamesolver tablebase``: build, info and probe."""
+    actions = tablebase.add_subparsers(dest="action", metavar="ACTION", required=True)
+    build = actions.add_parser("build", help="build the missing levels up to --seeds N")
+    game_arguments(build)
+    build.add_argument(
+        "--seeds",
+        type=_seeds,
+        required=True,
+        metavar="N",
+        help="the largest level: seeds on the board, a multiple of 4 (12 takes minutes)",
+    )
+    build.add_argument(
+        "--workers",
+        type=positive_int,
+        metavar="W",
+        help=f"processes generating moves (default: {os.cpu_count() or 1}, the CPUs)",
+    )
+    info = actions.add_parser("info", help="list the levels built, their sizes and build times")
+    game_arguments(info)
+    probe = actions.add_parser("probe", help="the exact value of a covered position")
+    game_arguments(probe)
+    position_argument(probe, required=True)
+    extra_fields(probe)
+    for sub in (build, info, probe):
+        sub.add_argument("--dir", metavar="DIR", help="the tablebase directory")
+        sub.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _seeds(text: str) -> int:
+    value = positive_int(text) if text.strip() != "0" else 0
+    if value % 4:
+        raise argparse.ArgumentTypeError(
+            f"invalid --seeds {text!r}: expected a multiple of 4 (captures take 4 seeds)"
+        )
+    return value
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _tablebase(game: Any, args: argparse.Namespace) -> EndgameTablebase:
+    if not isinstance(game, HasTablebase):
+        raise CapabilityError(f"game {game.name!r} has no endgame tablebase; ayoayo has one")
+    return game.tablebase(args.dir)
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    """``gamesolver tablebase ACTION GAME``."""
+    game = load(args)
+    tablebase = _tablebase(game, args)
+    if args.action == "build":
+        return _build(tablebase, args, io)
+    if args.action == "info":
+        return _info(game, tablebase, args, io)
+    return _probe(game, tablebase, args, io)
+
+
+def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
+    if args.seeds > 48:
+        raise UsageError(f"invalid --seeds {args.seeds}: the board holds at most 48 seeds")
+    workers = args.workers or os.cpu_count() or 1
+    if not args.json:
+        io.print(f"building levels up to {args.seeds} seeds in {tablebase.directory}")
+        io.print("(Ctrl-C stops; the levels already written are kept and a rerun resumes)")
+    progress = None if args.json else io.print
+    if workers > 1:
+        # Workers leave Ctrl-C to this process, which drops the queued blocks and stops.
+        executor = ProcessPoolExecutor(workers, initializer=_ignore_interrupts)
+        try:
+            reports = tablebase.build(args.seeds, executor=executor, progress=progress)
+        except BaseException:
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise
+        executor.shutdown()
+    else:
+        reports = tablebase.build(args.seeds, progress=progress)
+    if args.json:
+        io.json(
+            {
+                "directory": str(tablebase.directory),
+                "levels": [
+                    {
+                        "seeds": r.seeds,
+                        "positions": r.positions,
+                        "built": bool(r.built),
+                        "seconds": r.seconds,
+                    }
+                    for r in reports
+                ],
+            }
+        )
+    return EXIT_OK
+
+
+def _info(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
+    rows = tablebase.info()
+    if args.json:
+        io.json({"game": game.name, "directory": str(tablebase.directory), "levels": rows})
+        return EXIT_OK
+    io.print(f"{game.name} tablebase in {tablebase.directory}")
+    if not rows:
+        io.print(
+            f"no levels built; build some with: gamesolver tablebase build {game.name} --seeds 12"
+        )
+        return EXIT_OK
+    table = io.table(">seeds", ">positions", ">bytes", ">build s", "status")
+    for row in rows:
+        seconds = row["seconds"]
+        table.add_row(
+            str(row["seeds"]),
+            f"{row['positions']:,}",
+            f"{row['bytes']:,}",
+            "-" if seconds is None else f"{seconds:.1f}",
+            row["status"],
+        )
+    io.print(table)
+    return EXIT_OK
+
+
+def _probe(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
+    state = position(game, args)
+    value = game.utility(state) if game.is_terminal(state) else tablebase.probe(state)
+    moves: dict[str, Any] = {}
+    if value is not None:
+        for action in game.actions(state):
+            child = game.result(state, action)
+            moves[format_action(game, state, action)] = (
+                game.utility(child) if game.is_terminal(child) else tablebase.probe(child)
+            )
+    optimal = [m for m, v in moves.items() if v == value]
+    if args.json:
+        io.json(
+            {
+                "game": game.name,
+                "position": game.format_state(state),
+                "covered": value is not None,
+                "exact": value is not None,
+                "value": json_num(value),
+                "outcome": None if value is None else outcome(game, value),
+                "moves": {m: json_num(v) for m, v in moves.items()},
+                "optimal_moves": optimal,
+            }
+        )
+        return EXIT_OK if value is not None else EXIT_GAME_ERROR
+    for line in board_lines(game, state):
+        io.print(line)
+    if value is None:
+        levels = ", ".join(map(str, tablebase.levels)) or "none"
+        io.print(
+            f"not covered: the tablebase in {tablebase.directory} has levels {levels} "
+            "(seeds on the board, with captured counts that are multiples of 4)"
+        )
+        return EXIT_GAME_ERROR
+    io.print(f"value: {num(value)} ({outcome(game, value)}) exact (tablebase)", style="bold")
+    if moves:
+        table = io.table("move", ">value", "")
+        for move, v in moves.items():
+            table.add_row(move, num(v), "optimal" if v == value else "")
+        io.print(table)
+        io.print(f"optimal moves: {', '.join(optimal)}")
+    return EXIT_OK
