@@ -44,6 +44,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from math import comb
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
 
@@ -51,6 +52,8 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from games.ayoayo.tablebase_index import board_count, unrank
+from games.ayoayo.tablebase_moves import LevelMoves
 from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
 
 __all__ = [
@@ -977,3 +980,83 @@ def board_array(state: Sequence[int]) -> Array:
     b = np.zeros(WIDTH, np.int64)
     b[:15] = state
     return b
+
+
+# ---- tablebase levels: the moves of every board (games.ayoayo.tablebase_moves's contract) ----
+
+_STARS_AND_BARS: Final = np.array(
+    [[comb(m + j, j) for m in range(49)] for j in range(13)], dtype=np.int64
+)
+"""``[j][m]`` = C(m + j, j): boards of m seeds in j + 1 pits (as tablebase_index)."""
+
+
+@_jit
+def _advance(board: Array) -> None:
+    """Step a 12-pit board to the next of as many seeds in lexicographic order (in place)."""
+    if board[11]:
+        board[11] -= 1
+        board[10] += 1
+        return
+    j = 10
+    while j > 0 and board[j] == 0:
+        j -= 1
+    if j == 0:
+        return
+    board[j - 1] += 1
+    board[11] = board[j] - 1
+    board[j] = 0
+
+
+@_jit
+def _level_moves(
+    first: Array, count: int, table: Array, child: Array, gain_mover: Array, gain_opponent: Array
+) -> None:
+    """Fill the moves of ``count`` boards from ``first`` on (mover's view: player 0 moves)."""
+    board = first.copy()
+    state = np.zeros(WIDTH, np.int64)
+    out = np.zeros(WIDTH, np.int64)
+    for i in range(count):
+        if i:
+            _advance(board)
+        for p in range(12):
+            state[p] = board[p]
+        for c in range(6):
+            child[i, c] = -1
+            if board[5 - c] == 0 or not play(state, c, out):
+                continue
+            gm = out[12]
+            go = out[13]
+            # the next mover is the opponent: its view starts with pits 6..11
+            r = 0
+            remaining = 0
+            for p in range(12):
+                remaining += out[p]
+            for k in range(11):
+                b = out[(k + 6) % 12]
+                if b:
+                    r += table[11 - k, remaining] - table[11 - k, remaining - b]
+                    remaining -= b
+            child[i, c] = r
+            gain_mover[i, c] = gm
+            gain_opponent[i, c] = go
+
+
+def level_moves(seeds: int, start: int = 0, stop: int | None = None) -> LevelMoves:
+    """:func:`games.ayoayo.tablebase_moves.level_moves`, compiled: the same arrays, faster.
+
+    >>> from games.ayoayo import tablebase_moves
+    >>> fast, pure = level_moves(4), tablebase_moves.level_moves(4)
+    >>> bool((fast.child == pure.child).all() and (fast.gain_mover == pure.gain_mover).all())
+    True
+    """
+    total = board_count(seeds)
+    stop = total if stop is None else stop
+    count = max(stop - start, 0)
+    child = np.full((count, 6), -1, dtype=np.int64)
+    gains = np.zeros((2, count, 6), dtype=np.int64)
+    if count:
+        first = np.array(unrank(seeds, start), dtype=np.int64)
+        _level_moves(first, count, _STARS_AND_BARS, child, gains[0], gains[1])
+    return LevelMoves(
+        seeds, start, stop, child, gains[0].astype(np.uint8), gains[1].astype(np.uint8)
+    )

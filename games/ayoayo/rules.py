@@ -33,7 +33,6 @@ The hot path keeps a state as a tuple of 15 ints: the 12 pits in sowing order
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
@@ -477,11 +476,10 @@ class Ayoayo:
         None (the Python engine then runs) when numba is not installed, when the environment
         says ``GAMESOLVER_NATIVE=0``, or for a request the kernel does not serve.
         """
-        if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
-            return None
-        try:
-            from games.ayoayo import native
-        except ImportError:
+        from games.ayoayo.accel import kernel
+
+        native = kernel()
+        if native is None:
             return None
         return native.native_search(self, state, request)
 

@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.ayoayo import Ayoayo, AyoayoState
+from games.ayoayo import Ayoayo, AyoayoState, tablebase_build, tablebase_moves
+from games.ayoayo.tablebase import Tablebase
+from games.ayoayo.tablebase_files import level_path
 from solver.engine import search
 from solver.game import InvalidStateError
 from solver.results import SearchRequest, SearchResult
@@ -348,6 +350,56 @@ class TestWiring:
         assert capsys.readouterr().err.count("compiling") == 1
 
 
+class TestTablebaseMoves:
+    """The compiled moves of a level equal the pure ones, so levels are the same bytes."""
+
+    @pytest.mark.parametrize(
+        ("seeds", "start", "stop"), [(4, 0, None), (8, 0, None), (12, 0, 4000)]
+    )
+    def test_the_same_arrays(self, seeds: int, start: int, stop: int | None) -> None:
+        """child ranks and gains agree board by board."""
+        fast = native.level_moves(seeds, start, stop)
+        pure = tablebase_moves.level_moves(seeds, start, stop)
+        assert (fast.seeds, fast.start, fast.stop) == (pure.seeds, pure.start, pure.stop)
+        for name in ("child", "gain_mover", "gain_opponent"):
+            mine, theirs = getattr(fast, name), getattr(pure, name)
+            assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs), name
+
+    def test_a_block_in_the_middle(self) -> None:
+        """A block that starts anywhere in the level equals the same block of the pure path."""
+        fast = native.level_moves(12, 777_777, 779_000)
+        pure = tablebase_moves.level_moves(12, 777_777, 779_000)
+        assert np.array_equal(fast.child, pure.child)
+        assert np.array_equal(fast.gain_opponent, pure.gain_opponent)
+
+    @pytest.mark.parametrize("seeds", [4, pytest.param(8, marks=pytest.mark.slow)])
+    def test_levels_built_both_ways_are_the_same_bytes(self, tmp_path: Path, seeds: int) -> None:
+        """Whole level files built with either moves function are equal byte for byte."""
+        pure_dir, fast_dir = tmp_path / "pure", tmp_path / "fast"
+        tablebase_build.build(seeds, pure_dir, moves=tablebase_moves.level_moves)
+        tablebase_build.build(seeds, fast_dir, moves=native.level_moves, block=5000)
+        for n in range(0, seeds + 1, 4):
+            name = level_path(pure_dir, n).name
+            assert (pure_dir / name).read_bytes() == (fast_dir / name).read_bytes(), name
+
+    def test_the_tablebase_builds_on_the_kernel(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Tablebase.build uses the compiled moves, and the pure ones when switched off."""
+        used: list[str] = []
+        real = tablebase_build.build
+
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            used.append(kwargs["moves"].__module__)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(tablebase_build, "build", spy)
+        Tablebase(tmp_path / "a").build(4)
+        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
+        Tablebase(tmp_path / "b").build(4)
+        assert used == ["games.ayoayo.native", "games.ayoayo.tablebase_moves"]
+
+
 @pytest.mark.slow
 class TestPurePython:
     """The engine's and the Ayòayò tests pass again with the kernel switched off."""
@@ -355,7 +407,13 @@ class TestPurePython:
     def test_engine_and_ayoayo_tests_without_the_kernel(self) -> None:
         """A sample run under GAMESOLVER_NATIVE=0."""
         env = dict(os.environ, GAMESOLVER_NATIVE="0")
-        sample = ["tests/solver/test_engine.py", "tests/games/test_ayoayo.py", "-k", "yoayo"]
+        sample = [
+            "tests/solver/test_engine.py",
+            "tests/games/test_ayoayo.py",
+            "tests/games/test_tablebase.py",
+            "-k",
+            "yoayo or Tablebase or Probe or Build",
+        ]
         done = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *sample],
             cwd=REPO_ROOT,
