@@ -33,6 +33,7 @@ The hot path keeps a state as a tuple of 15 ints: the 12 pits in sowing order
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
