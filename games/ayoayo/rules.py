@@ -482,7 +482,8 @@ class Ayoayo:
         native = kernel()
         if native is None:
             return None
-        return native.native_search(self, state, request)
+        answer: SearchResult | None = native.native_search(self, state, request)
+        return answer
 
     # ---- construction and notation ---------------------------------------------------------
 
