@@ -407,10 +407,16 @@ def _stop(st: Array) -> bool:
     return False
 
 
-@_jit_typed(f"int64({_B}, int64, int64, int64, {_V})")
-def _frontier(bs: Array, ply: int, alpha: int, beta: int, st: Array) -> int:
+@_jit_typed(f"int64({_B}, int64, int64, int64, {_V}, int64)")
+def _frontier(bs: Array, ply: int, alpha: int, beta: int, st: Array, since: int) -> int:
     """Negamax at remaining depth 1: the children are horizon leaves, valued here (as the
-    engine's ``frontier``: actions order, no table, no ordering)."""
+    engine's ``frontier``: actions order, no table, no ordering).
+
+    Only whether a horizon leaf was met matters (for ``exact`` and horizon-free entries), not
+    how many: ``since`` is the horizon count when the parent began, and once the count is past
+    it (the parent already depends on the horizon) no child is tested for the end. A child's
+    value is the captured difference either way (the evaluation is the utility).
+    """
     if _stop(st):
         return 0
     s = bs[ply]
@@ -424,8 +430,8 @@ def _frontier(bs: Array, ply: int, alpha: int, beta: int, st: Array) -> int:
             if not play(s, a, child):
                 continue
             legal += 1
-            if not is_terminal(child):
-                estimated += 1
+            if estimated == 0 and st[HORIZON] == since and not is_terminal(child):
+                estimated = 1
             v = child[12] - child[13]  # the utility, and the evaluation too
             if player:
                 v = -v
@@ -525,7 +531,7 @@ def _negamax(
             legal += 1
             if legal == 1:
                 if d1 == 1:
-                    v = -_frontier(bs, ply + 1, -beta, -alpha, st)
+                    v = -_frontier(bs, ply + 1, -beta, -alpha, st, start_horizon)
                 else:
                     v = -_negamax(bs, orders, ply + 1, d1, -beta, -alpha, tk, hist, st)
             else:
@@ -533,9 +539,9 @@ def _negamax(
                 if nw > beta:
                     nw = beta
                 if d1 == 1:
-                    v = -_frontier(bs, ply + 1, -nw, -alpha, st)
+                    v = -_frontier(bs, ply + 1, -nw, -alpha, st, start_horizon)
                     if alpha < v < beta and nw < beta and not st[STOPPED]:
-                        v = -_frontier(bs, ply + 1, -beta, -v, st)
+                        v = -_frontier(bs, ply + 1, -beta, -v, st, start_horizon)
                 else:
                     v = -_negamax(bs, orders, ply + 1, d1, -nw, -alpha, tk, hist, st)
                     if alpha < v < beta and nw < beta and not st[STOPPED]:
@@ -596,7 +602,7 @@ def _child_value(
         v = child[12] - child[13]
         return v if child[14] else -v  # the parent's view: the parent is 1 - child[14]
     if depth == 1:
-        return -_frontier(bs, 0, -beta, -alpha, st)
+        return -_frontier(bs, 0, -beta, -alpha, st, st[HORIZON])
     return -_negamax(bs, orders, 0, depth, -beta, -alpha, tk, hist, st)
 
 
