@@ -203,14 +203,16 @@ def main() -> None:
         print(f"   {k:18s} {_fmt(v)}")
     d1 = depth_in_one_second(2 if quick else 3)
     report["depth_in_1s"] = d1
-    print(f"\n2. depth completed in 1 s: native {_fmt(d1['native'], 0)}, pure {_fmt(d1['pure'], 0)}")
+    native_d, pure_d = _fmt(d1["native"], 0), _fmt(d1["pure"], 0)
+    print(f"\n2. depth completed in 1 s: native {native_d}, pure {pure_d}")
     agree = values_agree(8 if quick else 16)
     report["values_agree"] = agree
-    print(f"\n3. values and optimal sets equal at depths 1-{len(agree['depths'])}: ")
-    print(f"   {agree['all_equal']}")
+    print(f"\n3. values and optimal sets equal at depths 1-{len(agree['depths'])}: ", end="")
+    print(agree["all_equal"])
     up = startup(2 if quick else 3)
     report["startup"] = up
-    print(f"\n4. second process, import + first search: native {_fmt(up['native_first_search_s'], 2)} s")
+    first = _fmt(up["native_first_search_s"], 2)
+    print(f"\n4. second process, import + first search: native {first} s")
     print(f"   extra over pure Python: {_fmt(up['extra_s'], 2)} s")
     if options.tablebase:
         tb = tablebase_levels(options.tablebase)
