@@ -45,6 +45,7 @@ bench: setup
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python -m pip install -q --no-deps aima3
 	$(BIN)/python benchmarks/run.py --json benchmarks/results/latest.json
+	$(BIN)/python benchmarks/native.py --json benchmarks/results/native.json
 
 clean:
 	rm -rf $(VENV) $(OUT) .mypy_cache .ruff_cache .pytest_cache
