@@ -52,6 +52,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from games.ayoayo.rules import WIN_THRESHOLD
 from games.ayoayo.tablebase_index import board_count, unrank
 from games.ayoayo.tablebase_moves import LevelMoves
 from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
@@ -59,9 +60,11 @@ from solver.results import SearchRequest, SearchResult, SearchStats, ply_prefere
 __all__ = [
     "KERNEL_CHECK_NODES",
     "MAX_DEPTH",
+    "WIDTH",
     "board_array",
     "is_terminal",
     "legal_mask",
+    "level_moves",
     "native_search",
     "play",
 ]
@@ -87,6 +90,10 @@ class _CompileNotice(numba.core.event.Listener):
     announced = False
 
     def on_start(self, event: Any) -> None:
+        data = getattr(event, "data", None) or {}
+        fn = getattr(data.get("dispatcher"), "py_func", None)
+        if fn is not None and fn.__module__ != __name__:
+            return  # someone else's numba function
         if not _CompileNotice.announced:
             _CompileNotice.announced = True
             print(
@@ -126,7 +133,6 @@ _V = "int64[::1]"  # a 1-d array (a position, the counters)
 
 # ---- the rules ------------------------------------------------------------------------------
 
-WIN_THRESHOLD: Final = 24
 WIDTH: Final = 32
 """Ints in a kernel position: the 15 of ``AyoayoState``, then scratch for the sowing."""
 LOOP_CHECK_AFTER: Final = 12
@@ -629,7 +635,7 @@ class _Search:
         self.start = time.perf_counter()
         self.deadline = None if time_limit is None else self.start + time_limit
         self.node_limit = node_limit
-        slots = 1 << max(2, (max(1, table_size) - 1).bit_length())  # a power of two >= size
+        slots = 1 << max(2, table_size.bit_length() - 1)  # a power of two <= size (>= 4)
         self.table = np.zeros((slots, 3), np.int64)
         self.boards = np.zeros((MAX_DEPTH + 2, WIDTH), np.int64)
         self.orders = np.zeros((MAX_DEPTH + 2, 12), np.int64)

@@ -259,8 +259,8 @@ class TestLimits:
         assert stopped.depth is not None and stopped.depth >= 5
         full = search(GAME, start, depth=stopped.depth, native=False)
         assert (stopped.value, stopped.best_actions) == (full.value, full.best_actions)
-        # nodes may overshoot the limit by at most one node's children
-        assert stopped.stats.nodes <= 200_000 + 6
+        # nodes may overshoot the limit by one frontier node's leaves and the next iteration's root
+        assert stopped.stats.nodes <= 200_000 + 8
 
     def test_a_time_limit(self) -> None:
         """A time limit answers with a completed depth and complete=False."""
