@@ -1072,3 +1072,161 @@ def level_moves(seeds: int, start: int = 0, stop: int | None = None) -> LevelMov
     return LevelMoves(
         seeds, start, stop, child, gains[0].astype(np.uint8), gains[1].astype(np.uint8)
     )
+
+
+# ---- tablebase levels: the retrograde values of a group of splits ---------------------------
+
+_BLOCKED: Final = 1 << 62
+
+
+@_jit
+def _attractor(
+    n: int,
+    t: int,
+    hero: bool,
+    indptr: Array,
+    pred_indptr: Array,
+    pred_src: Array,
+    endless: Array,
+    exits: Array,
+    has_exit: npt.NDArray[np.bool_],
+    won: npt.NDArray[np.bool_],
+    count: Array,
+    queue: Array,
+) -> None:
+    """Copies ``u`` (the hero moves at ``u``, wants ``>= t``) and ``n + u`` (the other moves
+    there): ``won`` marks those from which ``hero`` (True: the hero, False: the other) forces a
+    finite end it wins; endless play counts for neither."""
+    head = 0
+    tail = 0
+    for u in range(2 * n):
+        won[u] = False
+    for u in range(n):
+        degree = indptr[u + 1] - indptr[u]
+        terminal = degree == 0 and not has_exit[u]
+        x = exits[u]
+        # copy u: the hero moves; copy n + u: the other moves (the hero wins if it gets <= -t)
+        if hero:
+            mine = (has_exit[u] and x >= t) or (terminal and endless[u] >= t)
+            theirs_ok = not terminal and not (has_exit[u] and x > -t)
+            theirs = (terminal and endless[u] <= -t) or (theirs_ok and degree == 0)
+            count[n + u] = degree if theirs_ok else _BLOCKED
+            count[u] = _BLOCKED
+        else:
+            mine = (has_exit[u] and x > -t) or (terminal and endless[u] > -t)  # at copy n + u
+            theirs_ok = not terminal and not (has_exit[u] and x >= t)
+            theirs = (terminal and endless[u] < t) or (theirs_ok and degree == 0)  # at copy u
+            count[u] = degree if theirs_ok else _BLOCKED
+            count[n + u] = _BLOCKED
+        one = u if hero else n + u  # where the side chooses
+        other = n + u if hero else u  # where it must answer every move
+        if mine:
+            won[one] = True
+            queue[tail] = one
+            tail += 1
+        if theirs and not won[other]:
+            won[other] = True
+            queue[tail] = other
+            tail += 1
+    while head < tail:
+        w = queue[head]
+        head += 1
+        c = w if w < n else w - n
+        choose = w >= n if hero else w < n  # its predecessors are copies where the side chooses
+        for k in range(pred_indptr[c], pred_indptr[c + 1]):
+            u = pred_src[k]
+            p = u if w >= n else n + u  # the predecessor copy (the other mover's)
+            if won[p]:
+                continue
+            if choose:
+                won[p] = True
+                queue[tail] = p
+                tail += 1
+            else:
+                count[p] -= 1
+                if count[p] == 0:
+                    won[p] = True
+                    queue[tail] = p
+                    tail += 1
+
+
+@_jit
+def _group_values(
+    indptr: Array, targets: Array, endless: Array, exits: Array, has_exit: npt.NDArray[np.bool_]
+) -> Array:
+    """The value of each node for its mover: exits, moves to the other mover, endless play."""
+    n = endless.shape[0]
+    pred_indptr = np.zeros(n + 1, np.int64)
+    for k in range(targets.shape[0]):
+        pred_indptr[targets[k] + 1] += 1
+    for u in range(n):
+        pred_indptr[u + 1] += pred_indptr[u]
+    fill = pred_indptr[:-1].copy()
+    pred_src = np.empty(targets.shape[0], np.int64)
+    for u in range(n):
+        for k in range(indptr[u], indptr[u + 1]):
+            c = targets[k]
+            pred_src[fill[c]] = u
+            fill[c] += 1
+    cands = np.empty(2 * n + 2 * n, np.int64)
+    m = 0
+    for u in range(n):
+        cands[m] = endless[u]
+        cands[m + 1] = -endless[u]
+        m += 2
+        if has_exit[u]:
+            cands[m] = exits[u]
+            cands[m + 1] = -exits[u]
+            m += 2
+    thresholds = np.unique(cands[:m])
+    value = np.full(n, thresholds[0], np.int64)
+    won_h = np.zeros(2 * n, np.bool_)
+    won_o = np.zeros(2 * n, np.bool_)
+    count = np.zeros(2 * n, np.int64)
+    queue = np.zeros(2 * n, np.int64)
+    for i in range(1, thresholds.shape[0]):
+        t = thresholds[i]
+        _attractor(
+            n, t, True, indptr, pred_indptr, pred_src, endless, exits, has_exit, won_h, count, queue
+        )
+        _attractor(
+            n,
+            t,
+            False,
+            indptr,
+            pred_indptr,
+            pred_src,
+            endless,
+            exits,
+            has_exit,
+            won_o,
+            count,
+            queue,
+        )
+        for u in range(n):
+            if won_h[u] or (endless[u] >= t and not won_o[u]):
+                value[u] = t
+    return value
+
+
+def group_values(
+    indptr: Array, targets: Array, endless: Array, exits: Array, has_exit: npt.NDArray[np.bool_]
+) -> Array:
+    """The retrograde values of a graph whose every move goes to the other mover (compiled).
+
+    The values :func:`solver.retrograde.solve_graph` gives (mover's view) for a graph with at
+    most one exit per node (``exits[u]`` where ``has_exit[u]``), endless play scored
+    ``endless`` and positions without a move scored ``endless`` too, plies left out. For each
+    candidate value ``t`` (ascending) two attractors decide whether the mover can force
+    ``>= t``: the hero's (a finite end worth ``>= t``) and the other side's (a finite end worth
+    ``< t``); the rest is endless play, won by the hero where ``endless >= t``. That holds when
+    a play's endless value is the same wherever it goes, as in an Ayòayò level (the captured
+    counts do not change inside it).
+    """
+    return _group_values(
+        np.ascontiguousarray(indptr, np.int64),
+        np.ascontiguousarray(targets, np.int64),
+        np.ascontiguousarray(endless, np.int64),
+        np.ascontiguousarray(exits, np.int64),
+        np.ascontiguousarray(has_exit, np.bool_),
+    )

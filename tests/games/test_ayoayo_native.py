@@ -26,6 +26,7 @@ from games.ayoayo.tablebase_files import level_path
 from solver.engine import search
 from solver.game import InvalidStateError
 from solver.results import SearchRequest, SearchResult
+from solver.retrograde import solve_graph
 
 native = pytest.importorskip("games.ayoayo.native", reason="numba is not installed")
 
@@ -350,8 +351,8 @@ class TestWiring:
         assert capsys.readouterr().err.count("compiling") == 1
 
 
-class TestTablebaseMoves:
-    """The compiled moves of a level equal the pure ones, so levels are the same bytes."""
+class TestTablebaseLevels:
+    """The compiled moves and values of a level equal the pure ones: the same bytes on disk."""
 
     @pytest.mark.parametrize(
         ("seeds", "start", "stop"), [(4, 0, None), (8, 0, None), (12, 0, 4000)]
@@ -372,12 +373,44 @@ class TestTablebaseMoves:
         assert np.array_equal(fast.child, pure.child)
         assert np.array_equal(fast.gain_opponent, pure.gain_opponent)
 
+    def test_group_values_equal_solve_graph_on_random_graphs(self) -> None:
+        """The compiled values-only pass equals solver.retrograde on 400 random cyclic graphs."""
+        rng = random.Random(10)
+        for _ in range(400):
+            a, b = rng.randint(1, 8), rng.randint(0, 8)  # two movers' nodes: 0..a-1, a..a+b-1
+            n = a + b
+            e = rng.choice([-8, -4, 0, 4, 8])
+            endless = np.array([e] * a + [-e] * b, np.int64)
+            rows = []
+            for u in range(n):
+                others = list(range(a, n)) if u < a else list(range(a))
+                k = rng.randint(0, 3) if others else 0
+                rows.append([rng.choice(others) for _ in range(k)])
+            indptr = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+            targets = np.array([t for r in rows for t in r], np.int64)
+            has_exit = np.array([rng.random() < 0.4 for _ in range(n)])
+            exits = np.array([rng.randint(-12, 12) for _ in range(n)], np.int64)
+            exit_indptr = np.concatenate([[0], np.cumsum(has_exit)]).astype(np.int64)
+            expected = solve_graph(
+                indptr,
+                targets,
+                endless.astype(float),
+                exit_indptr=exit_indptr,
+                exit_values=exits[has_exit].astype(float),
+                terminal_values=endless.astype(float),
+            ).value
+            found = native.group_values(indptr, targets, endless, exits, has_exit)
+            assert found.tolist() == expected.astype(np.int64).tolist(), (rows, exits, has_exit)
+
     @pytest.mark.parametrize("seeds", [4, pytest.param(8, marks=pytest.mark.slow)])
-    def test_levels_built_both_ways_are_the_same_bytes(self, tmp_path: Path, seeds: int) -> None:
-        """Whole level files built with either moves function are equal byte for byte."""
+    def test_levels_built_both_ways_are_the_same_bytes(
+        self, tmp_path: Path, seeds: int, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Levels built on the kernel (moves and values) equal the pure build byte for byte."""
         pure_dir, fast_dir = tmp_path / "pure", tmp_path / "fast"
-        tablebase_build.build(seeds, pure_dir, moves=tablebase_moves.level_moves)
         tablebase_build.build(seeds, fast_dir, moves=native.level_moves, block=5000)
+        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")  # the values by solver.retrograde
+        tablebase_build.build(seeds, pure_dir, moves=tablebase_moves.level_moves)
         for n in range(0, seeds + 1, 4):
             name = level_path(pure_dir, n).name
             assert (pure_dir / name).read_bytes() == (fast_dir / name).read_bytes(), name
