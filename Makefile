@@ -12,7 +12,7 @@ OUT    := out
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,docs]'
+	$(BIN)/python -m pip install -q -e '.[dev,docs,fast]'
 	touch $@
 
 # Graphviz draws the trees (demo and tests); Chromium only runs the HTML page tests, pdflatex
@@ -56,6 +56,7 @@ bench: setup
 	$(BIN)/python -m pip install -q --no-deps aima3
 	@mkdir -p $(OUT)/bench
 	$(BIN)/python benchmarks/run.py --json $(OUT)/bench/latest.json
+	$(BIN)/python benchmarks/native.py --json $(OUT)/bench/native.json
 
 # Regenerate the figures of docs/teaching.md from the project's own diagrams.
 docs-figures: setup

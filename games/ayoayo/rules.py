@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from solver.game import BoardCells, IllegalActionError, InvalidStateError, Player
 from solver.quoting import quote
+from solver.results import SearchRequest, SearchResult
 
 if TYPE_CHECKING:
     from games.ayoayo.tablebase import Tablebase
@@ -471,6 +472,22 @@ class Ayoayo:
                 b[14] = 1
                 return _new_state(AyoayoState, b)
         return _finish(b, p)  # the mover's row is empty: the end sweep may apply
+
+    # ---- the compiled search (solver.game.HasNativeSearch) ---------------------------------
+
+    def native_search(self, state: AyoayoState, request: SearchRequest) -> SearchResult | None:
+        """The engine's search run by the numba kernel (:mod:`games.ayoayo.native`).
+
+        None (the Python engine then runs) when numba is not installed, when the environment
+        says ``GAMESOLVER_NATIVE=0``, or for a request the kernel does not serve.
+        """
+        from games.ayoayo.accel import kernel
+
+        native = kernel()
+        if native is None:
+            return None
+        answer: SearchResult | None = native.native_search(self, state, request)
+        return answer
 
     # ---- construction and notation ---------------------------------------------------------
 

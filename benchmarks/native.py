@@ -1,0 +1,239 @@
+"""The compiled Ayòayò kernel against the pure-Python engine and OpenSpiel, in one run.
+
+Run: ``.venv/bin/python benchmarks/native.py`` (``--quick`` for a smoke run, ``--json PATH`` to
+keep the figures, ``--tablebase 12`` to also build tablebase levels both ways). ``make bench``
+installs OpenSpiel; without it its column is skipped.
+
+What it measures (the targets of issue 9), contenders interleaved round by round so a loaded
+machine slows them alike, and ratios reported as median with their min-max spread:
+
+1. nodes/s from the start: the kernel and the pure engine to depth 14 (the same search, so the
+   time ratio is also "time to depth 14"), OpenSpiel's ``alpha_beta_search`` on its C++ oware
+   to depth 10 (nodes counted in a separate instrumented run, as ``benchmarks/peers.py``).
+2. the depth completed from the start within 1 s (kernel and pure engine).
+3. values and optimal sets equal at every depth 1-16.
+4. JIT start-up paid by a second process (numba's on-disk cache warm): a fresh interpreter's
+   import plus first search, native minus pure.
+5. optionally tablebase levels built with the compiled and the pure moves: time, equal bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import peers  # noqa: E402
+from games.ayoayo import Ayoayo  # noqa: E402
+from solver.engine import search  # noqa: E402
+
+GAME = Ayoayo()
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    return {
+        "median": statistics.median(values),
+        "min": min(values),
+        "max": max(values),
+    }
+
+
+def _fmt(s: dict[str, float], digits: int = 1) -> str:
+    return f"{s['median']:.{digits}f} (min {s['min']:.{digits}f}, max {s['max']:.{digits}f})"
+
+
+def _timed(job: Callable[[], Any]) -> tuple[float, Any]:
+    began = time.perf_counter()
+    out = job()
+    return time.perf_counter() - began, out
+
+
+def nodes_per_second(rounds: int, depth: int, oware_depth: int) -> dict[str, Any]:
+    """Round by round: the kernel, the pure engine and OpenSpiel oware, each once."""
+    start = GAME.initial_state()
+    search(GAME, start, depth=2)  # load the kernel (compile or cache) outside the timing
+    try:
+        oware = peers._openspiel_mancala("oware", oware_depth)
+        oware_nodes: int | None = peers._openspiel_mancala_nodes("oware", oware_depth)
+    except peers.PeerMissingError:
+        oware, oware_nodes = None, None
+    rows: dict[str, list[float]] = {"native": [], "pure": [], "oware": []}
+    ratios: dict[str, list[float]] = {"native/pure": [], "native/oware": [], "time pure/native": []}
+    seconds: dict[str, list[float]] = {"native": [], "pure": []}
+    for _ in range(rounds):
+        tn, fast = _timed(lambda: search(GAME, start, depth=depth))
+        tp, pure = _timed(lambda: search(GAME, start, depth=depth, native=False))
+        assert (fast.value, fast.best_actions) == (pure.value, pure.best_actions)
+        rows["native"].append(fast.stats.nodes / tn)
+        rows["pure"].append(pure.stats.nodes / tp)
+        seconds["native"].append(tn)
+        seconds["pure"].append(tp)
+        ratios["native/pure"].append(rows["native"][-1] / rows["pure"][-1])
+        ratios["time pure/native"].append(tp / tn)
+        if oware is not None and oware_nodes is not None:
+            to, _ = _timed(oware)
+            rows["oware"].append(oware_nodes / to)
+            ratios["native/oware"].append(rows["native"][-1] / rows["oware"][-1])
+    return {
+        "depth": depth,
+        "oware_depth": oware_depth,
+        "nodes_per_second": {k: _spread(v) for k, v in rows.items() if v},
+        "seconds": {k: _spread(v) for k, v in seconds.items()},
+        "ratios": {k: _spread(v) for k, v in ratios.items() if v},
+    }
+
+
+def depth_in_one_second(rounds: int) -> dict[str, Any]:
+    """The deepest depth completed from the start within 1 s, interleaved."""
+    start = GAME.initial_state()
+    depths: dict[str, list[float]] = {"native": [], "pure": []}
+    for _ in range(rounds):
+        depths["native"].append(search(GAME, start, time_limit=1.0).depth or 0)
+        depths["pure"].append(search(GAME, start, time_limit=1.0, native=False).depth or 0)
+    return {k: _spread(v) for k, v in depths.items()}
+
+
+def values_agree(up_to: int) -> dict[str, Any]:
+    """Value and optimal set at every depth 1..up_to, both ways."""
+    start = GAME.initial_state()
+    rows = []
+    for d in range(1, up_to + 1):
+        tn, fast = _timed(lambda d=d: search(GAME, start, depth=d))
+        tp, pure = _timed(lambda d=d: search(GAME, start, depth=d, native=False))
+        rows.append(
+            {
+                "depth": d,
+                "value": fast.value,
+                "equal": fast.value == pure.value and fast.best_actions == pure.best_actions,
+                "native_s": round(tn, 4),
+                "pure_s": round(tp, 4),
+            }
+        )
+    return {"all_equal": all(r["equal"] for r in rows), "depths": rows}
+
+
+_STARTUP = """
+import time
+began = time.perf_counter()
+from games.ayoayo import Ayoayo
+from solver.engine import search
+game = Ayoayo()
+search(game, game.initial_state(), depth=3, native={native})
+print(time.perf_counter() - began)
+"""
+
+
+def startup(rounds: int) -> dict[str, Any]:
+    """A fresh interpreter's import and first search: native minus pure (cache warm)."""
+    subprocess.run(  # warm numba's on-disk cache
+        [sys.executable, "-c", _STARTUP.format(native=True)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    extra: list[float] = []
+    native: list[float] = []
+    for _ in range(rounds):
+        runs = {}
+        for flag in (True, False):
+            out = subprocess.run(
+                [sys.executable, "-c", _STARTUP.format(native=flag)],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            runs[flag] = float(out.stdout.strip())
+        native.append(runs[True])
+        extra.append(runs[True] - runs[False])
+    return {"native_first_search_s": _spread(native), "extra_s": _spread(extra)}
+
+
+def tablebase_levels(up_to: int) -> dict[str, Any]:
+    """Build levels up to ``up_to`` with the compiled and with the pure moves; equal bytes?"""
+    from games.ayoayo import native, tablebase_build, tablebase_moves
+    from games.ayoayo.tablebase_files import level_path
+
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as pure_dir, tempfile.TemporaryDirectory() as fast_dir:
+        for name, directory, moves in (
+            ("native", fast_dir, native.level_moves),
+            ("pure", pure_dir, tablebase_moves.level_moves),
+        ):
+            reports = tablebase_build.build(up_to, directory, moves=moves)
+            records = {}
+            for r in reports:
+                record = json.loads(level_path(directory, r.seeds).with_suffix(".json").read_text())
+                records[r.seeds] = {"seconds": record["seconds"], "phases": record.get("phases")}
+            out[name] = records
+        out["equal_bytes"] = all(
+            level_path(pure_dir, n).read_bytes() == level_path(fast_dir, n).read_bytes()
+            for n in range(0, up_to + 1, 4)
+        )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run (small depths)")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--tablebase", type=int, default=0, help="build levels up to N both ways")
+    options = parser.parse_args()
+    quick = options.quick
+    rounds = 2 if quick else options.rounds
+    report: dict[str, Any] = {"machine_load": list(_load())}
+    print(f"load average at start: {report['machine_load']}")
+    nps = nodes_per_second(rounds, 8 if quick else 14, 6 if quick else 10)
+    report["nodes_per_second"] = nps
+    print(f"\n1. nodes/s from the start, depth {nps['depth']} (oware depth {nps['oware_depth']})")
+    for k, v in nps["nodes_per_second"].items():
+        print(f"   {k:8s} {_fmt({x: y / 1e6 for x, y in v.items()}, 2)} M nodes/s")
+    for k, v in nps["ratios"].items():
+        print(f"   {k:18s} {_fmt(v)}")
+    d1 = depth_in_one_second(2 if quick else 3)
+    report["depth_in_1s"] = d1
+    native_d, pure_d = _fmt(d1["native"], 0), _fmt(d1["pure"], 0)
+    print(f"\n2. depth completed in 1 s: native {native_d}, pure {pure_d}")
+    agree = values_agree(8 if quick else 16)
+    report["values_agree"] = agree
+    print(f"\n3. values and optimal sets equal at depths 1-{len(agree['depths'])}: ", end="")
+    print(agree["all_equal"])
+    up = startup(2 if quick else 3)
+    report["startup"] = up
+    first = _fmt(up["native_first_search_s"], 2)
+    print(f"\n4. second process, import + first search: native {first} s")
+    print(f"   extra over pure Python: {_fmt(up['extra_s'], 2)} s")
+    if options.tablebase:
+        tb = tablebase_levels(options.tablebase)
+        report["tablebase"] = tb
+        print(f"\n5. tablebase levels up to {options.tablebase}: equal bytes {tb['equal_bytes']}")
+        for n in tb["native"]:
+            print(
+                f"   level {n:2d}: native moves {tb['native'][n]['seconds']:.1f} s, "
+                f"pure moves {tb['pure'][n]['seconds']:.1f} s"
+            )
+    report["machine_load_end"] = list(_load())
+    print(f"\nload average at end: {report['machine_load_end']}")
+    if options.json:
+        options.json.write_text(json.dumps(report, indent=2) + "\n")
+
+
+def _load() -> tuple[float, ...]:
+    import os
+
+    return tuple(round(x, 1) for x in os.getloadavg())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,428 @@
+"""The numba kernel for Ayòayò against the readable rules and the Python engine.
+
+Positions come from the reference's recorded games (``tests/data``), from seeded random
+playouts and from seeded random endgames; the Python engine (``search(..., native=False)``) is
+the oracle for every search field.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from games.ayoayo import Ayoayo, AyoayoState, tablebase_build, tablebase_moves
+from games.ayoayo.tablebase import Tablebase
+from games.ayoayo.tablebase_files import level_path
+from solver.engine import search
+from solver.game import InvalidStateError
+from solver.results import SearchRequest, SearchResult
+
+native = pytest.importorskip("games.ayoayo.native", reason="numba is not installed")
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PLAYOUTS = REPO_ROOT / "tests" / "data" / "ayoayo_playouts_subset.jsonl.gz"
+GAME = Ayoayo()
+
+
+def _recorded_states() -> Iterator[AyoayoState]:
+    """Every position before a move in the reference's 20 stored games, and each final one."""
+    with gzip.open(PLAYOUTS, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            for ply in record["plies"]:
+                yield GAME.state_from(ply["board_before"], ply["captured_before"], ply["player"])
+                yield GAME.state_from(ply["board_after"], ply["captured_after"], ply["next_player"])
+
+
+def _playout_states(rng: random.Random, count: int) -> list[AyoayoState]:
+    """``count`` positions met in random playouts (any stage of the game, terminal ones too)."""
+    states: list[AyoayoState] = []
+    while len(states) < count:
+        state = GAME.initial_state()
+        stop = rng.randrange(0, 80)
+        for _ in range(stop):
+            acts = GAME.actions(state)
+            if not acts:
+                break
+            state = GAME.result(state, rng.choice(acts))
+        states.append(state)
+    return states
+
+
+def _late_states(rng: random.Random, count: int) -> list[AyoayoState]:
+    """``count`` positions a few plies (1 to 8) before the end of a random playout."""
+    states: list[AyoayoState] = []
+    while len(states) < count:
+        line = [GAME.initial_state()]
+        while acts := GAME.actions(line[-1]):
+            line.append(GAME.result(line[-1], rng.choice(acts)))
+        states.append(line[max(0, len(line) - 1 - rng.randint(1, 8))])
+    return states
+
+
+def _endgame_states(rng: random.Random, count: int) -> list[AyoayoState]:
+    """``count`` random positions with 4 to 16 seeds on the board (where searches get exact)."""
+    states: list[AyoayoState] = []
+    while len(states) < count:
+        seeds = 4 * rng.randint(1, 4)
+        pits = [0] * 12
+        for _ in range(seeds):
+            pits[rng.randrange(12)] += 1
+        c0 = rng.randint(max(0, 48 - seeds - 24), 24)
+        board = [pits[:6], pits[6:]]
+        try:
+            states.append(GAME.state_from(board, (c0, 48 - seeds - c0), rng.randint(0, 1)))
+        except InvalidStateError:  # a finished game whose sweep was not applied: draw again
+            continue
+    return states
+
+
+def _native(state: AyoayoState, **options: Any) -> SearchResult:
+    answer = native.native_search(GAME, state, SearchRequest(**options))
+    assert answer is not None
+    return answer
+
+
+def _assert_legal_line(state: AyoayoState, pv: tuple[int, ...]) -> None:
+    for move in pv:
+        assert move in GAME.actions(state), (state, pv)
+        state = GAME.result(state, move)
+
+
+def _assert_same(state: AyoayoState, depth: int, **options: Any) -> None:
+    """The kernel's answer means what the Python engine's means, field by field."""
+    python = search(GAME, state, depth=depth, native=False, **options)
+    fast = _native(state, depth=depth, **options)
+    where = (GAME.format_state(state), depth)
+    assert fast.value == python.value, where
+    assert fast.best_actions == python.best_actions, where
+    assert dict(fast.action_values) == dict(python.action_values), where
+    assert fast.depth == python.depth, where
+    assert fast.exact == python.exact, where
+    assert fast.plies == python.plies, where
+    assert dict(fast.action_plies) == dict(python.action_plies), where
+    assert fast.best_action == python.best_action, where
+    assert fast.complete and python.complete
+    _assert_legal_line(state, fast.pv)
+    assert len(fast.pv) <= (fast.depth or 0) or not python.pv, where
+
+
+class TestRules:
+    """The kernel's rules equal the readable ones."""
+
+    def _check(self, state: AyoayoState) -> None:
+        b = native.board_array(state)
+        acts = GAME.actions(state)
+        assert native.legal_mask(b) == sum(1 << c for c in acts), state
+        assert bool(native.is_terminal(b)) == GAME.is_terminal(state), state
+        out = np.zeros(native.WIDTH, np.int64)
+        if state[12] > 24 or state[13] > 24:
+            return  # no candidates at all (as pseudo_actions): play is not asked
+        for cell in range(6):
+            legal = bool(native.play(b, cell, out))
+            assert legal == (cell in acts), (state, cell)
+            if legal:
+                assert tuple(int(n) for n in out[:15]) == GAME.result(state, cell), (state, cell)
+
+    def test_every_recorded_ply(self) -> None:
+        """Legal moves, children and the end agree on every ply of the reference's games."""
+        for state in _recorded_states():
+            self._check(state)
+
+    def test_random_playouts_and_endgames(self) -> None:
+        """They agree on 1500 random positions of every stage."""
+        rng = random.Random(9)
+        for state in _playout_states(rng, 1000) + _endgame_states(rng, 500):
+            self._check(state)
+
+    def test_a_never_ending_sowing_is_not_a_move(self) -> None:
+        """Game 64 ply 12 of the reference, whose pit 4 loops for ever, leaves cell 4 out."""
+        with gzip.open(PLAYOUTS, "rt", encoding="utf-8") as lines:
+            record = next(r for r in map(json.loads, lines) if r["game"] == 64)
+        ply = record["plies"][12]
+        state = GAME.state_from(ply["board_before"], ply["captured_before"], ply["player"])
+        out = np.zeros(native.WIDTH, np.int64)
+        assert not native.play(native.board_array(state), 4, out)
+        self._check(state)
+
+
+class TestSameAnswers:
+    """Values, optimal sets, plies and exactness equal the Python engine's at every depth."""
+
+    def test_shallow_depths_on_many_positions(self) -> None:
+        """600 positions at depths 1-4, every root move valued."""
+        rng = random.Random(1)
+        states = _playout_states(rng, 400) + _endgame_states(rng, 200)
+        for state in states:
+            _assert_same(state, rng.randint(1, 4), all_values=True)
+
+    def test_middle_depths(self) -> None:
+        """80 positions at depths 5-7, with and without every root move's value."""
+        rng = random.Random(2)
+        for i, state in enumerate(_playout_states(rng, 50) + _endgame_states(rng, 30)):
+            _assert_same(state, rng.randint(5, 7), all_values=bool(i % 2))
+
+    def test_deep_searches(self) -> None:
+        """16 positions at depths 8-10."""
+        rng = random.Random(3)
+        for state in _playout_states(rng, 10) + _endgame_states(rng, 6):
+            _assert_same(state, rng.randint(8, 10))
+
+    @pytest.mark.slow
+    def test_thousands_more(self) -> None:
+        """2000 positions at depths 1-6 and 150 at depths 7-10."""
+        rng = random.Random(4)
+        for state in _playout_states(rng, 1400) + _endgame_states(rng, 600):
+            _assert_same(state, rng.randint(1, 6), all_values=rng.random() < 0.5)
+        for state in _playout_states(rng, 100) + _endgame_states(rng, 50):
+            _assert_same(state, rng.randint(7, 10), all_values=rng.random() < 0.5)
+
+    def test_recorded_positions(self) -> None:
+        """Every 15th recorded position at depth 5."""
+        for i, state in enumerate(_recorded_states()):
+            if i % 15 == 0:
+                _assert_same(state, 5, all_values=True)
+
+    def test_the_same_tree_as_the_python_engine(self) -> None:
+        """Below one node budget the kernel visits exactly the engine's nodes, cut-offs, hits."""
+        rng = random.Random(5)
+        for state in _playout_states(rng, 40):
+            depth = rng.randint(2, 8)
+            python = search(GAME, state, depth=depth, native=False)
+            if python.stats.nodes >= native.KERNEL_CHECK_NODES:
+                continue
+            fast = _native(state, depth=depth)
+            assert fast.stats.nodes == python.stats.nodes
+            assert fast.stats.cutoffs == python.stats.cutoffs
+            assert fast.stats.table_hits == python.stats.table_hits
+            assert fast.pv == python.pv
+
+    def test_seeded_choices_and_no_plies(self) -> None:
+        """A seed picks among the preferred moves as the engine does; plies=False skips plies."""
+        rng = random.Random(6)
+        for state in _playout_states(rng, 30) + _endgame_states(rng, 30):
+            _assert_same(state, 4, seed=11)
+            _assert_same(state, 4, plies=False)
+
+    def test_deepening_to_the_first_exact_depth(self) -> None:
+        """Without a depth, the deepening stops where the engine's answer becomes exact."""
+        rng = random.Random(7)
+        states = _late_states(rng, 150)
+        near_the_end = [
+            s
+            for s in states
+            if not GAME.is_terminal(s) and search(GAME, s, depth=4, native=False).exact
+        ]
+        assert len(near_the_end) >= 10
+        for state in near_the_end[:25]:
+            python = search(GAME, state, node_limit=100_000, native=False)
+            fast = _native(state, node_limit=100_000)
+            assert python.complete
+            assert (fast.value, fast.depth, fast.exact, fast.plies, fast.complete) == (
+                python.value,
+                python.depth,
+                python.exact,
+                python.plies,
+                python.complete,
+            )
+            assert fast.best_actions == python.best_actions
+            assert dict(fast.action_plies) == dict(python.action_plies)
+            _assert_legal_line(state, fast.pv)
+            assert len(fast.pv) == fast.plies
+
+    def test_terminal_root_and_depth_zero(self) -> None:
+        """A finished game is exact with no move; depth 0 is the evaluation, not exact."""
+        rng = random.Random(8)
+        done = next(s for s in _playout_states(rng, 400) if GAME.is_terminal(s))
+        _assert_same(done, 3)
+        _assert_same(GAME.initial_state(), 0)
+
+
+class TestLimits:
+    """Limits and interruptions return the last completed depth, as the engine does."""
+
+    def test_a_node_limit(self) -> None:
+        """A node limit stops the deepening; the answer is that of the last completed depth."""
+        start = GAME.initial_state()
+        stopped = _native(start, node_limit=200_000)
+        assert not stopped.complete
+        assert stopped.depth is not None and stopped.depth >= 5
+        full = search(GAME, start, depth=stopped.depth, native=False)
+        assert (stopped.value, stopped.best_actions) == (full.value, full.best_actions)
+        # nodes may overshoot the limit by one frontier node's leaves and the next iteration's root
+        assert stopped.stats.nodes <= 200_000 + 8
+
+    def test_a_time_limit(self) -> None:
+        """A time limit answers with a completed depth and complete=False."""
+        stopped = _native(GAME.initial_state(), time_limit=0.3)
+        assert not stopped.complete
+        assert stopped.depth is not None and stopped.depth >= 1
+        _assert_legal_line(GAME.initial_state(), stopped.pv)
+
+    def test_ctrl_c(self) -> None:
+        """Ctrl-C (KeyboardInterrupt) during the search keeps the last completed depth."""
+        seen: list[int] = []
+
+        def on_depth(result: SearchResult) -> None:
+            seen.append(result.depth or 0)
+            if len(seen) == 6:
+                raise KeyboardInterrupt
+
+        stopped = _native(GAME.initial_state(), depth=12, on_depth=on_depth)
+        assert (stopped.depth, stopped.complete) == (6, False)
+
+    def test_too_little_budget(self) -> None:
+        """No completed depth: the first legal move and the evaluation, depth 0."""
+        stopped = _native(GAME.initial_state(), depth=8, node_limit=1)
+        assert (stopped.depth, stopped.best_action, stopped.complete) == (0, 0, False)
+
+
+class TestWiring:
+    """search() reaches the kernel only where it serves the call, else pure Python."""
+
+    def test_search_uses_the_kernel(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """With no observer and the game's own evaluation, search() is the kernel's answer."""
+        calls: list[SearchRequest] = []
+        real = native.native_search
+
+        def spy(game: Any, state: Any, request: SearchRequest) -> Any:
+            calls.append(request)
+            return real(game, state, request)
+
+        monkeypatch.setattr(native, "native_search", spy)
+        search(GAME, depth=3)
+        assert len(calls) == 1
+        search(GAME, depth=3, evaluate=lambda s: 0)
+        search(GAME, depth=3, native=False)
+        assert len(calls) == 1
+
+    def test_switched_off(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """GAMESOLVER_NATIVE=0 makes native_search decline."""
+        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
+        assert GAME.native_search(GAME.initial_state(), SearchRequest(depth=3)) is None
+
+    def test_without_numba(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """When the kernel cannot be imported, native_search declines and search() still works."""
+        import games.ayoayo
+
+        monkeypatch.setitem(sys.modules, "games.ayoayo.native", None)
+        monkeypatch.delattr(games.ayoayo, "native", raising=False)
+        assert GAME.native_search(GAME.initial_state(), SearchRequest(depth=3)) is None
+        assert search(GAME, depth=3).value == 0
+
+    def test_calls_it_declines(self) -> None:
+        """An oracle, or a search to the end with nothing to stop it, goes to Python."""
+        state = GAME.initial_state()
+        assert native.native_search(GAME, state, SearchRequest(oracle=lambda s: None)) is None
+        assert native.native_search(GAME, state, SearchRequest()) is None
+        too_deep = SearchRequest(depth=native.MAX_DEPTH + 1)
+        assert native.native_search(GAME, state, too_deep) is None
+
+    def test_cache_goes_to_the_user_cache_dir(
+        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ) -> None:
+        """When the package folder is read-only, numba caches under $XDG_CACHE_HOME."""
+        monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+        monkeypatch.setattr(native.os, "access", lambda path, mode: False)
+        monkeypatch.setattr(native.numba.config, "CACHE_DIR", "")
+        native._cache_dir()
+        assert str(tmp_path / "gamesolver" / "numba") == native.numba.config.CACHE_DIR
+
+    def test_compiling_is_said_once(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """The compile notice goes to stderr once per process."""
+        monkeypatch.setattr(native._CompileNotice, "announced", False)
+        notice = native._CompileNotice()
+        notice.on_start(None)
+        notice.on_start(None)
+        assert capsys.readouterr().err.count("compiling") == 1
+
+
+class TestTablebaseLevels:
+    """The compiled moves and values of a level equal the pure ones: the same bytes on disk."""
+
+    @pytest.mark.parametrize(
+        ("seeds", "start", "stop"), [(4, 0, None), (8, 0, None), (12, 0, 4000)]
+    )
+    def test_the_same_arrays(self, seeds: int, start: int, stop: int | None) -> None:
+        """child ranks and gains agree board by board."""
+        fast = native.level_moves(seeds, start, stop)
+        pure = tablebase_moves.level_moves(seeds, start, stop)
+        assert (fast.seeds, fast.start, fast.stop) == (pure.seeds, pure.start, pure.stop)
+        for name in ("child", "gain_mover", "gain_opponent"):
+            mine, theirs = getattr(fast, name), getattr(pure, name)
+            assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs), name
+
+    def test_a_block_in_the_middle(self) -> None:
+        """A block that starts anywhere in the level equals the same block of the pure path."""
+        fast = native.level_moves(12, 777_777, 779_000)
+        pure = tablebase_moves.level_moves(12, 777_777, 779_000)
+        assert np.array_equal(fast.child, pure.child)
+        assert np.array_equal(fast.gain_opponent, pure.gain_opponent)
+
+    @pytest.mark.parametrize("seeds", [4, pytest.param(8, marks=pytest.mark.slow)])
+    def test_levels_built_both_ways_are_the_same_bytes(
+        self, tmp_path: Path, seeds: int, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Levels built on the kernel (moves and values) equal the pure build byte for byte."""
+        pure_dir, fast_dir = tmp_path / "pure", tmp_path / "fast"
+        tablebase_build.build(seeds, fast_dir, moves=native.level_moves, block=5000)
+        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")  # the values by solver.retrograde
+        tablebase_build.build(seeds, pure_dir, moves=tablebase_moves.level_moves)
+        for n in range(0, seeds + 1, 4):
+            name = level_path(pure_dir, n).name
+            assert (pure_dir / name).read_bytes() == (fast_dir / name).read_bytes(), name
+
+    def test_the_tablebase_builds_on_the_kernel(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Tablebase.build uses the compiled moves, and the pure ones when switched off."""
+        used: list[str] = []
+        real = tablebase_build.build
+
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            used.append(kwargs["moves"].__module__)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(tablebase_build, "build", spy)
+        Tablebase(tmp_path / "a").build(4)
+        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
+        Tablebase(tmp_path / "b").build(4)
+        assert used == ["games.ayoayo.native", "games.ayoayo.tablebase_moves"]
+
+
+@pytest.mark.slow
+class TestPurePython:
+    """The engine's and the Ayòayò tests pass again with the kernel switched off."""
+
+    def test_engine_and_ayoayo_tests_without_the_kernel(self) -> None:
+        """A sample run under GAMESOLVER_NATIVE=0."""
+        env = dict(os.environ, GAMESOLVER_NATIVE="0")
+        sample = [
+            "tests/solver/test_engine.py",
+            "tests/games/test_ayoayo.py",
+            "tests/games/test_tablebase.py",
+            "-k",
+            "yoayo or Tablebase or Probe or Build",
+        ]
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *sample],
+            cwd=REPO_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout[-3000:]
