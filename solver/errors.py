@@ -26,6 +26,7 @@ __all__ = [
     "GraphvizFailedError",
     "GraphvizNotFoundError",
     "IllegalActionError",
+    "InconsistentEndlessError",
     "InvalidStateError",
     "OutputError",
     "TooManyNodesError",
@@ -77,6 +78,17 @@ class TooManyStatesError(GameError):
 
 class CycleError(GameError):
     """The game can return to a state it has been in and does not declare ``endless_value``."""
+
+
+class InconsistentEndlessError(GameError, ValueError):
+    """Endless values that change along a cycle: endless play there has no single score.
+
+    ``nodes`` holds the graph's node numbers on such a cycle (:mod:`solver.retrograde`).
+    """
+
+    def __init__(self, message: str, nodes: list[int]) -> None:
+        super().__init__(message)
+        self.nodes = nodes
 
 
 class UnknownStateError(GameError, LookupError):

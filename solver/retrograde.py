@@ -68,6 +68,8 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from solver.errors import InconsistentEndlessError
+
 __all__ = ["ENDLESS", "InconsistentEndlessError", "RetrogradeResult", "solve_graph"]
 
 ENDLESS: Final = -1
@@ -80,14 +82,6 @@ Int32Array: TypeAlias = npt.NDArray[np.int32]
 
 _BLOCKED: Final = np.iinfo(np.int64).max // 2
 """A counter that never reaches zero: a copy that can never join an attractor."""
-
-
-class InconsistentEndlessError(ValueError):
-    """Endless values that change along a cycle: endless play there has no single score."""
-
-    def __init__(self, message: str, nodes: list[int]) -> None:
-        super().__init__(message)
-        self.nodes = nodes
 
 
 @attrs.frozen(eq=False)
@@ -139,7 +133,8 @@ def solve_graph(
     Raises:
         ValueError: arrays of mismatched sizes, a target outside ``0 .. N-1``, or a node with no
             move and no terminal value.
-        InconsistentEndlessError: endless values that change along a cycle (a ValueError).
+        InconsistentEndlessError: endless values that change along a cycle (a GameError and
+            a ValueError).
 
     >>> import numpy as np
     >>> # 0 -> 1 -> 2 (terminal, lost for its mover): 2 loses, 1 wins in 1, 0 loses in 2.
