@@ -18,6 +18,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from zerosum import EXIT_INTERRUPTED
+
 __all__ = [
     "EXIT_GAME_ERROR",
     "EXIT_INTERRUPTED",
@@ -33,7 +35,6 @@ PROG = "gamesolver"
 EXIT_OK = 0
 EXIT_GAME_ERROR = 1
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
 
 
 class UsageError(Exception):

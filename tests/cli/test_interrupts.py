@@ -145,3 +145,34 @@ class TestKilledParent:
         finally:
             for pid in group_members(child.pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+LAUNCH_BARE = "import sys, zerosum; sys.exit(zerosum.main(sys.argv[1:]))"
+"""What the ``gamesolver`` script runs: the package's ``main``, before any other import."""
+
+
+class TestCtrlCDuringStartUp:
+    @pytest.mark.parametrize("delay", [0.1, 0.2, 0.3])
+    def test_a_ctrl_c_while_importing_is_one_line_and_130(self, delay: float) -> None:
+        """The entry point catches a Ctrl-C that comes while numpy, rich and the games load."""
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        child = subprocess.Popen(
+            [sys.executable, "-c", LAUNCH_BARE, "analyse", "ayoayo", "--time", "30"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            start_new_session=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        try:
+            time.sleep(delay)
+            os.killpg(child.pid, signal.SIGINT)
+            _, err = child.communicate(timeout=PROMPT_SECONDS)
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.communicate()
+        assert child.returncode == 130, err
+        assert "Traceback" not in err and err.strip().endswith("interrupted"), err
