@@ -28,8 +28,8 @@ demo: setup
 	$(BIN)/gamesolver solve tictactoe
 	$(BIN)/gamesolver best tictactoe --position 'x.o/.x./...'
 	$(BIN)/gamesolver analyse ayoayo --position '[[2,6,6,1,1,7],[0,2,7,2,7,7]]' --time 1
-	$(BIN)/gamesolver tree textbook --algorithm alphabeta -o $(OUT)/textbook-alphabeta.svg
-	$(BIN)/gamesolver tree textbook --algorithm alphabeta -o $(OUT)/textbook-alphabeta.png
+	$(BIN)/gamesolver tree textbook --algorithm alphabeta --force -o $(OUT)/textbook-alphabeta.svg
+	$(BIN)/gamesolver tree textbook --algorithm alphabeta --force -o $(OUT)/textbook-alphabeta.png
 	@echo "trees drawn: $(OUT)/textbook-alphabeta.svg, $(OUT)/textbook-alphabeta.png"
 
 lint: setup
