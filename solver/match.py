@@ -912,7 +912,8 @@ class MatchResult:
         )
         lines.append(
             f"{self.game}, seed {self.seed}{limit}. {ending},\n"
-            "scored by the game's evaluation (its sign decides; a draw if it has none)."
+            "scored by the game's endless value at a repetition if it declares one, else by its "
+            "evaluation (the sign decides; a draw if it has neither)."
         )
         return "\n".join(lines)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from solver.game import (
     GameError,
+    HasEndlessValue,
     HasScore,
     format_action,
     format_state,
@@ -174,9 +175,14 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 
 def _final_result(game: Any, record: Any, human_side: int) -> str:
+    repeated = (
+        "scored as endless play, by the game's endless value"
+        if isinstance(game, HasEndlessValue)
+        else "scored by the position's evaluation"
+    )
     how = {
         "terminal": "",
-        "repetition": " (a position repeated: scored by the position's evaluation)",
+        "repetition": f" (a position repeated: {repeated})",
         "ply-limit": " (ply limit reached: scored by the position's evaluation)",
     }[record.ended]
     if record.winner is None:
