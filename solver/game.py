@@ -232,7 +232,9 @@ class EndgameTablebase(Protocol):
     ``probe(state)`` gives the exact game value (player 0's view) of a covered position, else
     None: what :func:`solver.engine.search` takes as its ``oracle``. ``preferred_action(state)``
     gives a move of a covered position that keeps its value *and* makes progress (in a game
-    that cycles, some value-keeping moves may only go round), None elsewhere. ``levels`` says
+    that cycles, some value-keeping moves may only go round), None elsewhere.
+    ``action_values(state)`` gives each legal move's exact value, or None unless every child is
+    covered. ``levels`` says
     what is built (empty: nothing to probe); ``build`` builds the missing parts up to a size
     (``progress`` gets a line of text as each part starts and ends); ``info`` gives a row of
     plain data per part built.
@@ -246,6 +248,8 @@ class EndgameTablebase(Protocol):
     def probe(self, state: Any) -> float | None: ...
 
     def preferred_action(self, state: Any) -> Any: ...
+
+    def action_values(self, state: Any) -> Mapping[Any, float] | None: ...
 
     def build(
         self,

@@ -1,7 +1,7 @@
 """Command-line arguments shared by the subcommands: the game, its options, the position.
 
-``--captured`` and ``--to-move`` are for games whose states have those fields (Ayòayò); they
-reach the game through its own position notation, so its parser checks them.
+``--captured`` and ``--to-move`` are for games whose positions have those fields (Ayòayò); they
+reach the game through :class:`~solver.game.HasPositionFields`, which checks them with the board.
 """
 
 from __future__ import annotations
@@ -169,9 +169,7 @@ def checked_output(path: str, option: str, force: bool) -> str:
     try:
         check_output(path, overwrite=force)
     except OutputError as exc:
-        raise UsageError(
-            f"{option}: {exc}".replace("pass overwrite=True (--force)", "pass --force")
-        ) from None
+        raise _output_usage(option, exc) from None
     return path
 
 
@@ -180,10 +178,13 @@ def checked_frames(path: str, force: bool) -> str:
     try:
         check_directory(path, FRAME_PATTERN, overwrite=force)
     except OutputError as exc:
-        raise UsageError(
-            f"--frames: {exc}".replace("pass overwrite=True (--force)", "pass --force")
-        ) from None
+        raise _output_usage("--frames", exc) from None
     return path
+
+
+def _output_usage(option: str, exc: OutputError) -> UsageError:
+    """The output error as the command line says it: the option, and --force for overwrite."""
+    return UsageError(f"{option}: {exc}".replace("pass overwrite=True (--force)", "pass --force"))
 
 
 def parse_captured(text: str) -> tuple[int, int]:

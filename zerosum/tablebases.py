@@ -24,7 +24,7 @@ __all__ = [
     "from_tablebase",
     "open_tablebase",
     "preferred_line",
-    "read_answer",
+    "tablebase_answer",
     "tablebase_arguments",
     "with_tablebase",
 ]
@@ -104,13 +104,18 @@ def preferred_line(
     return tuple(line)
 
 
-def read_answer(tablebase: EndgameTablebase, game: Any, state: Any, result: Any) -> Any:
-    """``result`` (the engine's answer at a root the tablebase covers) with the tablebase's
-    preferred move and line instead of the first value-keeping ones."""
+def tablebase_answer(
+    tablebase: EndgameTablebase | None, game: Any, state: Any, result: Any
+) -> tuple[Any, bool]:
+    """``(result, read)``: whether the engine's answer was read from ``tablebase`` at a covered
+    root (it is then exact), and if so ``result`` with the tablebase's preferred move and line
+    instead of the first value-keeping ones."""
+    if tablebase is None or not result.exact or not from_tablebase(tablebase, state):
+        return result, False
     line = preferred_line(tablebase, game, state)
-    if not line:
-        return result
-    return attrs.evolve(result, best_action=line[0], pv=line)
+    if line:
+        result = attrs.evolve(result, best_action=line[0], pv=line)
+    return result, True
 
 
 def with_tablebase(player: Any, tablebase: EndgameTablebase | None) -> Any:

@@ -25,7 +25,7 @@ from zerosum.tablebases import (
     SOURCE,
     from_tablebase,
     open_tablebase,
-    read_answer,
+    tablebase_answer,
     tablebase_arguments,
 )
 
@@ -118,9 +118,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     # Ctrl-C shows the best answer so far, then exits 130 like any interrupted command.
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK
     rows = move_rows(game, state, result)
-    read = exact_at_root and result.exact
-    if read:
-        result = read_answer(tablebase, game, state, result)  # type: ignore[arg-type]
+    result, read = tablebase_answer(tablebase, game, state, result)
     if args.json:
         io.json(
             result_json(

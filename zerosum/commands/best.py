@@ -24,9 +24,8 @@ from zerosum.options import (
 )
 from zerosum.tablebases import (
     SOURCE,
-    from_tablebase,
     open_tablebase,
-    read_answer,
+    tablebase_answer,
     tablebase_arguments,
 )
 
@@ -68,9 +67,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     search = searcher(args.algorithm, args.depth, args.time, oracle)
     with watching_interrupts() as watch:  # the engine answers Ctrl-C with its last depth
         result = search(game, state)
-    read = from_tablebase(tablebase, state) and result.exact
-    if read:
-        result = read_answer(tablebase, game, state, result)  # type: ignore[arg-type]
+    result, read = tablebase_answer(tablebase, game, state, result)
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK  # the answer so far, then 130
 
     def exact_child(child: Any) -> tuple[float, int | None]:

@@ -155,13 +155,8 @@ def _info(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: 
 def _probe(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
     state = position(game, args)
     value = game.utility(state) if game.is_terminal(state) else tablebase.probe(state)
-    moves: dict[str, Any] = {}
-    if value is not None:
-        for action in game.actions(state):
-            child = game.result(state, action)
-            moves[format_action(game, state, action)] = (
-                game.utility(child) if game.is_terminal(child) else tablebase.probe(child)
-            )
+    children = tablebase.action_values(state) if value is not None else None
+    moves = {format_action(game, state, a): v for a, v in (children or {}).items()}
     optimal = [m for m, v in moves.items() if v == value]
     if args.json:
         io.json(
