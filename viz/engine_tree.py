@@ -30,7 +30,6 @@ engine runs, so a large search stops at once instead of running to the end first
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from html import escape
@@ -48,12 +47,12 @@ from solver.results import SearchResult
 from viz.annotations import BOUND_SIGN
 from viz.build import DEFAULT_MAX_NODES, bound_kind, num
 from viz.dot import FONT, answer_facts, pipe
-from viz.errors import TooManyNodesError, UnknownFormatError
-from viz.export import finite
+from viz.errors import TooManyNodesError
+from viz.export import FORMATS, node_link_json, output_format
 
 __all__ = ["ENGINE_FORMATS", "EngineTree", "engine_dot", "engine_tree", "render_engine"]
 
-ENGINE_FORMATS = ("dot", "gv", "svg", "png", "pdf", "json")
+ENGINE_FORMATS = FORMATS
 """The formats :func:`render_engine` writes."""
 
 FLAG = {"exact": "EXACT", "lower": "LOWER", "upper": "UPPER"}
@@ -537,20 +536,10 @@ def render_engine(
         GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
     """
     out = Path(path)
-    fmt = out.suffix.lstrip(".").lower()
-    if fmt not in ENGINE_FORMATS:
-        raise UnknownFormatError(
-            f"unknown output suffix {out.suffix!r} of {str(out)!r} for the engine's tree; use one "
-            f"of: {', '.join('.' + f for f in ENGINE_FORMATS)}"
-        )
+    fmt = output_format(out, ENGINE_FORMATS, what=" for the engine's tree")
     check_output(out, overwrite=overwrite)  # before Graphviz lays the picture out
     if fmt == "json":
-        try:
-            data = nx.node_link_data(tree.graph, edges="edges")
-        except TypeError:  # networkx < 3.4 names the key with link=
-            data = nx.node_link_data(tree.graph, link="edges")
-        text = json.dumps(finite(data), indent=1, ensure_ascii=False, allow_nan=False)
-        payload = (text + "\n").encode()
+        payload = (node_link_json(tree.graph) + "\n").encode()
     else:
         source = engine_dot(tree, title=title, legend=legend)
         payload = source.encode() if fmt in ("dot", "gv") else pipe(source, fmt)

@@ -78,12 +78,37 @@ def to_json(tree: GameTree) -> str:
     >>> [(n["name"], n["bound"]) for n in data["nodes"] if n["name"]]
     [('A', 'exact'), ('B', 'exact'), ('C', 'upper'), ('D', 'upper')]
     """
+    return node_link_json(tree.graph, fields=NODE_FIELDS)
+
+
+def node_link_json(graph: Any, **graph_data: Any) -> str:
+    """``graph`` as strict networkx node-link JSON (edges under ``"edges"``), with
+    ``graph_data`` added to the graph's own data."""
     try:
-        data = nx.node_link_data(tree.graph, edges="edges")
+        data = nx.node_link_data(graph, edges="edges")
     except TypeError:  # networkx < 3.4 names the key with link=
-        data = nx.node_link_data(tree.graph, link="edges")
-    data["graph"] = {**data["graph"], "fields": NODE_FIELDS}
+        data = nx.node_link_data(graph, link="edges")
+    if graph_data:
+        data["graph"] = {**data["graph"], **graph_data}
     return json.dumps(finite(data), indent=1, ensure_ascii=False, allow_nan=False)
+
+
+def output_format(
+    out: Path, formats: tuple[str, ...], *, format: str | None = None, what: str = ""
+) -> str:
+    """The format to write ``out`` in (``format``, else its suffix), one of ``formats``.
+
+    Raises:
+        UnknownFormatError: another one; ``what`` says which picture, e.g. " for the engine's
+            tree".
+    """
+    fmt = (format or out.suffix.lstrip(".")).lower()
+    if fmt not in formats:
+        given = f"format {format!r}" if format else f"suffix {out.suffix!r} of {str(out)!r}"
+        raise UnknownFormatError(
+            f"unknown output {given}{what}; use one of: {', '.join('.' + f for f in formats)}"
+        )
+    return fmt
 
 
 def render(
@@ -123,12 +148,7 @@ def render(
     '.dot'
     """
     out = Path(path)
-    fmt = (format or out.suffix.lstrip(".")).lower()
-    if fmt not in FORMATS:
-        given = f"format {format!r}" if format else f"suffix {out.suffix!r} of {str(out)!r}"
-        raise UnknownFormatError(
-            f"unknown output {given}; use one of: {', '.join('.' + f for f in FORMATS)}"
-        )
+    fmt = output_format(out, FORMATS, format=format)
     check_output(out, overwrite=overwrite)
     if fmt == "json":
         return write_text(out, to_json(tree) + "\n", overwrite=overwrite)

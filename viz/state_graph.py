@@ -23,12 +23,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from solver.errors import TooManyNodesError, UnknownFormatError
+from solver.errors import TooManyNodesError
 from solver.game import format_action, format_state, player_label
 from solver.output import write_bytes
 from solver.results import format_value
 from solver.solve import Solution
 from viz.dot import FONT, pipe
+from viz.export import output_format
 
 __all__ = ["DEFAULT_MAX_STATES", "render_state_graph", "state_graph_dot"]
 
@@ -120,12 +121,7 @@ def render_state_graph(
         GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
     """
     out = Path(path)
-    fmt = out.suffix.lstrip(".").lower()
-    if fmt not in _FORMATS:
-        raise UnknownFormatError(
-            f"unknown output suffix {out.suffix!r} of {str(out)!r}; "
-            f"use one of: {', '.join('.' + f for f in _FORMATS)}"
-        )
+    fmt = output_format(out, _FORMATS)
     source = state_graph_dot(solution, title=title, max_states=max_states)
     data = source.encode() if fmt == "dot" else pipe(source, fmt)
     out.parent.mkdir(parents=True, exist_ok=True)
