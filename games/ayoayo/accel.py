@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-__all__ = ["kernel"]
+if TYPE_CHECKING:
+    from games.ayoayo.tablebase_build import LevelKernel
+
+__all__ = ["kernel", "level_kernel"]
 
 
 def kernel() -> ModuleType | None:
@@ -26,3 +30,13 @@ def kernel() -> ModuleType | None:
     except ImportError:
         return None
     return native
+
+
+def level_kernel() -> LevelKernel | None:
+    """The compiled tablebase builder (:data:`games.ayoayo.native_tablebase.KERNEL`), or None
+    when the kernel is not to be used (the builder then runs in pure Python: the same bytes)."""
+    if kernel() is None:
+        return None
+    from games.ayoayo.native_tablebase import KERNEL
+
+    return KERNEL

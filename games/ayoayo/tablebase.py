@@ -49,8 +49,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from games.ayoayo import tablebase_build, tablebase_moves
-from games.ayoayo.accel import kernel
+from games.ayoayo import tablebase_build
+from games.ayoayo.accel import level_kernel
 from games.ayoayo.rules import Ayoayo, AyoayoState
 from games.ayoayo.tablebase_build import LevelReport
 from games.ayoayo.tablebase_files import (
@@ -151,10 +151,12 @@ class Tablebase:
     ) -> list[LevelReport]:
         """Build the missing levels up to ``up_to`` seeds here (:func:`tablebase_build.build`)."""
         try:
-            native = kernel()  # the compiled moves when numba is there: the same bytes, faster
-            moves = tablebase_moves.level_moves if native is None else native.level_moves
             return tablebase_build.build(
-                up_to, self.directory, executor=executor, moves=moves, progress=progress
+                up_to,
+                self.directory,
+                executor=executor,
+                kernel=level_kernel(),  # compiled when numba is there: the same bytes, faster
+                progress=progress,
             )
         finally:
             self.refresh()

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Final
@@ -58,10 +58,21 @@ from games.ayoayo.tablebase_index import (
     levels_up_to,
     splits,
 )
-from games.ayoayo.tablebase_moves import LevelMoves, level_moves
+from games.ayoayo.tablebase_moves import CELLS, LevelMoves, level_moves
 from solver.retrograde import ENDLESS, solve_graph
 
-__all__ = ["BLOCK", "LevelReport", "MovesFunction", "build", "build_level"]
+__all__ = [
+    "BLOCK",
+    "NO_EXIT",
+    "PURE",
+    "LevelKernel",
+    "LevelReport",
+    "MovesFunction",
+    "build",
+    "build_level",
+    "gather",
+    "solve",
+]
 
 BLOCK: Final = 1 << 13
 """Boards per block handed to a worker (small enough that Ctrl-C waits well under a second
@@ -70,7 +81,8 @@ for the blocks being worked on)."""
 MovesFunction = Callable[[int, int, int], LevelMoves]
 """``moves(seeds, start, stop)``: the contract of :func:`level_moves`."""
 
-_NO_EXIT: Final = -128
+NO_EXIT: Final = -128
+"""``best_exit`` of a position without a move that leaves the level."""
 
 
 @attrs.frozen
@@ -97,7 +109,7 @@ def build(
     directory: str | os.PathLike[str],
     *,
     executor: Executor | None = None,
-    moves: MovesFunction = level_moves,
+    kernel: LevelKernel | None = None,
     block: int = BLOCK,
     progress: Callable[[str], None] | None = None,
 ) -> list[LevelReport]:
@@ -108,7 +120,8 @@ def build(
         directory: where the level files are (created if needed).
         executor: maps the blocks of moves (e.g. a ``ProcessPoolExecutor``); None: in this
             process.
-        moves: the moves function (:func:`level_moves` or a kernel with its contract).
+        kernel: how levels are built (:data:`PURE`, the default, or a compiled kernel with
+            the same contracts, which gives the same bytes).
         block: boards per block.
         progress: called with a line of text as each level starts and ends.
 
@@ -146,7 +159,7 @@ def build(
         began = time.perf_counter()
         phases: dict[str, float] = {}
         values, distances = build_level(
-            seeds, lower, executor=executor, moves=moves, block=block, phases=phases
+            seeds, lower, executor=executor, kernel=kernel, block=block, phases=phases
         )
         seconds = time.perf_counter() - began
         write_level(directory, seeds, distances, kind=DISTANCES)  # first: values mark a level
@@ -156,7 +169,8 @@ def build(
             seeds,
             seconds=round(seconds, 3),
             phases={k: round(v, 3) for k, v in phases.items()},
-            moves=_name(moves),
+            moves=_name((kernel or PURE).moves),
+            solve=_name((kernel or PURE).solve),
             executor=_name(executor),
         )
         lower[seeds] = read_level(path).values
@@ -171,7 +185,7 @@ def build_level(
     lower: Mapping[int, npt.NDArray[np.int8]],
     *,
     executor: Executor | None = None,
-    moves: MovesFunction = level_moves,
+    kernel: LevelKernel | None = None,
     block: int = BLOCK,
     phases: dict[str, float] | None = None,
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.uint16]]:
@@ -187,19 +201,45 @@ def build_level(
     Raises:
         KeyError: a lower level that a capture reaches is missing from ``lower``.
     """
+    kernel = kernel or PURE
     began = time.perf_counter()
-    cms = splits(seeds)
     boards = board_count(seeds)
+    best_exit = np.full((len(splits(seeds)), boards), NO_EXIT, dtype=np.int8)
+    stay = np.empty((boards, CELLS), dtype=np.int32)
+    parts = _map_blocks(seeds, boards, executor, kernel.moves, block)
+    kernel.gather(seeds, lower, parts, stay, best_exit)
+    values = np.zeros(best_exit.shape, dtype=np.int8)
+    distances = np.zeros(best_exit.shape, dtype=np.uint16)
+    solving = time.perf_counter()
+    kernel.solve(seeds, _split_groups(seeds), stay, best_exit, values, distances)
+    if phases is not None:
+        phases["moves"] = solving - began
+        phases["solve"] = time.perf_counter() - solving
+    return values, distances
+
+
+def gather(
+    seeds: int,
+    lower: Mapping[int, npt.NDArray[np.int8]],
+    parts: Iterable[LevelMoves],
+    stay: npt.NDArray[np.int32],
+    best_exit: npt.NDArray[np.int8],
+) -> None:
+    """Keep the moves of ``parts`` that stay in the level, and each split's best exit.
+
+    ``stay[board, cell]`` becomes the child's rank for a move without a capture, -1 for any
+    other; ``best_exit[split, board]`` (filled with -128 beforehand: no exit) the best value,
+    for the mover, of a move that captures or ends the game.
+
+    Raises:
+        KeyError: a lower level that a capture reaches is missing from ``lower``.
+    """
+    cms = splits(seeds)
     rest = TOTAL_SEEDS - seeds
-    best_exit = np.full((len(cms), boards), _NO_EXIT, dtype=np.int8)
-    sources: list[npt.NDArray[np.int64]] = []
-    targets: list[npt.NDArray[np.int64]] = []
-    for part in _map_blocks(seeds, boards, executor, moves, block):
+    for part in parts:
         legal = part.child >= 0
         stays = legal & (part.gain_mover == 0) & (part.gain_opponent == 0)
-        rows, cols = np.nonzero(stays)
-        sources.append(rows + part.start)
-        targets.append(part.child[rows, cols])
+        stay[part.start : part.stop] = np.where(stays, part.child, -1)
         rows, cols = np.nonzero(legal & ~stays)
         gm = part.gain_mover[rows, cols].astype(np.int64)
         go = part.gain_opponent[rows, cols].astype(np.int64)
@@ -208,17 +248,41 @@ def build_level(
         for s, cm in enumerate(cms):
             value = _exit_values(seeds, cm + gm, rest - cm + go, child, lower)
             np.maximum.at(best_exit[s], where, value)
-    source = np.concatenate(sources) if sources else np.zeros(0, np.int64)
-    target = np.concatenate(targets) if targets else np.zeros(0, np.int64)
-    values = np.zeros((len(cms), boards), dtype=np.int8)
-    distances = np.zeros((len(cms), boards), dtype=np.uint16)
-    solving = time.perf_counter()
-    for group in _split_groups(seeds):
+
+
+def solve(
+    seeds: int,
+    groups: Sequence[tuple[int, ...]],
+    stay: npt.NDArray[np.int32],
+    best_exit: npt.NDArray[np.int8],
+    values: npt.NDArray[np.int8],
+    distances: npt.NDArray[np.uint16],
+) -> None:
+    """Solve each group of splits by :func:`solver.retrograde.solve_graph` into the arrays."""
+    source, cell = np.nonzero(stay >= 0)
+    target = stay[source, cell].astype(np.int64)
+    for group in groups:
         _solve_group(group, seeds, source, target, best_exit, values, distances)
-    if phases is not None:
-        phases["moves"] = solving - began
-        phases["solve"] = time.perf_counter() - solving
-    return values, distances
+
+
+@attrs.frozen
+class LevelKernel:
+    """How a level is built: three functions with the contracts of this module's own.
+
+    Attributes:
+        moves: ``moves(seeds, start, stop)``, mapped over the executor (:func:`level_moves`).
+        gather: ``gather(seeds, lower, parts, stay, best_exit)``, in this process
+            (:func:`gather`).
+        solve: ``solve(seeds, groups, stay, best_exit, values, distances)`` (:func:`solve`).
+    """
+
+    moves: MovesFunction
+    gather: Callable[..., None]
+    solve: Callable[..., None]
+
+
+PURE: Final = LevelKernel(level_moves, gather, solve)
+"""The readable builder: moves through the rules, numpy, :func:`solver.retrograde.solve_graph`."""
 
 
 def _positions(seeds: int) -> str:
@@ -308,7 +372,7 @@ def _solve_group(
         targets = np.concatenate([target + boards, target])
     endless = np.concatenate([np.full(boards, cms[s] - (rest - cms[s])) for s in group])
     exits = np.concatenate([best_exit[s] for s in group]).astype(np.int64)
-    has_exit = exits != _NO_EXIT
+    has_exit = exits != NO_EXIT
     exit_indptr = np.zeros(len(exits) + 1, dtype=np.int64)
     np.cumsum(has_exit, out=exit_indptr[1:])
     result = solve_graph(

@@ -22,12 +22,13 @@ import pytest
 
 from games.ayoayo import Ayoayo, AyoayoState, tablebase_build, tablebase_moves
 from games.ayoayo.tablebase import Tablebase
-from games.ayoayo.tablebase_files import level_path
+from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
 from solver.engine import search
 from solver.game import InvalidStateError
 from solver.results import SearchRequest, SearchResult
 
 native = pytest.importorskip("games.ayoayo.native", reason="numba is not installed")
+native_tablebase = pytest.importorskip("games.ayoayo.native_tablebase")
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAYOUTS = REPO_ROOT / "tests" / "data" / "ayoayo_playouts_subset.jsonl.gz"
@@ -376,31 +377,38 @@ class TestTablebaseLevels:
     def test_levels_built_both_ways_are_the_same_bytes(
         self, tmp_path: Path, seeds: int, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """Levels built on the kernel (moves and values) equal the pure build byte for byte."""
+        """Levels built on the kernel (moves, values, distances) equal the pure build's bytes."""
         pure_dir, fast_dir = tmp_path / "pure", tmp_path / "fast"
-        tablebase_build.build(seeds, fast_dir, moves=native.level_moves, block=5000)
-        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")  # the values by solver.retrograde
-        tablebase_build.build(seeds, pure_dir, moves=tablebase_moves.level_moves)
+        tablebase_build.build(seeds, fast_dir, kernel=native_tablebase.KERNEL, block=5000)
+        tablebase_build.build(seeds, pure_dir)  # moves by the rules, values by solver.retrograde
         for n in range(0, seeds + 1, 4):
-            name = level_path(pure_dir, n).name
-            assert (pure_dir / name).read_bytes() == (fast_dir / name).read_bytes(), name
+            for kind in (VALUES, DISTANCES):
+                name = level_path(pure_dir, n, kind).name
+                assert (pure_dir / name).read_bytes() == (fast_dir / name).read_bytes(), name
 
     def test_the_tablebase_builds_on_the_kernel(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """Tablebase.build uses the compiled moves, and the pure ones when switched off."""
+        """Tablebase.build uses the compiled builder, and the pure one when switched off."""
         used: list[str] = []
         real = tablebase_build.build
 
         def spy(*args: Any, **kwargs: Any) -> Any:
-            used.append(kwargs["moves"].__module__)
+            kernel = kwargs["kernel"] or tablebase_build.PURE
+            used.append(kernel.moves.__module__)
+            used.append(kernel.solve.__module__)
             return real(*args, **kwargs)
 
         monkeypatch.setattr(tablebase_build, "build", spy)
         Tablebase(tmp_path / "a").build(4)
         monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
         Tablebase(tmp_path / "b").build(4)
-        assert used == ["games.ayoayo.native", "games.ayoayo.tablebase_moves"]
+        assert used == [
+            "games.ayoayo.native",
+            "games.ayoayo.native_tablebase",
+            "games.ayoayo.tablebase_moves",
+            "games.ayoayo.tablebase_build",
+        ]
 
 
 @pytest.mark.slow

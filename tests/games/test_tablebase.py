@@ -8,12 +8,13 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
+import attrs
 import numpy as np
 import pytest
 
 from games.ayoayo import Ayoayo, AyoayoState
 from games.ayoayo.tablebase import Tablebase, default_directory
-from games.ayoayo.tablebase_build import build
+from games.ayoayo.tablebase_build import PURE, build
 from games.ayoayo.tablebase_files import (
     HEADER_SIZE,
     TablebaseFileError,
@@ -268,7 +269,7 @@ class TestBuild:
             calls.append(seeds)
             return level_moves(seeds, start, stop)
 
-        reports = build(8, tmp_path, moves=counting)
+        reports = build(8, tmp_path, kernel=attrs.evolve(PURE, moves=counting))
         assert [r.built for r in reports] == [0, 0, 1] and set(calls) == {8}
         assert level_path(tmp_path, 8).read_bytes() == level_path(built, 8).read_bytes()
 
@@ -281,7 +282,7 @@ class TestBuild:
             return level_moves(seeds, start, stop)
 
         with pytest.raises(KeyboardInterrupt):
-            build(8, tmp_path, moves=interrupted, block=4096)
+            build(8, tmp_path, kernel=attrs.evolve(PURE, moves=interrupted), block=4096)
         names = sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".json"))
         assert names == ["ayoayo-00.dist", "ayoayo-00.tb", "ayoayo-04.dist", "ayoayo-04.tb"]
 
