@@ -484,5 +484,6 @@ def solve(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-KERNEL: Final = LevelKernel(native.level_moves, gather, solve)
-"""The compiled builder: :func:`games.ayoayo.native.level_moves`, :func:`gather`, :func:`solve`."""
+KERNEL: Final = LevelKernel(native.level_moves, gather, solve, bytes_per_board=125)
+"""The compiled builder: :func:`games.ayoayo.native.level_moves`, :func:`gather`, :func:`solve`
+(peak memory: 116-119 bytes a board at levels 16 and 20, two groups solved at once)."""

@@ -59,6 +59,7 @@ from games.ayoayo.tablebase_index import (
     splits,
 )
 from games.ayoayo.tablebase_moves import CELLS, LevelMoves, level_moves
+from solver.errors import GameError
 from solver.retrograde import ENDLESS, solve_graph
 
 __all__ = [
@@ -67,10 +68,13 @@ __all__ = [
     "PURE",
     "LevelKernel",
     "LevelReport",
+    "LevelTooLargeError",
     "MovesFunction",
+    "available_memory",
     "build",
     "build_level",
     "gather",
+    "memory_needed",
     "solve",
 ]
 
@@ -130,7 +134,11 @@ def build(
 
     Raises:
         ValueError: ``up_to`` is not a level.
+        LevelTooLargeError: building the largest missing level would need more memory than
+            the machine has available (checked before anything is built).
     """
+    kernel = kernel or PURE
+    _check_memory(up_to, directory, kernel)
     reports = []
     lower: dict[int, npt.NDArray[np.int8]] = {}
     for seeds in levels_up_to(up_to):
@@ -169,8 +177,8 @@ def build(
             seeds,
             seconds=round(seconds, 3),
             phases={k: round(v, 3) for k, v in phases.items()},
-            moves=_name((kernel or PURE).moves),
-            solve=_name((kernel or PURE).solve),
+            moves=_name(kernel.moves),
+            solve=_name(kernel.solve),
             executor=_name(executor),
         )
         lower[seeds] = read_level(path).values
@@ -274,15 +282,59 @@ class LevelKernel:
         gather: ``gather(seeds, lower, parts, stay, best_exit)``, in this process
             (:func:`gather`).
         solve: ``solve(seeds, groups, stay, best_exit, values, distances)`` (:func:`solve`).
+        bytes_per_board: the peak memory of a level's build per board, measured (it decides
+            whether a level fits before it is started).
     """
 
     moves: MovesFunction
     gather: Callable[..., None]
     solve: Callable[..., None]
+    bytes_per_board: int
 
 
-PURE: Final = LevelKernel(level_moves, gather, solve)
-"""The readable builder: moves through the rules, numpy, :func:`solver.retrograde.solve_graph`."""
+PURE: Final = LevelKernel(level_moves, gather, solve, bytes_per_board=900)
+"""The readable builder: moves through the rules, numpy, :func:`solver.retrograde.solve_graph`
+(peak memory: about 860 bytes a board at level 12)."""
+
+
+class LevelTooLargeError(GameError, MemoryError):
+    """Building a level would need more memory than the machine has available."""
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux ``MemAvailable``), None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def memory_needed(seeds: int, kernel: LevelKernel) -> int:
+    """About how many bytes building level ``seeds`` takes with ``kernel`` (measured peaks)."""
+    return kernel.bytes_per_board * board_count(seeds)
+
+
+def _check_memory(up_to: int, directory: str | os.PathLike[str], kernel: LevelKernel) -> None:
+    """Refuse a build whose largest missing level would not fit in the memory available."""
+    missing = [n for n in levels_up_to(up_to) if not level_path(directory, n).exists()]
+    have = available_memory()
+    if not missing or have is None or memory_needed(missing[-1], kernel) <= have:
+        return
+    fits = [n for n in levels_up_to(up_to) if memory_needed(n, kernel) <= have]
+    need = memory_needed(missing[-1], kernel)
+    raise LevelTooLargeError(
+        f"level {missing[-1]} needs about {need / 1e9:.1f} GB of memory to build and "
+        f"{have / 1e9:.1f} GB is available; build up to --seeds {fits[-1] if fits else 0} "
+        "here"
+        + ("" if kernel is not PURE else ", or install the fast extra (a tenth of the memory)")
+    )
 
 
 def _positions(seeds: int) -> str:

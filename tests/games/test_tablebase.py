@@ -12,9 +12,9 @@ import attrs
 import numpy as np
 import pytest
 
-from games.ayoayo import Ayoayo, AyoayoState
+from games.ayoayo import Ayoayo, AyoayoState, tablebase_build
 from games.ayoayo.tablebase import Tablebase, default_directory
-from games.ayoayo.tablebase_build import PURE, build
+from games.ayoayo.tablebase_build import PURE, LevelTooLargeError, build
 from games.ayoayo.tablebase_files import (
     HEADER_SIZE,
     TablebaseFileError,
@@ -272,6 +272,21 @@ class TestBuild:
         reports = build(8, tmp_path, kernel=attrs.evolve(PURE, moves=counting))
         assert [r.built for r in reports] == [0, 0, 1] and set(calls) == {8}
         assert level_path(tmp_path, 8).read_bytes() == level_path(built, 8).read_bytes()
+
+    def test_a_level_too_large_for_the_memory_is_refused_first(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Before anything is built, a level that would not fit is refused, naming what fits."""
+        monkeypatch.setattr(tablebase_build, "available_memory", lambda: 100_000_000)
+        with pytest.raises(LevelTooLargeError, match=r"level 12 needs about 1\.2 GB") as e:
+            build(12, tmp_path / "tb")
+        assert "up to --seeds 8 here" in str(e.value)
+        assert not (tmp_path / "tb").exists()
+
+    def test_available_memory_is_found(self) -> None:
+        """This machine's available memory is read and positive."""
+        have = tablebase_build.available_memory()
+        assert have is not None and have > 0
 
     def test_interrupted_level_leaves_nothing(self, tmp_path: Path) -> None:
         """Ctrl-C during a level leaves the lower levels whole and no file of that level."""

@@ -52,6 +52,22 @@ class TestTablebaseCommand:
             "level  8: present (226,746 positions)",
         ]
 
+    def test_dask_address_not_answering(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """A --dask address no scheduler answers is named, and nothing is built."""
+        pytest.importorskip("distributed")
+        argv = ["tablebase", "build", "ayoayo", "--seeds", "4", "--dir", str(tmp_path / "tb")]
+        code, _, err = _run(capsys, *argv, "--dask", "²")
+        assert code == 2 and "invalid --dask '²'" in err and "tcp://scheduler:8786" in err
+        assert not (tmp_path / "tb").exists()
+
+    def test_dask_or_workers(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """--dask brings its own workers: asking for both is refused."""
+        argv = ["tablebase", "build", "ayoayo", "--seeds", "4", "--dir", str(tmp_path)]
+        code, _, err = _run(capsys, *argv, "--dask", "tcp://127.0.0.1:1", "--workers", "2")
+        assert code == 2 and "not both" in err
+
     def test_info(self, directory: Path, capsys: pytest.CaptureFixture[str]) -> None:
         """info lists each level with its size, bytes and build time."""
         code, out, _ = _run(
