@@ -161,9 +161,11 @@ class LowerLevels:
 
 
 @_jit
-def _reverse(stay: Any, ptr: Any, src: Any) -> None:
+def _reverse(stay: Any, ptr: Any, src: Any, stop: Any) -> bool:
     boards = stay.shape[0]
     for b in range(boards):
+        if b % _STOP_EVERY == 0 and stop[0]:
+            return False
         for c in range(6):
             x = stay[b, c]
             if x >= 0:
@@ -172,21 +174,24 @@ def _reverse(stay: Any, ptr: Any, src: Any) -> None:
         ptr[b + 1] += ptr[b]
     fill = ptr[:-1].copy()
     for b in range(boards):
+        if b % _STOP_EVERY == 0 and stop[0]:
+            return False
         for c in range(6):
             x = stay[b, c]
             if x >= 0:
                 src[fill[x]] = b
                 fill[x] += 1
+    return True
 
 
 class LevelGraph:
     """A level's moves that stay in it (``stay``) and the same reversed (``ptr``, ``src``)."""
 
-    def __init__(self, stay: npt.NDArray[np.int32]) -> None:
+    def __init__(self, stay: npt.NDArray[np.int32], stop: npt.NDArray[np.int64]) -> None:
         self.stay = stay
         self.ptr = np.zeros(stay.shape[0] + 1, dtype=np.int64)
         self.src = np.zeros(int(np.count_nonzero(stay >= 0)), dtype=np.int32)
-        _reverse(stay, self.ptr, self.src)
+        self.whole = _reverse(stay, self.ptr, self.src, stop)
 
 
 # ---- solving a group of one or two mirrored splits ------------------------------------------
@@ -203,6 +208,8 @@ def _values(  # noqa: C901 (compiled hot loop, kept inline)
     status = np.zeros(n, dtype=np.int8)  # 0 undecided, 1 in W, -1 in L
     top = 0
     for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False
         b = u % boards
         d = 0
         for c in range(6):
@@ -218,6 +225,8 @@ def _values(  # noqa: C901 (compiled hot loop, kept inline)
     # the positions with an exit, by exit value (counting sort), for the sweep's seeds
     first = np.zeros(2 * top + 2, dtype=np.int64)
     for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False
         if rel[u] != _NO_EXIT_REL:
             first[rel[u] + top + 1] += 1
     for k in range(2 * top + 1):
@@ -225,6 +234,8 @@ def _values(  # noqa: C901 (compiled hot loop, kept inline)
     by_exit = np.empty(first[2 * top + 1], dtype=np.int32)
     fill = first.copy()
     for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False
         if rel[u] != _NO_EXIT_REL:
             by_exit[fill[rel[u] + top]] = u
             fill[rel[u] + top] += 1
@@ -278,7 +289,7 @@ def _values(  # noqa: C901 (compiled hot loop, kept inline)
 
 
 @_jit
-def _plies(
+def _plies(  # noqa: C901 (compiled hot loop, kept inline)
     stay: Any, ptr: Any, src: Any, rel: Any, copies: int, value: Any, plies: Any, stop: Any
 ) -> bool:
     """Plies to leaving the level as the pure solver counts them; False if stopped."""
@@ -287,6 +298,8 @@ def _plies(
     pending = np.zeros(n, dtype=np.uint8)
     terminal = np.zeros(n, dtype=np.bool_)
     for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False
         b = u % boards
         to = 0 if copies == 1 else (1 - u // boards) * boards
         d = 0
@@ -303,11 +316,15 @@ def _plies(
     queue = np.empty(n, dtype=np.int32)
     tail = 0
     for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False
         if terminal[u]:
             plies[u] = 0
             queue[tail] = u
             tail += 1
-    for u in range(n):  # a value-keeping exit: winners, and the others with nothing else
+    for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False  # a value-keeping exit: winners, and the others with nothing else
         if rel[u] == value[u] and (value[u] > 0 or pending[u] == 0):
             plies[u] = 1
             queue[tail] = u
@@ -358,6 +375,8 @@ def _open_draws(  # noqa: C901 (compiled hot loop, kept inline)
     top = 0
     opened = 0
     for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False
         if plies[u] > top:
             top = plies[u]
         if plies[u] == -1 and value[u] == 0:
@@ -367,17 +386,23 @@ def _open_draws(  # noqa: C901 (compiled hot loop, kept inline)
     # the settled draws, by ply (only value-0 nodes keep a draw's value)
     first = np.zeros(top + 2, dtype=np.int64)
     for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False
         if value[u] == 0 and plies[u] >= 0:
             first[plies[u] + 1] += 1
     for k in range(top + 1):
         first[k + 1] += first[k]
     settled = np.empty(first[top + 1], dtype=np.int32)
     for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False
         if value[u] == 0 and plies[u] >= 0:
             settled[first[plies[u]]] = u
             first[plies[u]] += 1
     tail = 0
     for u in range(n):
+        if u % _STOP_EVERY == 0 and stop[0]:
+            return False
         if plies[u] == -1 and value[u] == 0 and rel[u] == 0:
             plies[u] = 1
             queue[tail] = u
@@ -422,7 +447,7 @@ def _solve_group(
         ]
     ).astype(np.int16)
     value = np.empty(rel.size, dtype=np.int16)
-    if not _values(graph.stay, graph.ptr, graph.src, rel, copies, value, stop):
+    if not graph.whole or not _values(graph.stay, graph.ptr, graph.src, rel, copies, value, stop):
         return None
     plies = np.empty(rel.size, dtype=np.int32)
     if not _plies(graph.stay, graph.ptr, graph.src, rel, copies, value, plies, stop):
@@ -452,36 +477,45 @@ def solve(
 ) -> None:
     """:func:`games.ayoayo.tablebase_build.solve`, compiled: the groups solved on threads.
 
-    Ctrl-C (KeyboardInterrupt in this thread) raises the stop flag; the kernels see it within a
-    few milliseconds and the interrupt goes on once they have returned.
+    The kernels run on worker threads (they release the GIL) while this thread waits, so
+    Ctrl-C (KeyboardInterrupt here) raises the stop flag at once; the kernels see it within a
+    few milliseconds and the interrupt goes on when they have returned.
     """
     cms = splits(seeds)
     rest = TOTAL_SEEDS - seeds
-    graph = LevelGraph(stay)
     stop = np.zeros(1, dtype=np.int64)
     workers = max(1, min(len(groups), threads or os.cpu_count() or 1))
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tablebase")
-    futures: dict[Future[Any], tuple[int, ...]] = {}
     try:
+        (graph,) = _finished([pool.submit(LevelGraph, stay, stop)])
+        futures = []
         for group in groups:
             exits = [best_exit[s] for s in group]
             endless = [cms[s] - (rest - cms[s]) for s in group]
-            futures[pool.submit(_solve_group, graph, exits, endless, stop)] = group
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-            for future in done:
-                answer = future.result()
-                if answer is None:
-                    raise KeyboardInterrupt
-                for s, v, d in zip(futures[future], *answer, strict=True):
-                    values[s] = v
-                    distances[s] = d
+            futures.append(pool.submit(_solve_group, graph, exits, endless, stop))
+        for group, answer in zip(groups, _finished(futures), strict=True):
+            for s, v, d in zip(group, *answer, strict=True):
+                values[s] = v
+                distances[s] = d
     except BaseException:
         stop[0] = 1
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _finished(futures: list[Future[Any]]) -> list[Any]:
+    """The futures' results, in order, waiting in short steps so Ctrl-C is seen at once.
+
+    Raises:
+        KeyboardInterrupt: a kernel gave up because the stop flag was raised.
+    """
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+        if any(f.result() is None for f in done):
+            raise KeyboardInterrupt
+    return [f.result() for f in futures]
 
 
 KERNEL: Final = LevelKernel(native.level_moves, gather, solve, bytes_per_board=125)

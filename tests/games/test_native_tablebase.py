@@ -80,7 +80,7 @@ class TestSolve:
         boards = 300_000
         stay = rng.integers(-2, boards, (boards, 6)).astype(np.int32)
         stay[stay < 0] = -1
-        graph = native_tablebase.LevelGraph(stay)
+        graph = native_tablebase.LevelGraph(stay, np.zeros(1, dtype=np.int64))
         exits = rng.integers(-20, 21, boards).astype(np.int8)
         stop = np.ones(1, dtype=np.int64)
         assert native_tablebase._solve_group(graph, [exits], [0], stop) is None
