@@ -135,10 +135,20 @@ print(time.perf_counter() - began)
 """
 
 
-def _first_search(root: Path, native: bool) -> float:
-    """A fresh interpreter's import and first search, run in ``root`` (its packages first)."""
+_NUMBA_IMPORT = """
+import time
+from games.ayoayo import Ayoayo
+from solver.engine import search
+began = time.perf_counter()
+import numba
+print(time.perf_counter() - began)
+"""
+
+
+def _fresh(root: Path, code: str) -> float:
+    """Run ``code`` in a fresh interpreter in ``root`` (its packages first); the time it prints."""
     out = subprocess.run(
-        [sys.executable, "-c", _STARTUP.format(native=native)],
+        [sys.executable, "-c", code],
         cwd=root,
         check=True,
         capture_output=True,
@@ -147,11 +157,17 @@ def _first_search(root: Path, native: bool) -> float:
     return float(out.stdout.strip())
 
 
+def _first_search(root: Path, native: bool) -> float:
+    """A fresh interpreter's import and first search, run in ``root``."""
+    return _fresh(root, _STARTUP.format(native=native))
+
+
 def startup(rounds: int, baseline: Path | None = None) -> dict[str, Any]:
     """A fresh interpreter's import and first search: native minus pure (cache warm).
 
     With ``baseline`` (another checkout of the project), each round also runs it, so the two
-    figures are taken side by side on a machine whose load changes.
+    figures are taken side by side on a machine whose load changes. Each round also times a
+    bare ``import numba`` after the project's own imports: the floor of the extra time.
     """
     roots = {"": ROOT} if baseline is None else {"": ROOT, "baseline_": baseline.resolve()}
     for root in roots.values():
@@ -163,6 +179,10 @@ def startup(rounds: int, baseline: Path | None = None) -> dict[str, Any]:
             pure = _first_search(root, False)
             figures.setdefault(f"{prefix}native_first_search_s", []).append(native)
             figures.setdefault(f"{prefix}extra_s", []).append(native - pure)
+        figures.setdefault("numba_import_s", []).append(_fresh(ROOT, _NUMBA_IMPORT))
+        if baseline is not None:  # paired within the round: the saving, load for load
+            saved = figures["baseline_extra_s"][-1] - figures["extra_s"][-1]
+            figures.setdefault("saved_vs_baseline_s", []).append(saved)
     report: dict[str, Any] = {"rounds": rounds}
     report.update({k: _spread(v) for k, v in figures.items()})
     if baseline is not None:
@@ -174,8 +194,10 @@ def _print_startup(up: dict[str, Any]) -> None:
     first = _fmt(up["native_first_search_s"], 2)
     print(f"\n4. second process, import + first search: native {first} s")
     print(f"   extra over pure Python: {_fmt(up['extra_s'], 2)} s")
+    print(f"   of which numba's bare import: {_fmt(up['numba_import_s'], 2)} s")
     if "baseline_extra_s" in up:
         print(f"   baseline {up['baseline']}: extra {_fmt(up['baseline_extra_s'], 2)} s")
+        print(f"   saved, round by round: {_fmt(up['saved_vs_baseline_s'], 2)} s")
 
 
 def tablebase_levels(up_to: int) -> dict[str, Any]:
