@@ -160,8 +160,13 @@ def _jit_allocating(fn: F) -> F:
 
 
 def _cached(dispatcher: Any, runtime: bool) -> Any:
-    """Give a ``cache=True`` dispatcher the lighter load of :class:`_CachedKernel`."""
-    dispatcher._cache = _CachedKernel(dispatcher.py_func, runtime)
+    """Give a ``cache=True`` dispatcher the lighter load of :class:`_CachedKernel`.
+
+    Under ``NUMBA_DISABLE_JIT=1`` (numba's debugging switch) ``njit`` hands the Python
+    function back, which runs as it is.
+    """
+    if isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
+        dispatcher._cache = _CachedKernel(dispatcher.py_func, runtime)  # type: ignore[attr-defined]
     return dispatcher
 
 

@@ -380,6 +380,22 @@ class TestStartUp:
         assert (refreshes, runtime) == ("0", "False"), done.stderr
         assert (int(value), pv.strip()) == (here.value, str(here.pv))
 
+    @pytest.mark.slow
+    def test_numbas_debugging_switch_still_runs_the_kernels(self) -> None:
+        """Under NUMBA_DISABLE_JIT=1 the kernels run as plain Python, with the same answer."""
+        code = "from games.ayoayo import Ayoayo; from solver.engine import search; "
+        code += "g = Ayoayo(); print(search(g, g.initial_state(), depth=3).pv)"
+        done = subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", code],
+            cwd=REPO_ROOT,
+            env=dict(os.environ, NUMBA_DISABLE_JIT="1"),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == str(_native(GAME.initial_state(), depth=3).pv)
+
     def test_a_failed_light_load_falls_back_to_numbas(self) -> None:
         """When the light load raises, numba's regular load (with its refresh) answers."""
         board = native.board_array(GAME.initial_state())
