@@ -1,8 +1,9 @@
 """The compiled Ayòayò kernel against the pure-Python engine and OpenSpiel, in one run.
 
 Run: ``.venv/bin/python benchmarks/native.py`` (``--quick`` for a smoke run, ``--json PATH`` to
-keep the figures, ``--tablebase 12`` to also build tablebase levels both ways). ``make bench``
-installs OpenSpiel; without it its column is skipped.
+keep the figures, ``--tablebase 12`` to also build tablebase levels both ways, ``--only startup``
+for the start-up figure alone, ``--baseline DIR`` to interleave it with another checkout's).
+``make bench`` installs OpenSpiel; without it its column is skipped.
 
 What it measures (the targets of issue 9), contenders interleaved round by round so a loaded
 machine slows them alike, and ratios reported as median with their min-max spread:
@@ -13,7 +14,8 @@ machine slows them alike, and ratios reported as median with their min-max sprea
 2. the depth completed from the start within 1 s (kernel and pure engine).
 3. values and optimal sets equal at every depth 1-16.
 4. JIT start-up paid by a second process (numba's on-disk cache warm): a fresh interpreter's
-   import plus first search, native minus pure.
+   import plus first search, native minus pure; with ``--baseline`` the same for another
+   checkout (say, the commit before a start-up change), its runs interleaved with these.
 5. optionally tablebase levels built with the compiled and the pure moves: time, equal bytes.
 """
 
@@ -133,30 +135,69 @@ print(time.perf_counter() - began)
 """
 
 
-def startup(rounds: int) -> dict[str, Any]:
-    """A fresh interpreter's import and first search: native minus pure (cache warm)."""
-    subprocess.run(  # warm numba's on-disk cache
-        [sys.executable, "-c", _STARTUP.format(native=True)],
-        cwd=ROOT,
+_NUMBA_IMPORT = """
+import time
+from games.ayoayo import Ayoayo
+from solver.engine import search
+began = time.perf_counter()
+import numba
+print(time.perf_counter() - began)
+"""
+
+
+def _fresh(root: Path, code: str) -> float:
+    """Run ``code`` in a fresh interpreter in ``root`` (its packages first); the time it prints."""
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
         check=True,
         capture_output=True,
+        text=True,
     )
-    extra: list[float] = []
-    native: list[float] = []
+    return float(out.stdout.strip())
+
+
+def _first_search(root: Path, native: bool) -> float:
+    """A fresh interpreter's import and first search, run in ``root``."""
+    return _fresh(root, _STARTUP.format(native=native))
+
+
+def startup(rounds: int, baseline: Path | None = None) -> dict[str, Any]:
+    """A fresh interpreter's import and first search: native minus pure (cache warm).
+
+    With ``baseline`` (another checkout of the project), each round also runs it, so the two
+    figures are taken side by side on a machine whose load changes. Each round also times a
+    bare ``import numba`` after the project's own imports: the floor of the extra time.
+    """
+    roots = {"": ROOT} if baseline is None else {"": ROOT, "baseline_": baseline.resolve()}
+    for root in roots.values():
+        _first_search(root, True)  # warm numba's on-disk cache
+    figures: dict[str, list[float]] = {}
     for _ in range(rounds):
-        runs = {}
-        for flag in (True, False):
-            out = subprocess.run(
-                [sys.executable, "-c", _STARTUP.format(native=flag)],
-                cwd=ROOT,
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            runs[flag] = float(out.stdout.strip())
-        native.append(runs[True])
-        extra.append(runs[True] - runs[False])
-    return {"native_first_search_s": _spread(native), "extra_s": _spread(extra)}
+        for prefix, root in roots.items():
+            native = _first_search(root, True)
+            pure = _first_search(root, False)
+            figures.setdefault(f"{prefix}native_first_search_s", []).append(native)
+            figures.setdefault(f"{prefix}extra_s", []).append(native - pure)
+        figures.setdefault("numba_import_s", []).append(_fresh(ROOT, _NUMBA_IMPORT))
+        if baseline is not None:  # paired within the round: the saving, load for load
+            saved = figures["baseline_extra_s"][-1] - figures["extra_s"][-1]
+            figures.setdefault("saved_vs_baseline_s", []).append(saved)
+    report: dict[str, Any] = {"rounds": rounds}
+    report.update({k: _spread(v) for k, v in figures.items()})
+    if baseline is not None:
+        report["baseline"] = str(baseline)
+    return report
+
+
+def _print_startup(up: dict[str, Any]) -> None:
+    first = _fmt(up["native_first_search_s"], 2)
+    print(f"\n4. second process, import + first search: native {first} s")
+    print(f"   extra over pure Python: {_fmt(up['extra_s'], 2)} s")
+    print(f"   of which numba's bare import: {_fmt(up['numba_import_s'], 2)} s")
+    if "baseline_extra_s" in up:
+        print(f"   baseline {up['baseline']}: extra {_fmt(up['baseline_extra_s'], 2)} s")
+        print(f"   saved, round by round: {_fmt(up['saved_vs_baseline_s'], 2)} s")
 
 
 def tablebase_levels(up_to: int) -> dict[str, Any]:
@@ -189,11 +230,42 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--tablebase", type=int, default=0, help="build levels up to N both ways")
+    parser.add_argument(
+        "--only", choices=["startup"], help="measure only this part (startup: item 4)"
+    )
+    parser.add_argument(
+        "--startup-rounds", type=int, default=9, help="fresh-process rounds for item 4"
+    )
+    parser.add_argument(
+        "--baseline", type=Path, help="another checkout whose start-up is measured alongside"
+    )
     options = parser.parse_args()
     quick = options.quick
     rounds = 2 if quick else options.rounds
     report: dict[str, Any] = {"machine_load": list(_load())}
     print(f"load average at start: {report['machine_load']}")
+    if options.only != "startup":
+        _search_figures(report, quick, rounds)
+    up = startup(2 if quick else options.startup_rounds, options.baseline)
+    report["startup"] = up
+    _print_startup(up)
+    if options.tablebase and options.only is None:
+        tb = tablebase_levels(options.tablebase)
+        report["tablebase"] = tb
+        print(f"\n5. tablebase levels up to {options.tablebase}: equal bytes {tb['equal_bytes']}")
+        for n in tb["native"]:
+            print(
+                f"   level {n:2d}: native moves {tb['native'][n]['seconds']:.1f} s, "
+                f"pure moves {tb['pure'][n]['seconds']:.1f} s"
+            )
+    report["machine_load_end"] = list(_load())
+    print(f"\nload average at end: {report['machine_load_end']}")
+    if options.json:
+        options.json.write_text(json.dumps(report, indent=2) + "\n")
+
+
+def _search_figures(report: dict[str, Any], quick: bool, rounds: int) -> None:
+    """Items 1-3: nodes/s, depth in 1 s, values equal (into ``report``, and printed)."""
     nps = nodes_per_second(rounds, 8 if quick else 14, 6 if quick else 10)
     report["nodes_per_second"] = nps
     print(f"\n1. nodes/s from the start, depth {nps['depth']} (oware depth {nps['oware_depth']})")
@@ -209,24 +281,6 @@ def main() -> None:
     report["values_agree"] = agree
     print(f"\n3. values and optimal sets equal at depths 1-{len(agree['depths'])}: ", end="")
     print(agree["all_equal"])
-    up = startup(2 if quick else 3)
-    report["startup"] = up
-    first = _fmt(up["native_first_search_s"], 2)
-    print(f"\n4. second process, import + first search: native {first} s")
-    print(f"   extra over pure Python: {_fmt(up['extra_s'], 2)} s")
-    if options.tablebase:
-        tb = tablebase_levels(options.tablebase)
-        report["tablebase"] = tb
-        print(f"\n5. tablebase levels up to {options.tablebase}: equal bytes {tb['equal_bytes']}")
-        for n in tb["native"]:
-            print(
-                f"   level {n:2d}: native moves {tb['native'][n]['seconds']:.1f} s, "
-                f"pure moves {tb['pure'][n]['seconds']:.1f} s"
-            )
-    report["machine_load_end"] = list(_load())
-    print(f"\nload average at end: {report['machine_load_end']}")
-    if options.json:
-        options.json.write_text(json.dumps(report, indent=2) + "\n")
 
 
 def _load() -> tuple[float, ...]:

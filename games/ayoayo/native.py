@@ -27,7 +27,12 @@ What it assumes and guarantees:
 * **Compilation.** The first use compiles the kernels (a few seconds, said once on stderr)
   and numba caches them on disk: beside this file when its folder is writable, else in the
   user cache directory (``$XDG_CACHE_HOME/gamesolver/numba`` or ``~/.cache/gamesolver/numba``;
-  ``NUMBA_CACHE_DIR`` overrides both). Importing this module raises ImportError without numba;
+  ``NUMBA_CACHE_DIR`` overrides both).
+* **Start-up.** A later process loads two entry points from that cache at its first search
+  (:func:`_child_value`, which holds the whole search, and :func:`_hint`), without readying
+  numba's compiler or runtime (:class:`_CachedKernel`): the search kernels allocate nothing
+  (scratch rows are passed in) and are compiled without numba's runtime. Importing numba
+  itself is most of what is left. Importing this module raises ImportError without numba;
   :meth:`games.ayoayo.rules.Ayoayo.native_search` then answers None and the engine runs in
   pure Python, as it does with ``GAMESOLVER_NATIVE=0``.
 
@@ -51,6 +56,7 @@ from typing import Any, Final, TypeVar, cast
 import numba
 import numpy as np
 import numpy.typing as npt
+from numba.core.runtime import nrt
 
 from games.ayoayo.rules import WIN_THRESHOLD
 from games.ayoayo.tablebase_index import board_count, unrank
@@ -109,26 +115,59 @@ class _CompileNotice(numba.core.event.Listener):
 numba.core.event.register("numba:compile", _CompileNotice())  # type: ignore[no-untyped-call]
 
 
-def _jit(fn: F) -> F:
-    """``numba.njit(cache=True)``, typed for mypy as the identity."""
-    return cast(F, numba.njit(cache=True)(fn))
+class _CachedKernel(numba.core.caching.FunctionCache):
+    """numba's on-disk cache for one kernel, loading without readying the compiler first.
 
-
-def _jit_typed(signature: str) -> Callable[[F], F]:
-    """``numba.njit(signature, cache=True)``: one overload, compiled (or loaded) at import.
-
-    The recursive kernels need it: numba's cache mishandles a recursive function that has
-    several overloads (a segmentation fault when a later process loads them).
+    numba's own load refreshes its typing and lowering registries before reading a cached
+    kernel (importing and installing every implementation it has: about 0.2 s, the largest
+    share of a second process's start-up). Linking cached machine code needs at most numba's
+    runtime (for kernels that allocate arrays: ``runtime``); the registries matter only to a
+    compile, and numba's compiler refreshes them itself. Should this lighter load fail
+    (numba's internals change), the regular one runs.
     """
 
-    def wrap(fn: F) -> F:
-        return cast(F, numba.njit(signature, cache=True)(fn))
+    def __init__(self, py_func: Callable[..., Any], runtime: bool) -> None:
+        super().__init__(py_func)  # type: ignore[no-untyped-call]
+        self.runtime = runtime
 
-    return wrap
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        try:
+            if self.runtime:
+                nrt.rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
+        except Exception:  # any failure: numba's regular path decides
+            return super().load_overload(sig, target_context)  # type: ignore[no-untyped-call]
 
 
-_B = "int64[:, ::1]"  # a 2-d array (boards, orders, table, history)
-_V = "int64[::1]"  # a 1-d array (a position, the counters)
+def _jit(fn: F) -> F:
+    """``numba.njit(cache=True)`` without numba's runtime, typed for mypy as the identity.
+
+    A kernel made so allocates nothing (callers pass scratch arrays in), so neither it nor
+    its cached machine code needs numba's runtime (reference counts, allocation), whose
+    initialisation costs a second process ~30 ms. Nothing is compiled or loaded at import: a
+    kernel is, at its first call from Python, with the kernels it calls inside it (so
+    :func:`_negamax` and the rules are never loaded on their own: only the entry points
+    :func:`_child_value` and :func:`_hint` are, at the first search).
+    """
+    no_runtime = numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # not in stubs
+    return cast(F, _cached(no_runtime(fn), runtime=False))
+
+
+def _jit_allocating(fn: F) -> F:
+    """:func:`_jit` for a kernel that allocates arrays (with numba's runtime)."""
+    return cast(F, _cached(numba.njit(cache=True)(fn), runtime=True))
+
+
+def _cached(dispatcher: Any, runtime: bool) -> Any:
+    """Give a ``cache=True`` dispatcher the lighter load of :class:`_CachedKernel`.
+
+    Under ``NUMBA_DISABLE_JIT=1`` (numba's debugging switch) ``njit`` hands the Python
+    function back, which runs as it is.
+    """
+    if isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
+        dispatcher._cache = _CachedKernel(dispatcher.py_func, runtime)  # type: ignore[attr-defined]
+    return dispatcher
 
 
 # ---- the rules ------------------------------------------------------------------------------
@@ -228,9 +267,11 @@ def _sow(b: Array, p: int, o: int) -> bool:  # noqa: C901 (compiled hot loop, ke
 
 
 @_jit
-def _can_feed(b: Array, q: int) -> bool:
-    """Whether player ``q`` has a sowing that ends and leaves the opponent's row non-empty."""
-    trial = np.empty(WIDTH, np.int64)
+def _can_feed(b: Array, q: int, trial: Array) -> bool:
+    """Whether player ``q`` has a sowing that ends and leaves the opponent's row non-empty.
+
+    ``trial`` (:data:`WIDTH` ints) is scratch for the trial sowings.
+    """
     for cell in range(6):
         o = _pit(q, cell)
         if b[o]:
@@ -243,7 +284,7 @@ def _can_feed(b: Array, q: int) -> bool:
     return False
 
 
-@_jit
+@_jit_allocating
 def play(s: Array, cell: int, out: Array) -> bool:
     """Write the position after the mover sows ``cell`` into ``out``; False if illegal.
 
@@ -251,6 +292,12 @@ def play(s: Array, cell: int, out: Array) -> bool:
     opponent row empty (the feeding rule). As ``Ayoayo.try_result``, it does not look at the
     end by more than 24 captured: the callers do (no move is tried then).
     """
+    return _play(s, cell, out, np.empty(WIDTH, np.int64))
+
+
+@_jit
+def _play(s: Array, cell: int, out: Array, trial: Array) -> bool:
+    """:func:`play` with ``trial`` (:data:`WIDTH` ints) as scratch: the search allocates nothing."""
     p = s[14]
     o = _pit(p, cell)
     if s[o] == 0:
@@ -266,7 +313,7 @@ def play(s: Array, cell: int, out: Array) -> bool:
     if not _row_empty(out, p):
         return True
     # The mover's row is empty: the next player must feed it, or takes its own row.
-    if not _row_empty(out, q) and not _can_feed(out, q):
+    if not _row_empty(out, q) and not _can_feed(out, q, trial):
         r = 6 * q
         for i in range(r, r + 6):
             out[12 + q] += out[i]
@@ -274,14 +321,20 @@ def play(s: Array, cell: int, out: Array) -> bool:
     return True
 
 
-@_jit
+@_jit_allocating
 def is_terminal(s: Array) -> bool:
     """Over when a player has more than 24 or the player to move has no legal move."""
+    return _is_terminal(s, np.empty(WIDTH, np.int64))
+
+
+@_jit
+def _is_terminal(s: Array, trial: Array) -> bool:
+    """:func:`is_terminal` with ``trial`` (:data:`WIDTH` ints) as scratch."""
     if s[12] > WIN_THRESHOLD or s[13] > WIN_THRESHOLD:
         return True
     p = s[14]
     if _row_empty(s, 1 - p):
-        return not _can_feed(s, p)
+        return not _can_feed(s, p, trial)
     r = 6 * p
     for o in range(r, r + 6):
         h = s[o]
@@ -289,7 +342,6 @@ def is_terminal(s: Array) -> bool:
             last = s[(o + h) % 12]
             if last == 0 or last == 3:
                 return False  # the first lap ends the move
-    trial = np.empty(WIDTH, np.int64)
     for o in range(r, r + 6):
         if s[o]:
             for i in range(14):
@@ -299,15 +351,16 @@ def is_terminal(s: Array) -> bool:
     return True
 
 
-@_jit
+@_jit_allocating
 def legal_mask(s: Array) -> int:
     """The legal cells as bits (bit ``c`` for cell ``c``); 0 iff the game is over."""
     if s[12] > WIN_THRESHOLD or s[13] > WIN_THRESHOLD:
         return 0
     out = np.empty(WIDTH, np.int64)
+    trial = np.empty(WIDTH, np.int64)
     mask = 0
     for cell in range(6):
-        if play(s, cell, out):
+        if _play(s, cell, out, trial):
             mask |= 1 << cell
     return mask
 
@@ -316,6 +369,15 @@ def legal_mask(s: Array) -> int:
 
 MAX_DEPTH: Final = 250
 """The deepest search the kernel's stacks hold (the driver stops deepening there)."""
+
+SCRATCH: Final = MAX_DEPTH + 2
+"""The row of the kernel's boards kept for the rules' trial sowings (past the stack's rows)."""
+
+ROOT_PLY: Final = np.int64(0)
+"""The stack row of the child a search starts from: an int64, not the literal 0 (numba would
+compile the recursive kernels a second time for a literal argument, and its cache mishandles
+a recursive function with several overloads: a segmentation fault when a later process loads
+them)."""
 
 KERNEL_CHECK_NODES: Final = 1 << 15
 """The first node budget between two returns to Python (then sized to ~20 ms of search)."""
@@ -413,7 +475,7 @@ def _stop(st: Array) -> bool:
     return False
 
 
-@_jit_typed(f"int64({_B}, int64, int64, int64, {_V}, int64)")
+@_jit
 def _frontier(bs: Array, ply: int, alpha: int, beta: int, st: Array, since: int) -> int:
     """Negamax at remaining depth 1: the children are horizon leaves, valued here (as the
     engine's ``frontier``: actions order, no table, no ordering).
@@ -427,16 +489,17 @@ def _frontier(bs: Array, ply: int, alpha: int, beta: int, st: Array, since: int)
         return 0
     s = bs[ply]
     child = bs[ply + 1]
+    trial = bs[SCRATCH]
     player = s[14]
     best = -BIG
     legal = 0
     estimated = 0
     if s[12] <= WIN_THRESHOLD and s[13] <= WIN_THRESHOLD:
         for a in range(6):
-            if not play(s, a, child):
+            if not _play(s, a, child, trial):
                 continue
             legal += 1
-            if estimated == 0 and st[HORIZON] == since and not is_terminal(child):
+            if estimated == 0 and st[HORIZON] == since and not _is_terminal(child, trial):
                 estimated = 1
             v = child[12] - child[13]  # the utility, and the evaluation too
             if player:
@@ -472,7 +535,7 @@ def _sort_by_history(order: Array, start: int, cells: Array, n: int, hist: Array
         order[j] = c
 
 
-@_jit_typed(f"int64({_B}, {_B}, int64, int64, int64, int64, {_B}, {_B}, {_V})")
+@_jit
 def _negamax(  # noqa: C901 (compiled hot loop: the search, one call per node)
     bs: Array,
     orders: Array,
@@ -529,11 +592,12 @@ def _negamax(  # noqa: C901 (compiled hot loop: the search, one call per node)
     legal = 0
     d1 = depth - 1
     child = bs[ply + 1]
+    trial = bs[SCRATCH]
     i = 0
     while i < n_order:
         a = order[i]
         i += 1
-        if play(s, a, child):
+        if _play(s, a, child, trial):
             legal += 1
             if legal == 1:
                 if d1 == 1:
@@ -584,7 +648,7 @@ def _negamax(  # noqa: C901 (compiled hot loop: the search, one call per node)
     return best
 
 
-@_jit_typed(f"int64({_V}, int64, int64, int64, {_B}, {_B}, {_B}, {_B}, {_V})")
+@_jit
 def _child_value(
     child: Array,
     depth: int,
@@ -603,13 +667,13 @@ def _child_value(
         if _stop(st):
             return 0
         st[LEAVES] += 1
-        if not is_terminal(child):
+        if not _is_terminal(child, bs[SCRATCH]):
             st[HORIZON] += 1
         v = child[12] - child[13]
         return v if child[14] else -v  # the parent's view: the parent is 1 - child[14]
     if depth == 1:
-        return -_frontier(bs, 0, -beta, -alpha, st, st[HORIZON])
-    return -_negamax(bs, orders, 0, depth, -beta, -alpha, tk, hist, st)
+        return -_frontier(bs, ROOT_PLY, -beta, -alpha, st, st[HORIZON])
+    return -_negamax(bs, orders, ROOT_PLY, depth, -beta, -alpha, tk, hist, st)
 
 
 # ---- the driver: the engine's iterations, plies pass and principal variation ----------------
@@ -637,7 +701,7 @@ class _Search:
         self.node_limit = node_limit
         slots = 1 << max(2, table_size.bit_length() - 1)  # a power of two <= size (>= 4)
         self.table = np.zeros((slots, 3), np.int64)
-        self.boards = np.zeros((MAX_DEPTH + 2, WIDTH), np.int64)
+        self.boards = np.zeros((SCRATCH + 1, WIDTH), np.int64)
         self.orders = np.zeros((MAX_DEPTH + 2, 12), np.int64)
         self.history = np.zeros((2, 6), np.int64)
         self.st = np.zeros(N_STATS, np.int64)
@@ -1019,7 +1083,7 @@ def _advance(board: Array) -> None:
     board[j] = 0
 
 
-@_jit
+@_jit_allocating
 def _level_moves(
     first: Array, count: int, table: Array, child: Array, gain_mover: Array, gain_opponent: Array
 ) -> None:
@@ -1027,6 +1091,7 @@ def _level_moves(
     board = first.copy()
     state = np.zeros(WIDTH, np.int64)
     out = np.zeros(WIDTH, np.int64)
+    trial = np.empty(WIDTH, np.int64)
     for i in range(count):
         if i:
             _advance(board)
@@ -1034,7 +1099,7 @@ def _level_moves(
             state[p] = board[p]
         for c in range(6):
             child[i, c] = -1
-            if board[5 - c] == 0 or not play(state, c, out):
+            if board[5 - c] == 0 or not _play(state, c, out, trial):
                 continue
             gm = out[12]
             go = out[13]

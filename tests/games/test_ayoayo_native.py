@@ -351,6 +351,73 @@ class TestWiring:
         assert capsys.readouterr().err.count("compiling") == 1
 
 
+_SECOND_PROCESS = """
+import numba.core.base
+refreshes = []
+real = numba.core.base.BaseContext.refresh
+numba.core.base.BaseContext.refresh = lambda self: (refreshes.append(1), real(self))[1]
+from games.ayoayo import Ayoayo
+from solver.engine import search
+game = Ayoayo()
+result = search(game, game.initial_state(), depth=6)
+print(len(refreshes), numba.core.runtime.rtsys._init, result.value, result.pv)
+"""
+
+
+class TestStartUp:
+    """A second process loads the cached search without readying numba's compiler."""
+
+    def test_a_second_process_loads_without_refreshing_numba(self) -> None:
+        """No registry refresh and no runtime set up; the same answer as in this process."""
+        here = _native(GAME.initial_state(), depth=6)  # compiled or loaded: on disk now
+        done = subprocess.run(
+            [sys.executable, "-c", _SECOND_PROCESS],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        refreshes, runtime, value, pv = done.stdout.split(" ", 3)
+        assert (refreshes, runtime) == ("0", "False"), done.stderr
+        assert (int(value), pv.strip()) == (here.value, str(here.pv))
+
+    @pytest.mark.slow
+    def test_numbas_debugging_switch_still_runs_the_kernels(self) -> None:
+        """Under NUMBA_DISABLE_JIT=1 the kernels run as plain Python, with the same answer."""
+        code = "from games.ayoayo import Ayoayo; from solver.engine import search; "
+        code += "g = Ayoayo(); print(search(g, g.initial_state(), depth=3).pv)"
+        done = subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", code],
+            cwd=REPO_ROOT,
+            env=dict(os.environ, NUMBA_DISABLE_JIT="1"),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == str(_native(GAME.initial_state(), depth=3).pv)
+
+    def test_a_failed_light_load_falls_back_to_numbas(self) -> None:
+        """When the light load raises, numba's regular load (with its refresh) answers."""
+        board = native.board_array(GAME.initial_state())
+        table = np.zeros((8, 3), np.int64)
+        assert native._hint(table, board) == -1  # compiled or loaded: on disk now
+        cache = native._CachedKernel(native._hint.py_func, runtime=False)
+        real = cache._load_overload
+        calls: list[int] = []
+
+        def flaky(sig: Any, target_context: Any) -> Any:
+            calls.append(1)
+            if len(calls) == 1:
+                raise RuntimeError("a numba whose internals changed")
+            return real(sig, target_context)
+
+        cache._load_overload = flaky  # type: ignore[method-assign]
+        loaded = cache.load_overload(native._hint.signatures[0], native._hint.targetctx)
+        assert loaded is not None
+        assert len(calls) == 2
+
+
 class TestTablebaseLevels:
     """The compiled moves and values of a level equal the pure ones: the same bytes on disk."""
 
