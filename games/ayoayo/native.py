@@ -68,6 +68,7 @@ __all__ = [
     "MAX_DEPTH",
     "WIDTH",
     "board_array",
+    "compiled",
     "is_terminal",
     "legal_mask",
     "level_moves",
@@ -98,7 +99,7 @@ class _CompileNotice(numba.core.event.Listener):
     def on_start(self, event: Any) -> None:
         data = getattr(event, "data", None) or {}
         fn = getattr(data.get("dispatcher"), "py_func", None)
-        if fn is not None and fn.__module__ != __name__:
+        if fn is not None and not fn.__module__.startswith(__name__):
             return  # someone else's numba function
         if not _CompileNotice.announced:
             _CompileNotice.announced = True
@@ -156,7 +157,16 @@ def _jit(fn: F) -> F:
 
 def _jit_allocating(fn: F) -> F:
     """:func:`_jit` for a kernel that allocates arrays (with numba's runtime)."""
-    return cast(F, _cached(numba.njit(cache=True)(fn), runtime=True))
+    return compiled(fn)
+
+
+def compiled(fn: F, *, nogil: bool = False) -> F:
+    """``numba.njit(cache=True)`` with the lighter cache load, for this package's kernels.
+
+    ``nogil=True`` lets the kernel run on several threads at once (the tablebase builder's).
+    Its first compile is said once on stderr, as this module's are.
+    """
+    return cast(F, _cached(numba.njit(cache=True, nogil=nogil)(fn), runtime=True))
 
 
 def _cached(dispatcher: Any, runtime: bool) -> Any:

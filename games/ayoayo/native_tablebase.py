@@ -36,9 +36,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, TypeVar
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -59,8 +58,8 @@ _STOP_EVERY: Final = 1 << 16
 
 
 def _jit(fn: F) -> F:
-    """``numba.njit(cache=True, nogil=True)``, typed for mypy as the identity."""
-    return cast(F, numba.njit(cache=True, nogil=True)(fn))
+    """A kernel that releases the GIL (:func:`games.ayoayo.native.compiled`)."""
+    return native.compiled(fn, nogil=True)
 
 
 # ---- the moves of a block: what stays in the level, and the best exit per split --------------
