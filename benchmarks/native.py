@@ -16,7 +16,7 @@ machine slows them alike, and ratios reported as median with their min-max sprea
 4. JIT start-up paid by a second process (numba's on-disk cache warm): a fresh interpreter's
    import plus first search, native minus pure; with ``--baseline`` the same for another
    checkout (say, the commit before a start-up change), its runs interleaved with these.
-5. optionally tablebase levels built with the compiled and the pure moves: time, equal bytes.
+5. optionally a tablebase level built by the compiled and the pure builder: time, equal bytes.
 """
 
 from __future__ import annotations
@@ -200,28 +200,47 @@ def _print_startup(up: dict[str, Any]) -> None:
         print(f"   saved, round by round: {_fmt(up['saved_vs_baseline_s'], 2)} s")
 
 
-def tablebase_levels(up_to: int) -> dict[str, Any]:
-    """Build levels up to ``up_to`` with the compiled and with the pure moves; equal bytes?"""
-    from games.ayoayo import native, tablebase_build, tablebase_moves
-    from games.ayoayo.tablebase_files import level_path
+def tablebase_levels(up_to: int, rounds: int) -> dict[str, Any]:
+    """Level ``up_to`` built by the compiled and the pure builder, interleaved round by round.
 
-    out: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory() as pure_dir, tempfile.TemporaryDirectory() as fast_dir:
-        for name, directory, moves in (
-            ("native", fast_dir, native.level_moves),
-            ("pure", pure_dir, tablebase_moves.level_moves),
-        ):
-            reports = tablebase_build.build(up_to, directory, moves=moves)
-            records = {}
-            for r in reports:
-                record = json.loads(level_path(directory, r.seeds).with_suffix(".json").read_text())
-                records[r.seeds] = {"seconds": record["seconds"], "phases": record.get("phases")}
-            out[name] = records
-        out["equal_bytes"] = all(
-            level_path(pure_dir, n).read_bytes() == level_path(fast_dir, n).read_bytes()
-            for n in range(0, up_to + 1, 4)
-        )
-    return out
+    The levels below are built once (compiled) and copied into each round's fresh directory;
+    both builders run in this process (no worker pool), so the ratio is per core. Every
+    round's values and distances are compared byte for byte.
+    """
+    import shutil
+
+    from games.ayoayo.native_tablebase import KERNEL
+    from games.ayoayo.tablebase_build import PURE, build
+    from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
+
+    times: dict[str, list[float]] = {"compiled": [], "pure": []}
+    equal = True
+    with tempfile.TemporaryDirectory() as base:
+        if up_to > 0:
+            build(up_to - 4, base, kernel=KERNEL)
+        for _ in range(rounds):
+            built = {}
+            for name, kernel in (("compiled", KERNEL), ("pure", PURE)):
+                directory = Path(base) / name
+                shutil.rmtree(directory, ignore_errors=True)
+                shutil.copytree(base, directory, ignore=shutil.ignore_patterns("compiled", "pure"))
+                (report,) = [r for r in build(up_to, directory, kernel=kernel) if r.built]
+                times[name].append(report.seconds or 0.0)
+                built[name] = directory
+            equal &= all(
+                level_path(built["compiled"], up_to, kind).read_bytes()
+                == level_path(built["pure"], up_to, kind).read_bytes()
+                for kind in (VALUES, DISTANCES)
+            )
+    ratios = [p / c for p, c in zip(times["pure"], times["compiled"], strict=True)]
+    return {
+        "level": up_to,
+        "rounds": rounds,
+        "compiled_s": _spread(times["compiled"]),
+        "pure_s": _spread(times["pure"]),
+        "ratio": _spread(ratios),
+        "equal_bytes": equal,
+    }
 
 
 def main() -> None:
@@ -229,9 +248,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke run (small depths)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", type=Path, help="write the figures here")
-    parser.add_argument("--tablebase", type=int, default=0, help="build levels up to N both ways")
     parser.add_argument(
-        "--only", choices=["startup"], help="measure only this part (startup: item 4)"
+        "--tablebase", type=int, default=0, help="build level N both ways, interleaved"
+    )
+    parser.add_argument(
+        "--only",
+        choices=["startup", "tablebase"],
+        help="measure only this part (startup: item 4; tablebase: item 5, with --tablebase N)",
     )
     parser.add_argument(
         "--startup-rounds", type=int, default=9, help="fresh-process rounds for item 4"
@@ -244,20 +267,18 @@ def main() -> None:
     rounds = 2 if quick else options.rounds
     report: dict[str, Any] = {"machine_load": list(_load())}
     print(f"load average at start: {report['machine_load']}")
-    if options.only != "startup":
+    if options.only is None:
         _search_figures(report, quick, rounds)
-    up = startup(2 if quick else options.startup_rounds, options.baseline)
-    report["startup"] = up
-    _print_startup(up)
-    if options.tablebase and options.only is None:
-        tb = tablebase_levels(options.tablebase)
+    if options.only in (None, "startup"):
+        up = startup(2 if quick else options.startup_rounds, options.baseline)
+        report["startup"] = up
+        _print_startup(up)
+    if options.tablebase and options.only in (None, "tablebase"):
+        tb = tablebase_levels(options.tablebase, 2 if quick else min(rounds, 3))
         report["tablebase"] = tb
-        print(f"\n5. tablebase levels up to {options.tablebase}: equal bytes {tb['equal_bytes']}")
-        for n in tb["native"]:
-            print(
-                f"   level {n:2d}: native moves {tb['native'][n]['seconds']:.1f} s, "
-                f"pure moves {tb['pure'][n]['seconds']:.1f} s"
-            )
+        print(f"\n5. tablebase level {tb['level']}, {tb['rounds']} rounds, one process each:")
+        print(f"   compiled {_fmt(tb['compiled_s'], 2)} s, pure {_fmt(tb['pure_s'], 1)} s")
+        print(f"   pure / compiled: {_fmt(tb['ratio'])}; equal bytes: {tb['equal_bytes']}")
     report["machine_load_end"] = list(_load())
     print(f"\nload average at end: {report['machine_load_end']}")
     if options.json:
