@@ -17,6 +17,12 @@ read from their files and never recomputed:
    :func:`solver.retrograde.solve_graph` with endless play scored ``cm - co`` (no capture can
    happen inside a cycle) and positions without a move scored the same (the game is over and
    only captured seeds count).
+
+Steps 1-3 are the three functions of a :class:`LevelKernel`: :data:`PURE` (this module's
+:func:`gather` and :func:`solve`, moves through the rules) or the compiled
+:data:`games.ayoayo.native_tablebase.KERNEL`, which writes the same bytes in a fraction of the
+time and memory. Before anything is built, the largest missing level's memory need (the
+kernel's measured bytes a board) is checked against the memory available.
 4. The level is written atomically, its distances first, then its values: a level whose values
    file exists is complete and is skipped, so an interrupted build resumes at the first missing
    level, and a half-built level is never used.
