@@ -21,6 +21,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,7 +38,13 @@ CASES = {
     "match, engine agent": (["match", "ayoayo", "engine:30", "random", "-n", "4"], 1),
     "analyse": (["analyse", "ayoayo", "--time", "60"], 1),
     "best (teaching alpha-beta)": (["best", "ayoayo", "-a", "alphabeta", "--depth", "11"], 1),
+    "tablebase build (2 workers)": (
+        ["tablebase", "build", "ayoayo", "--seeds", "20", "--dir", "{fresh}", "--workers", "2"],
+        3,
+    ),
 }
+"""Each case: the arguments (``{fresh}``: a new empty folder per run) and the processes to wait
+for before the signal."""
 
 
 def group_members(group: int) -> list[int]:
@@ -57,6 +64,11 @@ def group_members(group: int) -> list[int]:
 
 def one_run(argv: list[str], busy: int) -> tuple[float, int, int]:
     """Seconds from SIGINT to exit, the exit status, and processes left 0.5 s later."""
+    with tempfile.TemporaryDirectory() as fresh:
+        return _one_run([a.replace("{fresh}", fresh) for a in argv], busy)
+
+
+def _one_run(argv: list[str], busy: int) -> tuple[float, int, int]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen(
         [sys.executable, "-c", LAUNCH, *argv],

@@ -132,6 +132,28 @@ class TestCtrlC:
         assert child.returncode == 130, err
         assert "best move:" in out
 
+    def test_a_tablebase_build_keeps_whole_levels_and_no_worker(self, tmp_path: Path) -> None:
+        """Ctrl-C in a tablebase build (2 workers) exits 130: only whole levels, no worker."""
+        child = start(
+            "tablebase",
+            "build",
+            "ayoayo",
+            "--seeds",
+            "16",
+            "--dir",
+            str(tmp_path),
+            "--workers",
+            "2",
+        )
+        out, err = interrupt(child, busy=3)
+        assert child.returncode == 130, err
+        assert "Traceback" not in err
+        assert wait_until(lambda: not group_members(child.pid), PROMPT_SECONDS)
+        assert "level 16: built" not in out
+        values = {p.stem for p in tmp_path.glob("*.tb")}
+        assert {p.stem for p in tmp_path.glob("*.dist")} >= values  # distances written first
+        assert not [p for p in tmp_path.iterdir() if p.suffix not in (".tb", ".dist", ".json")]
+
 
 class TestKilledParent:
     def test_workers_exit_when_their_parent_is_killed(self) -> None:
