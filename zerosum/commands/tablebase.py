@@ -121,24 +121,31 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
     if args.dask is not None and args.workers is not None:
         raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
     client = None if args.dask is None else _dask_client(args.dask)
-    if not args.json:
-        io.print(f"building levels up to {args.seeds} seeds in {tablebase.directory}")
-        io.print("(Ctrl-C stops; the levels already written are kept and a rerun resumes)")
-    progress = None if args.json else io.print
+    headed = False
+
+    def progress(line: str) -> None:
+        nonlocal headed
+        if not headed:  # only once the build has passed its checks (memory, directory)
+            headed = True
+            io.print(f"building levels up to {args.seeds} seeds in {tablebase.directory}")
+            io.print("(Ctrl-C stops; the levels already written are kept and a rerun resumes)")
+        io.print(line)
+
+    lines = None if args.json else progress
     if client is not None:
         with client:
-            reports = tablebase.build(args.seeds, executor=client.get_executor(), progress=progress)
+            reports = tablebase.build(args.seeds, executor=client.get_executor(), progress=lines)
     elif workers > 1:
         # Workers leave Ctrl-C to this process, which drops the queued blocks and stops.
         executor = ProcessPoolExecutor(workers, initializer=_ignore_interrupts)
         try:
-            reports = tablebase.build(args.seeds, executor=executor, progress=progress)
+            reports = tablebase.build(args.seeds, executor=executor, progress=lines)
         except BaseException:
             executor.shutdown(wait=False, cancel_futures=True)
             raise
         executor.shutdown()
     else:
-        reports = tablebase.build(args.seeds, progress=progress)
+        reports = tablebase.build(args.seeds, progress=lines)
     if args.json:
         io.json(
             {
