@@ -90,21 +90,51 @@ def _peak_bytes() -> int:
 
 
 def _verify(table: Tablebase, seeds: int, count: int, rng: random.Random) -> dict[str, int]:
-    """Bellman at ``count`` sampled positions of a level, the rules judging each move."""
+    """Bellman at ``count`` sampled positions of a level, the rules judging each move.
+
+    Values: the stored value is the mover's best over its moves, each played through the rules
+    and its child probed. Distances, where the mover is ahead of endless play or behind it:
+    one more than the quickest (ahead) or slowest (behind) distance after a value-keeping move
+    (0 after a move that leaves the level), or none (endless) exactly when that is endless.
+    """
     game = table.game
-    checked = failed = 0
+    checked = failed = distances = distances_failed = 0
     for _ in range(count):
         state = _sample(seeds, rng)
         children = table.action_values(state)
         if children is None:  # a level below is missing
             continue
+        value = table.probe(state)
         if game.is_terminal(state):
             best = game.utility(state)
         else:
             best = max(children.values()) if state[14] == 0 else min(children.values())
         checked += 1
-        failed += table.probe(state) != best
-    return {"checked": checked, "failed": failed}
+        failed += value != best
+        if value is None or value != best or game.is_terminal(state):
+            continue
+        p = state[14]
+        ahead = (value if p == 0 else -value) - (state[12 + p] - state[13 - p])
+        if ahead == 0:
+            continue  # a draw's plies have two passes; the tests cover them
+        after = []
+        for action, child_value in children.items():
+            if child_value != value:
+                continue
+            child = game.result(state, action)
+            left = game.is_terminal(child) or 48 - child[12] - child[13] < seeds
+            found = 0 if left else table.distance(child)
+            after.append(float("inf") if found is None else found)
+        expected = 1 + (min(after) if ahead > 0 else max(after))
+        stored = table.distance(state)
+        distances += 1
+        distances_failed += (float("inf") if stored is None else stored) != expected
+    return {
+        "checked": checked,
+        "failed": failed,
+        "distances_checked": distances,
+        "distances_failed": distances_failed,
+    }
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -243,7 +273,8 @@ def report(figures: dict[str, Any], markdown: bool) -> None:
     for seeds, check in figures["verified"].items():
         print(
             f"level {seeds}: {check['checked']} positions checked by the rules, "
-            f"{check['failed']} wrong"
+            f"{check['failed']} wrong; {check['distances_checked']} distances, "
+            f"{check['distances_failed']} wrong"
         )
     probe = figures["probe_seconds"]
     probe_ok = probe["median"] <= figures["probe_target_seconds"]
