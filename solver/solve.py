@@ -45,7 +45,7 @@ import os
 import time
 from array import array
 from collections.abc import Callable, Hashable, Iterator
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 import numpy as np
@@ -73,6 +73,9 @@ __all__ = [
     "UnknownStateError",
     "solve",
 ]
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 PROGRESS_EVERY: Final = 8192
 """``progress`` is called each time this many more states have been seen (and at the end)."""
@@ -306,8 +309,8 @@ class Solution:
 
 
 def solve(
-    game: Game[Any, Any],
-    state: Any = None,
+    game: Game[S, A],
+    state: S | None = None,
     *,
     max_states: int = 2_000_000,
     progress: Callable[[int], None] | None = None,

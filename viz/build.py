@@ -48,7 +48,7 @@ and ``pruned`` (with ``cut`` on the first pruned edge of a cut-off).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import attrs
 import networkx as nx
@@ -80,6 +80,9 @@ __all__ = [
     "bound_kind",
     "game_tree",
 ]
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 DEFAULT_MAX_NODES = 1000
 """The largest diagram drawn unless the caller raises ``max_nodes``."""
@@ -191,8 +194,8 @@ def bound_kind(value: float, alpha_in: float, beta_in: float) -> str:
 
 
 def game_tree(
-    game: Game[Any, Any],
-    state: Any = None,
+    game: Game[S, A],
+    state: S | None = None,
     depth: int | None = None,
     algorithm: str = "minimax",
     *,

@@ -10,7 +10,9 @@ from __future__ import annotations
 from games.tictactoe import TicTacToe
 from solver.engine import search
 from solver.minimax import alphabeta, minimax
+from solver.solve import solve
 from solver.testing import check_game, check_state, playout
+from viz.build import game_tree
 
 
 def options_are_keyword_only() -> None:
@@ -26,6 +28,8 @@ def states_belong_to_their_game() -> None:
     game = TicTacToe()
     minimax(game, "x.o/.x./...")  # type: ignore[misc]
     search(game, "x.o/.x./...")  # type: ignore[misc]
+    solve(game, "x.o/.x./...")  # type: ignore[misc]
+    game_tree(game, "x.o/.x./...")  # type: ignore[misc]
     check_state(game, 4)  # type: ignore[misc]
 
 
