@@ -1,5 +1,9 @@
 """How a node's value is written, in one place for every picture (TikZ, the interactive page).
 
+It also holds what an exercise sheet hides, for every writer that draws one (Graphviz in
+:mod:`viz.dot`, TikZ in :mod:`viz.tikz`): every value but the leaves', the bounds, the cuts and
+pruned marks, and the principal path and best moves, which are the answers the student finds.
+
 The tree (:mod:`viz.build`) records each valued node's ``bound``: ``"exact"``, or
 ``"lower"``/``"upper"`` when alpha-beta left the value a bound (the fail-soft rule of
 :func:`viz.build.bound_kind`). A lower bound is written ``≥v``, an upper bound ``≤v``.
@@ -13,8 +17,16 @@ from __future__ import annotations
 from typing import Any
 
 from viz.build import num
+from viz.errors import VizError
 
-__all__ = ["BOUND_SIGN", "value_text"]
+__all__ = [
+    "BOUND_SIGN",
+    "exercise_edge",
+    "exercise_node",
+    "exercise_task",
+    "exercise_value",
+    "value_text",
+]
 
 BOUND_SIGN = {"exact": "", "lower": "≥", "upper": "≤"}
 """The sign written before a value of each bound kind."""
@@ -29,3 +41,76 @@ def value_text(data: dict[str, Any]) -> str:
     if data["value"] is None:
         return ""
     return BOUND_SIGN[data["bound"]] + num(data["value"])
+
+
+def exercise_value(
+    data: dict[str, Any], value: float | None, bound: str
+) -> tuple[float | None, str]:
+    """What an exercise writes in a node: a leaf's ``value`` and ``bound``, nothing elsewhere.
+
+    ``value`` and ``bound`` are the node's as the picture's view shows them.
+
+    Raises:
+        VizError: a leaf pruned without a value (the student could not solve the tree).
+
+    >>> exercise_value({"leaf": "terminal"}, 3, "exact"), exercise_value({"leaf": None}, 3, "upper")
+    ((3, 'exact'), (None, 'exact'))
+    """
+    if not data["leaf"]:
+        return None, "exact"
+    if value is None:
+        raise VizError(
+            f"an exercise shows every leaf's value, and leaf {data['title']!r} was pruned "
+            "without one: build the tree with pruned='values'"
+        )
+    return value, bound
+
+
+def exercise_node(data: dict[str, Any]) -> dict[str, Any]:
+    """A node's attributes as an exercise draws them: a pruned node looks like any other, only
+    a leaf keeps its value, and no node is marked principal, optimal or cut.
+
+    >>> shown = exercise_node({"kind": "pruned", "leaf": None, "value": 2, "bound": "upper",
+    ...                        "principal": False, "optimal": False, "cut": "v=2 ≤ α=3"})
+    >>> shown["kind"], shown["value"], shown["bound"], shown["cut"]
+    ('node', None, 'exact', None)
+    """
+    value, bound = exercise_value(data, data["value"], data["bound"])
+    kind = "node" if data["kind"] == "pruned" else data["kind"]
+    return {
+        **data,
+        "kind": kind,
+        "value": value,
+        "bound": bound,
+        "principal": False,
+        "optimal": False,
+        "cut": None,
+    }
+
+
+def exercise_edge(data: dict[str, Any]) -> dict[str, Any]:
+    """A move as an exercise draws it: never pruned, principal or optimal (the answers).
+
+    >>> exercise_edge({"move": "a1", "pruned": True, "principal": False, "optimal": False,
+    ...                "cut": "v=2 ≤ α=3"})["pruned"]
+    False
+    """
+    return {**data, "pruned": False, "principal": False, "optimal": False, "cut": None}
+
+
+def exercise_task(algorithm: str) -> str:
+    """The instruction written under an exercise (alpha-beta asks for windows and cuts too).
+
+    >>> exercise_task("minimax")
+    'fill in the value of every inner node; search the moves left to right'
+    """
+    return (
+        "fill in the value of every inner node"
+        + (
+            ", its window (α, β) on entry and its range [lo, hi]; cross out the branches "
+            "alpha-beta never visits and mark each bound ≥ or ≤"
+            if algorithm == "alphabeta"
+            else ""
+        )
+        + "; search the moves left to right"
+    )

@@ -37,6 +37,7 @@ from typing import Any
 import graphviz
 
 from solver.quoting import quote
+from viz.annotations import exercise_task, exercise_value
 from viz.boards import board_label, from_cells
 from viz.build import GameTree, as_float, num
 from viz.errors import GraphvizFailedError, GraphvizNotFoundError, UnreadableError, VizError
@@ -266,12 +267,7 @@ def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
     if value is None and not look.exercise and data["value"] is not None:
         hidden_text = value_text(*shown(data, look.view))
     if look.exercise:
-        value, bound = shown(data, look.view) if leaf else (None, "exact")
-        if leaf and value is None:
-            raise VizError(
-                f"an exercise shows every leaf's value, and leaf {data['title']!r} was pruned "
-                "without one: build the tree with pruned='values'"
-            )
+        value, bound = exercise_value(data, *shown(data, look.view))
     if value is not None and kind != "pruned":
         classes.append("valued")
     if not look.exercise and data["value"] is not None:
@@ -491,17 +487,7 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
         f'<TR><TD ALIGN="LEFT"><B><FONT POINT-SIZE="14">{escape(name)}</FONT></B></TD></TR>'
     )
     if look.exercise:
-        task = (
-            "fill in the value of every inner node"
-            + (
-                ", its window (α, β) on entry and its range [lo, hi]; cross out the branches "
-                "alpha-beta never visits and mark each bound ≥ or ≤"
-                if facts["algorithm"] == "alphabeta"
-                else ""
-            )
-            + "; search the moves left to right"
-        )
-        summary = task
+        summary = exercise_task(facts["algorithm"])
     elif look.marks:
         summary = ""  # the stepper page writes each frame's caption itself
     elif frame.final:
