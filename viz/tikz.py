@@ -7,6 +7,10 @@ fail-soft rule gives it), plain when exact; the principal path is bold, other op
 pruned subtrees grey and dashed with the cut (``v=2 ≤ α=3``) written in red at the first pruned
 edge; AIMA's node letters stand beside their nodes.
 
+``exercise=True`` draws the sheet a student fills in: the same tree with only the leaves' values,
+and without what :func:`viz.annotations.exercise_node` hides (bounds, cuts, pruned marks, the
+principal path), as the Graphviz exercise does; the normal picture is its answer key.
+
 Assumes only plain TikZ: the shapes are drawn as paths and the colours defined inside the
 picture, so the body needs nothing but ``\\usepackage{tikz}`` in the preamble. The layout is the
 textbook one: leaves evenly spaced left to right, each parent centred over its children, one row
@@ -35,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.output import write_text
-from viz.annotations import value_text
+from viz.annotations import exercise_edge, exercise_node, exercise_task, value_text
 from viz.build import GameTree, num
 from viz.dot import default_title, summary_line
 
@@ -287,22 +291,31 @@ def _edge_command(
 
 
 def _caption(
-    tree: GameTree, title: str | None, legend: bool, bottom: float, left: float, width: float
+    tree: GameTree,
+    title: str | None,
+    legend: bool,
+    exercise: bool,
+    where: tuple[float, float, float],
 ) -> str:
+    bottom, left, width = where
+    facts = tree.graph.graph
+    name = title or default_title(tree)
     rows = [
-        r"\textbf{" + latex_text(title or default_title(tree)) + "}",
-        latex_text(summary_line(tree)),
+        r"\textbf{" + latex_text(("Exercise: " if exercise else "") + name) + "}",
+        latex_text(exercise_task(facts["algorithm"]) if exercise else summary_line(tree)),
     ]
     if legend:
-        facts = tree.graph.graph
         items = [
             r"$\triangle$ MAX takes the largest value",
             r"$\bigtriangledown$ MIN the smallest",
-            r"$\geq v$ / $\leq v$: a bound (alpha-beta stopped early)",
-            r"\textbf{bold}: principal variation",
-            r"{\color{optimal}blue}: a best move",
         ]
-        if tree.pruned:
+        if not exercise:  # the rest are answers
+            items += [
+                r"$\geq v$ / $\leq v$: a bound (alpha-beta stopped early)",
+                r"\textbf{bold}: principal variation",
+                r"{\color{optimal}blue}: a best move",
+            ]
+        if tree.pruned and not exercise:
             items.append(r"{\color{pruned}dashed}: pruned, never visited ({\color{cut}the cut})")
         if facts.get("transpositions"):
             items.append(r"{\color{hits}$\times n$}: position reached $n$ times")
@@ -322,6 +335,7 @@ def to_tikz(
     title: str | None = None,
     legend: bool = True,
     caption: bool = True,
+    exercise: bool = False,
 ) -> str:
     r"""The diagram as TikZ: a standalone LaTeX document, or the ``tikzpicture`` alone.
 
@@ -333,9 +347,13 @@ def to_tikz(
         title: the caption's first line (default: algorithm, game, position, depth).
         legend: add the key to the symbols under the caption.
         caption: write the title and the summary line under the tree.
+        exercise: the sheet for students: leaves' values only, no bounds, cuts, pruned marks
+            or principal path (the caption says what to fill in).
 
     Raises:
         CapabilityError: ``boards=True`` for a game without ``render``.
+        VizError: ``exercise=True`` and a leaf was pruned without a value (build the tree with
+            ``pruned="values"``).
 
     >>> from games import load_game
     >>> from viz import game_tree
@@ -368,8 +386,12 @@ def to_tikz(
     lines += [rf"\definecolor{{{name}}}{{HTML}}{{{hex_}}}" for name, hex_ in _COLOURS.items()]
     lines.append("% edges first, so that the nodes cover their ends")
     for u, v, edge in graph.edges(data=True):
+        if exercise:
+            edge = exercise_edge(edge)
         lines += _edge_command(where[u], where[v], edge, graph.nodes[v], half_h)
     for node, data in graph.nodes(data=True):
+        if exercise:
+            data = exercise_node(data)
         if not show_boards:
             data = {**data, "board": None}
         lines += _node_commands(node, data, *where[node], half_w, half_h)
@@ -377,7 +399,7 @@ def to_tikz(
         bottom = min(y for _, y in where.values()) - half_h - 0.35
         left = min(x for x, _ in where.values()) - half_w - 0.4  # room for a node letter
         width = max(max(x for x, _ in where.values()) + half_w - left, 9.0)
-        lines.append(_caption(tree, title, legend, bottom, left, width))
+        lines.append(_caption(tree, title, legend, exercise, (bottom, left, width)))
     lines.append(r"\end{tikzpicture}")
     body = "\n".join(lines) + "\n"
     if not standalone:

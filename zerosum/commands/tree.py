@@ -244,7 +244,9 @@ def _check_outputs(args: argparse.Namespace) -> None:
     if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
         raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
     if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
-        raise UsageError("--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot)")
+        raise UsageError(
+            "--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot, .tex)"
+        )
     # Every output is checked before the search and the drawing, not after them.
     if args.output is not None:
         checked_output(args.output, "-o", args.force)
@@ -277,21 +279,12 @@ def _write(
                 + ", ".join(_FLAGS[k] for k in exc.shrink if k != "large")
                 + ")"
             )
-    if args.output is not None and args.output.lower().endswith(".tex"):
-        tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
-        written.append(str(viz.write_tikz(tree, args.output, overwrite=args.force, **tikz)))
-    elif args.output is not None:
+    if args.output is not None:
         if args.exercise:
-            key = _key_path(args.output)
-            blank = viz.render(
-                tree, args.output, title=args.title, exercise=True, overwrite=args.force, **looks
-            )
-            written.append(str(blank))
-            answers = viz.render(tree, key, title=args.title, overwrite=args.force, **looks)
-            written.append(f"{answers} (the answers)")
+            written.append(_picture(tree, args.output, args, looks, exercise=True))
+            written.append(f"{_picture(tree, _key_path(args.output), args, looks)} (the answers)")
         else:
-            out = viz.render(tree, args.output, title=args.title, overwrite=args.force, **looks)
-            written.append(str(out))
+            written.append(_picture(tree, args.output, args, looks))
     if args.frames is not None:
         frames = viz.write_frames(
             tree, args.frames, format=args.frame_format, overwrite=args.force, **looks
@@ -305,8 +298,27 @@ def _write(
     return written
 
 
+def _picture(
+    tree: viz.GameTree,
+    path: str,
+    args: argparse.Namespace,
+    looks: dict[str, Any],
+    *,
+    exercise: bool = False,
+) -> str:
+    """Draw one picture to ``path``: TikZ for ``.tex``, else Graphviz; return where it went."""
+    if path.lower().endswith(".tex"):
+        tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
+        out = viz.write_tikz(tree, path, overwrite=args.force, exercise=exercise, **tikz)
+    else:
+        out = viz.render(
+            tree, path, title=args.title, overwrite=args.force, exercise=exercise, **looks
+        )
+    return str(out)
+
+
 def _check_pages_and_tikz(args: argparse.Namespace) -> None:
-    """Refuse page names that are not .html, and TikZ options without -o FILE.tex."""
+    """Refuse page names that are not .html, and --tikz-body without -o FILE.tex."""
     if args.interactive is not None:
         if not args.interactive.lower().endswith((".html", ".htm")):
             raise UsageError(
@@ -316,8 +328,6 @@ def _check_pages_and_tikz(args: argparse.Namespace) -> None:
     tex = (args.output or "").lower().endswith(".tex")
     if args.tikz_body and not tex:
         raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
-    if args.exercise and tex:
-        raise UsageError("--exercise is drawn by Graphviz: give it -o FILE.svg (or .png, .pdf)")
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
