@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class TestTreeExports:
     def test_tex_output_is_a_whole_document(self, run, tmp_path):
@@ -38,11 +40,38 @@ class TestTreeExports:
         result = run("tree", "textbook", "--interactive", str(tmp_path / "page.svg"))
         assert result.code == 2 and "--interactive" in result.err
 
-    def test_exercise_is_not_drawn_as_tikz(self, run, tmp_path):
-        """--exercise with -o FILE.tex is refused (the exercise sheet is a Graphviz picture)."""
-        result = run("tree", "textbook", "--exercise", "-o", str(tmp_path / "ex.tex"))
-        assert result.code == 2
-        assert "--exercise" in result.err
+    def test_exercise_as_tikz_writes_the_sheet_and_the_key(self, run, tmp_path):
+        """--exercise -o ex.tex writes ex.tex (the leaves' values only) and ex-key.tex."""
+        out = tmp_path / "ex.tex"
+        result = run("tree", "textbook", "-a", "alphabeta", "--exercise", "-o", str(out))
+        assert result.code == 0, result.err
+        assert "ex-key.tex (the answers)" in result.out
+        sheet = out.read_text(encoding="utf-8")
+        key = (tmp_path / "ex-key.tex").read_text(encoding="utf-8")
+        leaves = sorted(int(v) for v in re.findall(r"\\boldmath \$\{(-?\d+)\}\$", sheet))
+        assert leaves == sorted([3, 12, 8, 2, 4, 6, 14, 5, 2])  # every leaf, pruned ones too
+        assert r"{\leq}{2}" not in sheet and "text=cut" not in sheet and "very thick" not in sheet
+        assert r"{\leq}{2}" in key and "text=cut" in key and "very thick" in key
+        assert sheet.startswith("\\documentclass") and key.startswith("\\documentclass")
+
+    def test_exercise_tikz_bodies(self, run, tmp_path):
+        """--exercise --tikz-body writes both files as tikzpictures alone, for \\input."""
+        out = tmp_path / "ex.tex"
+        result = run("tree", "textbook", "--exercise", "--tikz-body", "-o", str(out))
+        assert result.code == 0, result.err
+        for path in (out, tmp_path / "ex-key.tex"):
+            text = path.read_text(encoding="utf-8")
+            assert "\\documentclass" not in text and "\\begin{tikzpicture}" in text
+
+    def test_exercise_key_that_exists_needs_force(self, run, tmp_path):
+        """An existing key is refused before anything is written, and replaced with --force."""
+        (tmp_path / "ex-key.tex").write_text("mine", encoding="utf-8")
+        args = ("tree", "textbook", "--exercise", "-o", str(tmp_path / "ex.tex"))
+        refused = run(*args)
+        assert refused.code == 2 and "the answer key" in refused.err and "--force" in refused.err
+        assert not (tmp_path / "ex.tex").exists()
+        assert run(*args, "--force").code == 0
+        assert "tikzpicture" in (tmp_path / "ex-key.tex").read_text(encoding="utf-8")
 
     def test_existing_outputs_need_force(self, run, tmp_path):
         """A page or .tex that exists is refused before the search, and replaced with --force."""

@@ -114,6 +114,53 @@ class TestAnnotations:
             to_tikz(game_tree(TakeAway(3)), boards=True)
 
 
+class TestExercise:
+    def test_only_leaves_show_values_on_random_trees(self) -> None:
+        """An exercise writes every leaf's value and no inner node's, on random alpha-beta trees."""
+        rng = random.Random(11)
+        for _ in range(100):
+            game = load_game("textbook", tree=random_tree(rng, 4))
+            tree = game_tree(game, algorithm="alphabeta", pruned="values")
+            drawn = blocks(to_tikz(tree, exercise=True))
+            for node, data in tree.graph.nodes(data=True):
+                value = drawn_value(drawn[node])
+                if data["leaf"]:
+                    assert value == f"${{{data['value']}}}$", (node, value)
+                else:
+                    assert value == "", (node, value)
+
+    def test_answers_are_hidden(self) -> None:
+        """No bound, cut, pruned grey or bold principal path: the key has them, the sheet not."""
+        tree = game_tree(
+            load_game("textbook", tree=TEXTBOOK), algorithm="alphabeta", pruned="values"
+        )
+        sheet, key = to_tikz(tree, exercise=True), to_tikz(tree)
+        picture = sheet.split(r"\node[anchor=north west")[0]  # the tree, without its caption
+        for answer in ("very thick", "dashed", "draw=pruned", "text=cut", r"{\leq}"):
+            assert answer not in picture, answer
+            assert answer in key, answer
+        assert "draw=optimal" not in picture
+        assert r"\textbf{Exercise: " in sheet and "fill in the value of every inner node" in sheet
+
+    def test_pruned_nodes_look_like_the_others(self) -> None:
+        """The cut subtree is drawn as ordinary nodes, so the student must find the cuts."""
+        tree = game_tree(
+            load_game("textbook", tree=TEXTBOOK), algorithm="alphabeta", pruned="values"
+        )
+        drawn = blocks(to_tikz(tree, exercise=True))
+        for node, data in tree.graph.nodes(data=True):
+            if data["kind"] == "pruned":
+                assert r"\filldraw[fill=white, draw=black, thin]" in drawn[node]
+
+    def test_a_leaf_pruned_without_its_value_is_refused(self) -> None:
+        """A pruned leaf with no value cannot be shown: refused, saying to pass pruned='values'."""
+        from viz.errors import VizError
+
+        tree = game_tree(load_game("textbook", tree=TEXTBOOK), algorithm="alphabeta")
+        with pytest.raises(VizError, match="pruned='values'"):
+            to_tikz(tree, exercise=True)
+
+
 def compile_tex(source: str, folder: Path, name: str) -> Path:
     tex = folder / f"{name}.tex"
     tex.write_text(source, encoding="utf-8")
@@ -181,3 +228,17 @@ class TestCompiles:
                 "\\input{tree.tex}\n\\end{document}\n"
             )
         compile_tex(document, tmp_path, "slides")
+
+    def test_exercise_and_key_compile(self, tmp_path: Path) -> None:
+        r"""The sheet and its key compile, standalone and as bodies \input into one document."""
+        game = load_game("textbook", tree=TEXTBOOK, labels="aima")
+        tree = game_tree(game, algorithm="alphabeta", pruned="values")
+        for exercise, name in ((True, "sheet"), (False, "key")):
+            compile_tex(to_tikz(tree, exercise=exercise), tmp_path, name)
+            body = to_tikz(tree, exercise=exercise, standalone=False)
+            (tmp_path / f"{name}-body.tex").write_text(body, encoding="utf-8")
+        document = (
+            "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n"
+            "\\input{sheet-body.tex}\n\n\\input{key-body.tex}\n\\end{document}\n"
+        )
+        compile_tex(document, tmp_path, "handout")
