@@ -51,11 +51,19 @@ def exercise_value(
     ``value`` and ``bound`` are the node's as the picture's view shows them.
 
     Raises:
-        VizError: a leaf pruned without a value (the student could not solve the tree).
+        VizError: a leaf pruned without a value, or a collapsed subtree (its leaves are not
+            drawn): the student could not solve the tree.
 
-    >>> exercise_value({"leaf": "terminal"}, 3, "exact"), exercise_value({"leaf": None}, 3, "upper")
+    >>> node, leaf = {"kind": "node", "leaf": None}, {"kind": "node", "leaf": "terminal"}
+    >>> exercise_value(leaf, 3, "exact"), exercise_value(node, 3, "upper")
     ((3, 'exact'), (None, 'exact'))
     """
+    if data["kind"] == "summary":
+        raise VizError(
+            f"an exercise shows every leaf's value, and {data['positions']:,} positions below "
+            f"{data['title']!r} are summarised in one box: draw it without --collapse "
+            "(collapse=False)"
+        )
     if not data["leaf"]:
         return None, "exact"
     if value is None:

@@ -160,6 +160,18 @@ class TestExercise:
         with pytest.raises(VizError, match="pruned='values'"):
             to_tikz(tree, exercise=True)
 
+    def test_a_collapsed_tree_is_refused_by_both_writers(self) -> None:
+        """Summarised subtrees hide leaves: TikZ and Graphviz both refuse, naming --collapse."""
+        from viz.dot import to_dot
+        from viz.errors import VizError
+
+        ttt = load_game("tictactoe")
+        state = ttt.parse_state("xox/.o./...")
+        tree = game_tree(ttt, state, algorithm="alphabeta", collapse=True, pruned="values")
+        for draw in (to_tikz, to_dot):
+            with pytest.raises(VizError, match="without --collapse"):
+                draw(tree, exercise=True)
+
 
 def compile_tex(source: str, folder: Path, name: str) -> Path:
     tex = folder / f"{name}.tex"
