@@ -51,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from games.ayoayo import native
-from games.ayoayo.tablebase_build import NO_EXIT, LevelKernel
+from games.ayoayo.tablebase_build import NO_EXIT, LevelKernel, endless_values
 from games.ayoayo.tablebase_files import NO_DISTANCE
 from games.ayoayo.tablebase_index import MAX_CAPTURED, TOTAL_SEEDS, board_count, splits
 from games.ayoayo.tablebase_moves import LevelMoves
@@ -85,6 +85,7 @@ def _absorb(
     lower: Any,
     lower_offset: Any,
     lower_boards: Any,
+    lower_first: Any,
     stay: Any,
     best_exit: Any,
 ) -> None:
@@ -107,8 +108,8 @@ def _absorb(
                 opponent = rest - cms[s] + go
                 value = mover - opponent  # the final score where the game is over
                 if left > 0 and mover <= MAX_CAPTURED and opponent <= MAX_CAPTURED:
-                    first = max(0, MAX_CAPTURED - left)  # the lowest split of level `left`
-                    at = lower_offset[left] + ((opponent - first) // 4) * lower_boards[left] + x
+                    split = (opponent - lower_first[left]) // 4  # the opponent moves next
+                    at = lower_offset[left] + split * lower_boards[left] + x
                     value = -np.int64(lower[at])
                 if value > best_exit[s, row]:
                     best_exit[s, row] = value
@@ -139,6 +140,7 @@ def gather(
             below.flat,
             below.offset,
             below.boards,
+            below.first,
             stay,
             best_exit,
         )
@@ -154,12 +156,14 @@ class LowerLevels:
             raise KeyError(f"level {seeds} needs the levels below it; missing {missing!r}")
         self.offset = np.full(TOTAL_SEEDS + 1, -1, dtype=np.int64)
         self.boards = np.zeros(TOTAL_SEEDS + 1, dtype=np.int64)
+        self.first = np.zeros(TOTAL_SEEDS + 1, dtype=np.int64)  # the mover's captured of split 0
         parts = []
         at = 0
         for n in needed:
             values = np.ascontiguousarray(lower[n]).reshape(-1)
             self.offset[n] = at
             self.boards[n] = board_count(n)
+            self.first[n] = splits(n)[0]
             parts.append(values)
             at += values.size
         self.flat = np.concatenate(parts) if parts else np.zeros(1, dtype=np.int8)
@@ -206,14 +210,20 @@ class LevelGraph:
 
 
 @_jit
+def _linked_copy(u: int, boards: int, copies: int) -> int:
+    """The first node of the copy that the moves of node ``u`` lead to (and come from): in a
+    group of two splits a move crosses to the other split, in a group of one it stays."""
+    return 0 if copies == 1 else (1 - u // boards) * boards
+
+
+@_jit
 def _values(  # noqa: C901 (compiled hot loop, kept inline)
     stay: Any, ptr: Any, src: Any, rel: Any, copies: int, value: Any, stop: Any
 ) -> bool:
     """Values relative to endless play (see the module notes); False if stopped."""
     boards = stay.shape[0]
     n = copies * boards
-    count = np.zeros(n, dtype=np.uint8)
-    status = np.zeros(n, dtype=np.int8)  # 0 undecided, 1 in W, -1 in L
+    count = np.zeros(n, dtype=np.uint8)  # a value of 0 is undecided: W_s gives s, L_s gives -s
     top = 0
     for u in range(n):
         if u % _STOP_EVERY == 0 and stop[0]:
@@ -254,17 +264,15 @@ def _values(  # noqa: C901 (compiled hot loop, kept inline)
     for s in range(top, 0, -1):
         for k in range(first[s + top], first[s + top + 1]):  # best exit == s: into W_s
             u = by_exit[k]
-            if status[u] == 0:
-                status[u] = 1
+            if value[u] == 0:
                 value[u] = s
                 queue[tail] = u
                 tail += 1
         for k in range(first[top - s], first[top - s + 1]):  # best exit == -s: now <= -s
             u = by_exit[k]
-            if status[u] == 0:
+            if value[u] == 0:
                 count[u] -= 1
                 if count[u] == 0:
-                    status[u] = -1
                     value[u] = -s
                     queue[tail] = u
                     tail += 1
@@ -274,22 +282,19 @@ def _values(  # noqa: C901 (compiled hot loop, kept inline)
             work += 1
             if work % _STOP_EVERY == 0 and stop[0]:
                 return False
-            k_from = 0 if copies == 1 else 1 - x // boards
-            base = k_from * boards
+            base = _linked_copy(x, boards, copies)
             bx = x % boards
             for j in range(ptr[bx], ptr[bx + 1]):
                 y = base + src[j]
-                if status[y] != 0:
+                if value[y] != 0:
                     continue
-                if status[x] < 0:
-                    status[y] = 1
+                if value[x] < 0:  # x in L_s: y moves there and forces s
                     value[y] = s
                     queue[tail] = y
                     tail += 1
                 else:
                     count[y] -= 1
                     if count[y] == 0:
-                        status[y] = -1
                         value[y] = -s
                         queue[tail] = y
                         tail += 1
@@ -309,7 +314,7 @@ def _plies(  # noqa: C901 (compiled hot loop, kept inline)
         if u % _STOP_EVERY == 0 and stop[0]:
             return False
         b = u % boards
-        to = 0 if copies == 1 else (1 - u // boards) * boards
+        to = _linked_copy(u, boards, copies)
         d = 0
         keep = 0
         for c in range(6):
@@ -346,7 +351,7 @@ def _plies(  # noqa: C901 (compiled hot loop, kept inline)
         if work % _STOP_EVERY == 0 and stop[0]:
             return False
         p = plies[x]
-        base = 0 if copies == 1 else (1 - x // boards) * boards
+        base = _linked_copy(x, boards, copies)
         bx = x % boards
         for j in range(ptr[bx], ptr[bx + 1]):
             y = base + src[j]
@@ -429,7 +434,7 @@ def _open_draws(  # noqa: C901 (compiled hot loop, kept inline)
             x = queue[head]
             head += 1
         p = plies[x]
-        base = 0 if copies == 1 else (1 - x // boards) * boards
+        base = _linked_copy(x, boards, copies)
         bx = x % boards
         for j in range(ptr[bx], ptr[bx + 1]):
             y = base + src[j]
@@ -489,8 +494,6 @@ def solve(
     Ctrl-C (KeyboardInterrupt here) raises the stop flag at once; the kernels see it within a
     few milliseconds and the interrupt goes on when they have returned.
     """
-    cms = splits(seeds)
-    rest = TOTAL_SEEDS - seeds
     stop = np.zeros(1, dtype=np.int64)
     workers = max(1, min(len(groups), threads or os.cpu_count() or 1))
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tablebase")
@@ -499,7 +502,7 @@ def solve(
         futures = []
         for group in groups:
             exits = [best_exit[s] for s in group]
-            endless = [cms[s] - (rest - cms[s]) for s in group]
+            endless = endless_values(seeds, group)
             futures.append(pool.submit(_solve_group, graph, exits, endless, stop))
         for group, answer in zip(groups, _finished(futures), strict=True):
             for s, v, d in zip(group, *answer, strict=True):

@@ -5,7 +5,7 @@ Assumes the layout of :mod:`games.ayoayo.tablebase_index` and the files of
 read from their files and never recomputed:
 
 1. The moves of every board (:func:`games.ayoayo.tablebase_moves.level_moves`, or a faster
-   function with the same contract passed as ``moves``), in blocks of board ranks mapped over a
+   function with the same contract, a kernel's ``moves``), in blocks of board ranks mapped over a
    ``concurrent.futures`` executor (the blocks are independent; results come back in order).
 2. Per split, the value of each move that leaves the level, from the mover's view: a move that
    captures (or sweeps) is worth ``-value`` of the lower position it reaches, or the final score
@@ -17,15 +17,15 @@ read from their files and never recomputed:
    :func:`solver.retrograde.solve_graph` with endless play scored ``cm - co`` (no capture can
    happen inside a cycle) and positions without a move scored the same (the game is over and
    only captured seeds count).
+4. The level is written atomically, its distances first, then its values: a level whose values
+   file exists is complete and is skipped, so an interrupted build resumes at the first missing
+   level, and a half-built level is never used.
 
 Steps 1-3 are the three functions of a :class:`LevelKernel`: :data:`PURE` (this module's
 :func:`gather` and :func:`solve`, moves through the rules) or the compiled
 :data:`games.ayoayo.native_tablebase.KERNEL`, which writes the same bytes in a fraction of the
 time and memory. Before anything is built, the largest missing level's memory need (the
 kernel's measured bytes a board) is checked against the memory available.
-4. The level is written atomically, its distances first, then its values: a level whose values
-   file exists is complete and is skipped, so an interrupted build resumes at the first missing
-   level, and a half-built level is never used.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
@@ -79,6 +79,7 @@ __all__ = [
     "available_memory",
     "build",
     "build_level",
+    "endless_values",
     "gather",
     "memory_needed",
     "solve",
@@ -331,10 +332,12 @@ def _check_memory(up_to: int, directory: str | os.PathLike[str], kernel: LevelKe
     """Refuse a build whose largest missing level would not fit in the memory available."""
     missing = [n for n in levels_up_to(up_to) if not level_path(directory, n).exists()]
     have = available_memory()
-    if not missing or have is None or memory_needed(missing[-1], kernel) <= have:
+    if not missing or have is None:
+        return
+    need = memory_needed(missing[-1], kernel)
+    if need <= have:
         return
     fits = [n for n in levels_up_to(up_to) if memory_needed(n, kernel) <= have]
-    need = memory_needed(missing[-1], kernel)
     raise LevelTooLargeError(
         f"level {missing[-1]} needs about {need / 1e9:.1f} GB of memory to build and "
         f"{have / 1e9:.1f} GB is available; build up to --seeds {fits[-1] if fits else 0} "
@@ -398,6 +401,18 @@ def _split_groups(seeds: int) -> list[tuple[int, ...]]:
     return groups
 
 
+def endless_values(seeds: int, group: Sequence[int]) -> list[int]:
+    """Each split's endless value for its mover, ``cm - co``: the score of play that stays in
+    the level for ever (no capture can happen inside a cycle).
+
+    >>> endless_values(8, (0, 2))  # splits 16 and 24 of the 40 captured seeds
+    [-8, 8]
+    """
+    cms = splits(seeds)
+    rest = TOTAL_SEEDS - seeds
+    return [cms[s] - (rest - cms[s]) for s in group]
+
+
 def _solve_group(
     group: tuple[int, ...],
     seeds: int,
@@ -416,8 +431,6 @@ def _solve_group(
     quickest way out of the level, one worse the slowest, so following the shorter distances
     makes progress.
     """
-    cms = splits(seeds)
-    rest = TOTAL_SEEDS - seeds
     boards = best_exit.shape[1]
     degree = np.bincount(source, minlength=boards)
     indptr_one = np.zeros(boards + 1, dtype=np.int64)
@@ -428,7 +441,7 @@ def _solve_group(
     else:  # nodes: the first split's boards, then the second's; a move crosses over
         indptr = np.concatenate([indptr_one, indptr_one[1:] + len(target)])
         targets = np.concatenate([target + boards, target])
-    endless = np.concatenate([np.full(boards, cms[s] - (rest - cms[s])) for s in group])
+    endless = np.repeat(endless_values(seeds, group), boards)
     exits = np.concatenate([best_exit[s] for s in group]).astype(np.int64)
     has_exit = exits != NO_EXIT
     exit_indptr = np.zeros(len(exits) + 1, dtype=np.int64)

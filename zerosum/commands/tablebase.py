@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, cast
 
 from solver.game import CapabilityError, EndgameTablebase, HasTablebase, format_action
+from solver.quoting import quote
 from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
 from zerosum.options import (
     extra_fields,
@@ -92,7 +93,7 @@ def _dask_client(address: str) -> Any:
         return cast(Any, distributed).Client(address, timeout=10)
     except (OSError, TimeoutError, ValueError) as e:
         raise UsageError(
-            f"invalid --dask {address!r}: no Dask scheduler answered there ({e}); give its "
+            f"invalid --dask {quote(address)}: no Dask scheduler answered there ({e}); give its "
             "address, e.g. tcp://scheduler:8786"
         ) from None
 
