@@ -47,7 +47,14 @@ from games.ayoayo.accel import level_kernel
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_build import build
 from games.ayoayo.tablebase_files import DISTANCES, level_path, read_build_record
-from games.ayoayo.tablebase_index import board_count, levels_up_to, splits, unrank, view_of
+from games.ayoayo.tablebase_index import (
+    TOTAL_SEEDS,
+    board_count,
+    levels_up_to,
+    splits,
+    unrank,
+    view_of,
+)
 
 BUILD_TARGET_SECONDS = 600.0
 LEVEL_TARGET_SECONDS = {16: 600.0, 20: 7200.0}
@@ -105,16 +112,16 @@ def _verify(table: Tablebase, seeds: int, count: int, rng: random.Random) -> dic
         if children is None:  # a level below is missing
             continue
         value = table.probe(state)
-        if game.is_terminal(state):
+        over = game.is_terminal(state)
+        if over:
             best = game.utility(state)
         else:
             best = max(children.values()) if state[14] == 0 else min(children.values())
         checked += 1
         failed += value != best
-        if value is None or value != best or game.is_terminal(state):
+        if value is None or value != best or over:
             continue
-        p = state[14]
-        ahead = (value if p == 0 else -value) - (state[12 + p] - state[13 - p])
+        ahead = (value - game.endless_value(state)) * (-1 if state[14] else 1)  # mover's view
         if ahead == 0:
             continue  # a draw's plies have two passes; the tests cover them
         after = []
@@ -122,7 +129,7 @@ def _verify(table: Tablebase, seeds: int, count: int, rng: random.Random) -> dic
             if child_value != value:
                 continue
             child = game.result(state, action)
-            left = game.is_terminal(child) or 48 - child[12] - child[13] < seeds
+            left = game.is_terminal(child) or TOTAL_SEEDS - child[12] - child[13] < seeds
             found = 0 if left else table.distance(child)
             after.append(float("inf") if found is None else found)
         expected = 1 + (min(after) if ahead > 0 else max(after))

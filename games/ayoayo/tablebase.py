@@ -267,11 +267,12 @@ class Tablebase:
         best = self.best_actions(state)
         if value is None or not best:
             return None
-        p = state[14]
-        ahead = (value if p == 0 else -value) - (state[12 + p] - state[13 - p])
+        game = self.game
+        ahead = value - game.endless_value(state)  # player 0's view; the mover's below
+        if state[14]:
+            ahead = -ahead
         if ahead == 0:
             return best[0]
-        game = self.game
         seeds = TOTAL_SEEDS - state[12] - state[13]
         far = 1 << 30
 
