@@ -17,11 +17,14 @@ separate instrumented run (``count_nodes``), so the instrument never slows a tim
 from __future__ import annotations
 
 import gc
+import json
+import os
 import re
 import statistics
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeAlias
 
 import attrs
@@ -275,3 +278,14 @@ def facts_summary(facts: Mapping[str, Any], keys: Sequence[str]) -> str:
     'value=0 states=5478'
     """
     return " ".join(f"{k}={facts[k]}" for k in keys if k in facts and facts[k] is not None)
+
+
+def write_json(path: str | os.PathLike[str], figures: Any) -> Path:
+    """Write a benchmark's figures as indented JSON (its folder made if needed); the path.
+
+    Values JSON cannot hold (dates, paths) are written as their ``str``.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(figures, indent=2, default=str) + "\n", encoding="utf-8")
+    return target

@@ -22,7 +22,6 @@ machine slows them alike, and ratios reported as median with their min-max sprea
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import subprocess
 import sys
@@ -35,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import peers  # noqa: E402
+from benchmarks import harness, peers  # noqa: E402
 from games.ayoayo import Ayoayo  # noqa: E402
 from solver.engine import search  # noqa: E402
 
@@ -282,7 +281,7 @@ def main() -> None:
     report["machine_load_end"] = list(_load())
     print(f"\nload average at end: {report['machine_load_end']}")
     if options.json:
-        options.json.write_text(json.dumps(report, indent=2) + "\n")
+        harness.write_json(options.json, report)
 
 
 def _search_figures(report: dict[str, Any], quick: bool, rounds: int) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import statistics
@@ -461,9 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parse_args(argv)
     report = run(options)
     if options.json:
-        path = Path(options.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+        path = harness.write_json(options.json, report)
         print(f"\nresults written to {path}")
     if options.check_targets and any(t["met"] is False for t in report["targets"]):
         return 1

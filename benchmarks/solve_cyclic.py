@@ -37,6 +37,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the project root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.harness import write_json
+
 ROOT = Path(__file__).resolve().parent.parent
 EIGHT = "[[1,1,0,2,0,0],[0,2,0,1,1,0]] captured 20,20 to-move 0"
 TWELVE = "[[2,1,0,3,0,0],[1,2,0,1,1,1]] captured 18,18 to-move 0"
@@ -187,8 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["acyclic"] = baseline(args.baseline, args.pairs)
     figures["load_average_after"] = os.getloadavg()
     if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        write_json(args.json, figures)
     return 0
 
 

@@ -28,7 +28,6 @@ Targets: levels up to 12 seeds in at most 10 minutes on 2 cores, a probe in at m
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -42,6 +41,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the project root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.harness import write_json
 from games.ayoayo import Ayoayo, AyoayoState
 from games.ayoayo.accel import level_kernel
 from games.ayoayo.tablebase import Tablebase
@@ -307,8 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = run(args)
     report(figures, args.markdown)
     if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        write_json(args.json, figures)
     return 0
 
 
