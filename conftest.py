@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import importlib.util
 
-# The compiled kernel's module imports numba (the `fast` extra): without it there is nothing
+# The compiled kernels' modules import numba (the `fast` extra): without it there is nothing
 # to doctest there, and the pure-Python paths are what the rest of the suite runs.
-collect_ignore = [] if importlib.util.find_spec("numba") else ["games/ayoayo/native.py"]
+collect_ignore = (
+    []
+    if importlib.util.find_spec("numba")
+    else [
+        "games/ayoayo/native_jit.py",
+        "games/ayoayo/native_rules.py",
+        "games/ayoayo/native_search.py",
+        "games/ayoayo/native_tablebase.py",
+    ]
+)

@@ -27,7 +27,8 @@ What :func:`search` does, and the guarantees it gives:
   any that raised the best; the others are known only to be worse, unless ``all_values=True``
   asks for a full-window search of each, as an analysis table wants).
 * **Inside the tree** the search is principal-variation search: a node's first legal child
-  with its full window, the others with a null window just above alpha (:func:`_above`),
+  with its full window, the others with a null window just above alpha
+  (:func:`~solver.node_search.above`),
   searched again with ``(value, beta)`` when they beat alpha (values stay exact, as at the
   root). A game offering :class:`~solver.game.HasPseudoActions` (Ayòayò) is searched through
   its pseudo-legal candidates: a candidate is proved legal only when the search reaches it,
@@ -54,9 +55,13 @@ What :func:`search` does, and the guarantees it gives:
   children, it answers at once: its value, every move's value, a PV of value-keeping moves
   while it covers the line, no plies) and at every node, leaf included, inside the search (the
   line ends there with an exact value, and ``plies`` stay unknown through it).
-* **Native search**: a game with :class:`~solver.game.HasNativeSearch` gets the call (a
-  :class:`~solver.results.SearchRequest`) when there is no observer and the evaluation is its
-  own; its None hands the search back to this engine.
+* **One driver, two node searches**: everything above (deepening, the root, plies, PV,
+  limits, ties) is this module's driver, written once, over a node search
+  (:class:`solver.node_search.NodeSearch`): the Python one (:mod:`solver.python_search`), or a
+  game's compiled one when the game offers it (:class:`~solver.game.HasCompiledSearch`), there
+  is no observer and the evaluation is the game's own; the game's None keeps the Python one.
+  The clock of ``time_limit`` starts once the node search is ready, so loading or compiling a
+  kernel is never search time.
 * **depth=None**: with a time or node limit or ``on_depth``, iterative deepening
   1, 2, 3, ... that stops at the first depth whose answer is exact (plies included); with none
   of these (nothing could stop it early or watch it) one search straight to the end of the game
@@ -113,36 +118,21 @@ import gc
 import itertools
 import math
 import random
-import time
-from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, Final, TypeVar
 
 import attrs
 
-from solver.events import Backup, CacheHit, Cutoff, Enter, Iteration, Leaf, Observer, OracleHit
-from solver.game import (
-    CapabilityError,
-    Game,
-    GameError,
-    HasEvaluate,
-    HasKey,
-    HasNativeSearch,
-    HasPseudoActions,
-)
-from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
-from solver.table import END, EXACT, LOWER, UPPER, TranspositionTable, bound_name
+from solver.events import Observer
+from solver.game import Game, GameError, HasCompiledSearch, HasEvaluate
+from solver.node_search import Limits, NodeSearch, SearchStopped, above, below
+from solver.python_search import CHECK_EVERY, PythonSearch, Tracer
+from solver.results import SearchRequest, SearchResult, ply_preference
+from solver.table import END, EXACT
 
 __all__ = ["CHECK_EVERY", "Oracle", "search"]
 
 INF: Final = math.inf
-
-_EXACT_INT: Final = 2**53
-
-_UNSET: Final = object()
-
-CHECK_EVERY: Final = 1024
-"""How many nodes the search visits between two looks at the clock and the node limit."""
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -151,12 +141,6 @@ Evaluate = Callable[[Any], float]
 Oracle = Callable[[Any], "float | None"]
 """``oracle(state)``: the exact game value (player 0's view) of a covered position, else None."""
 OnDepth = Callable[[SearchResult], None]
-Node = Callable[[Any, int, float, Any, Any], Any]
-"""A node search: ``(state, player, depth, alpha, beta) -> value`` for ``player`` (negamax)."""
-
-
-class _Stop(Exception):
-    """A time or node limit was reached."""
 
 
 def search(
@@ -205,9 +189,9 @@ def search(
         all_values: give every root action an exact value in ``action_values`` (an analysis
             table), at the cost of a full-window search of each worse action; by default a
             worse action is only proved worse.
-        native: hand the search to the game's own compiled search when it has one
-            (:class:`~solver.game.HasNativeSearch`), there is no observer and the evaluation
-            is the game's own; False for this Python engine always (to compare the two).
+        native: run the game's own compiled node search under this driver when it has one
+            (:class:`~solver.game.HasCompiledSearch`), there is no observer and the evaluation
+            is the game's own; False for the Python node search always (to compare the two).
 
     Returns:
         A :class:`~solver.results.SearchResult`; see the module docstring for what each field
@@ -247,488 +231,23 @@ def search(
     own_evaluation = evaluate is None or (
         isinstance(game, HasEvaluate) and evaluate == game.evaluate
     )
-    if native and observer is None and own_evaluation and isinstance(game, HasNativeSearch):
-        answer = game.native_search(state, request)
-        if answer is not None:
-            return answer
-    if evaluate is None and isinstance(game, HasEvaluate):
-        evaluate = game.evaluate
-    tracer = None if observer is None else _Tracer(observer)
-    engine = _Search(game, request, evaluate, tracer)
+    limits = Limits(request.time_limit, request.node_limit)
+    nodes: NodeSearch | None = None
+    if native and observer is None and own_evaluation and isinstance(game, HasCompiledSearch):
+        nodes = game.compiled_search(request, limits)  # loads (or compiles) the game's kernel
+    if nodes is None:
+        if evaluate is None and isinstance(game, HasEvaluate):
+            evaluate = game.evaluate
+        tracer = None if observer is None else Tracer(observer)
+        nodes = PythonSearch(game, request, evaluate, tracer, limits)
+    limits.start()  # the clock starts now: loading or compiling a kernel is not search time
     collecting = gc.isenabled()
     gc.disable()  # the search makes one reference cycle (its bound closures); collecting costs
     try:
-        return _Driver(engine, request).run(state)
+        return _Driver(game, nodes, request, limits).run(state)
     finally:
         if collecting:
             gc.enable()
-
-
-# -- events ----------------------------------------------------------------------------------
-
-
-class _Tracer:
-    """Turns the search's steps into :mod:`solver.events`, in player 0's view, with node ids.
-
-    The search calls it only when an observer was given (``_Search.trace`` is None otherwise).
-    A stack of the open nodes (id, and the move that led there) gives each node its parent and
-    ply; the search names the move it is about to search (:attr:`action`) before it enters the
-    child, and closing a node names its move again (for a re-search of the same child).
-    """
-
-    __slots__ = ("action", "next_id", "observer", "open")
-
-    def __init__(self, observer: Observer) -> None:
-        self.observer = observer
-        self.next_id = 0
-        self.open: list[tuple[int, Any]] = []
-        self.action: Any = None
-
-    def iteration(self, depth: float) -> None:
-        """A new iteration of iterative deepening starts; its root is entered next."""
-        self.open.clear()
-        self.action = None
-        self.observer(Iteration(None if depth == END else int(depth)))
-
-    def enter(self, state: Any, mover: int, player: int, alpha: Any, beta: Any) -> None:
-        """A node opens: ``mover`` to move there, its window in ``player``'s (negamax) view."""
-        action = self.action if self.open else None
-        self.open.append((self._new_node(state, mover, player, alpha, beta), action))
-
-    def _new_node(self, state: Any, mover: int, player: int, alpha: Any, beta: Any) -> int:
-        node = self.next_id
-        self.next_id += 1
-        parent, action = (self.open[-1][0], self.action) if self.open else (None, None)
-        low, high = _window(player, alpha, beta)
-        self.observer(Enter(node, parent, action, state, len(self.open), mover, low, high))
-        return node
-
-    def _close(self) -> int:
-        """Close the open node: its id; the move that led to it is the current move again."""
-        node, self.action = self.open.pop()
-        return node
-
-    def leaf(self, value: Any, terminal: bool) -> None:
-        """The open node is a leaf worth ``value`` (player 0's view): terminal or horizon."""
-        self.observer(Leaf(self._close(), value, terminal))
-
-    def oracle(self, value: Any) -> None:
-        """The oracle gave the open node its exact value (player 0's view)."""
-        self.observer(OracleHit(self._close(), value))
-
-    def inline_leaf(
-        self, state: Any, mover: int, player: int, alpha: Any, beta: Any, value: Any, how: str
-    ) -> None:
-        """A child valued inline one ply above the horizon: entered and closed at once.
-
-        ``how`` is "terminal", "horizon" or "oracle"; the window is the parent's (``player``'s).
-        """
-        node = self._new_node(state, mover, player, alpha, beta)
-        if how == "oracle":
-            self.observer(OracleHit(node, value))
-        else:
-            self.observer(Leaf(node, value, how == "terminal"))
-
-    def hit(self, key: Hashable, value: Any, flag: int, player: int, depth: float) -> None:
-        """A table entry answered for the open node (value and flag in ``player``'s view)."""
-        bound = bound_name(_flag_view(player, flag))
-        stored = -1 if depth == END else int(depth)
-        node = self._close()
-        self.observer(CacheHit(node, key, _view(player, value), bound, stored))  # type: ignore[arg-type]
-
-    def cutoff(
-        self, player: int, value: Any, alpha: Any, beta: Any, pruned: tuple[Any, ...]
-    ) -> None:
-        """The open node stops expanding: ``value`` reached ``beta`` (``player``'s view)."""
-        low, high = _window(player, alpha, beta)
-        self.observer(Cutoff(self.open[-1][0], player, _view(player, value), low, high, pruned))
-
-    def backup(self, player: int, value: Any, move: Any, alpha: Any, beta: Any, flag: int) -> None:
-        """The open node closes with its backed-up value and the flag the table stores."""
-        low, high = _window(player, alpha, beta)
-        bound = bound_name(_flag_view(player, flag))
-        node = self._close()
-        self.observer(
-            Backup(node, _view(player, value), move, low, high, exact=flag == EXACT, bound=bound)  # type: ignore[arg-type]
-        )
-
-
-def _view(player: int, value: Any) -> Any:
-    """A negamax value of ``player`` in player 0's view."""
-    return -value if player else value
-
-
-def _window(player: int, alpha: Any, beta: Any) -> tuple[Any, Any]:
-    """A negamax window of ``player`` in player 0's view."""
-    return (alpha, beta) if player == 0 else (-beta, -alpha)
-
-
-def _flag_view(player: int, flag: int) -> int:
-    """A bound flag of ``player``'s value in player 0's view (a bound flips with the sign)."""
-    return flag if player == 0 or flag == EXACT else LOWER + UPPER - flag
-
-
-# -- the search ------------------------------------------------------------------------------
-
-
-class _Search:
-    """One search's state (table, history, counters, limits) and the recursive alpha-beta.
-
-    Values inside are negamax: from the view of ``player``, the player to move at the node
-    searched. ``depth`` is the remaining depth (:data:`~solver.table.END` for no horizon).
-    """
-
-    def __init__(
-        self,
-        game: Game[Any, Any],
-        request: SearchRequest,
-        evaluate: Evaluate | None,
-        trace: _Tracer | None,
-    ) -> None:
-        self.game = game
-        # Pseudo-legal candidates when the game offers them (solver.game.HasPseudoActions):
-        # a candidate is proved legal only when the search reaches it.
-        self.candidates: Callable[[Any], Sequence[Any]]
-        self.play: Callable[[Any, Any], Any]
-        if isinstance(game, HasPseudoActions):
-            self.candidates, self.play = game.pseudo_actions, game.try_result
-        else:
-            self.candidates, self.play = game.actions, game.result
-        self.to_move = game.to_move
-        self.is_terminal = game.is_terminal
-        self.utility = game.utility
-        self.has_evaluate = evaluate is not None
-        self.evaluate: Evaluate = evaluate if evaluate is not None else self._no_evaluate
-        self.oracle = request.oracle
-        self.keyf: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
-        self.table = TranspositionTable(request.table_size)
-        self.history: tuple[defaultdict[Any, float], defaultdict[Any, float]] = (
-            defaultdict(int),
-            defaultdict(int),
-        )
-        self.trace = trace
-        self.frontier = self._bind_frontier()
-        self.negamax = self._bind_negamax()
-        self.all_values = request.all_values
-        self.start = time.perf_counter()
-        limit = request.time_limit
-        self.deadline = None if limit is None else self.start + limit
-        self.node_limit = request.node_limit
-        self.check_at = (
-            CHECK_EVERY if self.node_limit is None else min(CHECK_EVERY, self.node_limit)
-        )
-        # What the search did; ``horizon`` counts horizon evaluations (and table answers that
-        # relied on some): an answer is exact when the count did not move while it was found.
-        self.nodes = self.leaves = self.cutoffs = self.hits = self.horizon = 0
-
-    # -- bookkeeping -----------------------------------------------------------------------
-
-    def key(self, state: Any) -> Hashable:
-        return state if self.keyf is None else self.keyf(state)
-
-    def check(self) -> None:
-        """Stop (:class:`_Stop`) at the node limit or the deadline; else look again later."""
-        limit = self.node_limit
-        if limit is not None and self.nodes >= limit:
-            raise _Stop
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            raise _Stop
-        self.check_at = self.nodes + CHECK_EVERY
-        if limit is not None:
-            self.check_at = min(self.check_at, limit)
-
-    def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() >= self.deadline
-
-    def stats(self) -> SearchStats:
-        return SearchStats(
-            nodes=self.nodes,
-            leaves=self.leaves,
-            cutoffs=self.cutoffs,
-            table_hits=self.hits,
-            seconds=time.perf_counter() - self.start,
-        )
-
-    def _no_evaluate(self, state: Any) -> float:
-        raise CapabilityError(
-            f"game {self.game.name!r} has no evaluate() for the search horizon: pass evaluate= "
-            "or a depth of None to search to the end"
-        )
-
-    # -- nodes -----------------------------------------------------------------------------
-
-    def child_value(
-        self, child: Any, cp: int, player: int, depth: float, alpha: Any, beta: Any
-    ) -> Any:
-        """A child's fail-soft value from the parent's (``player``'s) view, window mapped."""
-        if depth <= 0:
-            return self.leaf(child, cp, player, alpha, beta)
-        sub = self.frontier if depth == 1 else self.negamax
-        if cp == player:
-            return sub(child, cp, depth, alpha, beta)
-        return -sub(child, cp, depth, -beta, -alpha)
-
-    def leaf(self, state: Any, mover: int, player: int, alpha: Any, beta: Any) -> Any:
-        """A node at the horizon (remaining depth 0): its value for the parent's ``player``."""
-        self.nodes = nodes = self.nodes + 1
-        if nodes >= self.check_at:
-            self.check()
-        self.leaves += 1
-        trace = self.trace
-        if trace is not None:
-            trace.enter(state, mover, player, alpha, beta)
-        if self.is_terminal(state):
-            v = self.utility(state)
-        elif self.oracle is not None and (known := self.oracle(state)) is not None:
-            v = known
-        else:
-            self.horizon += 1
-            v = self.evaluate(state)
-        if trace is not None:
-            how = self.leaf_kind(state)
-            trace.oracle(v) if how == "oracle" else trace.leaf(v, how == "terminal")
-        return -v if player else v
-
-    def leaf_kind(self, state: Any) -> str:
-        """For the events: how a leaf got its value, "terminal", "oracle" or "horizon"."""
-        if self.is_terminal(state):
-            return "terminal"
-        if self.oracle is not None and self.oracle(state) is not None:
-            return "oracle"
-        return "horizon"
-
-    def _bind_frontier(self) -> Node:  # noqa: C901 (binds the hot loop below)
-        """``self.frontier``: negamax at remaining depth 1, whose children are valued inline.
-
-        No table probe or store and no move ordering: a leaf costs less than either, and the
-        positions met one ply above the horizon are rarely met again. Bound once per search:
-        the game's methods sit in the closure's cells, read faster than attributes.
-        """
-        search = self
-        candidates, play, to_move = self.candidates, self.play, self.to_move
-        is_terminal, utility, evaluate = self.is_terminal, self.utility, self.evaluate
-        oracle = self.oracle
-
-        def frontier(  # noqa: C901 (the search's hot loop: inline, one call per node)
-            state: Any, player: int, depth: float, alpha: Any, beta: Any
-        ) -> Any:
-            search.nodes = nodes = search.nodes + 1
-            if nodes >= search.check_at:
-                search.check()
-            trace = search.trace
-            if trace is not None:
-                trace.enter(state, player, player, alpha, beta)
-            if oracle is not None and (known := oracle(state)) is not None:
-                return search.oracle_value(known, player)
-            acts = candidates(state)
-            best = -INF
-            best_move = None
-            alpha0 = alpha
-            legal = estimated = 0
-            v: Any
-            for a in acts:
-                child = play(state, a)
-                if child is None:  # a pseudo-legal candidate that is not legal
-                    continue
-                legal += 1
-                if is_terminal(child):
-                    v = utility(child)
-                elif oracle is not None and (known := oracle(child)) is not None:
-                    v = known
-                else:
-                    estimated += 1
-                    v = evaluate(child)
-                if trace is not None:
-                    trace.action = a
-                    how = search.leaf_kind(child)
-                    trace.inline_leaf(child, to_move(child), player, alpha, beta, v, how)
-                if player:
-                    v = -v
-                if v > best:
-                    best = v
-                    best_move = a
-                    if v > alpha:
-                        if v >= beta:
-                            if a != acts[-1]:
-                                search.cutoffs += 1
-                                if trace is not None:
-                                    trace.cutoff(
-                                        player, v, alpha, beta, search.unsearched(state, acts, a)
-                                    )
-                            break
-                        alpha = v
-            if not legal:  # no candidate was legal (or none at all): a terminal state
-                return search.terminal_value(state, player)
-            search.nodes += legal  # the leaves, counted once per node rather than one by one
-            search.leaves += legal
-            search.horizon += estimated
-            if trace is not None:
-                flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-                trace.backup(player, best, best_move, alpha, beta, flag)
-            return best
-
-        return frontier
-
-    def _bind_negamax(self) -> Node:  # noqa: C901 (binds the hot loop below)
-        """``self.negamax``: the fail-soft alpha-beta value of a node for its mover, depth >= 2.
-
-        Principal-variation search: the first legal child with the full window, the others
-        with a null window just above alpha, searched again with ``(value, beta)`` when they
-        beat it. The table answers when its entry settles the question asked (searched to
-        this depth, or horizon-free to no more, and its bound decides the window); otherwise
-        its move is searched first and the others by history, sorted only if it did not cut.
-        """
-        search = self
-        candidates, play, to_move = self.candidates, self.play, self.to_move
-        oracle, keyf, histories, frontier = self.oracle, self.keyf, self.history, self.frontier
-        table = self.table
-        entries, size = table.entries, table.size
-
-        def negamax(  # noqa: C901 (the search's hot loop: inline, one call per node)
-            state: Any, player: int, depth: float, alpha: Any, beta: Any
-        ) -> Any:
-            search.nodes = nodes = search.nodes + 1
-            if nodes >= search.check_at:
-                search.check()
-            trace = search.trace
-            if trace is not None:
-                trace.enter(state, player, player, alpha, beta)
-            if oracle is not None and (known := oracle(state)) is not None:
-                return search.oracle_value(known, player)
-            key = state if keyf is None else keyf(state)
-            entry = entries.get(key)
-            hint = None
-            if entry is not None:
-                value, stored_depth, flag, hint, free, _ = entry
-                # It answers when searched to this depth, or horizon-free to no more than it, and
-                # its value settles the window.
-                if (stored_depth == depth or (free and stored_depth <= depth)) and (
-                    flag == EXACT or (value >= beta if flag == LOWER else value <= alpha)
-                ):
-                    return search.table_value(key, value, stored_depth, flag, free, player)
-            acts = candidates(state)
-            if not acts:
-                return search.terminal_value(state, player)
-            horizon_before = search.horizon
-            history = histories[player]
-            rest = False  # the table's move is searched first, the others sorted only if needed
-            if len(acts) < 2:
-                order = list(acts)
-            elif hint is not None and hint in acts:
-                order = [hint]
-                rest = True
-            else:
-                order = sorted(acts, key=history.__getitem__, reverse=True)
-            best = -INF
-            best_move = order[0]
-            alpha0 = alpha
-            legal = 0  # children searched (a pseudo-legal candidate may turn out illegal)
-            d1 = depth - 1
-            sub = frontier if d1 == 1 else negamax
-            nw_of: Any = _UNSET
-            nw: Any = beta
-            for a in order:
-                child = play(state, a)
-                if child is not None:
-                    legal += 1
-                    cp = to_move(child)
-                    if trace is not None:
-                        trace.action = a
-                    if legal == 1:  # the first child with the full window
-                        v = (
-                            sub(child, cp, d1, alpha, beta)
-                            if cp == player
-                            else -sub(child, cp, d1, -beta, -alpha)
-                        )
-                    else:  # the others with a null window above alpha, again if they beat it
-                        if alpha is not nw_of:  # alpha changed: its null window too
-                            nw_of = alpha
-                            nw = _above(alpha)
-                            if nw >= beta:
-                                nw = beta
-                        if cp == player:
-                            v = sub(child, cp, d1, alpha, nw)
-                            if alpha < v < beta and nw < beta:
-                                v = sub(child, cp, d1, v, beta)
-                        else:
-                            v = -sub(child, cp, d1, -nw, -alpha)
-                            if alpha < v < beta and nw < beta:
-                                v = -sub(child, cp, d1, -beta, -v)
-                    if v > best:
-                        best = v
-                        best_move = a
-                        if v > alpha:
-                            if v >= beta:
-                                if rest or a != order[-1]:
-                                    search.cutoffs += 1
-                                    if trace is not None:
-                                        trace.cutoff(
-                                            player,
-                                            v,
-                                            alpha,
-                                            beta,
-                                            search.unsearched(state, order, a),
-                                        )
-                                history[a] += depth * depth if depth < 64 else 4096
-                                break
-                            alpha = v
-                if rest:  # the table's move did not cut off: now the others, by history
-                    rest = False
-                    others = [b for b in acts if b != a]
-                    others.sort(key=history.__getitem__, reverse=True)
-                    order.extend(others)
-            if not legal:  # no candidate was legal: a terminal state
-                return search.terminal_value(state, player)
-            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-            free = search.horizon == horizon_before
-            # TranspositionTable.store, inline: one per node searched in full
-            entries[key] = (best, depth, flag, best_move, free, table.generation)
-            table.stores += 1
-            if len(entries) > size:
-                table.make_room()
-            if trace is not None:
-                trace.backup(player, best, best_move, alpha, beta, flag)
-            return best
-
-        return negamax
-
-    def terminal_value(self, state: Any, player: int) -> Any:
-        """A node with no legal move: its utility for ``player``."""
-        self.leaves += 1
-        v = self.utility(state)
-        if self.trace is not None:
-            self.trace.leaf(v, True)
-        return -v if player else v
-
-    def oracle_value(self, known: Any, player: int) -> Any:
-        """A node the oracle covers: its exact value for ``player``; the line ends here."""
-        self.leaves += 1
-        if self.trace is not None:
-            self.trace.oracle(known)
-        return -known if player else known
-
-    def table_value(
-        self, key: Hashable, value: Any, depth: float, flag: int, free: bool, player: int
-    ) -> Any:
-        """A node the table answered: the stored value (a horizon value unless ``free``)."""
-        self.hits += 1
-        if not free:
-            self.horizon += 1
-        if self.trace is not None:
-            self.trace.hit(key, value, flag, player, depth)
-        return value
-
-    def unsearched(self, state: Any, order: Sequence[Any], last: Any) -> tuple[Any, ...]:
-        """For a cut-off's event: the legal moves not searched, in ``actions`` order."""
-        searched = set(order[: list(order).index(last) + 1])
-        return tuple(a for a in self.game.actions(state) if a not in searched)
-
-    def child_ge(self, child: Any, cp: int, player: int, depth: float, x: Any) -> bool:
-        """Whether the child's value, from ``player``'s view, is at least ``x`` (exactly).
-
-        A null window ``(below(x), x)`` when :func:`_below` gives one, else ``(-inf, x)``.
-        """
-        return bool(self.child_value(child, cp, player, depth, _below(x), x) >= x)
 
 
 # -- the root, plies, lines and the deepening ------------------------------------------------
@@ -756,17 +275,20 @@ class _Iteration:
 class _Driver:
     """Iterative deepening from one root, and what makes a result of an iteration."""
 
-    def __init__(self, engine: _Search, request: SearchRequest) -> None:
-        self.engine = engine
-        self.game = engine.game
+    def __init__(
+        self, game: Game[Any, Any], nodes: NodeSearch, request: SearchRequest, limits: Limits
+    ) -> None:
+        self.game = game
+        self.nodes = nodes
         self.request = request
+        self.limits = limits
         self.plies_memo: dict[Hashable, tuple[int, Any, float]] = {}
         self.oracle_ended_plies = False  # a plies line met a covered position: plies unknown
 
     def run(self, root: Any) -> SearchResult:
         """Iterative deepening from ``root``; see :func:`search`."""
         game = self.game
-        engine = self.engine
+        nodes = self.nodes
         request = self.request
         acts = tuple(game.actions(root))
         if not acts:
@@ -776,13 +298,15 @@ class _Driver:
             if known is not None:
                 return known
         if request.depth == 0:
-            return self.result(value=engine.evaluate(root), depth=0, exact=False)
+            return self.result(value=nodes.evaluate(root), depth=0, exact=False)
         last: SearchResult | None = None
         ordering: dict[Any, Any] = {}
         complete = False
         try:
             for depth in self.depths():
-                if last is not None and engine.out_of_time():
+                if depth > nodes.max_depth:  # deeper than its stacks hold: stop (not complete)
+                    break
+                if last is not None and self.limits.out_of_time():
                     break
                 last, ordering = self.one_depth(root, acts, depth, ordering, last)
                 if request.on_depth is not None:
@@ -792,7 +316,7 @@ class _Driver:
                     break
             else:
                 complete = True
-        except (_Stop, KeyboardInterrupt):
+        except (SearchStopped, KeyboardInterrupt):
             pass
         except RecursionError:
             raise GameError(
@@ -801,7 +325,7 @@ class _Driver:
                 "function) and a time_limit= or node_limit="
             ) from None
         if last is None:  # no depth completed: the first legal action, the root's evaluation
-            value = engine.evaluate(root) if engine.has_evaluate else math.nan
+            value = nodes.evaluate(root) if nodes.has_evaluate else math.nan
             return self.result(
                 value=value,
                 best_action=acts[0],
@@ -812,7 +336,7 @@ class _Driver:
             )
         if complete:
             return last
-        return attrs.evolve(last, complete=False, stats=engine.stats())
+        return attrs.evolve(last, complete=False, stats=nodes.stats())
 
     def depths(self) -> Iterable[float]:
         """The iterations' depths: up to ``depth``, or to the end in one search.
@@ -823,7 +347,7 @@ class _Driver:
         (an observer changes nothing: it sees the search that runs without it).
         """
         request = self.request
-        if not self.engine.has_evaluate:
+        if not self.nodes.has_evaluate:
             return [END if request.depth is None else request.depth]
         if request.depth is not None:
             return range(1, request.depth + 1)
@@ -850,11 +374,11 @@ class _Driver:
     ) -> tuple[SearchResult, dict[Any, Any]]:
         """One iteration, its plies, choice and PV as a result, and values for ordering."""
         game = self.game
-        engine = self.engine
+        nodes = self.nodes
         player = game.to_move(root)
         previous_best = None if last is None else last.best_action
         found = self.search_root(root, player, acts, depth, ordering, previous_best)
-        trace, engine.trace = engine.trace, None  # the plies and PV passes are not reported
+        trace, nodes.trace = nodes.trace, None  # the plies and PV passes are not reported
         try:
             action_plies = self.root_plies(root, player, acts, depth, found)
             known = found.exact and all(action_plies.get(a) is not None for a in found.best)
@@ -871,7 +395,7 @@ class _Driver:
             line = self.ply_line if known else self.proved_line
             pv = (chosen, *line(child, cp, depth - 1, x))
         finally:
-            engine.trace = trace
+            nodes.trace = trace
         sign = 1 if player == 0 else -1
         result = self.result(
             value=_zero(sign * found.value),
@@ -902,11 +426,11 @@ class _Driver:
         it is worse, tied (exactly) or better (then searched again for its exact value).
         """
         game = self.game
-        engine = self.engine
-        engine.table.new_generation()
-        horizon_before = engine.horizon
-        engine.nodes += 1
-        trace = engine.trace
+        nodes = self.nodes
+        nodes.new_iteration()
+        horizon_before = nodes.horizon
+        nodes.nodes += 1
+        trace = nodes.trace
         if trace is not None:
             trace.iteration(depth)
             trace.enter(root, player, player, -INF, INF)
@@ -925,13 +449,13 @@ class _Driver:
             if trace is not None:
                 trace.action = a
             if best is None:
-                best = values[a] = engine.child_value(child, cp, player, d1, -INF, INF)
+                best = values[a] = nodes.child_value(child, cp, player, d1, -INF, INF)
                 best_set = [a]
                 continue
-            lo, hi = _below(best), _above(best)
-            f = engine.child_value(child, cp, player, d1, lo, hi)
+            lo, hi = below(best), above(best)
+            f = nodes.child_value(child, cp, player, d1, lo, hi)
             if f > best and f >= hi and hi != INF:  # it failed high: find the exact value
-                f = engine.child_value(child, cp, player, d1, best, INF)
+                f = nodes.child_value(child, cp, player, d1, best, INF)
             if f > best:
                 values[a] = best = f
                 best_set = [a]
@@ -941,13 +465,13 @@ class _Driver:
             elif f > lo:  # inside the window (no float just below best): exact
                 values[a] = f
             elif self.request.all_values:  # worse: its exact value lies in (-inf, best)
-                values[a] = engine.child_value(child, cp, player, d1, -INF, best)
+                values[a] = nodes.child_value(child, cp, player, d1, -INF, best)
             else:
                 bounds[a] = f
         best_set.sort(key=position.__getitem__)
         if trace is not None:
             trace.backup(player, best, best_set[0], -INF, INF, EXACT)
-        return _Iteration(best, best_set, values, bounds, engine.horizon == horizon_before)
+        return _Iteration(best, best_set, values, bounds, nodes.horizon == horizon_before)
 
     # -- plies to the end and the principal variation --------------------------------------
 
@@ -976,7 +500,7 @@ class _Driver:
         meets a position the oracle covers (it gives values, not plies).
         """
         game = self.game
-        engine = self.engine
+        nodes = self.nodes
         acts = game.actions(state)
         if not acts:
             return (0, None)
@@ -985,17 +509,17 @@ class _Driver:
             return None
         if depth <= 0:
             return None
-        key = engine.key(state)
+        key = nodes.key(state)
         memo = self.plies_memo.get(key)
         if memo is not None and memo[2] <= depth:
             return memo[0], memo[1]
         best: tuple[int, Any] | None = None
-        for a in self.table_move_first(key, acts):
+        for a in self.table_move_first(state, acts):
             child = game.result(state, a)
             cp = game.to_move(child)
-            horizon_before = engine.horizon
-            keeps = engine.child_ge(child, cp, player, depth - 1, x)
-            if engine.horizon != horizon_before:
+            horizon_before = nodes.horizon
+            keeps = nodes.child_ge(child, cp, player, depth - 1, x)
+            if nodes.horizon != horizon_before:
                 return None
             if not keeps:
                 continue
@@ -1006,7 +530,7 @@ class _Driver:
             if best is None or ply_preference(x, n) < ply_preference(x, best[0]):
                 best = (n, a)
         assert best is not None, "a value-keeping move must exist"
-        if len(self.plies_memo) >= engine.table.size:
+        if len(self.plies_memo) >= nodes.memo_size:
             self.plies_memo.clear()
         self.plies_memo[key] = (best[0], best[1], depth)
         return best
@@ -1034,10 +558,10 @@ class _Driver:
             acts = game.actions(state)
             if not acts:
                 break
-            for a in self.table_move_first(self.engine.key(state), acts):
+            for a in self.table_move_first(state, acts):
                 child = game.result(state, a)
                 cp = game.to_move(child)
-                if self.engine.child_ge(child, cp, player, depth - 1, x):
+                if self.nodes.child_ge(child, cp, player, depth - 1, x):
                     line.append(a)
                     state = child
                     x = x if cp == player else -x
@@ -1048,15 +572,13 @@ class _Driver:
             depth -= 1
         return tuple(line)
 
-    def table_move_first(self, key: Hashable, acts: Sequence[Any]) -> list[Any]:
-        """``acts`` with the table's best move for ``key`` (if any) moved to the front."""
+    def table_move_first(self, state: Any, acts: Sequence[Any]) -> list[Any]:
+        """``acts`` with the table's best move for ``state`` (if any) moved to the front."""
         order = list(acts)
-        entry = self.engine.table.entries.get(key)
-        if entry is not None:
-            _, _, _, move, _, _ = entry
-            if move in order and order[0] != move:
-                order.remove(move)
-                order.insert(0, move)
+        move = self.nodes.table_move(state)
+        if move is not None and move in order and order[0] != move:
+            order.remove(move)
+            order.insert(0, move)
         return order
 
     # -- answers from the oracle -----------------------------------------------------------
@@ -1096,7 +618,7 @@ class _Driver:
     def oracle_line(self, state: Any, value: Any, seen_states: set[Any]) -> Iterator[Any]:
         """Value-keeping moves from ``state`` while the oracle covers them, no position twice."""
         game = self.game
-        seen = {self.engine.key(s) for s in seen_states} | {self.engine.key(state)}
+        seen = {self.nodes.key(s) for s in seen_states} | {self.nodes.key(state)}
         limit = self.request.depth
         played = 1
         while limit is None or played < limit:
@@ -1106,7 +628,7 @@ class _Driver:
             if not keeping:
                 return
             state = game.result(state, keeping[0])
-            key = self.engine.key(state)
+            key = self.nodes.key(state)
             if key in seen:
                 return
             seen.add(key)
@@ -1150,7 +672,7 @@ class _Driver:
             best_action=best_action,
             pv=pv,
             action_values={} if action_values is None else action_values,
-            stats=self.engine.stats(),
+            stats=self.nodes.stats(),
             best_actions=best_actions,
             depth=depth,
             plies=plies,
@@ -1158,27 +680,6 @@ class _Driver:
             exact=exact,
             complete=complete,
         )
-
-
-def _below(x: Any) -> Any:
-    """The greatest value that is surely below ``x`` with nothing between: a null window's alpha.
-
-    For an int or float ``x`` (ints within 2**53) every int or float value below ``x`` is at most
-    the float just below it, so ``(below, x)`` decides "at least ``x``?" exactly. For other number
-    types there is no such neighbour and the answer is -inf (a one-sided window, still exact).
-    """
-    kind = type(x)
-    if kind is float or (kind is int and -_EXACT_INT <= x <= _EXACT_INT):
-        return math.nextafter(x, -INF)
-    return -INF
-
-
-def _above(x: Any) -> Any:
-    """The least value surely above ``x`` with nothing between (see :func:`_below`), or +inf."""
-    kind = type(x)
-    if kind is float or (kind is int and -_EXACT_INT <= x <= _EXACT_INT):
-        return math.nextafter(x, INF)
-    return INF
 
 
 def _zero(value: Any) -> Any:

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runt
 import attrs
 
 if TYPE_CHECKING:
-    from solver.results import SearchRequest, SearchResult
+    from solver.node_search import Limits, NodeSearch
+    from solver.results import SearchRequest
 
 from solver.errors import (
     CapabilityError,
@@ -46,10 +47,10 @@ __all__ = [
     "GameError",
     "HasActionNotation",
     "HasBoardCells",
+    "HasCompiledSearch",
     "HasEndlessValue",
     "HasEvaluate",
     "HasKey",
-    "HasNativeSearch",
     "HasPlayerNames",
     "HasPositionFields",
     "HasPseudoActions",
@@ -157,18 +158,20 @@ class HasPseudoActions(Protocol):
 
 
 @runtime_checkable
-class HasNativeSearch(Protocol):
-    """A compiled search of the game's own that :func:`solver.engine.search` hands calls to.
+class HasCompiledSearch(Protocol):
+    """A compiled node search of the game's own, which the engine's one driver runs.
 
-    ``native_search(state, request)`` answers as the Python engine would for ``request`` (a
-    :class:`~solver.results.SearchRequest`): the same values at every depth, the same optimal
-    move sets, a legal PV, the same meaning of ``exact`` and ``complete``, limits and Ctrl-C
-    honoured; or returns None when it cannot serve the request (an option it does not support,
-    the kernel unavailable), and the Python engine runs instead. The engine asks only when there
-    is no observer and the evaluation is the game's own.
+    ``compiled_search(request, limits)`` returns a :class:`~solver.node_search.NodeSearch`
+    ready to search (its kernel loaded, or compiled once, before it returns: the search's clock
+    starts after), honouring ``request`` (a :class:`~solver.results.SearchRequest`: its table
+    size, its oracle, its limits through ``limits``) so that the driver's answers equal those
+    over the Python node search: the same values at every depth, the same optimal move sets
+    and exactness. It returns None for a request it cannot serve (an oracle it cannot probe, a
+    search to the end, the kernel unavailable), and the Python node search runs instead. The
+    engine asks only when there is no observer and the evaluation is the game's own.
     """
 
-    def native_search(self, state: Any, request: SearchRequest) -> SearchResult | None: ...
+    def compiled_search(self, request: SearchRequest, limits: Limits) -> NodeSearch | None: ...
 
 
 @runtime_checkable

@@ -106,8 +106,8 @@ def _quote(value: Any, limit: int = 60) -> str:
 class SearchRequest:
     """The engine's options for one search, checked: what :func:`solver.engine.search` was asked.
 
-    A game's native search (:class:`solver.game.HasNativeSearch`) receives one, and must
-    honour every field or decline (return None). It is only asked when there is no observer and
+    A game's compiled node search (:class:`solver.game.HasCompiledSearch`) receives one, and
+    must honour every field or decline (return None). It is only asked when there is no observer and
     the evaluation is the game's own, so neither appears here.
 
     Attributes:

@@ -48,3 +48,76 @@ class TestLayering:
     def test_the_check_sees_imports_inside_functions(self) -> None:
         """The command line's imports of all three packages are found, so the check can fail."""
         assert {top for _, top in project_imports("zerosum")} == {"solver", "games", "viz"}
+
+
+# Ayòayò's package in one-way floors: each module imports only modules on its floor or below.
+AYOAYO_FLOORS = (
+    ("board",),
+    ("rules",),
+    ("tablebase_index", "tablebase_files", "tablebase_moves", "tablebase_build", "tablebase"),
+    ("native_jit", "native_rules", "native_search", "native_tablebase", "accel"),
+    ("game", "__init__"),
+)
+
+
+def ayoayo_imports() -> set[tuple[str, str]]:
+    """(module, imported module of games.ayoayo) for every import inside the package."""
+    found = set()
+    package = ROOT / "games" / "ayoayo"
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                if node.module == "games.ayoayo":
+                    names = [f"games.ayoayo.{alias.name}" for alias in node.names]
+                else:
+                    names = [node.module]
+            for name in names:
+                if name.startswith("games.ayoayo."):
+                    found.add((path.stem, name.split(".")[2]))
+    return found
+
+
+class TestAyoayoFloors:
+    def test_every_module_has_a_floor(self) -> None:
+        """A new module of the package must be placed on a floor (so the check covers it)."""
+        placed = {name for floor in AYOAYO_FLOORS for name in floor}
+        present = {path.stem for path in (ROOT / "games" / "ayoayo").glob("*.py")}
+        assert present == placed
+
+    def test_imports_point_down_or_along(self) -> None:
+        """No module imports one on a higher floor: the rules know no tablebase and no numba."""
+        floor = {name: i for i, names in enumerate(AYOAYO_FLOORS) for name in names}
+        wrong = sorted(
+            (module, imported)
+            for module, imported in ayoayo_imports()
+            if floor[imported] > floor[module]
+        )
+        assert not wrong, f"imports up the floors of games/ayoayo: {wrong}"
+
+    def test_the_floors_hold_no_circle(self) -> None:
+        """Imports along a floor never come back round (no import circle in the package)."""
+        edges: dict[str, set[str]] = {}
+        for module, imported in ayoayo_imports():
+            if imported != module:
+                edges.setdefault(module, set()).add(imported)
+        done: set[str] = set()
+
+        def visit(module: str, path: tuple[str, ...]) -> None:
+            assert module not in path, f"import circle: {' -> '.join((*path, module))}"
+            if module in done:
+                return
+            for imported in edges.get(module, ()):
+                visit(imported, (*path, module))
+            done.add(module)
+
+        for module in edges:
+            visit(module, ())
+
+    def test_the_rules_import_neither_numpy_nor_numba(self) -> None:
+        """The readable rules stand on the board's numbers and the solver's protocol alone."""
+        text = (ROOT / "games" / "ayoayo" / "rules.py").read_text(encoding="utf-8")
+        assert "numba" not in text and "import numpy" not in text and "open(" not in text

@@ -1,11 +1,11 @@
-"""Whether the compiled Ayòayò kernel (:mod:`games.ayoayo.native`) is to be used, in one place.
+"""Whether the compiled Ayòayò kernels are to be used, in one place.
 
-It is used when numba is installed (the ``fast`` extra) and the environment does not say
+They are used when numba is installed (the ``fast`` extra) and the environment does not say
 ``GAMESOLVER_NATIVE=0``; everything else falls back to the pure-Python paths, which give the
-same answers.
+same answers. Nothing here imports numba until a kernel is asked for.
 
 >>> import os
->>> kernel() is None or os.environ.get("GAMESOLVER_NATIVE") != "0"
+>>> search_kernel() is None or os.environ.get("GAMESOLVER_NATIVE") != "0"
 True
 """
 
@@ -18,25 +18,51 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from games.ayoayo.tablebase_build import LevelKernel
 
-__all__ = ["kernel", "level_kernel"]
+__all__ = ["compile_kernels", "enabled", "level_kernel", "search_kernel"]
 
 
-def kernel() -> ModuleType | None:
-    """The kernel's module, or None when it is switched off or numba is missing."""
+def enabled() -> bool:
+    """Whether the kernels are to be used: numba installed and not switched off."""
     if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
-        return None
+        return False
     try:
-        from games.ayoayo import native
+        import numba  # noqa: F401
     except ImportError:
+        return False
+    return True
+
+
+def _ready(group: str) -> tuple[ModuleType, ModuleType] | None:
+    """The compiled search and builder modules, ``group``'s kernels loaded (or every group
+    compiled, in one step: :func:`games.ayoayo.native_jit.ready`); None when not to be used."""
+    if not enabled():
         return None
-    return native
+    from games.ayoayo import native_jit, native_search, native_tablebase
+
+    native_jit.ready(group)
+    return native_search, native_tablebase
+
+
+def search_kernel() -> ModuleType | None:
+    """The compiled search (:mod:`games.ayoayo.native_search`), loaded, or None when not to be
+    used."""
+    modules = _ready("search")
+    return None if modules is None else modules[0]
 
 
 def level_kernel() -> LevelKernel | None:
-    """The compiled tablebase builder (:data:`games.ayoayo.native_tablebase.KERNEL`), or None
-    when the kernel is not to be used (the builder then runs in pure Python: the same bytes)."""
-    if kernel() is None:
-        return None
-    from games.ayoayo.native_tablebase import KERNEL
+    """The compiled tablebase builder (:data:`games.ayoayo.native_tablebase.KERNEL`), loaded, or
+    None when the kernels are not to be used (the builder then runs in pure Python: the same
+    bytes)."""
+    modules = _ready("tablebase")
+    return None if modules is None else modules[1].KERNEL
 
-    return KERNEL
+
+def compile_kernels() -> float | None:
+    """Load every kernel now, compiling what the cache lacks: the seconds spent compiling
+    (0.0 when all came from the cache), or None when the kernels are not to be used."""
+    if not enabled():
+        return None
+    from games.ayoayo import native_jit, native_search, native_tablebase  # noqa: F401 (groups)
+
+    return native_jit.ready("search") + native_jit.ready("tablebase")

@@ -17,9 +17,9 @@ Players are numbered 0 (MAX, moves first) and 1; the reference's CLI calls them 
 The hot path keeps a state as a tuple of 15 ints: the 12 pits in sowing order
 (``q(0, c) = 5 - c``, ``q(1, c) = 6 + c``), the two captured counts and the player to move.
 :class:`AyoayoState` is that tuple with readable properties (``board``, ``captured``,
-``to_move``); build one from a board with :meth:`Ayoayo.state_from`.
+``to_move``); build one from a board with :meth:`AyoayoRules.state_from`.
 
->>> game = Ayoayo()
+>>> game = AyoayoRules()
 >>> state = game.initial_state()
 >>> game.actions(state)
 (0, 1, 2, 3, 4, 5)
@@ -33,39 +33,30 @@ The hot path keeps a state as a tuple of 15 ints: the 12 pits in sowing order
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from games.ayoayo.board import (
+    CELL_PITS,
+    LOOP_CHECK_AFTER,
+    ROW_PITS,
+    TOTAL_SEEDS,
+    WIN_THRESHOLD,
+)
 from solver.game import BoardCells, IllegalActionError, InvalidStateError, Player
 from solver.quoting import quote
-from solver.results import SearchRequest, SearchResult
-
-if TYPE_CHECKING:
-    from games.ayoayo.tablebase import Tablebase
 
 __all__ = [
     "PLAYER_NAMES",
-    "TOTAL_SEEDS",
-    "Ayoayo",
+    "AyoayoRules",
     "AyoayoState",
     "NeverEndingSowingError",
     "relay_sow",
 ]
 
-TOTAL_SEEDS: Final = 48
-"""Seeds in play: on the board plus captured, always (seeds left at the end stay on the board)."""
-
-WIN_THRESHOLD: Final = 24
-"""The game ends as soon as a player has captured more than this."""
-
 PLAYER_NAMES: Final = ("Player 1", "Player 2")
 """The reference CLI's names for players 0 and 1."""
-
-# Flat pit index in sowing order for (row, cell), and back.
-_Q: Final = ((5, 4, 3, 2, 1, 0), (6, 7, 8, 9, 10, 11))
-_ROW_PITS: Final = ((0, 1, 2, 3, 4, 5), (6, 7, 8, 9, 10, 11))
 
 # _RUN[q][h]: the pits that receive the h seeds of a hand picked up at pit q, in order.
 _MAX_HAND: Final = TOTAL_SEEDS + 1
@@ -80,10 +71,6 @@ _FIRST_LAP_LAST: Final = tuple(
     tuple((q + h) % 12 if 0 < h < 12 else None for h in range(TOTAL_SEEDS + 1)) for q in range(12)
 )
 
-# Pick-ups after which a sowing starts recording (board, pit, captures) triples. Sowings that end
-# need far fewer (the longest seen in 16 million cases had 52 drops), so the set is rarely built.
-_LOOP_CHECK_AFTER: Final = 12
-
 _new_state = tuple.__new__
 _ALL_CELLS: Final = (0, 1, 2, 3, 4, 5)
 
@@ -96,9 +83,9 @@ class AyoayoState(tuple[int, ...]):
     """An Ayòayò position: immutable and hashable (a tuple of 15 ints).
 
     Layout (internal): 12 pits in sowing order, ``captured[0]``, ``captured[1]``, ``to_move``.
-    Use :meth:`Ayoayo.state_from` to build one; the properties give the reference's view.
+    Use :meth:`AyoayoRules.state_from` to build one; the properties give the reference's view.
 
-    >>> s = Ayoayo.state_from([[2, 6, 6, 1, 1, 7], [0, 2, 7, 2, 7, 7]])
+    >>> s = AyoayoRules.state_from([[2, 6, 6, 1, 1, 7], [0, 2, 7, 2, 7, 7]])
     >>> s.board[0], s.captured, s.to_move
     ((2, 6, 6, 1, 1, 7), (0, 0), 0)
     """
@@ -172,7 +159,7 @@ def _sow(b: list[int], p: int, o: int) -> bool:
             return True
         b[pos] = 0  # relay: pick the whole pit up
         pickups += 1
-        if pickups > _LOOP_CHECK_AFTER:
+        if pickups > LOOP_CHECK_AFTER:
             triple = (*b[:12], pos, c0, c1)
             if seen is None:
                 seen = {triple}
@@ -184,9 +171,9 @@ def _sow(b: list[int], p: int, o: int) -> bool:
 
 def _feeding_moves(b: Sequence[int], p: int) -> tuple[int, ...]:
     """Player ``p``'s legal moves when the opponent's row is empty: sowings that end and feed."""
-    opp = _ROW_PITS[1 - p]
+    opp = ROW_PITS[1 - p]
     moves = []
-    for c, o in enumerate(_Q[p]):
+    for c, o in enumerate(CELL_PITS[p]):
         if b[o]:
             trial = list(b[:12])
             if _sow(trial, p, o) and any(trial[i] for i in opp):
@@ -220,7 +207,7 @@ def relay_sow(
     if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell <= 5:
         raise InvalidStateError(f"cell must be an int 0..5, got {quote(cell)}")
     b = [*reversed(rows[0]), *rows[1], 0, 0]
-    if not _sow(b, player, _Q[player][cell]):
+    if not _sow(b, player, CELL_PITS[player][cell]):
         raise NeverEndingSowingError(
             f"the sowing of cell {cell} by player {player} on {quote(board)} never ends"
         )
@@ -237,7 +224,7 @@ def _finish(b: list[int], p: int) -> AyoayoState:
         empty = not (b[0] or b[1] or b[2] or b[3] or b[4] or b[5])
     if empty:
         # The mover's row is empty: the next player must feed it, or takes its own row.
-        nxt = _ROW_PITS[q]
+        nxt = ROW_PITS[q]
         if any(b[i] for i in nxt) and not _feeding_moves(b, q):
             for i in nxt:
                 b[12 + q] += b[i]
@@ -250,8 +237,11 @@ def _winner(state: AyoayoState) -> int:
     return -1 if c0 == c1 else (0 if c0 > c1 else 1)
 
 
-class Ayoayo:
+class AyoayoRules:
     """The rulebook of Ayòayò (reference rules; a never-ending sowing is not a legal move).
+
+    The readable rules alone: the game as users load it, :class:`games.ayoayo.Ayoayo`, adds the
+    endgame tablebases and the compiled search on top (this module knows neither).
 
     States are :class:`AyoayoState` tuples; actions are cells 0..5 of the mover's row, listed in
     ascending order. Values are ``captured[0] - captured[1]`` (player 0's view).
@@ -263,7 +253,7 @@ class Ayoayo:
     Args:
         cache_size: most states whose legal moves and children are kept (0 turns caching off).
 
-    >>> game = Ayoayo()
+    >>> game = AyoayoRules()
     >>> s = game.state_from([[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 1, 3]], captured=(23, 20), to_move=1)
     >>> game.actions(s)  # feeding: cell 4 would leave player 0's row empty
     (3, 5)
@@ -284,7 +274,7 @@ class Ayoayo:
         self._cache: dict[AyoayoState, tuple[tuple[int, ...], list[AyoayoState | None]]] = {}
 
     def __repr__(self) -> str:
-        return "Ayoayo()"
+        return f"{type(self).__name__}()"
 
     # ---- the Game protocol -----------------------------------------------------------------
 
@@ -335,7 +325,7 @@ class Ayoayo:
                 return self.actions(state) == ()  # feeding: the exact list decides
         elif not (state[6] or state[7] or state[8] or state[9] or state[10] or state[11]):
             return self.actions(state) == ()
-        pits = _ROW_PITS[p]
+        pits = ROW_PITS[p]
         for o in pits:
             last = _FIRST_LAP_LAST[o][state[o]]
             if last is not None and (state[last] == 0 or state[last] == 3):
@@ -362,13 +352,6 @@ class Ayoayo:
         """
         return state[12] - state[13]
 
-    def tablebase(self, directory: str | os.PathLike[str] | None = None) -> Tablebase:
-        """The endgame tablebase in ``directory`` (None: the user cache directory, see
-        :mod:`games.ayoayo.tablebase`); ``solver.game.HasTablebase``."""
-        from games.ayoayo.tablebase import Tablebase
-
-        return Tablebase(directory, game=self)
-
     def winner(self, state: AyoayoState) -> int | None:
         """None while the game runs; then 0 or 1, or -1 for a draw (the reference's ``winner``)."""
         return _winner(state) if self.is_terminal(state) else None
@@ -382,7 +365,7 @@ class Ayoayo:
             moves: tuple[int, ...] = ()
         else:
             p = state[14]
-            opp = _ROW_PITS[1 - p]
+            opp = ROW_PITS[1 - p]
             if (
                 state[opp[0]]
                 or state[opp[1]]
@@ -391,7 +374,7 @@ class Ayoayo:
                 or (state[opp[4]] or state[opp[5]])
             ):
                 found = []
-                for c, o in enumerate(_Q[p]):
+                for c, o in enumerate(CELL_PITS[p]):
                     h = state[o]
                     if not h:
                         continue
@@ -419,7 +402,7 @@ class Ayoayo:
     def _child(self, state: AyoayoState, cell: int) -> AyoayoState:
         p = state[14]
         b = list(state)
-        if not _sow(b, p, _Q[p][cell]):
+        if not _sow(b, p, CELL_PITS[p][cell]):
             raise NeverEndingSowingError(
                 f"illegal action {quote(cell)} in {_format(state)}: its sowing never ends"
             )
@@ -442,14 +425,14 @@ class Ayoayo:
         Illegal: an empty pit, a sowing that never ends, or one that leaves an already empty
         opponent row empty (the feeding rule).
 
-        >>> game = Ayoayo()
+        >>> game = AyoayoRules()
         >>> s = game.state_from([[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 1, 3]], (23, 20), to_move=1)
         >>> [game.try_result(s, c) is not None for c in game.pseudo_actions(s)] == [
         ...     c in game.actions(s) for c in range(6)]
         True
         """
         p = state[14]
-        o = _Q[p][action]
+        o = CELL_PITS[p][action]
         if not state[o]:
             return None
         b = list(state)
@@ -472,22 +455,6 @@ class Ayoayo:
                 b[14] = 1
                 return _new_state(AyoayoState, b)
         return _finish(b, p)  # the mover's row is empty: the end sweep may apply
-
-    # ---- the compiled search (solver.game.HasNativeSearch) ---------------------------------
-
-    def native_search(self, state: AyoayoState, request: SearchRequest) -> SearchResult | None:
-        """The engine's search run by the numba kernel (:mod:`games.ayoayo.native`).
-
-        None (the Python engine then runs) when numba is not installed, when the environment
-        says ``GAMESOLVER_NATIVE=0``, or for a request the kernel does not serve.
-        """
-        from games.ayoayo.accel import kernel
-
-        native = kernel()
-        if native is None:
-            return None
-        answer: SearchResult | None = native.native_search(self, state, request)
-        return answer
 
     # ---- construction and notation ---------------------------------------------------------
 
@@ -512,7 +479,7 @@ class Ayoayo:
         A finished game is accepted as the reference leaves it: seeds left on the board after an
         end by more than 24 captured, or by an empty row, count for nobody.
 
-        >>> Ayoayo.state_from([[4] * 6, [4] * 5 + [0]])
+        >>> AyoayoRules.state_from([[4] * 6, [4] * 5 + [0]])
         Traceback (most recent call last):
         ...
         solver.errors.InvalidStateError: seeds on the board (44) plus captured (0 + 0) make 44, ...
@@ -546,7 +513,7 @@ class Ayoayo:
     def format_state(self, state: AyoayoState) -> str:
         """``[[row 0],[row 1]] captured c0,c1 to-move p`` (``parse_state`` reads it back).
 
-        >>> Ayoayo().format_state(Ayoayo().initial_state())
+        >>> AyoayoRules().format_state(AyoayoRules().initial_state())
         '[[4,4,4,4,4,4],[4,4,4,4,4,4]] captured 0,0 to-move 0'
         """
         return _format(state)
@@ -561,7 +528,7 @@ class Ayoayo:
         Raises:
             InvalidStateError: the text cannot be read, or the position is invalid.
 
-        >>> Ayoayo().parse_state("[[2,6,6,1,1,7],[0,2,7,2,7,7]]").captured
+        >>> AyoayoRules().parse_state("[[2,6,6,1,1,7],[0,2,7,2,7,7]]").captured
         (0, 0)
         """
         return self.state_from(*_read_position(text))
@@ -584,7 +551,7 @@ class Ayoayo:
         The fields given replace those written in ``text``; the whole is checked together, so
         a board of 44 seeds needs ``captured`` making up the other 4.
 
-        >>> game = Ayoayo()
+        >>> game = AyoayoRules()
         >>> game.position_from(to_move=1).to_move
         1
         >>> game.position_from("[[0,4,4,4,4,4],[4,4,4,4,4,4]]", captured=(4, 0)).captured
@@ -605,7 +572,7 @@ class Ayoayo:
     def score(self, state: AyoayoState) -> tuple[int, int]:
         """The seeds each player has captured (:class:`solver.game.HasScore`).
 
-        >>> Ayoayo().score(Ayoayo().initial_state())
+        >>> AyoayoRules().score(AyoayoRules().initial_state())
         (0, 0)
         """
         return state[12], state[13]
@@ -613,7 +580,7 @@ class Ayoayo:
     def render(self, state: AyoayoState) -> str:
         """The board as the reference CLI draws it: row 0 above, cell 0 on the left.
 
-        >>> print(Ayoayo().render(Ayoayo().initial_state()))
+        >>> print(AyoayoRules().render(AyoayoRules().initial_state()))
         cell                  0   1   2   3   4   5
         Player 1 (player 0)   4   4   4   4   4   4   captured  0
         Player 2 (player 1)   4   4   4   4   4   4   captured  0
@@ -637,7 +604,7 @@ class Ayoayo:
         """Each player's row of pits (cells 0-5 left to right) and captured seeds, for boards
         drawn in tree nodes.
 
-        >>> cells = Ayoayo().board_cells(Ayoayo().initial_state())
+        >>> cells = AyoayoRules().board_cells(AyoayoRules().initial_state())
         >>> cells.header, cells.labels, cells.notes[0], cells.caption
         (('0', '1', '2', '3', '4', '5'), ('P1', 'P2'), 'captured 0', 'Player 1 to move')
         """

@@ -50,9 +50,9 @@ import numpy as np
 import numpy.typing as npt
 
 from games.ayoayo import tablebase_build
-from games.ayoayo.accel import level_kernel
-from games.ayoayo.rules import Ayoayo, AyoayoState
-from games.ayoayo.tablebase_build import LevelReport
+from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
+from games.ayoayo.rules import AyoayoRules, AyoayoState
+from games.ayoayo.tablebase_build import LevelKernel, LevelReport
 from games.ayoayo.tablebase_files import (
     DISTANCES,
     NO_DISTANCE,
@@ -62,8 +62,6 @@ from games.ayoayo.tablebase_files import (
     read_level,
 )
 from games.ayoayo.tablebase_index import (
-    MAX_CAPTURED,
-    TOTAL_SEEDS,
     level_size,
     rank,
     splits,
@@ -99,12 +97,21 @@ class Tablebase:
 
     Args:
         directory: where the level files are; None: :func:`default_directory`.
-        game: the rules to play moves with in :meth:`best_actions` (default a new ``Ayoayo``).
+        game: the rules to play moves with in :meth:`best_actions` (default the readable rules).
+        builder: gives the level builder's kernel at build time (None, or an answer of None:
+            the pure-Python builder, the same bytes); :class:`games.ayoayo.Ayoayo` passes the
+            compiled one when numba is there.
     """
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None, game: Ayoayo | None = None):
+    def __init__(
+        self,
+        directory: str | os.PathLike[str] | None = None,
+        game: AyoayoRules | None = None,
+        builder: Callable[[], LevelKernel | None] | None = None,
+    ):
         self.directory = Path(directory) if directory is not None else default_directory()
-        self.game = game if game is not None else Ayoayo()
+        self.game = game if game is not None else AyoayoRules()
+        self.builder = builder
         self._open: dict[int, npt.NDArray[np.int8]] = {}
         self._missing: set[int] = set()
         self._distance_tables: dict[int, npt.NDArray[np.uint16] | None] = {}
@@ -118,10 +125,10 @@ class Tablebase:
         return tuple(n for n in range(0, TOTAL_SEEDS + 1, 4) if self._level(n) is not None)
 
     def __getstate__(self) -> dict[str, object]:
-        return {"directory": self.directory, "game": self.game}
+        return {"directory": self.directory, "game": self.game, "builder": self.builder}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__init__(state["directory"], state["game"])  # type: ignore[misc]
+        self.__init__(state["directory"], state["game"], state["builder"])  # type: ignore[misc]
 
     def refresh(self) -> None:
         """Forget the levels opened or found missing, so the next probes look again."""
@@ -155,7 +162,7 @@ class Tablebase:
                 up_to,
                 self.directory,
                 executor=executor,
-                kernel=level_kernel(),  # compiled when numba is there: the same bytes, faster
+                kernel=None if self.builder is None else self.builder(),
                 progress=progress,
             )
         finally:
@@ -192,7 +199,7 @@ class Tablebase:
         """
         c0 = state[12]
         c1 = state[13]
-        if c0 > MAX_CAPTURED or c1 > MAX_CAPTURED:
+        if c0 > WIN_THRESHOLD or c1 > WIN_THRESHOLD:
             return c0 - c1
         if c0 % 4 or c1 % 4:
             return None
@@ -207,6 +214,20 @@ class Tablebase:
         if p:
             return -int(values[(c1 - first) >> 2, rank(view_of(state, 1))])
         return int(values[(c0 - first) >> 2, rank(view_of(state, 0))])
+
+    def __call__(self, state: AyoayoState) -> int | None:
+        """:meth:`probe`: a tablebase is an oracle for :func:`solver.engine.search` as it is
+        (a compiled search then probes its levels inside the kernel)."""
+        return self.probe(state)
+
+    def arrays(self) -> dict[int, npt.NDArray[np.int8]]:
+        """The values of every level present and valid, by seeds: ``[split, rank]`` arrays in
+        the mover's view, memory-mapped (what a compiled search probes)."""
+        return {
+            n: values
+            for n in range(0, TOTAL_SEEDS + 1, 4)
+            if (values := self._level(n)) is not None
+        }
 
     def covers(self, state: AyoayoState) -> bool:
         """True if :meth:`probe` answers for ``state``."""
@@ -233,7 +254,7 @@ class Tablebase:
         if self.probe(state) is None:
             return None
         c0, c1 = state[12], state[13]
-        if c0 > MAX_CAPTURED or c1 > MAX_CAPTURED:
+        if c0 > WIN_THRESHOLD or c1 > WIN_THRESHOLD:
             return 0
         seeds = TOTAL_SEEDS - c0 - c1
         table = self._distances(seeds)

@@ -46,6 +46,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from games.ayoayo.board import CELLS, TOTAL_SEEDS, WIN_THRESHOLD
 from games.ayoayo.tablebase_files import (
     DISTANCES,
     NO_DISTANCE,
@@ -57,14 +58,12 @@ from games.ayoayo.tablebase_files import (
     write_level,
 )
 from games.ayoayo.tablebase_index import (
-    MAX_CAPTURED,
-    TOTAL_SEEDS,
     board_count,
     level_size,
     levels_up_to,
     splits,
 )
-from games.ayoayo.tablebase_moves import CELLS, LevelMoves, level_moves
+from games.ayoayo.tablebase_moves import LevelMoves, level_moves
 from solver.errors import GameError
 from solver.retrograde import ENDLESS, solve_graph
 
@@ -380,7 +379,7 @@ def _exit_values(
     """The mover's value of moves leaving the level, given both captured counts after them."""
     value = mover - opponent  # the final score where the game is over
     left = seeds - (mover + opponent - (TOTAL_SEEDS - seeds))
-    on = (left > 0) & (mover <= MAX_CAPTURED) & (opponent <= MAX_CAPTURED)
+    on = (left > 0) & (mover <= WIN_THRESHOLD) & (opponent <= WIN_THRESHOLD)
     for n in np.unique(left[on]).tolist():
         pick = np.flatnonzero(on & (left == n))
         # the opponent moves next: its split is its own captured count

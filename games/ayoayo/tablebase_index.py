@@ -28,13 +28,10 @@ as soon as a player has more than 24. Then:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from math import comb
-from typing import Final
+
+from games.ayoayo.board import PITS, STARS_AND_BARS, TOTAL_SEEDS, WIN_THRESHOLD
 
 __all__ = [
-    "MAX_CAPTURED",
-    "PITS",
-    "TOTAL_SEEDS",
     "board_count",
     "boards",
     "boards_of",
@@ -46,14 +43,6 @@ __all__ = [
     "unrank",
     "view_of",
 ]
-
-PITS: Final = 12
-TOTAL_SEEDS: Final = 48
-MAX_CAPTURED: Final = 24
-"""A player with more than this has won: the game is over (so no stored split exceeds it)."""
-
-# _A[j][m] = C(m + j, j): the boards of m seeds in j + 1 pits (stars and bars).
-_A: Final = tuple(tuple(comb(m + j, j) for m in range(TOTAL_SEEDS + 1)) for j in range(PITS + 1))
 
 
 def _check_level(seeds: int) -> int:
@@ -70,7 +59,7 @@ def board_count(seeds: int) -> int:
     >>> board_count(0), board_count(8), board_count(12)
     (1, 75582, 1352078)
     """
-    return _A[PITS - 1][_check_level(seeds)]
+    return STARS_AND_BARS[PITS - 1][_check_level(seeds)]
 
 
 def splits(seeds: int) -> tuple[int, ...]:
@@ -80,7 +69,7 @@ def splits(seeds: int) -> tuple[int, ...]:
     ((16, 20, 24), (0, 4, 8, 12, 16, 20, 24), (0, 4))
     """
     rest = TOTAL_SEEDS - _check_level(seeds)
-    return tuple(cm for cm in range(0, MAX_CAPTURED + 1, 4) if 0 <= rest - cm <= MAX_CAPTURED)
+    return tuple(cm for cm in range(0, WIN_THRESHOLD + 1, 4) if 0 <= rest - cm <= WIN_THRESHOLD)
 
 
 def split_index(seeds: int, mover_captured: int) -> int:
@@ -131,7 +120,7 @@ def rank(board: Sequence[int]) -> int:
     for i in range(PITS - 1):
         b = board[i]
         if b:
-            row = _A[PITS - 1 - i]
+            row = STARS_AND_BARS[PITS - 1 - i]
             r += row[remaining] - row[remaining - b]
             remaining -= b
     return r
@@ -152,7 +141,7 @@ def unrank(seeds: int, index: int) -> tuple[int, ...]:
     board = []
     remaining = seeds
     for i in range(PITS - 1):
-        row = _A[PITS - 1 - i]
+        row = STARS_AND_BARS[PITS - 1 - i]
         # the largest b with row[remaining] - row[remaining - b] <= index
         b = 0
         while b < remaining and row[remaining] - row[remaining - b - 1] <= index:

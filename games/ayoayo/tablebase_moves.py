@@ -6,7 +6,7 @@ above 24 does, and the builder applies it), so they are generated once per board
 every split of the level.
 
 :func:`level_moves` plays, for the boards of ranks ``start .. stop - 1`` of level ``seeds``,
-each of the mover's six pits through the rules themselves (:meth:`Ayoayo.try_result`, so the
+each of the mover's six pits through the rules themselves (:meth:`AyoayoRules.try_result`, so the
 sowing, the loop rule, the feeding rule and the end sweep live in one place) and returns, per
 board and cell:
 
@@ -33,19 +33,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
-from typing import Final
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from games.ayoayo.rules import Ayoayo, AyoayoState
+from games.ayoayo.board import CELLS
+from games.ayoayo.rules import AyoayoRules, AyoayoState
 from games.ayoayo.tablebase_index import board_count, boards, boards_of, rank
 
-__all__ = ["CELLS", "LevelMoves", "level_moves"]
-
-CELLS: Final = 6
-"""Cells a mover can sow; the columns of the arrays."""
+__all__ = ["LevelMoves", "level_moves"]
 
 
 @attrs.frozen(eq=False)
@@ -106,7 +103,7 @@ def level_moves(seeds: int, start: int = 0, stop: int | None = None) -> LevelMov
     gain_opponent = np.zeros((max(count, 0), CELLS), dtype=np.uint8)
     heads = {n: _head_ranks(n) for n in range(0, seeds + 1, 4)}
     tails = _tail_ranks(seeds)
-    try_result = Ayoayo(cache_size=0).try_result
+    try_result = AyoayoRules(cache_size=0).try_result
     new_state = tuple.__new__
     child_rows = child.tolist()
     gm_rows = gain_mover.tolist()

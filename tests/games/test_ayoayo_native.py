@@ -1,8 +1,9 @@
-"""The numba kernel for Ayòayò against the readable rules and the Python engine.
+"""The numba kernel for Ayòayò against the readable rules and the Python node search.
 
 Positions come from the reference's recorded games (``tests/data``), from seeded random
-playouts and from seeded random endgames; the Python engine (``search(..., native=False)``) is
-the oracle for every search field.
+playouts and from seeded random endgames; the engine's driver over its Python node search
+(``search(..., native=False)``) is the oracle for every search field, with and without
+tablebases.
 """
 
 from __future__ import annotations
@@ -25,14 +26,29 @@ from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
 from solver.engine import search
 from solver.game import InvalidStateError
+from solver.node_search import Limits, NodeSearch
 from solver.results import SearchRequest, SearchResult
 
-native = pytest.importorskip("games.ayoayo.native", reason="numba is not installed")
+native_rules = pytest.importorskip("games.ayoayo.native_rules", reason="numba is not installed")
+native_search = pytest.importorskip("games.ayoayo.native_search")
+native_jit = pytest.importorskip("games.ayoayo.native_jit")
 native_tablebase = pytest.importorskip("games.ayoayo.native_tablebase")
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAYOUTS = REPO_ROOT / "tests" / "data" / "ayoayo_playouts_subset.jsonl.gz"
 GAME = Ayoayo()
+
+
+class _Compiled(Ayoayo):
+    """Ayòayò whose search must run on the kernel: a refusal fails the test."""
+
+    def compiled_search(self, request: SearchRequest, limits: Limits) -> NodeSearch | None:
+        found = super().compiled_search(request, limits)
+        assert found is not None, "the kernel declined a search it should serve"
+        return found
+
+
+COMPILED = _Compiled()
 
 
 def _recorded_states() -> Iterator[AyoayoState]:
@@ -88,10 +104,35 @@ def _endgame_states(rng: random.Random, count: int) -> list[AyoayoState]:
     return states
 
 
+def _positions_of(rng: random.Random, count: int, low: int, high: int) -> list[AyoayoState]:
+    """``count`` random positions with ``low`` to ``high`` seeds on the board (multiples of 4)."""
+    states: list[AyoayoState] = []
+    while len(states) < count:
+        seeds = 4 * rng.randint(low // 4, high // 4)
+        pits = [0] * 12
+        for _ in range(seeds):
+            pits[rng.randrange(12)] += 1
+        rest = 48 - seeds
+        c0 = 4 * rng.randint(max(0, rest - 24) // 4, min(24, rest) // 4)
+        try:
+            state = GAME.state_from([pits[:6], pits[6:]], (c0, rest - c0), rng.randint(0, 1))
+        except InvalidStateError:  # a finished game whose sweep was not applied: draw again
+            continue
+        states.append(state)
+    return states
+
+
+@pytest.fixture(scope="module")
+def tablebase(tmp_path_factory: pytest.TempPathFactory) -> Tablebase:
+    """Levels 0 to 12 (5.4 million positions at 12), built once on the kernel."""
+    directory = tmp_path_factory.mktemp("kernel-tablebase")
+    tablebase_build.build(12, directory, kernel=native_tablebase.KERNEL)
+    return Tablebase(directory, game=GAME)
+
+
 def _native(state: AyoayoState, **options: Any) -> SearchResult:
-    answer = native.native_search(GAME, state, SearchRequest(**options))
-    assert answer is not None
-    return answer
+    """The driver over the kernel (it fails if the kernel declines)."""
+    return search(COMPILED, state, **options)
 
 
 def _assert_legal_line(state: AyoayoState, pv: tuple[int, ...]) -> None:
@@ -115,22 +156,23 @@ def _assert_same(state: AyoayoState, depth: int, **options: Any) -> None:
     assert fast.best_action == python.best_action, where
     assert fast.complete and python.complete
     _assert_legal_line(state, fast.pv)
-    assert len(fast.pv) <= (fast.depth or 0) or not python.pv, where
+    assert fast.pv == python.pv, where
+    assert fast.depth is None or len(fast.pv) <= fast.depth, where
 
 
 class TestRules:
     """The kernel's rules equal the readable ones."""
 
     def _check(self, state: AyoayoState) -> None:
-        b = native.board_array(state)
+        b = native_rules.board_array(state)
         acts = GAME.actions(state)
-        assert native.legal_mask(b) == sum(1 << c for c in acts), state
-        assert bool(native.is_terminal(b)) == GAME.is_terminal(state), state
-        out = np.zeros(native.WIDTH, np.int64)
+        assert native_rules.legal_mask(b) == sum(1 << c for c in acts), state
+        assert bool(native_rules.is_terminal(b)) == GAME.is_terminal(state), state
+        out = np.zeros(native_rules.WIDTH, np.int64)
         if state[12] > 24 or state[13] > 24:
             return  # no candidates at all (as pseudo_actions): play is not asked
         for cell in range(6):
-            legal = bool(native.play(b, cell, out))
+            legal = bool(native_rules.play(b, cell, out))
             assert legal == (cell in acts), (state, cell)
             if legal:
                 assert tuple(int(n) for n in out[:15]) == GAME.result(state, cell), (state, cell)
@@ -152,8 +194,8 @@ class TestRules:
             record = next(r for r in map(json.loads, lines) if r["game"] == 64)
         ply = record["plies"][12]
         state = GAME.state_from(ply["board_before"], ply["captured_before"], ply["player"])
-        out = np.zeros(native.WIDTH, np.int64)
-        assert not native.play(native.board_array(state), 4, out)
+        out = np.zeros(native_rules.WIDTH, np.int64)
+        assert not native_rules.play(native_rules.board_array(state), 4, out)
         self._check(state)
 
 
@@ -200,7 +242,7 @@ class TestSameAnswers:
         for state in _playout_states(rng, 40):
             depth = rng.randint(2, 8)
             python = search(GAME, state, depth=depth, native=False)
-            if python.stats.nodes >= native.KERNEL_CHECK_NODES:
+            if python.stats.nodes >= native_search.KERNEL_CHECK_NODES:
                 continue
             fast = _native(state, depth=depth)
             assert fast.stats.nodes == python.stats.nodes
@@ -249,6 +291,59 @@ class TestSameAnswers:
         _assert_same(GAME.initial_state(), 0)
 
 
+class TestTablebaseInsideTheKernel:
+    """With a tablebase as the oracle, the kernel answers as the Python node search does."""
+
+    def _check(self, tablebase: Tablebase, state: AyoayoState, depth: int, **options: Any) -> None:
+        _assert_same(state, depth, oracle=tablebase, **options)
+
+    def test_positions_of_8_to_48_seeds(self, tablebase: Tablebase) -> None:
+        """300 positions of 8-48 seeds at depths 1-6, every root move valued."""
+        rng = random.Random(21)
+        for state in _positions_of(rng, 300, 8, 48):
+            self._check(tablebase, state, rng.randint(1, 6), all_values=True)
+
+    def test_deeper_searches_into_the_tablebase(self, tablebase: Tablebase) -> None:
+        """40 positions of 16-28 seeds (just above the levels) at depths 7-10."""
+        rng = random.Random(22)
+        for state in _positions_of(rng, 40, 16, 28):
+            self._check(tablebase, state, rng.randint(7, 10), all_values=rng.random() < 0.5)
+
+    @pytest.mark.slow
+    def test_thousands_more(self, tablebase: Tablebase) -> None:
+        """2000 positions of 8-48 seeds at depths 1-6 and 200 at depths 7-10."""
+        rng = random.Random(23)
+        for state in _positions_of(rng, 2000, 8, 48):
+            self._check(tablebase, state, rng.randint(1, 6), all_values=rng.random() < 0.5)
+        for state in _positions_of(rng, 200, 12, 32):
+            self._check(tablebase, state, rng.randint(7, 10), all_values=rng.random() < 0.5)
+
+    def test_a_partial_set_of_levels(self, tablebase: Tablebase, tmp_path: Path) -> None:
+        """With level 8 missing, only the levels present are probed, as in Python."""
+        partial = tmp_path / "partial"
+        partial.mkdir()
+        for n in (0, 4, 12):
+            for kind in (VALUES, DISTANCES):
+                source = level_path(tablebase.directory, n, kind)
+                (partial / source.name).write_bytes(source.read_bytes())
+        holey = Tablebase(partial, game=GAME)
+        assert holey.levels == (0, 4, 12)
+        rng = random.Random(24)
+        for state in _positions_of(rng, 60, 8, 24):
+            _assert_same(state, rng.randint(1, 7), oracle=holey, all_values=True)
+
+    def test_probes_keep_the_kernels_speed(self, tablebase: Tablebase) -> None:
+        """A search reaching the tablebase is counted in kernel nodes, not Python calls."""
+        state = GAME.parse_state("[[2,1,0,3,1,1],[1,0,2,0,2,3]] captured 16,16")
+        fast = _native(state, depth=12, oracle=tablebase)
+        slow = search(GAME, state, depth=12, oracle=tablebase, native=False)
+        assert (fast.value, fast.best_actions, fast.exact) == (
+            slow.value,
+            slow.best_actions,
+            slow.exact,
+        )
+
+
 class TestLimits:
     """Limits and interruptions return the last completed depth, as the engine does."""
 
@@ -289,45 +384,56 @@ class TestLimits:
 
 
 class TestWiring:
-    """search() reaches the kernel only where it serves the call, else pure Python."""
+    """search() runs the kernel under its driver only where it serves the call, else Python."""
 
     def test_search_uses_the_kernel(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """With no observer and the game's own evaluation, search() is the kernel's answer."""
+        """With no observer and the game's own evaluation, the node search is the kernel."""
         calls: list[SearchRequest] = []
-        real = native.native_search
+        real = native_search.compiled_search
 
-        def spy(game: Any, state: Any, request: SearchRequest) -> Any:
+        def spy(game: Any, request: SearchRequest, limits: Limits) -> Any:
             calls.append(request)
-            return real(game, state, request)
+            return real(game, request, limits)
 
-        monkeypatch.setattr(native, "native_search", spy)
+        monkeypatch.setattr(native_search, "compiled_search", spy)
         search(GAME, depth=3)
         assert len(calls) == 1
         search(GAME, depth=3, evaluate=lambda s: 0)
         search(GAME, depth=3, native=False)
+        search(GAME, depth=3, observer=lambda event: None)
         assert len(calls) == 1
 
     def test_switched_off(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """GAMESOLVER_NATIVE=0 makes native_search decline."""
+        """GAMESOLVER_NATIVE=0 makes the game offer no compiled search."""
         monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
-        assert GAME.native_search(GAME.initial_state(), SearchRequest(depth=3)) is None
+        assert GAME.compiled_search(SearchRequest(depth=3), Limits(None, None)) is None
 
     def test_without_numba(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """When the kernel cannot be imported, native_search declines and search() still works."""
-        import games.ayoayo
-
-        monkeypatch.setitem(sys.modules, "games.ayoayo.native", None)
-        monkeypatch.delattr(games.ayoayo, "native", raising=False)
-        assert GAME.native_search(GAME.initial_state(), SearchRequest(depth=3)) is None
+        """When numba cannot be imported, the game offers none and search() still works."""
+        monkeypatch.setitem(sys.modules, "numba", None)
+        assert GAME.compiled_search(SearchRequest(depth=3), Limits(None, None)) is None
         assert search(GAME, depth=3).value == 0
 
     def test_calls_it_declines(self) -> None:
-        """An oracle, or a search to the end with nothing to stop it, goes to Python."""
-        state = GAME.initial_state()
-        assert native.native_search(GAME, state, SearchRequest(oracle=lambda s: None)) is None
-        assert native.native_search(GAME, state, SearchRequest()) is None
-        too_deep = SearchRequest(depth=native.MAX_DEPTH + 1)
-        assert native.native_search(GAME, state, too_deep) is None
+        """An oracle it cannot probe, or a search to the end with nothing to stop it."""
+        limits = Limits(None, None)
+        declined = [
+            SearchRequest(oracle=lambda s: None),
+            SearchRequest(),
+            SearchRequest(depth=native_search.MAX_DEPTH + 1),
+        ]
+        for request in declined:
+            assert native_search.compiled_search(GAME, request, limits) is None, request
+
+    def test_a_tablebase_is_probed_inside(self, tablebase: Tablebase) -> None:
+        """A tablebase, or its probe, as the oracle: served by the kernel with its levels."""
+        limits = Limits(None, None)
+        for oracle in (tablebase, tablebase.probe):
+            found = native_search.compiled_search(
+                GAME, SearchRequest(depth=3, oracle=oracle), limits
+            )
+            assert found is not None
+            assert found.st[native_search.TB_MAX] == max(tablebase.levels)
 
     def test_cache_goes_to_the_user_cache_dir(
         self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
@@ -335,20 +441,23 @@ class TestWiring:
         """When the package folder is read-only, numba caches under $XDG_CACHE_HOME."""
         monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-        monkeypatch.setattr(native.os, "access", lambda path, mode: False)
-        monkeypatch.setattr(native.numba.config, "CACHE_DIR", "")
-        native._cache_dir()
-        assert str(tmp_path / "gamesolver" / "numba") == native.numba.config.CACHE_DIR
+        monkeypatch.setattr(native_jit.os, "access", lambda path, mode: False)
+        monkeypatch.setattr(native_jit.numba.config, "CACHE_DIR", "")
+        native_jit._point_cache()
+        assert str(tmp_path / "gamesolver" / "numba") == native_jit.numba.config.CACHE_DIR
+        assert native_jit.cache_directory() == tmp_path / "gamesolver" / "numba"
 
     def test_compiling_is_said_once(
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        """The compile notice goes to stderr once per process."""
-        monkeypatch.setattr(native._CompileNotice, "announced", False)
-        notice = native._CompileNotice()
+        """The compile notice goes to stderr once per process, naming the cache."""
+        monkeypatch.setattr(native_jit._CompileWatch, "compiles", 0)
+        notice = native_jit._CompileWatch()
         notice.on_start(None)
         notice.on_start(None)
-        assert capsys.readouterr().err.count("compiling") == 1
+        err = capsys.readouterr().err
+        assert err.count("compiling") == 1
+        assert str(native_jit.cache_directory()) in err
 
 
 _SECOND_PROCESS = """
@@ -399,10 +508,11 @@ class TestStartUp:
 
     def test_a_failed_light_load_falls_back_to_numbas(self) -> None:
         """When the light load raises, numba's regular load (with its refresh) answers."""
-        board = native.board_array(GAME.initial_state())
+        board = native_rules.board_array(GAME.initial_state())
         table = np.zeros((8, 3), np.int64)
-        assert native._hint(table, board) == -1  # compiled or loaded: on disk now
-        cache = native._CachedKernel(native._hint.py_func, runtime=False)
+        hint = native_search._hint
+        assert hint(table, board) == -1  # compiled or loaded: on disk now
+        cache = native_jit._CachedKernel(hint.py_func, runtime=False)
         real = cache._load_overload
         calls: list[int] = []
 
@@ -413,7 +523,7 @@ class TestStartUp:
             return real(sig, target_context)
 
         cache._load_overload = flaky  # type: ignore[method-assign]
-        loaded = cache.load_overload(native._hint.signatures[0], native._hint.targetctx)
+        loaded = cache.load_overload(hint.signatures[0], hint.targetctx)
         assert loaded is not None
         assert len(calls) == 2
 
@@ -426,7 +536,7 @@ class TestTablebaseLevels:
     )
     def test_the_same_arrays(self, seeds: int, start: int, stop: int | None) -> None:
         """child ranks and gains agree board by board."""
-        fast = native.level_moves(seeds, start, stop)
+        fast = native_tablebase.level_moves(seeds, start, stop)
         pure = tablebase_moves.level_moves(seeds, start, stop)
         assert (fast.seeds, fast.start, fast.stop) == (pure.seeds, pure.start, pure.stop)
         for name in ("child", "gain_mover", "gain_opponent"):
@@ -435,7 +545,7 @@ class TestTablebaseLevels:
 
     def test_a_block_in_the_middle(self) -> None:
         """A block that starts anywhere in the level equals the same block of the pure path."""
-        fast = native.level_moves(12, 777_777, 779_000)
+        fast = native_tablebase.level_moves(12, 777_777, 779_000)
         pure = tablebase_moves.level_moves(12, 777_777, 779_000)
         assert np.array_equal(fast.child, pure.child)
         assert np.array_equal(fast.gain_opponent, pure.gain_opponent)
@@ -467,11 +577,11 @@ class TestTablebaseLevels:
             return real(*args, **kwargs)
 
         monkeypatch.setattr(tablebase_build, "build", spy)
-        Tablebase(tmp_path / "a").build(4)
+        GAME.tablebase(tmp_path / "a").build(4)
         monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
-        Tablebase(tmp_path / "b").build(4)
+        GAME.tablebase(tmp_path / "b").build(4)
         assert used == [
-            "games.ayoayo.native",
+            "games.ayoayo.native_tablebase",
             "games.ayoayo.native_tablebase",
             "games.ayoayo.tablebase_moves",
             "games.ayoayo.tablebase_build",

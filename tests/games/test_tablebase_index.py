@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.ayoayo import Ayoayo, AyoayoState
+from games.ayoayo.board import CELLS
 from games.ayoayo.tablebase_index import (
     board_count,
     boards,
@@ -22,7 +23,7 @@ from games.ayoayo.tablebase_index import (
     unrank,
     view_of,
 )
-from games.ayoayo.tablebase_moves import CELLS, level_moves
+from games.ayoayo.tablebase_moves import level_moves
 
 GAME = Ayoayo(cache_size=0)
 

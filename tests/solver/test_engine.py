@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import math
 import random
+import time
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -15,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import load_game
-from solver import engine as engine_module
+from solver import python_search as engine_module
 from solver.engine import search
 from solver.events import (
     Backup,
@@ -31,7 +32,9 @@ from solver.events import (
 )
 from solver.game import CapabilityError, Game, GameError
 from solver.minimax import minimax
-from solver.results import SearchRequest, SearchResult, SearchStats, ply_preference
+from solver.node_search import Limits, NodeSearch
+from solver.python_search import PythonSearch
+from solver.results import SearchRequest, SearchResult, ply_preference
 from solver.solve import Solution, solve
 from solver.table import TranspositionTable
 from tests.tiny_games import TakeAway
@@ -1030,40 +1033,49 @@ class TestOracle:
             search(game, oracle=lambda state: 7 if state == () else minimax(game, state).value)
 
 
-class NativeTakeAway(TakeAway):
-    """Take-away with a fake native search: it records requests and answers or declines."""
+class CompiledTakeAway(TakeAway):
+    """Take-away offering a "compiled" node search: the Python one, after a slow load.
 
-    name = "native-takeaway"
+    It records what it was asked, and declines when told to; ``load`` seconds stand for a
+    kernel being compiled before the search can start.
+    """
 
-    def __init__(self, counters: int, serve: bool) -> None:
+    name = "compiled-takeaway"
+
+    def __init__(self, counters: int, serve: bool, load: float = 0.0) -> None:
         super().__init__(counters)
         self.serve = serve
-        self.requests: list[tuple[Any, SearchRequest]] = []
+        self.load = load
+        self.requests: list[SearchRequest] = []
+        self.served: list[PythonSearch] = []
 
     def evaluate(self, state: tuple[int, int]) -> float:
         return 0
 
-    def native_search(self, state: Any, request: SearchRequest) -> SearchResult | None:
-        self.requests.append((state, request))
+    def compiled_search(self, request: SearchRequest, limits: Limits) -> NodeSearch | None:
+        self.requests.append(request)
         if not self.serve:
             return None
-        return SearchResult(value=42, best_action=1, pv=(1,), action_values={}, stats=SearchStats())
+        time.sleep(self.load)
+        nodes = PythonSearch(self, request, self.evaluate, None, limits)
+        self.served.append(nodes)
+        return nodes
 
 
-class TestNativeSearch:
-    """A game's native search gets the call, with every option, when it can serve it."""
+class TestCompiledSearch:
+    """A game's compiled node search runs under the one driver when it can serve the call."""
 
-    def test_the_native_answer_is_returned_with_the_options_it_was_asked(self) -> None:
+    def test_it_is_asked_with_every_option(self) -> None:
         """No observer, the game's own evaluation: the request holds each option given."""
-        game = NativeTakeAway(7, serve=True)
+        game = CompiledTakeAway(7, serve=True)
         seen: list[SearchResult] = []
         oracle = lambda state: None  # noqa: E731
-        result = search(
+        search(
             game,
             (5, 1),
             depth=4,
             time_limit=2.5,
-            node_limit=10,
+            node_limit=10_000,
             seed=3,
             table_size=99,
             on_depth=seen.append,
@@ -1072,37 +1084,47 @@ class TestNativeSearch:
             all_values=True,
             evaluate=game.evaluate,
         )
-        assert result.value == 42
         assert game.requests == [
-            (
-                (5, 1),
-                SearchRequest(
-                    depth=4,
-                    time_limit=2.5,
-                    node_limit=10,
-                    seed=3,
-                    table_size=99,
-                    on_depth=seen.append,
-                    oracle=oracle,
-                    plies=False,
-                    all_values=True,
-                ),
+            SearchRequest(
+                depth=4,
+                time_limit=2.5,
+                node_limit=10_000,
+                seed=3,
+                table_size=99,
+                on_depth=seen.append,
+                oracle=oracle,
+                plies=False,
+                all_values=True,
             )
         ]
 
-    def test_the_initial_state_is_passed_when_none_is_given(self) -> None:
-        """search(game) asks the native search about game.initial_state()."""
-        game = NativeTakeAway(7, serve=True)
-        search(game)
-        assert game.requests == [((7, 0), SearchRequest())]
+    def test_its_answers_are_the_drivers(self) -> None:
+        """The driver over the offered node search answers as over the Python one."""
+        game = CompiledTakeAway(9, serve=True)
+        served = search(game, depth=6, all_values=True)
+        python = search(game, depth=6, all_values=True, native=False)
+        assert len(game.served) == 1 and game.served[0].nodes == served.stats.nodes
+        assert (served.value, served.best_actions, dict(served.action_values), served.pv) == (
+            python.value,
+            python.best_actions,
+            dict(python.action_values),
+            python.pv,
+        )
 
-    def test_declining_runs_the_python_engine(self) -> None:
-        """A native search that returns None leaves the answer to the Python engine."""
-        game = NativeTakeAway(7, serve=False)
+    def test_declining_runs_the_python_node_search(self) -> None:
+        """A game that returns None leaves the search to the Python node search."""
+        game = CompiledTakeAway(7, serve=False)
         result = search(game, depth=3)
         expected = minimax(game, depth=3)
         assert len(game.requests) == 1
         assert (result.value, result.best_actions) == (expected.value, expected.best_actions)
+
+    def test_loading_it_is_not_search_time(self) -> None:
+        """The clock starts after the node search is ready: a slow load eats no time limit."""
+        game = CompiledTakeAway(30, serve=True, load=0.5)
+        result = search(game, time_limit=0.4)
+        assert result.depth is not None and result.depth >= 2
+        assert result.stats.seconds < 0.5 + 0.4
 
     @pytest.mark.parametrize(
         "kwargs",
@@ -1115,7 +1137,7 @@ class TestNativeSearch:
     def test_not_asked_with_an_observer_another_evaluation_or_native_false(
         self, kwargs: dict[str, Any]
     ) -> None:
-        """The native search is never asked when it could not give what was asked for."""
-        game = NativeTakeAway(5, serve=True)
-        result = search(game, depth=2, **kwargs)
-        assert game.requests == [] and result.value != 42
+        """The compiled search is never asked when it could not give what was asked for."""
+        game = CompiledTakeAway(5, serve=True)
+        search(game, depth=2, **kwargs)
+        assert game.requests == []

@@ -1,0 +1,56 @@
+"""Ayòayò as users load it: the readable rules, with the endgame tablebases and the compiled
+search wired in.
+
+The package stands in one-way floors, each importing only what stands below it (a test checks
+it): the board's numbers (:mod:`games.ayoayo.board`) -> the readable rules
+(:mod:`games.ayoayo.rules`) -> the tablebases (``tablebase_*``) -> the compiled kernels
+(``native_*``, :mod:`games.ayoayo.accel`) -> this module. As python-chess's board never
+imports its tablebase module, the rules know neither the tablebases nor numba; this class adds
+them as capabilities: :meth:`Ayoayo.tablebase` (``solver.game.HasTablebase``) and
+:meth:`Ayoayo.compiled_search` (``solver.game.HasCompiledSearch``).
+
+>>> from solver.engine import search
+>>> game = Ayoayo()
+>>> search(game, game.initial_state(), depth=6).value
+-4
+"""
+
+from __future__ import annotations
+
+import os
+
+from games.ayoayo import accel
+from games.ayoayo.rules import AyoayoRules
+from games.ayoayo.tablebase import Tablebase
+from solver.node_search import Limits, NodeSearch
+from solver.results import SearchRequest
+
+__all__ = ["Ayoayo"]
+
+
+class Ayoayo(AyoayoRules):
+    """The rulebook of Ayòayò (:class:`~games.ayoayo.rules.AyoayoRules`), with its endgame
+    tablebases and its compiled search.
+
+    Args:
+        cache_size: most states whose legal moves and children are kept (0 turns caching off).
+    """
+
+    def tablebase(self, directory: str | os.PathLike[str] | None = None) -> Tablebase:
+        """The endgame tablebase in ``directory`` (None: the user cache directory, see
+        :mod:`games.ayoayo.tablebase`), built with the compiled builder when numba is there
+        (``solver.game.HasTablebase``)."""
+        return Tablebase(directory, game=self, builder=accel.level_kernel)
+
+    def compiled_search(self, request: SearchRequest, limits: Limits) -> NodeSearch | None:
+        """The numba node search (:mod:`games.ayoayo.native_search`), loaded or compiled once,
+        with the tablebase levels of ``request.oracle`` probed inside it.
+
+        None (the engine then runs its Python node search) when numba is not installed, the
+        environment says ``GAMESOLVER_NATIVE=0``, or the kernel cannot serve ``request``.
+        """
+        kernel = accel.search_kernel()
+        if kernel is None:
+            return None
+        found: NodeSearch | None = kernel.compiled_search(self, request, limits)
+        return found

@@ -1,0 +1,204 @@
+"""How the Ayòayò kernels are compiled, cached and loaded: numba set up once for the package.
+
+Every compiled module of :mod:`games.ayoayo` (``native_rules``, ``native_search``,
+``native_tablebase``) makes its kernels with :func:`kernel` or :func:`compiled` from here, and
+names, with :func:`warm_up`, a small call of its entry points. Then:
+
+* **One compile step.** :func:`ready` (called by :mod:`games.ayoayo.accel`) loads a group
+  of entry points (``"search"`` or ``"tablebase"``) from numba's on-disk cache. When
+  something had to be compiled instead (a fresh install, a new numba), every group is compiled
+  in that same step, so a later command never compiles again, and stderr says so once, with
+  how long it took and where the cache is.
+  :func:`solver.engine.search` starts its clock after this, so a compile never eats a search's
+  time limit; ``gamesolver compile`` (run by the set-up) does it ahead of time.
+* **Where the cache lives.** numba's ``__pycache__`` beside these files when that folder is
+  writable; otherwise the user cache directory (``$XDG_CACHE_HOME/gamesolver/numba`` or
+  ``~/.cache/gamesolver/numba``); ``NUMBA_CACHE_DIR`` overrides both.
+* **A light load.** A later process links the cached machine code without readying numba's
+  compiler (:class:`_CachedKernel`): the search kernels allocate nothing and are compiled
+  without numba's runtime, so a second process pays little more than ``import numba``.
+
+Importing this module raises ImportError without numba (the ``fast`` extra):
+:mod:`games.ayoayo.accel` then says the kernel is not to be used, and everything runs in pure
+Python with the same answers.
+
+>>> GROUPS
+('search', 'tablebase')
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final, TypeVar, cast
+
+import numba
+from numba.core.runtime import nrt
+
+__all__ = ["GROUPS", "cache_directory", "compiled", "kernel", "ready", "warm_up"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+GROUPS: Final = ("search", "tablebase")
+"""The groups of entry points: the search's, and the tablebase builder's."""
+
+_PACKAGE: Final = __name__.rsplit(".", 1)[0]
+
+
+def cache_directory() -> Path:
+    """Where numba keeps this package's compiled kernels (see the module notes)."""
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    here = Path(__file__).parent
+    if os.access(here, os.W_OK):
+        return here / "__pycache__"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gamesolver" / "numba"
+
+
+def _point_cache() -> None:
+    """Point numba's cache at the user cache directory when this package's folder is read-only."""
+    if os.environ.get("NUMBA_CACHE_DIR") or os.access(Path(__file__).parent, os.W_OK):
+        return
+    setattr(numba.config, "CACHE_DIR", str(cache_directory()))  # noqa: B010
+
+
+_point_cache()
+
+
+class _CompileWatch(numba.core.event.Listener):
+    """Counts compiles of this package's kernels (not loads from the cache), saying the first."""
+
+    compiles = 0
+
+    def on_start(self, event: Any) -> None:
+        data = getattr(event, "data", None) or {}
+        fn = getattr(data.get("dispatcher"), "py_func", None)
+        if fn is not None and not fn.__module__.startswith(_PACKAGE):
+            return  # someone else's numba function
+        if _CompileWatch.compiles == 0:
+            print(
+                "gamesolver: compiling the Ayòayò kernel (once; later commands load it from "
+                f"{cache_directory()})...",
+                file=sys.stderr,
+                flush=True,
+            )
+        _CompileWatch.compiles += 1
+
+    def on_end(self, event: Any) -> None:
+        pass
+
+
+numba.core.event.register("numba:compile", _CompileWatch())  # type: ignore[no-untyped-call]
+
+
+class _CachedKernel(numba.core.caching.FunctionCache):
+    """numba's on-disk cache for one kernel, loading without readying the compiler first.
+
+    numba's own load refreshes its typing and lowering registries before reading a cached
+    kernel (importing and installing every implementation it has: about 0.2 s, the largest
+    share of a second process's start-up). Linking cached machine code needs at most numba's
+    runtime (for kernels that allocate arrays: ``runtime``); the registries matter only to a
+    compile, and numba's compiler refreshes them itself. Should this lighter load fail
+    (numba's internals change), the regular one runs.
+    """
+
+    def __init__(self, py_func: Callable[..., Any], runtime: bool) -> None:
+        super().__init__(py_func)  # type: ignore[no-untyped-call]
+        self.runtime = runtime
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        try:
+            if self.runtime:
+                nrt.rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
+        except Exception:  # any failure: numba's regular path decides
+            return super().load_overload(sig, target_context)  # type: ignore[no-untyped-call]
+
+
+def kernel(fn: F) -> F:
+    """``numba.njit(cache=True)`` without numba's runtime, typed for mypy as the identity.
+
+    A kernel made so allocates nothing (callers pass scratch arrays in), so neither it nor
+    its cached machine code needs numba's runtime (reference counts, allocation), whose
+    initialisation costs a second process ~30 ms. Nothing is compiled or loaded at import: a
+    kernel is, at its first call from Python, with the kernels it calls inside it (so only
+    the entry points are ever loaded on their own).
+    """
+    no_runtime = numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # not in stubs
+    return cast(F, _cached(no_runtime(fn), runtime=False))
+
+
+def compiled(fn: F, *, nogil: bool = False) -> F:
+    """``numba.njit(cache=True)`` with the lighter cache load, for kernels that allocate.
+
+    ``nogil=True`` lets the kernel run on several threads at once (the tablebase builder's).
+    """
+    return cast(F, _cached(numba.njit(cache=True, nogil=nogil)(fn), runtime=True))
+
+
+def _cached(dispatcher: Any, runtime: bool) -> Any:
+    """Give a ``cache=True`` dispatcher the lighter load of :class:`_CachedKernel`.
+
+    Under ``NUMBA_DISABLE_JIT=1`` (numba's debugging switch) ``njit`` hands the Python
+    function back, which runs as it is.
+    """
+    if isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
+        dispatcher._cache = _CachedKernel(dispatcher.py_func, runtime)  # type: ignore[attr-defined]
+    return dispatcher
+
+
+# ---- the one compile step --------------------------------------------------------------------
+
+_WARM_UPS: dict[str, Callable[[], None]] = {}
+_READY: set[str] = set()
+
+
+def warm_up(group: str) -> Callable[[Callable[[], None]], Callable[[], None]]:
+    """Register a function that calls ``group``'s entry points once, on tiny inputs.
+
+    Each compiled module registers one for its group; :func:`ready` runs them.
+    """
+    if group not in GROUPS:
+        raise ValueError(f"unknown kernel group {group!r}; known: {', '.join(GROUPS)}")
+
+    def register(fn: Callable[[], None]) -> Callable[[], None]:
+        _WARM_UPS[group] = fn
+        return fn
+
+    return register
+
+
+def ready(group: str) -> float:
+    """Load ``group``'s entry points; if any had to be compiled, compile every group now.
+
+    Every group's module must be imported (so its warm-up is registered):
+    :mod:`games.ayoayo.accel` imports them. Returns the seconds spent compiling (0.0 when
+    everything came from the cache or was ready already). A compile is said on stderr: that
+    it starts, then how long it took.
+    """
+    if group in _READY:
+        return 0.0
+    began = time.perf_counter()
+    before = _CompileWatch.compiles
+    _run(group)
+    if _CompileWatch.compiles == before:
+        return 0.0
+    for other in GROUPS:  # one step: a later command must not compile the rest
+        if other not in _READY:
+            _run(other)
+    seconds = time.perf_counter() - began
+    print(f"gamesolver: compiled the Ayòayò kernel in {seconds:.1f} s", file=sys.stderr, flush=True)
+    return seconds
+
+
+def _run(group: str) -> None:
+    if group not in _WARM_UPS:
+        raise RuntimeError(f"the kernel group {group!r} was not imported before ready()")
+    _WARM_UPS[group]()
+    _READY.add(group)
