@@ -20,8 +20,11 @@ $(STAMP): pyproject.toml
 system-deps:
 	@bash tools/system-deps.sh graphviz chromium latex
 
+# `gamesolver compile` loads the compiled kernels, compiling them once if numba's cache lacks
+# them, so no later command (the demo's `analyse --time 1` included) waits for a compile.
 setup: $(STAMP)
 	@bash tools/system-deps.sh graphviz
+	@$(BIN)/gamesolver compile
 
 demo: setup
 	@mkdir -p $(OUT)

@@ -124,10 +124,10 @@ from typing import Any, Final, TypeVar
 import attrs
 
 from solver.events import Observer
-from solver.game import Game, GameError, HasCompiledSearch, HasEvaluate
+from solver.game import Game, GameError, GuidingOracle, HasCompiledSearch, HasEvaluate
 from solver.node_search import Limits, NodeSearch, SearchStopped, above, below
 from solver.python_search import CHECK_EVERY, PythonSearch, Tracer
-from solver.results import SearchRequest, SearchResult, ply_preference
+from solver.results import LineEnd, SearchRequest, SearchResult, ply_preference
 from solver.table import END, EXACT
 
 __all__ = ["CHECK_EVERY", "Oracle", "search"]
@@ -141,6 +141,12 @@ Evaluate = Callable[[Any], float]
 Oracle = Callable[[Any], "float | None"]
 """``oracle(state)``: the exact game value (player 0's view) of a covered position, else None."""
 OnDepth = Callable[[SearchResult], None]
+
+ENDLESS: Final = 10**9
+"""Plies standing for play that never ends (longer than any line), in preferences."""
+
+GUIDED_PLIES: Final = 10_000
+"""The longest line followed along a guiding oracle's play before it is cut."""
 
 
 def search(
@@ -284,6 +290,10 @@ class _Driver:
         self.limits = limits
         self.plies_memo: dict[Hashable, tuple[int, Any, float]] = {}
         self.oracle_ended_plies = False  # a plies line met a covered position: plies unknown
+        oracle = request.oracle
+        self.guide = oracle if isinstance(oracle, GuidingOracle) else None
+        # state key -> plies to the end along the guide's moves (ENDLESS: it repeats; None: cut)
+        self.guided_memo: dict[Hashable, int | None] = {}
 
     def run(self, root: Any) -> SearchResult:
         """Iterative deepening from ``root``; see :func:`search`."""
@@ -292,7 +302,9 @@ class _Driver:
         request = self.request
         acts = tuple(game.actions(root))
         if not acts:
-            return self.result(value=game.utility(root), depth=request.depth, plies=0)
+            return self.result(
+                value=game.utility(root), depth=request.depth, plies=0, pv_end=LineEnd("end")
+            )
         if request.oracle is not None:
             known = self.oracle_answer(root, acts)
             if known is not None:
@@ -393,7 +405,7 @@ class _Driver:
             cp = game.to_move(child)
             x = found.value if cp == player else -found.value
             line = self.ply_line if known else self.proved_line
-            pv = (chosen, *line(child, cp, depth - 1, x))
+            pv, pv_end = self.line_end(root, (chosen, *line(child, cp, depth - 1, x)))
         finally:
             nodes.trace = trace
         sign = 1 if player == 0 else -1
@@ -407,6 +419,7 @@ class _Driver:
             plies=action_plies[chosen] if known else None,
             action_plies={a: p for a in acts if (p := action_plies.get(a)) is not None},
             exact=found.exact,
+            pv_end=pv_end,
         )
         return result, {**found.bounds, **found.values}
 
@@ -497,7 +510,8 @@ class _Driver:
 
         ``x`` is the state's exact value for ``player`` (to move). None when the answer
         depends on the horizon (a line longer than ``depth``, or a horizon-bound proof) or
-        meets a position the oracle covers (it gives values, not plies).
+        meets a position the oracle covers and cannot count to the end (an oracle that only
+        gives values, or a guiding one whose play there is endless).
         """
         game = self.game
         nodes = self.nodes
@@ -505,8 +519,12 @@ class _Driver:
         if not acts:
             return (0, None)
         if self.request.oracle is not None and self.request.oracle(state) is not None:
-            self.oracle_ended_plies = True
-            return None
+            counted = self.guided_plies(state)
+            if counted is None or counted == ENDLESS:
+                self.oracle_ended_plies = True
+                return None
+            assert self.guide is not None
+            return counted, self.guide.preferred_action(state)
         if depth <= 0:
             return None
         key = nodes.key(state)
@@ -587,32 +605,64 @@ class _Driver:
         """The answer from the oracle alone, when it covers the root and all its children.
 
         The value is the oracle's; each action's value is its child's (the utility of a
-        terminal child); ``best_actions`` are those equal to the value; the PV follows the
-        first value-keeping move while the oracle covers the line, up to ``depth`` plies, a
-        terminal state or a repeated position. Plies to the end are unknown (None).
+        terminal child); ``best_actions`` are those equal to the value. A guiding oracle
+        (:class:`~solver.game.GuidingOracle`, a tablebase) also gives each move's plies to the
+        end along its play, or says the value is reached only by endless play; the move chosen
+        is then the quickest win or the slowest loss (endless play counting as the longest),
+        and the PV follows its play to the end or to the position that repeats. Another
+        oracle's PV follows the first value-keeping move while it covers the line, up to
+        ``depth`` plies, a terminal state or a repeated position, with plies unknown.
         """
         oracle = self.request.oracle
         assert oracle is not None
+        game = self.game
         value = oracle(root)
         values = None if value is None else self.oracle_children(root, acts)
         if value is None or values is None:
             return None
         best = [a for a in acts if values[a] == value]
         if not best:
-            mover_best = (max if self.game.to_move(root) == 0 else min)(values.values())
+            mover_best = (max if game.to_move(root) == 0 else min)(values.values())
             raise GameError(
                 f"the oracle is inconsistent: it values the position {value!r} but its best "
                 f"move {mover_best!r}; an oracle must give exact game values"
             )
+        action_plies: dict[Any, int] = {}
+        endless: list[Any] = []
+        candidates = best
+        if self.guide is not None:
+            for a in acts:
+                counted = self.guided_plies(game.result(root, a))
+                if counted == ENDLESS:
+                    endless.append(a)
+                elif counted is not None:
+                    action_plies[a] = 1 + counted
+            mover_value = value if game.to_move(root) == 0 else -value
+
+            def preference(a: Any) -> int:
+                plies = ENDLESS if a in endless else action_plies.get(a)
+                return 0 if plies is None else ply_preference(mover_value, plies)
+
+            top = min(preference(a) for a in best)
+            candidates = [a for a in best if preference(a) == top]
         seed = self.request.seed
-        chosen = best[0] if seed is None else random.Random(seed).choice(best)
+        chosen = candidates[0] if seed is None else random.Random(seed).choice(candidates)
+        if self.guide is not None:
+            pv, pv_end = self.line_end(root, (chosen,))
+        else:
+            line = (chosen, *self.oracle_line(game.result(root, chosen), value, {root}))
+            pv, pv_end = self.line_end(root, line)
         return self.result(
             value=_zero(value),
             best_action=chosen,
-            pv=(chosen, *self.oracle_line(self.game.result(root, chosen), value, {root})),
+            pv=pv,
             action_values={a: _zero(values[a]) for a in acts},
             best_actions=tuple(best),
-            plies=None,
+            plies=action_plies.get(chosen),
+            action_plies=dict(action_plies),
+            pv_end=pv_end,
+            endless_actions=tuple(endless),
+            source="oracle",
         )
 
     def oracle_line(self, state: Any, value: Any, seen_states: set[Any]) -> Iterator[Any]:
@@ -634,6 +684,81 @@ class _Driver:
             seen.add(key)
             played += 1
             yield keeping[0]
+
+    def guided_walk(
+        self, state: Any, seen: dict[Hashable, int], ply: int
+    ) -> tuple[list[Any], LineEnd]:
+        """The guide's moves from ``state`` (reached at ``ply``) and how the line ends.
+
+        ``seen`` maps the keys of the positions already on the line to their plies; it grows.
+        """
+        game = self.game
+        guide = self.guide
+        assert guide is not None
+        moves: list[Any] = []
+        while True:
+            if game.is_terminal(state):
+                return moves, LineEnd("end")
+            if len(moves) >= GUIDED_PLIES:
+                return moves, LineEnd("cut", reason=f"longer than {GUIDED_PLIES} plies")
+            action = guide.preferred_action(state)
+            if action is None:
+                return moves, LineEnd("cut", reason="the oracle does not cover the position")
+            state = game.result(state, action)
+            moves.append(action)
+            ply += 1
+            key = self.nodes.key(state)
+            if key in seen:
+                return moves, LineEnd("repeat", at=seen[key])
+            seen[key] = ply
+
+    def guided_plies(self, state: Any) -> int | None:
+        """Plies to the end along the guide's moves from ``state``: :data:`ENDLESS` when its
+        play repeats for ever, None when there is no guide or the line is cut (memoised)."""
+        if self.guide is None:
+            return None
+        key = self.nodes.key(state)
+        if key in self.guided_memo:
+            return self.guided_memo[key]
+        game = self.game
+        seen = {key: 0}
+        moves, end = self.guided_walk(state, seen, 0)
+        if len(self.guided_memo) + len(moves) >= self.nodes.memo_size:
+            self.guided_memo.clear()
+        line = [state]
+        for action in moves:
+            line.append(game.result(line[-1], action))
+        for i, s in enumerate(line[:-1] if end.kind == "repeat" else line):
+            found = {"end": len(moves) - i, "repeat": ENDLESS}.get(end.kind)
+            self.guided_memo.setdefault(self.nodes.key(s), found)
+        return self.guided_memo[key]
+
+    def line_end(self, root: Any, pv: tuple[Any, ...]) -> tuple[tuple[Any, ...], LineEnd]:
+        """``pv`` up to where it must stop, and how it ends.
+
+        The line stops where a position comes back (endless play). At the first position a
+        guiding oracle covers, its play takes over to the end. Otherwise it ends at the end of
+        the game, or at the search's depth.
+        """
+        game = self.game
+        key = self.nodes.key
+        seen = {key(root): 0}
+        state = root
+        oracle = self.request.oracle
+        for ply, action in enumerate(pv, 1):
+            state = game.result(state, action)
+            k = key(state)
+            if k in seen:
+                return pv[:ply], LineEnd("repeat", at=seen[k])
+            seen[k] = ply
+            if self.guide is not None and not game.is_terminal(state) and oracle(state) is not None:  # type: ignore[misc]
+                moves, end = self.guided_walk(state, seen, ply)
+                return (*pv[:ply], *moves), end
+        if game.is_terminal(state):
+            return pv, LineEnd("end")
+        if oracle is not None and oracle(state) is not None:
+            return pv, LineEnd("cut", reason="the oracle gives this position's value, not its play")
+        return pv, LineEnd("depth")
 
     def oracle_children(self, state: Any, acts: Sequence[Any]) -> dict[Any, Any] | None:
         """Each action's exact value from the oracle (the utility of a terminal child).
@@ -665,6 +790,9 @@ class _Driver:
         action_plies: dict[Any, int | None] | None = None,
         exact: bool = True,
         complete: bool = True,
+        pv_end: LineEnd | None = None,
+        endless_actions: tuple[Any, ...] = (),
+        source: str = "search",
     ) -> SearchResult:
         """A :class:`SearchResult` with the search's statistics so far."""
         return SearchResult(
@@ -679,6 +807,9 @@ class _Driver:
             action_plies={} if action_plies is None else action_plies,
             exact=exact,
             complete=complete,
+            pv_end=pv_end,
+            endless_actions=endless_actions,
+            source=source,
         )
 
 

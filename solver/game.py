@@ -45,6 +45,7 @@ __all__ = [
     "EndgameTablebase",
     "Game",
     "GameError",
+    "GuidingOracle",
     "HasActionNotation",
     "HasBoardCells",
     "HasCompiledSearch",
@@ -173,6 +174,11 @@ class HasCompiledSearch(Protocol):
 
     def compiled_search(self, request: SearchRequest, limits: Limits) -> NodeSearch | None: ...
 
+    def compile_kernels(self) -> float | None:
+        """Load every compiled kernel now, compiling (once) what is not cached: the seconds
+        spent compiling (0.0 when all came from the cache), None when there are none to use."""
+        ...
+
 
 @runtime_checkable
 class HasRender(Protocol):
@@ -233,7 +239,9 @@ class EndgameTablebase(Protocol):
     """Exact values of endgame positions, read from files built ahead of time.
 
     ``probe(state)`` gives the exact game value (player 0's view) of a covered position, else
-    None: what :func:`solver.engine.search` takes as its ``oracle``. ``preferred_action(state)``
+    None; calling the tablebase does the same, so the tablebase itself is what
+    :func:`solver.engine.search` takes as its ``oracle`` (a :class:`GuidingOracle`, which a
+    game's compiled search may probe inside its kernel). ``preferred_action(state)``
     gives a move of a covered position that keeps its value *and* makes progress (in a game
     that cycles, some value-keeping moves may only go round), None elsewhere.
     ``action_values(state)`` gives each legal move's exact value, or None unless every child is
@@ -250,6 +258,8 @@ class EndgameTablebase(Protocol):
 
     def probe(self, state: Any) -> float | None: ...
 
+    def __call__(self, state: Any) -> float | None: ...
+
     def preferred_action(self, state: Any) -> Any: ...
 
     def action_values(self, state: Any) -> Mapping[Any, float] | None: ...
@@ -263,6 +273,24 @@ class EndgameTablebase(Protocol):
     ) -> Sequence[Any]: ...
 
     def info(self) -> list[dict[str, Any]]: ...
+
+
+@runtime_checkable
+class GuidingOracle(Protocol):
+    """An oracle (exact values of covered positions) that also says how to reach them.
+
+    Called as ``oracle(state)`` it is a search's ``oracle`` (the exact value, player 0's view,
+    else None). ``preferred_action(state)`` gives a move of a covered position that keeps its
+    value *and* makes progress (in a game that cycles, some value-keeping moves only go round),
+    None elsewhere. With it, :func:`solver.engine.search` follows the oracle's play to the end
+    of the game: each move's plies, which values are reached only by endless play, and a
+    principal variation that ends at the end or says where it repeats. An endgame tablebase
+    (:class:`EndgameTablebase`) is one.
+    """
+
+    def __call__(self, state: Any) -> float | None: ...
+
+    def preferred_action(self, state: Any) -> Any: ...
 
 
 @runtime_checkable

@@ -7,7 +7,14 @@ from typing import Any
 
 import attrs
 
-__all__ = ["SearchRequest", "SearchResult", "SearchStats", "format_value", "ply_preference"]
+__all__ = [
+    "LineEnd",
+    "SearchRequest",
+    "SearchResult",
+    "SearchStats",
+    "format_value",
+    "ply_preference",
+]
 
 
 @attrs.frozen
@@ -24,6 +31,38 @@ class SearchStats:
     def nodes_per_second(self) -> float:
         """Nodes visited per second of search (0 when no time was measured)."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@attrs.frozen
+class LineEnd:
+    """How a principal variation ends, so a reader knows what the line shows.
+
+    Attributes:
+        kind: ``"end"``, the game is over after the last move; ``"repeat"``, the last move
+            brings back the position after ply ``at`` (0: the root), so play goes round for ever
+            (endless play, scored by the game's endless value); ``"depth"``, the line stops at
+            the search's depth, the game going on; ``"cut"``, the line was cut for ``reason``.
+        at: with ``"repeat"``, the ply whose position comes back.
+        reason: with ``"cut"``, why (e.g. a length limit, or a position nothing covers).
+
+    >>> LineEnd("repeat", at=2).describe()
+    'the position after ply 2 comes back: play repeats for ever (endless play)'
+    """
+
+    kind: str
+    at: int | None = None
+    reason: str = ""
+
+    def describe(self) -> str:
+        """The ending in words, to follow a printed line."""
+        if self.kind == "end":
+            return "the game ends"
+        if self.kind == "repeat":
+            where = "the starting position" if self.at == 0 else f"the position after ply {self.at}"
+            return f"{where} comes back: play repeats for ever (endless play)"
+        if self.kind == "depth":
+            return "the line stops at the search depth; the game goes on"
+        return f"the line is cut: {self.reason}" if self.reason else "the line is cut"
 
 
 @attrs.frozen
@@ -44,6 +83,11 @@ class SearchResult:
         exact: the value is the game-theoretic value (no horizon evaluation was used).
         complete: False when a time/node limit or an interrupt stopped the search; the answer
             is then that of the last completed depth.
+        pv_end: how the principal variation ends (None: not said, e.g. no move at all).
+        endless_actions: root actions whose exact value is reached only by endless play (an
+            oracle that guides play, such as a tablebase, says so; their plies are None).
+        source: where the answer came from: ``"search"``, or ``"oracle"`` when an oracle (a
+            tablebase) answered at the root without searching.
     """
 
     value: float
@@ -57,6 +101,9 @@ class SearchResult:
     action_plies: Mapping[Any, int | None] = attrs.field(factory=dict)
     exact: bool = True
     complete: bool = True
+    pv_end: LineEnd | None = None
+    endless_actions: tuple[Any, ...] = ()
+    source: str = "search"
 
 
 def _whole(least: int, what: str, unit: str) -> Callable[[Any, Any, Any], None]:

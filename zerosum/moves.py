@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 from rich.table import Table
 
+from solver.engine import ENDLESS
 from solver.game import format_action, format_state
 from solver.results import SearchResult, ply_preference
 from zerosum.console import Io
@@ -21,6 +22,7 @@ from zerosum.report import (
     isnan,
     json_num,
     jsonable,
+    line_end_json,
     num,
     outcome,
     pv_moves,
@@ -63,6 +65,7 @@ class MoveRow:
     optimal: bool = False
     chosen: bool = False
     note: str = ""
+    endless: bool = False
 
 
 def move_rows(
@@ -96,6 +99,7 @@ def move_rows(
     for row in rows:
         row.optimal = row.action in best if best else row.value == result.value
         row.chosen = row.action == result.best_action
+        row.endless = row.action in result.endless_actions
     return rows
 
 
@@ -107,7 +111,8 @@ def _preferred_order(game: Any, state: Any, rows: list[MoveRow]) -> list[MoveRow
         if row.value is None:
             return (math.inf, 0)
         mover_value = sign * row.value
-        plies = ply_preference(mover_value, row.plies) if row.plies is not None else 0
+        count = ENDLESS if row.endless else row.plies
+        plies = ply_preference(mover_value, count) if count is not None else 0
         return (-mover_value, plies)
 
     return sorted(rows, key=key)
@@ -130,10 +135,10 @@ def moves_table(
             if row.note == WORSE and not isnan(value):
                 shown = ("< " if game.to_move(state) == 0 else "> ") + num(value)
         else:
-            said = outcome(game, row.value, exact=exact, plies=row.plies)
+            said = outcome(game, row.value, exact=exact, plies=row.plies, endless=row.endless)
         cells = [row.notation + (row.note if row.note == SEPARATE_SEARCH else ""), shown]
         if exact:
-            cells.append("-" if row.plies is None else str(row.plies))
+            cells.append("endless" if row.endless else "-" if row.plies is None else str(row.plies))
         cells += [mark, said]
         table.add_row(*cells, style="bold" if row.chosen and io.fancy else None)
     return table
@@ -162,8 +167,10 @@ def stats_dict(result: SearchResult) -> dict[str, Any]:
 
 
 def stats_line(result: SearchResult) -> str:
-    """The search figures in one line."""
+    """The search figures in one line (for an answer read from an oracle: that it was)."""
     stats = result.stats
+    if result.source == "oracle":
+        return f"read, not searched (every move looked up), {stats.seconds:.3f} s"
     depth = "to the end" if result.depth is None else f"depth {result.depth}"
     parts = [
         depth,
@@ -190,8 +197,12 @@ def result_json(
         "exact": result.exact,
         "complete": result.complete,
         "depth": result.depth,
-        "outcome": outcome(game, result.value, exact=result.exact, plies=result.plies),
+        "outcome": outcome(
+            game, result.value, exact=result.exact, plies=result.plies, endless=_endless(result)
+        ),
         "plies": result.plies,
+        "endless": _endless(result),
+        "source": result.source,
         "best_move": best_move(game, state, result),
         "optimal_moves": [r.notation for r in rows if r.optimal],
         "moves": [
@@ -200,14 +211,21 @@ def result_json(
                 "action": jsonable(r.action),
                 "value": json_num(r.value),
                 "plies": r.plies,
+                "endless": r.endless,
                 "optimal": r.optimal,
                 "best": r.chosen,
             }
             for r in rows
         ],
         "pv": pv_moves(game, state, result.pv),
-        "stats": stats_dict(result),
+        "pv_end": line_end_json(result.pv_end),
+        "stats": None if result.source == "oracle" else stats_dict(result),
     }
+
+
+def _endless(result: SearchResult) -> bool:
+    """Whether the chosen move's value is reached only by endless play."""
+    return result.best_action is not None and result.best_action in result.endless_actions
 
 
 def print_answer(
@@ -234,7 +252,9 @@ def print_answer(
     if isnan(result.value):
         io.print("value: unknown (the game has no evaluation function)", style="bold")
     else:
-        said = outcome(game, result.value, exact=result.exact, plies=result.plies)
+        said = outcome(
+            game, result.value, exact=result.exact, plies=result.plies, endless=_endless(result)
+        )
         where = "" if result.exact or result.depth is None else f" at depth {result.depth}"
         label = f" {source}" if source else ""
         io.print(f"value{where}: {num(result.value)} ({said}){label}", style="bold")
@@ -246,7 +266,7 @@ def print_answer(
     optimal = [r.notation for r in rows if r.optimal]
     io.print(f"best move: {best}")
     io.print(f"optimal moves: {', '.join(optimal) if optimal else '-'}")
-    io.print(f"principal variation: {pv_text(game, state, result.pv)}")
+    io.print(f"principal variation: {pv_text(game, state, result.pv, result.pv_end)}")
     io.print(f"{title}: {stats_line(result)}")
 
 

@@ -16,13 +16,14 @@ from solver.game import (
     format_state,
     player_label,
 )
-from solver.results import format_value
+from solver.results import LineEnd, format_value
 
 __all__ = [
     "board_lines",
     "isnan",
     "json_num",
     "jsonable",
+    "line_end_json",
     "num",
     "outcome",
     "pv_moves",
@@ -62,16 +63,32 @@ def jsonable(value: Any) -> Any:
     return repr(value)
 
 
-def outcome(game: Any, value: float, *, exact: bool = True, plies: int | None = None) -> str:
-    """Who wins, in words: ``"draw"``, ``"X wins in 5 plies"``, or a horizon estimate."""
+def outcome(
+    game: Any,
+    value: float,
+    *,
+    exact: bool = True,
+    plies: int | None = None,
+    endless: bool = False,
+) -> str:
+    """Who wins, in words: ``"draw"``, ``"X wins in 5 plies"``, ``"X wins by 4 by endless
+    play"``, or a horizon estimate.
+
+    >>> from games import load_game
+    >>> game = load_game("ayoayo")
+    >>> outcome(game, -4, endless=True), outcome(game, 8, plies=37), outcome(game, 0, plies=3)
+    ('Player 2 wins by 4 by endless play', 'Player 1 wins by 8 in 37 plies', 'draw in 3 plies')
+    """
     if not exact:
         if value == 0:
             return "level at the horizon"
         side = player_label(game, 0 if value > 0 else 1)
         return f"{side} ahead by {num(abs(value))} at the horizon"
     tail = "" if plies is None else f" in {plies} pl{'y' if plies == 1 else 'ies'}"
+    if endless:
+        tail = " by endless play"
     if value == 0:
-        return f"draw{' after ' + str(plies) + ' plies' if plies else ''}"
+        return f"draw{tail}"
     margin = "" if abs(value) == 1 else f" by {num(abs(value))}"
     return f"{player_label(game, 0 if value > 0 else 1)} wins{margin}{tail}"
 
@@ -105,13 +122,36 @@ def _pv_steps(game: Any, state: Any, pv: Sequence[Any]) -> Iterator[tuple[Any, A
         state = game.result(state, action)
 
 
-def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> str:
-    """The principal variation written move by move: ``MAX plays 4, MIN plays 0, ...``."""
-    parts = [
-        f"{player_label(game, game.to_move(before))} plays {format_action(game, before, action)}"
-        for before, action in _pv_steps(game, state, pv)
-    ]
-    return ", ".join(parts) if parts else "(none: the game is over)"
+SPELLED_OUT = 12
+"""Principal variations up to this many moves are written ``MAX plays 4, MIN plays 0, ...``."""
+
+
+def pv_text(game: Any, state: Any, pv: Sequence[Any], end: LineEnd | None = None) -> str:
+    """The principal variation written move by move, and how it ends when ``end`` says.
+
+    Up to :data:`SPELLED_OUT` moves: ``MAX plays 4, MIN plays 0, ...``; a longer line is
+    written in the game's notation after who starts and how many plies it has.
+    """
+    steps = list(_pv_steps(game, state, pv))
+    if not steps:
+        return "(none: the game is over)"
+    if len(steps) <= SPELLED_OUT:
+        text = ", ".join(
+            f"{player_label(game, game.to_move(before))} plays {format_action(game, before, a)}"
+            for before, a in steps
+        )
+    else:
+        first = player_label(game, game.to_move(steps[0][0]))
+        moves = " ".join(format_action(game, before, a) for before, a in steps)
+        text = f"{len(steps)} plies, {first} first: {moves}"
+    return text if end is None else f"{text}; {end.describe()}"
+
+
+def line_end_json(end: LineEnd | None) -> dict[str, Any] | None:
+    """How a principal variation ends, as JSON-ready data (None when not said)."""
+    if end is None:
+        return None
+    return {"kind": end.kind, "at": end.at, "reason": end.reason or None, "text": end.describe()}
 
 
 def pv_notation(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:

@@ -23,8 +23,6 @@ __all__ = [
     "TablebasePlayer",
     "from_tablebase",
     "open_tablebase",
-    "preferred_line",
-    "tablebase_answer",
     "tablebase_arguments",
     "with_tablebase",
 ]
@@ -83,44 +81,9 @@ class TablebasePlayer:
         return self.engine.choose(game, state, rng)
 
 
-PV_PLIES = 60
-"""The longest principal variation read from a tablebase (an endgame line can be long)."""
-
-
-def preferred_line(
-    tablebase: EndgameTablebase, game: Any, state: Any, max_plies: int = PV_PLIES
-) -> tuple[Any, ...]:
-    """The tablebase's preferred moves from ``state``, both sides, until the game ends, the
-    position is not covered or ``max_plies`` moves are played; the result is reached in finite
-    play (unless it is the endless one), which a line of merely value-keeping moves need not do.
-    """
-    line: list[Any] = []
-    while len(line) < max_plies and not game.is_terminal(state):
-        action = tablebase.preferred_action(state)
-        if action is None:
-            break
-        line.append(action)
-        state = game.result(state, action)
-    return tuple(line)
-
-
-def tablebase_answer(
-    tablebase: EndgameTablebase | None, game: Any, state: Any, result: Any
-) -> tuple[Any, bool]:
-    """``(result, read)``: whether the engine's answer was read from ``tablebase`` at a covered
-    root (it is then exact), and if so ``result`` with the tablebase's preferred move and line
-    instead of the first value-keeping ones."""
-    if tablebase is None or not result.exact or not from_tablebase(tablebase, state):
-        return result, False
-    line = preferred_line(tablebase, game, state)
-    if line:
-        result = attrs.evolve(result, best_action=line[0], pv=line)
-    return result, True
-
-
 def with_tablebase(player: Any, tablebase: EndgameTablebase | None) -> Any:
     """The engine ``player`` using ``tablebase`` (at covered positions and inside its search);
     other agents unchanged (a random or teaching player stays what it is)."""
     if tablebase is None or not isinstance(player, EngineAgent):
         return player
-    return TablebasePlayer(attrs.evolve(player, oracle=tablebase.probe), tablebase)
+    return TablebasePlayer(attrs.evolve(player, oracle=tablebase), tablebase)

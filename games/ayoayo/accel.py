@@ -37,7 +37,7 @@ def _ready(group: str) -> tuple[ModuleType, ModuleType] | None:
     compiled, in one step: :func:`games.ayoayo.native_jit.ready`); None when not to be used."""
     if not enabled():
         return None
-    from games.ayoayo import native_jit, native_search, native_tablebase
+    from games.ayoayo import native_jit, native_rules, native_search, native_tablebase  # noqa: F401
 
     native_jit.ready(group)
     return native_search, native_tablebase
@@ -63,6 +63,6 @@ def compile_kernels() -> float | None:
     (0.0 when all came from the cache), or None when the kernels are not to be used."""
     if not enabled():
         return None
-    from games.ayoayo import native_jit, native_search, native_tablebase  # noqa: F401 (groups)
+    from games.ayoayo import native_jit, native_rules, native_search, native_tablebase  # noqa: F401
 
-    return native_jit.ready("search") + native_jit.ready("tablebase")
+    return sum(native_jit.ready(group) for group in native_jit.GROUPS)

@@ -54,3 +54,9 @@ class Ayoayo(AyoayoRules):
             return None
         found: NodeSearch | None = kernel.compiled_search(self, request, limits)
         return found
+
+    def compile_kernels(self) -> float | None:
+        """Load the search's and the tablebase builder's kernels now, compiling them (once, in
+        one step) when numba's cache lacks them: the seconds spent compiling, 0.0 when all
+        came from the cache, None when the kernels are not to be used."""
+        return accel.compile_kernels()

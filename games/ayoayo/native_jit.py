@@ -5,7 +5,7 @@ Every compiled module of :mod:`games.ayoayo` (``native_rules``, ``native_search`
 names, with :func:`warm_up`, a small call of its entry points. Then:
 
 * **One compile step.** :func:`ready` (called by :mod:`games.ayoayo.accel`) loads a group
-  of entry points (``"search"`` or ``"tablebase"``) from numba's on-disk cache. When
+  of entry points (``"search"``, ``"rules"`` or ``"tablebase"``) from numba's on-disk cache. When
   something had to be compiled instead (a fresh install, a new numba), every group is compiled
   in that same step, so a later command never compiles again, and stderr says so once, with
   how long it took and where the cache is.
@@ -23,7 +23,7 @@ Importing this module raises ImportError without numba (the ``fast`` extra):
 Python with the same answers.
 
 >>> GROUPS
-('search', 'tablebase')
+('search', 'rules', 'tablebase')
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ __all__ = ["GROUPS", "cache_directory", "compiled", "kernel", "ready", "warm_up"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-GROUPS: Final = ("search", "tablebase")
-"""The groups of entry points: the search's, and the tablebase builder's."""
+GROUPS: Final = ("search", "rules", "tablebase")
+"""The groups of entry points: the search's, the rules' own (which the search and the builder
+inline; loaded only by those who call them) and the tablebase builder's."""
 
 _PACKAGE: Final = __name__.rsplit(".", 1)[0]
 

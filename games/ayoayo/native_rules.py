@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from games.ayoayo.board import LOOP_CHECK_AFTER, WIN_THRESHOLD
-from games.ayoayo.native_jit import compiled, kernel
+from games.ayoayo.native_jit import compiled, kernel, warm_up
 
 __all__ = [
     "WIDTH",
@@ -240,3 +240,12 @@ def board_array(state: Sequence[int]) -> Array:
     b = np.zeros(WIDTH, np.int64)
     b[:15] = state
     return b
+
+
+@warm_up("rules")
+def _warm_up() -> None:
+    """Call the rules' own entry points once (the search and the builder inline their own)."""
+    start = board_array((4,) * 12 + (0, 0, 0))
+    play(start, 0, np.zeros(WIDTH, np.int64))
+    is_terminal(start)
+    legal_mask(start)

@@ -87,8 +87,12 @@ class TestGameErrors:
         assert repr(position) in result.err
         assert result.err.startswith("gamesolver: error: ")
 
-    def test_teaching_search_to_the_end_of_a_cycling_game(self, run):
-        """Minimax to the end of Ayòayò (which cycles) is a clear error suggesting --depth."""
-        result = run("best", "ayoayo", "-a", "minimax")
-        assert result.code == 1
-        assert "--depth" in result.err
+    @pytest.mark.parametrize("algorithm", ["minimax", "alphabeta", "engine"])
+    def test_search_to_the_end_of_a_cycling_game(self, run, algorithm):
+        """To the end of Ayòayò (which cycles) is refused up front in options, not keywords."""
+        result = run("best", "ayoayo", "-a", algorithm)
+        assert result.code == 2
+        assert "give --depth N" in result.err
+        assert ("--time S" in result.err) == (algorithm == "engine")
+        assert "gamesolver solve ayoayo" in result.err and "gamesolver analyse" in result.err
+        assert "depth=" not in result.err and "time_limit" not in result.err

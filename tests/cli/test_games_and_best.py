@@ -147,3 +147,28 @@ class TestBestEngine:
         ).json()
         assert data["complete"] is False and data["exact"] is False
         assert data["best_move"] in [m["move"] for m in data["moves"]]
+
+
+class TestCompile:
+    """`gamesolver compile` readies the games' kernels and says what it did."""
+
+    def test_each_game_with_a_kernel_gets_a_line(self, run):
+        """Ayòayò's kernel is compiled or loaded; games without one are not listed."""
+        result = run("compile")
+        assert result.code == 0
+        assert result.out.startswith("ayoayo: ")
+        assert "ready" in result.out or "compiled in" in result.out
+        assert "tictactoe" not in result.out
+
+    def test_named_games_and_no_kernel(self, run, monkeypatch):
+        """A named game without a kernel says so; with the kernels off, so does Ayòayò."""
+        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
+        result = run("compile", "tictactoe", "ayoayo")
+        assert result.code == 0
+        assert "tictactoe: no compiled kernel (its searches run in Python)" in result.out
+        assert "ayoayo: no compiled kernel to use" in result.out
+
+    def test_an_unknown_game_lists_the_choices(self, run):
+        """An unknown name is an error naming the games there are."""
+        result = run("compile", "tictac")
+        assert result.code == 1 and "unknown game 'tictac'; available:" in result.err

@@ -157,7 +157,9 @@ def _assert_same(state: AyoayoState, depth: int, **options: Any) -> None:
     assert fast.complete and python.complete
     _assert_legal_line(state, fast.pv)
     assert fast.pv == python.pv, where
-    assert fast.depth is None or len(fast.pv) <= fast.depth, where
+    assert fast.pv_end == python.pv_end, where
+    if fast.pv_end is not None and fast.pv_end.kind == "depth":  # else it runs to the end
+        assert fast.depth is not None and len(fast.pv) <= fast.depth, where
 
 
 class TestRules:
@@ -473,8 +475,51 @@ print(len(refreshes), numba.core.runtime.rtsys._init, result.value, result.pv)
 """
 
 
+_AFTER_THE_COMPILE_STEP = """
+import tempfile
+from games.ayoayo import Ayoayo
+from solver.engine import search
+game = Ayoayo()
+with tempfile.TemporaryDirectory() as d:
+    tablebase = game.tablebase(d)
+    tablebase.build(8)
+    tablebase.refresh()
+    state = game.parse_state("[[2,1,0,3,1,1],[1,0,2,0,2,3]] captured 16,16")
+    print(search(game, state, depth=6, oracle=tablebase).value)
+    print(search(game, game.initial_state(), time_limit=0.2).depth)
+"""
+
+
 class TestStartUp:
     """A second process loads the cached search without readying numba's compiler."""
+
+    @pytest.mark.slow
+    def test_one_compile_step_then_never_again(self, tmp_path: Path) -> None:
+        """`gamesolver compile` on an empty cache compiles every group; searches with
+        tablebases and a level build in a later process compile nothing."""
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+        env.pop("GAMESOLVER_NATIVE", None)
+        first = subprocess.run(
+            [sys.executable, "-m", "zerosum", "compile"],
+            cwd=REPO_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert "compiling the Ayòayò kernel" in first.stderr
+        assert "compiled the Ayòayò kernel in" in first.stderr
+        assert "ayoayo: compiled in" in first.stdout
+        later = subprocess.run(
+            [sys.executable, "-c", _AFTER_THE_COMPILE_STEP],
+            cwd=REPO_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert "compil" not in later.stderr, later.stderr
+        assert len(later.stdout.split()) == 2
 
     def test_a_second_process_loads_without_refreshing_numba(self) -> None:
         """No registry refresh and no runtime set up; the same answer as in this process."""

@@ -32,6 +32,7 @@ from games.ayoayo.tablebase_index import (
     view_of,
 )
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
+from solver.engine import search
 from solver.solve import solve
 
 GAME = Ayoayo(cache_size=0)
@@ -137,6 +138,41 @@ class TestAgreesWithSolvingTheReachableGraph:
             for state, record in solution:
                 assert table.probe(state) == record.value, GAME.format_state(state)
             assert set(solution.best_actions(root)) == set(table.best_actions(root) or ())
+
+
+class TestAnswersSayHowAsSolveDoes:
+    """A tablebase answer's plies to the end and endless moves equal solve()'s, move by move."""
+
+    def _check(self, table: Tablebase, root: AyoayoState) -> int:
+        solution = solve(Ayoayo(), root)
+        answer = search(GAME, root, oracle=table, all_values=True)
+        assert answer.source == "oracle" and answer.exact
+        where = GAME.format_state(root)
+        for action in answer.best_actions:
+            child = GAME.result(root, action)
+            endless = not GAME.is_terminal(child) and solution.endless(child)
+            assert (action in answer.endless_actions) == endless, (where, action)
+            if not endless:
+                plies = 0 if GAME.is_terminal(child) else solution.plies(child)
+                assert answer.action_plies[action] == 1 + plies, (where, action)  # type: ignore[operator]
+        assert answer.pv_end is not None
+        kind = "repeat" if answer.best_action in answer.endless_actions else "end"
+        assert answer.pv_end.kind == kind, where
+        if kind == "end":
+            assert len(answer.pv) == answer.plies, where
+        return len(answer.best_actions)
+
+    @pytest.mark.parametrize(
+        ("seeds", "count"), [(4, 40), (8, 3), pytest.param(8, 20, marks=pytest.mark.slow)]
+    )
+    def test_sampled_positions(self, table: Tablebase, seeds: int, count: int) -> None:
+        """Sampled covered positions: each optimal move ends in solve's plies, or is endless."""
+        rng = random.Random(seeds + 31)
+        checked = 0
+        for root in _positions(seeds, rng, count):
+            if not GAME.is_terminal(root):
+                checked += self._check(table, root)
+        assert checked >= count
 
 
 class TestPreferredPlay:

@@ -1061,6 +1061,9 @@ class CompiledTakeAway(TakeAway):
         self.served.append(nodes)
         return nodes
 
+    def compile_kernels(self) -> float | None:
+        return 0.0
+
 
 class TestCompiledSearch:
     """A game's compiled node search runs under the one driver when it can serve the call."""

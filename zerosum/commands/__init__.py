@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from zerosum.commands import analyse, best, games, match, play, solve, tablebase, tree
+from zerosum.commands import (
+    analyse,
+    best,
+    games,
+    kernels,
+    match,
+    play,
+    solve,
+    tablebase,
+    tree,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -21,4 +31,5 @@ COMMANDS: tuple[ModuleType, ...] = (
     play,
     match,
     tablebase,
+    kernels,
 )

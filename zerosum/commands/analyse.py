@@ -21,13 +21,7 @@ from zerosum.options import (
     seed_int,
 )
 from zerosum.report import board_lines, json_num, outcome
-from zerosum.tablebases import (
-    SOURCE,
-    from_tablebase,
-    open_tablebase,
-    tablebase_answer,
-    tablebase_arguments,
-)
+from zerosum.tablebases import SOURCE, from_tablebase, open_tablebase, tablebase_arguments
 
 DEFAULT_ANALYSE_SECONDS = 3.0
 """How long ``analyse`` searches when given neither --depth nor --time."""
@@ -108,7 +102,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 seed=args.seed,
                 on_depth=on_depth,
                 all_values=True,  # the table gives every legal move its value, not just a bound
-                oracle=None if tablebase is None else tablebase.probe,
+                oracle=tablebase,  # probed inside the search (inside the compiled kernel)
             )
     except KeyboardInterrupt:
         if not completed:
@@ -118,7 +112,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     # Ctrl-C shows the best answer so far, then exits 130 like any interrupted command.
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK
     rows = move_rows(game, state, result)
-    result, read = tablebase_answer(tablebase, game, state, result)
+    read = result.source == "oracle"
     if args.json:
         io.json(
             result_json(

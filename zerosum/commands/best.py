@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from solver.engine import search as engine_search
+from solver.game import HasEndlessValue
 from solver.interrupts import watching_interrupts
 from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult
@@ -24,8 +25,8 @@ from zerosum.options import (
 )
 from zerosum.tablebases import (
     SOURCE,
+    from_tablebase,
     open_tablebase,
-    tablebase_answer,
     tablebase_arguments,
 )
 
@@ -63,11 +64,21 @@ def run(args: argparse.Namespace, io: Io) -> int:
         )
     refuse_unaffordable(game, state, args.algorithm, args.depth, args.time)
     tablebase = open_tablebase(game, args) if args.algorithm == "engine" else None
-    oracle = None if tablebase is None else tablebase.probe
+    unbounded = args.depth is None and args.time is None and isinstance(game, HasEndlessValue)
+    if unbounded and not from_tablebase(tablebase, state) and not game.is_terminal(state):
+        limits = "--depth N or --time S" if args.algorithm == "engine" else "--depth N"
+        raise UsageError(
+            f"{game.name} can repeat positions, so a search to the end of the game may never "
+            f"end: give {limits}; for exact values use "
+            f"'gamesolver solve {game.name} --position P' (every reachable position, cycles "
+            f"included) or 'gamesolver analyse {game.name} --position P' (deeper and deeper, "
+            "tablebases included)"
+        )
+    oracle = tablebase  # probed inside the search (inside the compiled kernel)
     search = searcher(args.algorithm, args.depth, args.time, oracle)
     with watching_interrupts() as watch:  # the engine answers Ctrl-C with its last depth
         result = search(game, state)
-    result, read = tablebase_answer(tablebase, game, state, result)
+    read = result.source == "oracle"
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK  # the answer so far, then 130
 
     def exact_child(child: Any) -> tuple[float, int | None]:

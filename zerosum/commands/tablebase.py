@@ -14,9 +14,11 @@ import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, cast
 
-from solver.game import CapabilityError, EndgameTablebase, HasTablebase, format_action
+from solver.engine import search
+from solver.game import CapabilityError, EndgameTablebase, HasTablebase
 from solver.quoting import quote
 from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
+from zerosum.moves import move_rows, print_answer, result_json
 from zerosum.options import (
     extra_fields,
     game_arguments,
@@ -25,7 +27,8 @@ from zerosum.options import (
     position_argument,
     positive_int,
 )
-from zerosum.report import board_lines, json_num, num, outcome
+from zerosum.report import board_lines, json_num, outcome
+from zerosum.tablebases import SOURCE
 
 NAME = "tablebase"
 ALIASES: tuple[str, ...] = ("tb",)
@@ -191,39 +194,45 @@ def _info(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: 
 
 
 def _probe(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
+    """A covered position's exact answer, read as ``analyse`` reads it: each move's value and
+    plies to the end (or endless play), the line to the end."""
     state = position(game, args)
-    value = game.utility(state) if game.is_terminal(state) else tablebase.probe(state)
-    children = tablebase.action_values(state) if value is not None else None
-    moves = {format_action(game, state, a): v for a, v in (children or {}).items()}
-    optimal = [m for m, v in moves.items() if v == value]
-    if args.json:
-        io.json(
-            {
-                "game": game.name,
-                "position": game.format_state(state),
-                "covered": value is not None,
-                "exact": value is not None,
-                "value": json_num(value),
-                "outcome": None if value is None else outcome(game, value),
-                "moves": {m: json_num(v) for m, v in moves.items()},
-                "optimal_moves": optimal,
-            }
-        )
-        return EXIT_OK if value is not None else EXIT_GAME_ERROR
-    for line in board_lines(game, state):
-        io.print(line)
-    if value is None:
+    if game.is_terminal(state) or tablebase.probe(state) is None:
+        covered = game.is_terminal(state)
+        value = game.utility(state) if covered else None
+        if args.json:
+            io.json(
+                {
+                    "game": game.name,
+                    "position": game.format_state(state),
+                    "covered": covered,
+                    "exact": covered,
+                    "over": covered,
+                    "value": json_num(value),
+                    "outcome": None if value is None else outcome(game, value),
+                }
+            )
+            return EXIT_OK if covered else EXIT_GAME_ERROR
+        for line in board_lines(game, state):
+            io.print(line)
+        if covered:
+            return EXIT_OK
         levels = ", ".join(map(str, tablebase.levels)) or "none"
         io.print(
             f"not covered: the tablebase in {tablebase.directory} has levels {levels} "
             "(seeds on the board, with captured counts that are multiples of 4)"
         )
         return EXIT_GAME_ERROR
-    io.print(f"value: {num(value)} ({outcome(game, value)}) exact (tablebase)", style="bold")
-    if moves:
-        table = io.table("move", ">value", "")
-        for move, v in moves.items():
-            table.add_row(move, num(v), "optimal" if v == value else "")
-        io.print(table)
-        io.print(f"optimal moves: {', '.join(optimal)}")
+    # The engine answers a covered root from its oracle at once (depth 1 bounds the rare case
+    # of a child the levels present do not cover).
+    result = search(game, state, depth=1, all_values=True, oracle=tablebase)
+    rows = move_rows(game, state, result)
+    exact = result.source == "oracle"
+    if args.json:
+        io.json(
+            result_json(game, state, result, rows, covered=True, algorithm="tablebase")
+            | {"exact": exact}
+        )
+        return EXIT_OK
+    print_answer(io, game, state, result, rows, title="tablebase", source=SOURCE if exact else "")
     return EXIT_OK
