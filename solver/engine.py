@@ -294,6 +294,7 @@ class _Driver:
         self.guide = oracle if isinstance(oracle, GuidingOracle) else None
         # state key -> plies to the end along the guide's moves (ENDLESS: it repeats; None: cut)
         self.guided_memo: dict[Hashable, int | None] = {}
+        self.guided_moves: dict[Hashable, Any] = {}  # state key -> the guide's move
 
     def run(self, root: Any) -> SearchResult:
         """Iterative deepening from ``root``; see :func:`search`."""
@@ -523,8 +524,7 @@ class _Driver:
             if counted is None or counted == ENDLESS:
                 self.oracle_ended_plies = True
                 return None
-            assert self.guide is not None
-            return counted, self.guide.preferred_action(state)
+            return counted, self.preferred(state)
         if depth <= 0:
             return None
         key = nodes.key(state)
@@ -693,15 +693,13 @@ class _Driver:
         ``seen`` maps the keys of the positions already on the line to their plies; it grows.
         """
         game = self.game
-        guide = self.guide
-        assert guide is not None
         moves: list[Any] = []
         while True:
             if game.is_terminal(state):
                 return moves, LineEnd("end")
             if len(moves) >= GUIDED_PLIES:
                 return moves, LineEnd("cut", reason=f"longer than {GUIDED_PLIES} plies")
-            action = guide.preferred_action(state)
+            action = self.preferred(state)
             if action is None:
                 return moves, LineEnd("cut", reason="the oracle does not cover the position")
             state = game.result(state, action)
@@ -711,6 +709,19 @@ class _Driver:
             if key in seen:
                 return moves, LineEnd("repeat", at=seen[key])
             seen[key] = ply
+
+    def preferred(self, state: Any) -> Any:
+        """The guide's preferred move of ``state`` (None: not covered), memoised: every
+        iteration's lines walk the same endgames again."""
+        guide = self.guide
+        assert guide is not None
+        key = self.nodes.key(state)
+        if key in self.guided_moves:
+            return self.guided_moves[key]
+        if len(self.guided_moves) >= self.nodes.memo_size:
+            self.guided_moves.clear()
+        action = self.guided_moves[key] = guide.preferred_action(state)
+        return action
 
     def guided_plies(self, state: Any) -> int | None:
         """Plies to the end along the guide's moves from ``state``: :data:`ENDLESS` when its

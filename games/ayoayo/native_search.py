@@ -67,8 +67,9 @@ Levels = tuple[npt.NDArray[np.int8], ...]
 
 LEVELS: Final = TOTAL_SEEDS // 4 + 1
 
-_SB: Final = np.array(STARS_AND_BARS, dtype=np.int64)
-""":data:`games.ayoayo.board.STARS_AND_BARS` as an array the kernels read."""
+_SB: Final = np.array(STARS_AND_BARS, dtype=np.int64).reshape(-1)
+""":data:`games.ayoayo.board.STARS_AND_BARS` flattened, row ``j`` at ``j * _SB_ROW``."""
+_SB_ROW: Final = TOTAL_SEEDS + 1
 
 
 MAX_DEPTH: Final = 250
@@ -201,7 +202,7 @@ def _frontier(  # noqa: C901 (compiled hot loop: one call per node)
     s = bs[ply]
     tb_max = st[TB_MAX]
     player = s[14]
-    if tb_max >= 0:
+    if TOTAL_SEEDS - s[12] - s[13] <= tb_max:  # few enough seeds for a level present
         known = _tablebase_value(s, levels, firsts, tb_max)
         if known != NOT_COVERED:
             st[LEAVES] += 1
@@ -217,7 +218,7 @@ def _frontier(  # noqa: C901 (compiled hot loop: one call per node)
                 continue
             legal += 1
             known = NOT_COVERED
-            if tb_max >= 0:
+            if TOTAL_SEEDS - child[12] - child[13] <= tb_max:
                 known = _tablebase_value(child, levels, firsts, tb_max)
             if known != NOT_COVERED:
                 v = -known  # the child's mover is the other player
@@ -281,7 +282,7 @@ def _negamax(  # noqa: C901 (compiled hot loop: the search, one call per node)
         return 0
     s = bs[ply]
     tb_max = st[TB_MAX]
-    if tb_max >= 0:
+    if TOTAL_SEEDS - s[12] - s[13] <= tb_max:  # few enough seeds for a level present
         known = _tablebase_value(s, levels, firsts, tb_max)
         if known != NOT_COVERED:
             st[LEAVES] += 1
@@ -442,14 +443,15 @@ def _tablebase_value(s: Array, levels: Levels, firsts: Array, tb_max: int) -> in
     if level.shape[0] == 0:
         return NOT_COVERED
     p = s[14]
-    first = 6 * p
+    q = 6 * p
     remaining = seeds
     r = 0
-    for i in range(11):
-        b = s[(first + i) % 12]
-        if b:
-            r += _SB[11 - i, remaining] - _SB[11 - i, remaining - b]
-            remaining -= b
+    for i in range(11):  # branch-free: an empty pit adds C(m, j) - C(m, j) = 0
+        b = s[q]
+        row = (11 - i) * _SB_ROW
+        r += _SB[row + remaining] - _SB[row + remaining - b]
+        remaining -= b
+        q = q + 1 if q < 11 else 0
     return np.int64(level[(s[12 + p] - firsts[seeds >> 2]) >> 2, r])
 
 
@@ -515,6 +517,7 @@ class CompiledSearch:
         self.levels, self.firsts, self.st[TB_MAX] = _levels(tablebase)
         self.budget = KERNEL_CHECK_NODES
         self.memo_size = size
+        self.kernel_seconds = 0.0  # time inside the kernel (the rest is the driver's Python)
 
     @property
     def nodes(self) -> int:
@@ -567,6 +570,8 @@ class CompiledSearch:
                     self.firsts,
                 )
             )
+            spent = time.perf_counter() - began
+            self.kernel_seconds += spent
             if not st[STOPPED]:
                 return v
             # Interrupted: the restart counts its own horizon (the table keeps the rest).
@@ -574,7 +579,7 @@ class CompiledSearch:
             if self.limits.reached(int(st[NODES])):
                 raise SearchStopped
             # Aim at ~20 ms between two looks at the clock (and at a pending Ctrl-C).
-            rate = (int(st[NODES]) - nodes) / max(time.perf_counter() - began, 1e-4)
+            rate = (int(st[NODES]) - nodes) / max(spent, 1e-4)
             self.budget = int(min(max(rate * 0.02, 4096), 1 << 20))
 
     def child_ge(self, child: Any, cp: int, player: int, depth: float, x: Any) -> bool:
