@@ -44,9 +44,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from games.ayoayo.board import STARS_AND_BARS, TOTAL_SEEDS, WIN_THRESHOLD
+from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
 from games.ayoayo.native_jit import kernel, warm_up
 from games.ayoayo.native_rules import WIDTH, board_array, is_terminal_with, play_with
+from games.ayoayo.native_tablebase import view_rank
 from games.ayoayo.rules import AyoayoRules
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_index import splits
@@ -66,10 +67,6 @@ Levels = tuple[npt.NDArray[np.int8], ...]
 """One memory-mapped array per level 0, 4, ..., 48 (an empty one for a level not present)."""
 
 LEVELS: Final = TOTAL_SEEDS // 4 + 1
-
-_SB: Final = np.array(STARS_AND_BARS, dtype=np.int64).reshape(-1)
-""":data:`games.ayoayo.board.STARS_AND_BARS` flattened, row ``j`` at ``j * _SB_ROW``."""
-_SB_ROW: Final = TOTAL_SEEDS + 1
 
 
 MAX_DEPTH: Final = 250
@@ -443,15 +440,7 @@ def _tablebase_value(s: Array, levels: Levels, firsts: Array, tb_max: int) -> in
     if level.shape[0] == 0:
         return NOT_COVERED
     p = s[14]
-    q = 6 * p
-    remaining = seeds
-    r = 0
-    for i in range(11):  # branch-free: an empty pit adds C(m, j) - C(m, j) = 0
-        b = s[q]
-        row = (11 - i) * _SB_ROW
-        r += _SB[row + remaining] - _SB[row + remaining - b]
-        remaining -= b
-        q = q + 1 if q < 11 else 0
+    r = view_rank(s, 6 * p, seeds)
     return np.int64(level[(s[12 + p] - firsts[seeds >> 2]) >> 2, r])
 
 

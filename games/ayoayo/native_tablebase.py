@@ -56,10 +56,10 @@ from games.ayoayo.native_jit import compiled, kernel, warm_up
 from games.ayoayo.native_rules import WIDTH, play_with
 from games.ayoayo.tablebase_build import NO_EXIT, LevelKernel, build, endless_values
 from games.ayoayo.tablebase_files import NO_DISTANCE
-from games.ayoayo.tablebase_index import board_count, splits, unrank
+from games.ayoayo.tablebase_index import advance, board_count, splits, unrank
 from games.ayoayo.tablebase_moves import LevelMoves
 
-__all__ = ["KERNEL", "LevelGraph", "gather", "level_moves", "solve"]
+__all__ = ["KERNEL", "LevelGraph", "gather", "level_moves", "solve", "view_rank"]
 
 Array = npt.NDArray[np.int64]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -175,30 +175,36 @@ class LowerLevels:
 
 # ---- the moves of every board of a level (games.ayoayo.tablebase_moves's contract) ----------
 
-_STARS_AND_BARS: Final = np.array(STARS_AND_BARS, dtype=np.int64)
-""":data:`games.ayoayo.board.STARS_AND_BARS` as an array the kernel reads."""
+_SB: Final = np.array(STARS_AND_BARS, dtype=np.int64).reshape(-1)
+""":data:`games.ayoayo.board.STARS_AND_BARS` flattened, row ``j`` at ``j * _SB_ROW``."""
+_SB_ROW: Final = TOTAL_SEEDS + 1
+
+_advance = kernel(advance)
+""":func:`games.ayoayo.tablebase_index.advance`, the same source compiled."""
 
 
 @kernel
-def _advance(board: Array) -> None:
-    """Step a 12-pit board to the next of as many seeds in lexicographic order (in place)."""
-    if board[11]:
-        board[11] -= 1
-        board[10] += 1
-        return
-    j = 10
-    while j > 0 and board[j] == 0:
-        j -= 1
-    if j == 0:
-        return
-    board[j - 1] += 1
-    board[11] = board[j] - 1
-    board[j] = 0
+def view_rank(pits: Array, first: int, seeds: int) -> int:
+    """:func:`games.ayoayo.tablebase_index.rank` of the 12 pits read from ``pits[first]`` on
+    (wrapping round: ``first`` 6 is player 1's view), which hold ``seeds`` seeds.
+
+    Branch-free: an empty pit adds ``C(m, j) - C(m, j) = 0``.
+    """
+    q = first
+    remaining = seeds
+    r = 0
+    for i in range(11):
+        b = pits[q]
+        row = (11 - i) * _SB_ROW
+        r += _SB[row + remaining] - _SB[row + remaining - b]
+        remaining -= b
+        q = q + 1 if q < 11 else 0
+    return r
 
 
 @compiled
 def _level_moves(
-    first: Array, count: int, table: Array, child: Array, gain_mover: Array, gain_opponent: Array
+    first: Array, count: int, child: Array, gain_mover: Array, gain_opponent: Array
 ) -> None:
     """Fill the moves of ``count`` boards from ``first`` on (mover's view: player 0 moves)."""
     board = first.copy()
@@ -216,17 +222,10 @@ def _level_moves(
                 continue
             gm = out[12]
             go = out[13]
-            # the next mover is the opponent: its view starts with pits 6..11
-            r = 0
             remaining = 0
             for p in range(12):
                 remaining += out[p]
-            for k in range(11):
-                b = out[(k + 6) % 12]
-                if b:
-                    r += table[11 - k, remaining] - table[11 - k, remaining - b]
-                    remaining -= b
-            child[i, c] = r
+            child[i, c] = view_rank(out, 6, remaining)  # the next mover's view: pits 6..11 first
             gain_mover[i, c] = gm
             gain_opponent[i, c] = go
 
@@ -246,7 +245,7 @@ def level_moves(seeds: int, start: int = 0, stop: int | None = None) -> LevelMov
     gains = np.zeros((2, count, 6), dtype=np.int64)
     if count:
         first = np.array(unrank(seeds, start), dtype=np.int64)
-        _level_moves(first, count, _STARS_AND_BARS, child, gains[0], gains[1])
+        _level_moves(first, count, child, gains[0], gains[1])
     return LevelMoves(
         seeds, start, stop, child, gains[0].astype(np.uint8), gains[1].astype(np.uint8)
     )

@@ -27,11 +27,12 @@ as soon as a player has more than 24. Then:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, MutableSequence, Sequence
 
 from games.ayoayo.board import PITS, STARS_AND_BARS, TOTAL_SEEDS, WIN_THRESHOLD
 
 __all__ = [
+    "advance",
     "board_count",
     "boards",
     "boards_of",
@@ -168,7 +169,7 @@ def boards(seeds: int, start: int = 0, stop: int | None = None) -> Iterator[tupl
     board = list(unrank(seeds, start))
     for _ in range(start, stop - 1):
         yield tuple(board)
-        _advance(board)
+        advance(board)
     yield tuple(board)
 
 
@@ -180,12 +181,15 @@ def boards_of(seeds: int, pits: int) -> Iterator[tuple[int, ...]]:
     """
     board = [0] * (pits - 1) + [seeds]
     yield tuple(board)
-    while _advance(board):
+    while advance(board):
         yield tuple(board)
 
 
-def _advance(board: list[int]) -> bool:
+def advance(board: MutableSequence[int]) -> bool:
     """Step ``board`` in place to the next one of as many seeds in lexicographic order.
+
+    Written so numba compiles the same source for the kernels
+    (:mod:`games.ayoayo.native_tablebase`): one definition of the order, run both ways.
 
     Moves one seed from the last pit to the one before; if the last is empty, the rightmost
     other pit ``j`` with seeds gives one seed to pit ``j - 1`` and the rest of it to the last
