@@ -68,6 +68,9 @@ Levels = tuple[npt.NDArray[np.int8], ...]
 
 LEVELS: Final = TOTAL_SEEDS // 4 + 1
 
+PROBE_CACHE: Final = 1 << 16
+"""Entries of the cache of recent tablebase probes (512 KB: it stays in the processor's cache)."""
+
 
 MAX_DEPTH: Final = 250
 """The deepest search the kernel's stacks hold (the driver stops deepening there)."""
@@ -183,7 +186,7 @@ def _stop(st: Array) -> bool:
 
 @kernel
 def _frontier(  # noqa: C901 (compiled hot loop: one call per node)
-    bs: Array, ply: int, alpha: int, beta: int, st: Array, since: int, levels: Levels, firsts: Array
+    bs: Array, ply: int, alpha: int, beta: int, st: Array, since: int, levels: Levels, lookup: Array
 ) -> int:
     """Negamax at remaining depth 1: the children are horizon leaves, valued here (as the
     engine's ``frontier``: actions order, no table, no ordering).
@@ -200,7 +203,7 @@ def _frontier(  # noqa: C901 (compiled hot loop: one call per node)
     tb_max = st[TB_MAX]
     player = s[14]
     if TOTAL_SEEDS - s[12] - s[13] <= tb_max:  # few enough seeds for a level present
-        known = _tablebase_value(s, levels, firsts, tb_max)
+        known = _tablebase_value(s, levels, lookup, tb_max)
         if known != NOT_COVERED:
             st[LEAVES] += 1
             return known
@@ -216,7 +219,7 @@ def _frontier(  # noqa: C901 (compiled hot loop: one call per node)
             legal += 1
             known = NOT_COVERED
             if TOTAL_SEEDS - child[12] - child[13] <= tb_max:
-                known = _tablebase_value(child, levels, firsts, tb_max)
+                known = _tablebase_value(child, levels, lookup, tb_max)
             if known != NOT_COVERED:
                 v = -known  # the child's mover is the other player
             else:
@@ -268,7 +271,7 @@ def _negamax(  # noqa: C901 (compiled hot loop: the search, one call per node)
     hist: Array,
     st: Array,
     levels: Levels,
-    firsts: Array,
+    lookup: Array,
 ) -> int:
     """Fail-soft alpha-beta value of ``bs[ply]`` for its mover, depth >= 2 (the engine's).
 
@@ -280,7 +283,7 @@ def _negamax(  # noqa: C901 (compiled hot loop: the search, one call per node)
     s = bs[ply]
     tb_max = st[TB_MAX]
     if TOTAL_SEEDS - s[12] - s[13] <= tb_max:  # few enough seeds for a level present
-        known = _tablebase_value(s, levels, firsts, tb_max)
+        known = _tablebase_value(s, levels, lookup, tb_max)
         if known != NOT_COVERED:
             st[LEAVES] += 1
             return known
@@ -334,26 +337,26 @@ def _negamax(  # noqa: C901 (compiled hot loop: the search, one call per node)
             legal += 1
             if legal == 1:
                 if d1 == 1:
-                    v = -_frontier(bs, ply + 1, -beta, -alpha, st, start_horizon, levels, firsts)
+                    v = -_frontier(bs, ply + 1, -beta, -alpha, st, start_horizon, levels, lookup)
                 else:
                     v = -_negamax(
-                        bs, orders, ply + 1, d1, -beta, -alpha, tk, hist, st, levels, firsts
+                        bs, orders, ply + 1, d1, -beta, -alpha, tk, hist, st, levels, lookup
                     )
             else:
                 nw = alpha + 1
                 if nw > beta:
                     nw = beta
                 if d1 == 1:
-                    v = -_frontier(bs, ply + 1, -nw, -alpha, st, start_horizon, levels, firsts)
+                    v = -_frontier(bs, ply + 1, -nw, -alpha, st, start_horizon, levels, lookup)
                     if alpha < v < beta and nw < beta and not st[STOPPED]:
-                        v = -_frontier(bs, ply + 1, -beta, -v, st, start_horizon, levels, firsts)
+                        v = -_frontier(bs, ply + 1, -beta, -v, st, start_horizon, levels, lookup)
                 else:
                     v = -_negamax(
-                        bs, orders, ply + 1, d1, -nw, -alpha, tk, hist, st, levels, firsts
+                        bs, orders, ply + 1, d1, -nw, -alpha, tk, hist, st, levels, lookup
                     )
                     if alpha < v < beta and nw < beta and not st[STOPPED]:
                         v = -_negamax(
-                            bs, orders, ply + 1, d1, -beta, -v, tk, hist, st, levels, firsts
+                            bs, orders, ply + 1, d1, -beta, -v, tk, hist, st, levels, lookup
                         )
             if st[STOPPED]:
                 return 0
@@ -399,7 +402,7 @@ def _child_value(
     hist: Array,
     st: Array,
     levels: Levels,
-    firsts: Array,
+    lookup: Array,
 ) -> int:
     """A child's fail-soft value from its parent's view (the parent is the other player)."""
     for i in range(15):
@@ -409,7 +412,7 @@ def _child_value(
             return 0
         st[LEAVES] += 1
         if st[TB_MAX] >= 0:
-            known = _tablebase_value(child, levels, firsts, st[TB_MAX])
+            known = _tablebase_value(child, levels, lookup, st[TB_MAX])
             if known != NOT_COVERED:
                 return -known
         if not is_terminal_with(child, bs[SCRATCH]):
@@ -417,12 +420,12 @@ def _child_value(
         v = child[12] - child[13]
         return v if child[14] else -v  # the parent's view: the parent is 1 - child[14]
     if depth == 1:
-        return -_frontier(bs, ROOT_PLY, -beta, -alpha, st, st[HORIZON], levels, firsts)
-    return -_negamax(bs, orders, ROOT_PLY, depth, -beta, -alpha, tk, hist, st, levels, firsts)
+        return -_frontier(bs, ROOT_PLY, -beta, -alpha, st, st[HORIZON], levels, lookup)
+    return -_negamax(bs, orders, ROOT_PLY, depth, -beta, -alpha, tk, hist, st, levels, lookup)
 
 
 @kernel
-def _tablebase_value(s: Array, levels: Levels, firsts: Array, tb_max: int) -> int:
+def _tablebase_value(s: Array, levels: Levels, lookup: Array, tb_max: int) -> int:
     """The tablebase's exact value of ``s`` for its mover, or :data:`NOT_COVERED`.
 
     As :meth:`games.ayoayo.tablebase.Tablebase.probe` in the mover's view: the 12 pits from the
@@ -440,8 +443,18 @@ def _tablebase_value(s: Array, levels: Levels, firsts: Array, tb_max: int) -> in
     if level.shape[0] == 0:
         return NOT_COVERED
     p = s[14]
+    k = seeds >> 2
     r = view_rank(s, 6 * p, seeds)
-    return np.int64(level[(s[12 + p] - firsts[seeds >> 2]) >> 2, r])
+    row = (s[12 + p] - lookup[k]) >> 2
+    # A small cache of recent probes (it fits the processor's cache; a level does not).
+    key = (((k << 4) | row) << 40) | r
+    slot = LEVELS + (((key * -7046029254386353131) >> 40) & (PROBE_CACHE - 1))
+    entry = lookup[slot]
+    if entry >> 8 == key + 1:
+        return (entry & 0xFF) - 128
+    value = np.int64(level[row, r])
+    lookup[slot] = ((key + 1) << 8) | (value + 128)
+    return value
 
 
 # ---- the node search the driver runs ---------------------------------------------------------
@@ -464,13 +477,16 @@ def _empty_level() -> npt.NDArray[np.int8]:
 
 
 def _levels(tablebase: Tablebase | None) -> tuple[Levels, Array, int]:
-    """The kernel's view of ``tablebase``: the level arrays, each level's first split, the top."""
+    """The kernel's view of ``tablebase``: the level arrays; ``lookup``, each level's first
+    split (the mover's captured seeds in row 0) followed by a cache of recent probes
+    (:data:`PROBE_CACHE` entries, each ``(key + 1) << 8 | value + 128``); the top level."""
     found: Mapping[int, npt.NDArray[np.int8]] = {} if tablebase is None else tablebase.arrays()
     levels = tuple(
         np.asarray(found[n]) if n in found else _empty_level() for n in range(0, TOTAL_SEEDS + 1, 4)
     )
-    firsts = np.array([splits(n)[0] for n in range(0, TOTAL_SEEDS + 1, 4)], dtype=np.int64)
-    return levels, firsts, max(found, default=-1)
+    lookup = np.zeros(LEVELS + PROBE_CACHE, dtype=np.int64)
+    lookup[:LEVELS] = [splits(n)[0] for n in range(0, TOTAL_SEEDS + 1, 4)]
+    return levels, lookup, max(found, default=-1)
 
 
 class CompiledSearch:
@@ -503,7 +519,7 @@ class CompiledSearch:
         self.orders = np.zeros((MAX_DEPTH + 2, 12), np.int64)
         self.history = np.zeros((2, 6), np.int64)
         self.st = np.zeros(N_STATS, np.int64)
-        self.levels, self.firsts, self.st[TB_MAX] = _levels(tablebase)
+        self.levels, self.lookup, self.st[TB_MAX] = _levels(tablebase)
         self.budget = KERNEL_CHECK_NODES
         self.memo_size = size
         self.kernel_seconds = 0.0  # time inside the kernel (the rest is the driver's Python)
@@ -556,7 +572,7 @@ class CompiledSearch:
                     self.history,
                     st,
                     self.levels,
-                    self.firsts,
+                    self.lookup,
                 )
             )
             spent = time.perf_counter() - began
