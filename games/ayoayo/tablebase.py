@@ -142,7 +142,7 @@ class Tablebase:
             if seeds in self._missing:
                 return None
             try:
-                values = read_level(level_path(self.directory, seeds)).values
+                values = read_level(level_path(self.directory, seeds), seeds=seeds).values
             except TablebaseFileError:
                 self._missing.add(seeds)
                 return None
@@ -185,7 +185,7 @@ class Tablebase:
                 "path": str(path),
             }
             try:
-                read_level(path)
+                read_level(path, seeds=n)
                 row["status"] = "ok"
             except TablebaseFileError as e:
                 row["status"] = str(e)
@@ -269,7 +269,7 @@ class Tablebase:
         if seeds not in self._distance_tables:
             try:
                 path = level_path(self.directory, seeds, DISTANCES)
-                found = read_level(path, kind=DISTANCES).values
+                found = read_level(path, kind=DISTANCES, seeds=seeds).values
             except TablebaseFileError:
                 found = None
             self._distance_tables[seeds] = found

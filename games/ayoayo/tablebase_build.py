@@ -150,7 +150,7 @@ def build(
     for seeds in levels_up_to(up_to):
         path = level_path(directory, seeds)
         try:
-            existing = read_level(path)
+            existing = read_level(path, seeds=seeds)
         except TablebaseFileError:
             existing = None
         if existing is not None:
@@ -187,7 +187,7 @@ def build(
             solve=_name(kernel.solve),
             executor=_name(executor),
         )
-        lower[seeds] = read_level(path).values
+        lower[seeds] = read_level(path, seeds=seeds).values
         reports.append(LevelReport(seeds, values.size, 1, seconds, path))
         if progress:
             progress(f"level {seeds:2d}: built in {seconds:.1f} s")

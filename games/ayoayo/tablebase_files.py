@@ -205,13 +205,20 @@ def read_build_record(directory: str | os.PathLike[str], seeds: int) -> dict[str
 
 
 def read_level(
-    path: str | os.PathLike[str], *, verify: bool = True, kind: FileKind = VALUES
+    path: str | os.PathLike[str],
+    *,
+    verify: bool = True,
+    kind: FileKind = VALUES,
+    seeds: int | None = None,
 ) -> LevelFile:
     """Open a level file, checking its header, its size and (``verify``) its checksum.
 
+    ``seeds``: the level the file is to be used as; a file whose header says another level
+    (copied or renamed from one) is refused, as its checksum is valid for the wrong positions.
+
     Raises:
-        TablebaseFileError: the file is missing, truncated, corrupt, or of another format or
-            rules version.
+        TablebaseFileError: the file is missing, truncated, corrupt, of another format or
+            rules version, or of another level than ``seeds``.
     """
     path = Path(path)
     try:
@@ -224,6 +231,7 @@ def read_level(
         ) from None
     if len(raw) < HEADER_SIZE or raw[:8] != kind.magic:
         raise TablebaseFileError(f"{str(path)!r} is not an Ayòayò tablebase {kind.suffix} file")
+    expected = seeds
     _, fmt, rules, seeds, n_splits, n_boards, checksum = _HEADER.unpack(raw)
     if fmt != FORMAT_VERSION or rules != RULES_VERSION:
         raise TablebaseFileError(
@@ -235,9 +243,14 @@ def read_level(
             f"{str(path)!r} claims level {seeds} with {n_splits} x {n_boards} positions, "
             "which is not a level's shape"
         )
-    expected = HEADER_SIZE + n_splits * n_boards * np.dtype(kind.dtype).itemsize
-    if size != expected:
-        raise TablebaseFileError(f"{str(path)!r} holds {size} bytes, expected {expected}")
+    if expected is not None and seeds != expected:
+        raise TablebaseFileError(
+            f"{str(path)!r} holds level {seeds}, not level {expected}: it was copied or "
+            "renamed from another level; delete it and build again"
+        )
+    length = HEADER_SIZE + n_splits * n_boards * np.dtype(kind.dtype).itemsize
+    if size != length:
+        raise TablebaseFileError(f"{str(path)!r} holds {size} bytes, expected {length}")
     values: npt.NDArray[Any] = np.memmap(
         path, dtype=np.dtype(kind.dtype), mode="r", offset=HEADER_SIZE, shape=(n_splits, n_boards)
     )

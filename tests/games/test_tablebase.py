@@ -16,7 +16,9 @@ from games.ayoayo import Ayoayo, AyoayoState, tablebase_build
 from games.ayoayo.tablebase import Tablebase, default_directory
 from games.ayoayo.tablebase_build import PURE, LevelTooLargeError, build
 from games.ayoayo.tablebase_files import (
+    DISTANCES,
     HEADER_SIZE,
+    VALUES,
     TablebaseFileError,
     level_path,
     read_level,
@@ -285,6 +287,32 @@ class TestFiles:
         with pytest.raises(TablebaseFileError, match=message):
             read_level(bad)
         assert Tablebase(tmp_path).levels == ()
+
+    def test_a_level_under_another_levels_name_is_refused(
+        self, built: Path, tmp_path: Path
+    ) -> None:
+        """Level 8's files copied as level 4's: refused by name, never probed, rebuilt."""
+        for n in (0, 8):
+            for kind in (VALUES, DISTANCES):
+                source = level_path(built, n, kind)
+                (tmp_path / source.name).write_bytes(source.read_bytes())
+        for kind in (VALUES, DISTANCES):
+            level_path(tmp_path, 4, kind).write_bytes(level_path(built, 8, kind).read_bytes())
+        with pytest.raises(TablebaseFileError, match="holds level 8, not level 4"):
+            read_level(level_path(tmp_path, 4), seeds=4)
+        swapped = Tablebase(tmp_path)
+        assert swapped.levels == (0, 8)
+        status = {row["seeds"]: row["status"] for row in swapped.info()}
+        assert status[0] == "ok" and "holds level 8, not level 4" in status[4]
+        state = GAME.state_from([[0, 0, 0, 0, 1, 2], [1, 0, 0, 0, 0, 0]], captured=(24, 20))
+        assert swapped.probe(state) is None and swapped.distance(state) is None
+        build(8, tmp_path)  # the wrong level 4 is built again; level 8 kept
+        for kind in (VALUES, DISTANCES):
+            assert (
+                level_path(tmp_path, 4, kind).read_bytes()
+                == level_path(built, 4, kind).read_bytes()
+            )
+        assert Tablebase(tmp_path).levels == (0, 4, 8)
 
     def test_wrong_shape_is_refused(self, tmp_path: Path) -> None:
         """write_level checks the array it is given."""
