@@ -475,6 +475,15 @@ print(len(refreshes), numba.core.runtime.rtsys._init, result.value, result.pv)
 """
 
 
+def _python(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter in the repository with ``argv``; it must succeed (its stderr shown)."""
+    done = subprocess.run(
+        [sys.executable, *argv], cwd=REPO_ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
 _AFTER_THE_COMPILE_STEP = """
 import tempfile
 from games.ayoayo import Ayoayo
@@ -499,38 +508,18 @@ class TestStartUp:
         tablebases and a level build in a later process compile nothing."""
         env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
         env.pop("GAMESOLVER_NATIVE", None)
-        first = subprocess.run(
-            [sys.executable, "-m", "zerosum", "compile"],
-            cwd=REPO_ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        first = _python("-m", "zerosum", "compile", env=env)
         assert "compiling the Ayòayò kernel" in first.stderr
         assert "compiled the Ayòayò kernel in" in first.stderr
         assert "ayoayo: compiled in" in first.stdout
-        later = subprocess.run(
-            [sys.executable, "-c", _AFTER_THE_COMPILE_STEP],
-            cwd=REPO_ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        later = _python("-c", _AFTER_THE_COMPILE_STEP, env=env)
         assert "compil" not in later.stderr, later.stderr
         assert len(later.stdout.split()) == 2
 
     def test_a_second_process_loads_without_refreshing_numba(self) -> None:
         """No registry refresh and no runtime set up; the same answer as in this process."""
         here = _native(GAME.initial_state(), depth=6)  # compiled or loaded: on disk now
-        done = subprocess.run(
-            [sys.executable, "-c", _SECOND_PROCESS],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        done = _python("-c", _SECOND_PROCESS)
         refreshes, runtime, value, pv = done.stdout.split(" ", 3)
         assert (refreshes, runtime) == ("0", "False"), done.stderr
         assert (int(value), pv.strip()) == (here.value, str(here.pv))
@@ -540,15 +529,7 @@ class TestStartUp:
         """Under NUMBA_DISABLE_JIT=1 the kernels run as plain Python, with the same answer."""
         code = "from games.ayoayo import Ayoayo; from solver.engine import search; "
         code += "g = Ayoayo(); print(search(g, g.initial_state(), depth=3).pv)"
-        done = subprocess.run(
-            [sys.executable, "-W", "ignore", "-c", code],
-            cwd=REPO_ROOT,
-            env=dict(os.environ, NUMBA_DISABLE_JIT="1"),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr[-2000:]
+        done = _python("-W", "ignore", "-c", code, env=dict(os.environ, NUMBA_DISABLE_JIT="1"))
         assert done.stdout.strip() == str(_native(GAME.initial_state(), depth=3).pv)
 
     def test_a_failed_light_load_falls_back_to_numbas(self) -> None:
