@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from zerosum.commands import analyse, best, games, match, play, solve, tablebase, tree
+from zerosum.commands import analyse, best, board, games, match, play, solve, tablebase, tree
 
 __all__ = ["COMMANDS"]
 
@@ -21,4 +21,5 @@ COMMANDS: tuple[ModuleType, ...] = (
     play,
     match,
     tablebase,
+    board,
 )
