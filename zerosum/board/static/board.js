@@ -53,6 +53,8 @@ function draw() {
   if (view.view === "pits") drawPits(svg, view, pitState(view), (row, cell) => playMove(String(cell)));
   else if (view.view === "grid") drawGrid(svg, board.preview ? { ...view, moves: [] } : view, playMove);
   else drawMoves(svg, board.preview ? { ...view, moves: [] } : view, playMove);
+  const box = svg.getAttribute("viewBox").split(" ").map(Number);
+  svg.style.aspectRatio = `${box[2]} / ${box[3]}`;
   $("status").textContent = view.over
     ? `game over: ${view.outcome}`
     : `${view.players[view.to_move]} to move` + (view.score ? ` · captured ${view.players[0]} ${view.score[0]}, ${view.players[1]} ${view.score[1]}` : "");
@@ -235,6 +237,7 @@ function drawAnalysis(answer, finished = false) {
   const summary = $("engine-summary");
   const body = $("move-values").querySelector("tbody");
   body.innerHTML = "";
+  delete $("move-values").dataset.depth;
   $("pv").innerHTML = "";
   $("engine-stats").textContent = "";
   setEvalBar(answer ? answer.value : 0);
@@ -254,6 +257,8 @@ function drawAnalysis(answer, finished = false) {
     summary.append(mark);
   }
   if (answer.over) return;
+  $("move-values").dataset.depth = answer.depth === null ? "end" : String(answer.depth);
+  $("move-values").dataset.position = answer.position;
   const stats = answer.stats;
   const depth = answer.depth === null ? "to the end" : `depth ${answer.depth}`;
   $("engine-stats").textContent = `${depth} · ${stats.nodes.toLocaleString("en")} nodes · ${Math.round(stats.nodes_per_second).toLocaleString("en")} nodes/s · ${stats.seconds.toFixed(2)} s${finished ? " · finished" : ""}`;

@@ -66,9 +66,9 @@ export function drawPits(svg, view, state, onPit) {
       const group = el("g", { class: classes.join(" "), "data-row": row, "data-cell": cell, "data-count": counts[row][cell] }, svg);
       el("circle", { cx: x, cy: y, r: 38, fill: "#5b3818", class: "hole" }, group);
       seeds(group, x, y, counts[row][cell]);
-      text(group, x + 28, y - 30, String(counts[row][cell]), { "font-size": 15, "font-weight": 700, fill: "#fff", stroke: "#3b220c", "stroke-width": 3, "paint-order": "stroke" });
-      const cellY = row === bottom ? y + 52 : y - 52;
-      text(group, x, cellY, `cell ${cell}`, { "font-size": 11, fill: "#3b220c" });
+      text(group, x + 28, y - 30, String(counts[row][cell]), { "font-size": 19, "font-weight": 700, fill: "#fff", stroke: "#3b220c", "stroke-width": 3, "paint-order": "stroke" });
+      const cellY = row === bottom ? y + 54 : y - 54;
+      text(group, x, cellY, `cell ${cell}`, { "font-size": 14, fill: "#3b220c" });
       if (isLegal) group.addEventListener("click", () => onPit(row, cell));
     }
   }
