@@ -133,31 +133,37 @@ def click_pit(page: Any, cell: int) -> None:
     )
 
 
+def play_line(page: Any, wanted: tuple[int, ...]) -> tuple[list[int], list[Any]]:
+    """Click the ``wanted`` cells (the first legal one where a cell is not legal).
+
+    Returns the cells played and the positions, the start first.
+    """
+    game = Ayoayo()
+    states = [game.initial_state()]
+    played = []
+    for cell in wanted:
+        legal = game.actions(states[-1])
+        cell = cell if cell in legal else legal[0]
+        click_pit(page, cell)
+        played.append(cell)
+        states.append(game.result(states[-1], cell))
+    return played, states
+
+
 class TestPlaying:
     def test_a_game_played_by_clicks_follows_the_rules(self, page: Any) -> None:
         """Six clicked moves give the rules' positions and six entries in the move list."""
         game = Ayoayo()
-        state = game.initial_state()
         open_board(page)
-        for cell in (2, 4, 1, 3, 0, 5):
-            if cell not in game.actions(state):
-                cell = game.actions(state)[0]
-            click_pit(page, cell)
-            state = game.result(state, cell)
-            assert shown_position(page) == game.format_state(state)
+        _, states = play_line(page, (2, 4, 1, 3, 0, 5))
+        assert shown_position(page) == game.format_state(states[-1])
         assert page.locator("#movelist .mv").count() == 7  # the start and six moves
 
     def test_take_back_forward_and_jump(self, page: Any) -> None:
         """Keys and buttons walk the move list; a different move makes a variation."""
         game = Ayoayo()
-        start = game.initial_state()
-        line = [start]
         open_board(page)
-        for wanted in (2, 4, 1):
-            legal = game.actions(line[-1])
-            cell = wanted if wanted in legal else legal[0]
-            click_pit(page, cell)
-            line.append(game.result(line[-1], cell))
+        _, line = play_line(page, (2, 4, 1))
         texts = [game.format_state(s) for s in line]
         page.keyboard.press("ArrowLeft")
         page.keyboard.press("ArrowLeft")
@@ -275,3 +281,90 @@ class TestScreenshots:
             folder.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(folder / f"board-{name}.png"), full_page=name == "phone")
         assert (tmp_path / f"board-{name}.png").stat().st_size > 10_000
+
+
+class TestRecords:
+    def test_export_then_import_gives_the_same_game(self, page: Any) -> None:
+        """A played line exported as a record and imported again shows the same moves."""
+        game = Ayoayo()
+        open_board(page)
+        played, states = play_line(page, (2, 4, 1))
+        page.click("#record-box summary")
+        page.click("#record-export")
+        wait_for(page, "document.querySelector('#record-text').value.includes('3. ')")
+        record = page.input_value("#record-text")
+        moves = "\n".join(f"{i + 1}. {cell}" for i, cell in enumerate(played))
+        assert "game: ayoayo" in record and moves in record
+        open_board(page)
+        page.click("#record-box summary")
+        page.fill("#record-text", record.replace(f"3. {played[2]}", f"3. {played[2]}  # a note"))
+        page.click("#record-import")
+        wait_for(page, "document.querySelectorAll('#movelist .mv').length === 4")
+        page.keyboard.press("End")
+        assert shown_position(page) == game.format_state(states[-1])
+        assert "a note" in str(page.get_attribute("#movelist .mv[data-node='3']", "title"))
+
+    def test_a_bad_record_is_refused_with_its_line(self, page: Any) -> None:
+        """An illegal move in an imported record is named with the legal ones."""
+        open_board(page)
+        page.refusals = 1
+        page.click("#record-box summary")
+        page.fill("#record-text", "game: ayoayo\n1. 2\n2. 7\n")
+        page.click("#record-import")
+        wait_for(page, "document.querySelector('#record-error').textContent !== ''")
+        assert "move 2 ('7')" in page.inner_text("#record-error")
+
+    def test_the_review_marks_moves_as_gamesolver_review_does(
+        self, page: Any, tmp_path: Path, run: Callable[..., Run]
+    ) -> None:
+        """Reviewing on the page marks the same moves as ``gamesolver review --json``."""
+        record = "game: ayoayo\n1. 2\n2. 4\n3. 0\n4. 3\n5. 5\n"
+        open_board(page)
+        page.click("#record-box summary")
+        page.fill("#record-text", record)
+        page.click("#record-import")
+        wait_for(page, "document.querySelectorAll('#movelist .mv').length === 6")
+        page.click("#review-run")
+        wait_for(page, "document.querySelectorAll('#review-table tr').length === 6")
+        shown = page.eval_on_selector_all("#review-table tr[data-mark]", "rows => rows.map(r => r.dataset.mark)")
+        path = tmp_path / "game.txt"
+        path.write_text(record)
+        cli = run("review", str(path), "--json").json()
+        assert shown == [m["mark"] for m in cli["moves"]]
+        assert page.locator("#movelist .mark").count() == sum(bool(m["mark"]) for m in cli["moves"])
+
+
+class TestEditorAndComputer:
+    def test_the_editor_checks_live_with_the_command_lines_message(
+        self, page: Any, run: Callable[..., Run]
+    ) -> None:
+        """Taking a seed away is refused at once with analyse's message; putting it back is valid."""
+        open_board(page)
+        page.refusals = 2  # 3 seeds in the pit, then 0 before the captured seeds are set
+        page.click("#editor-box summary")
+        page.fill("#edit-1-5", "3")
+        wait_for(page, "document.querySelector('#editor-check').className === 'bad'")
+        message = run("analyse", "ayoayo", "-p", "[[4,4,4,4,4,4],[4,4,4,4,4,3]]").err
+        assert page.inner_text("#editor-check") in message
+        page.fill("#edit-1-5", "0")
+        page.fill("#edit-cap-1", "4")
+        wait_for(page, "document.querySelector('#editor-check').className === 'ok'")
+        page.select_option("#edit-to-move", "1")
+        page.click("#editor-use")
+        expected = "[[4,4,4,4,4,4],[4,4,4,4,4,0]] captured 0,4 to-move 1"
+        wait_for(page, f"document.querySelector('#board').dataset.position === {expected!r}")
+
+    def test_the_computer_answers_a_move_and_takeback_returns_to_your_turn(self, page: Any) -> None:
+        """Against the beginner level, the computer replies at once; ← goes back two plies."""
+        game = Ayoayo()
+        open_board(page)
+        page.click("#play-box summary")
+        page.select_option("#computer", "1")
+        page.select_option("#level", "beginner")
+        click_pit(page, 2)
+        wait_for(page, "document.querySelectorAll('#movelist .mv').length === 3 && !window.board.animating")
+        reply = page.inner_text("#movelist .mv[data-node='2']").split(".")[1]
+        after = game.result(game.result(game.initial_state(), 2), int(reply))
+        assert shown_position(page) == game.format_state(after)
+        page.keyboard.press("ArrowLeft")
+        assert shown_position(page) == game.format_state(game.initial_state())

@@ -7,7 +7,11 @@ Routes (documented for players and scripts in ``docs/board.md``):
 * ``POST /api/position`` ``{game, position}``: the position as the page draws it.
 * ``POST /api/play`` ``{game, position, move}``: the position after a move, with the steps of
   an Ayòayò sowing.
-* ``POST /api/analyse`` ``{game, position, depth | time}``: what ``analyse --json`` prints.
+* ``POST /api/analyse`` ``{game, position, depth | time | level}``: what ``analyse --json``
+  prints (``level``: a named strength, see :mod:`zerosum.strength`).
+* ``POST /api/record`` ``{record}``: a game record read, every position after each move.
+* ``POST /api/export`` ``{game, position, moves}``: the record of moves played from a position.
+* ``POST /api/review`` ``{record, depth | time}``: what ``gamesolver review --json`` prints.
 * ``WS /api/stream``: send ``{"type": "analyse", "game", "position"}`` and receive a
   ``line`` per completed depth then ``done``; a new position (or ``{"type": "stop"}``) stops
   the search at once. One search per page; searches run in worker processes.
@@ -36,12 +40,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from games import available_games, game_info
-from solver.game import GameError
+from solver.game import GameError, parse_action
 from solver.quoting import quote
 from zerosum.board.views import describe, load_position, play_move
-from zerosum.board.workers import DEFAULT_SEARCH_SECONDS, SearchPool, SearchUnavailable
+from zerosum.board.workers import DEFAULT_SEARCH_SECONDS, Job, SearchPool, SearchUnavailable
 from zerosum.commands.analyse import DEFAULT_ANALYSE_SECONDS, over_json
 from zerosum.console import UsageError
+from zerosum.records import format_record, parse_record
+from zerosum.strength import LEVELS, level
 
 __all__ = ["MAX_BODY", "BoardConfig", "create_app"]
 
@@ -99,7 +105,9 @@ async def _read_json(request: Request) -> dict[str, Any]:
     return data
 
 
-def _limits(data: dict[str, Any]) -> tuple[int | None, float | None]:
+def _limits(
+    data: dict[str, Any], default_time: float | None = DEFAULT_ANALYSE_SECONDS
+) -> tuple[int | None, float | None]:
     """``depth`` and ``time`` of an analyse request, checked as the command line checks them."""
     depth, time = data.get("depth"), data.get("time")
     if depth is not None and time is not None:
@@ -116,14 +124,118 @@ def _limits(data: dict[str, Any]) -> tuple[int | None, float | None]:
     ):
         raise BadRequest(f"invalid time {quote(time)}: expected seconds, above 0 and at most 600")
     if depth is None and time is None:
-        time = DEFAULT_ANALYSE_SECONDS
+        time = default_time
     return depth, None if time is None else float(time)
+
+
+class _Endpoints:
+    """The board's HTTP endpoints, over one configuration and one pool of search workers."""
+
+    def __init__(self, config: BoardConfig, pool: SearchPool) -> None:
+        self.config = config
+        self.pool = pool
+
+    def position_of(self, data: dict[str, Any]) -> tuple[Any, Any]:
+        """The game and position a request names (the board's game when it names none)."""
+        return load_position(data.get("game", self.config.game), data.get("position"))
+
+    async def page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+
+    async def games(self, request: Request) -> Response:
+        listed = []
+        for name in available_games():
+            game, state = load_position(name, None)
+            view = describe(game, state)["view"]
+            listed.append({"name": name, "description": game_info(name).summary, "view": view})
+        default = {"game": self.config.game, "position": self.config.position}
+        levels = [{"name": lv.name, "said": lv.said} for lv in LEVELS.values()]
+        return JSONResponse({"games": listed, "default": default, "levels": levels})
+
+    async def position(self, request: Request) -> Response:
+        game, state = self.position_of(await _read_json(request))
+        return JSONResponse(describe(game, state))
+
+    async def play(self, request: Request) -> Response:
+        data = await _read_json(request)
+        game, state = self.position_of(data)
+        return JSONResponse(play_move(game, state, data.get("move")))
+
+    async def analyse(self, request: Request) -> Response:
+        data = await _read_json(request)
+        game, state = self.position_of(data)
+        depth, time = _limits(data)
+        if data.get("level") is not None:
+            if "depth" in data or "time" in data:
+                raise BadRequest("give a level, or depth or time, not both")
+            chosen = level(data["level"])
+            depth, time = chosen.depth, chosen.seconds
+        if game.is_terminal(state):
+            return JSONResponse(over_json(game, state))
+        job = self.pool.new_job(game.name, describe(game, state)["position"], depth, time)
+        return JSONResponse(await self._answer(job))
+
+    async def record(self, request: Request) -> Response:
+        parsed = parse_record((await _read_json(request)).get("record"))
+        game, states = parsed.positions()
+        moves = [
+            {**play_move(game, states[index], move), "comment": parsed.comments.get(index, "")}
+            for index, move in enumerate(parsed.moves)
+        ]
+        start = describe(game, states[0])
+        headers = dict(parsed.headers)
+        return JSONResponse({"game": game.name, "start": start, "moves": moves, "headers": headers})
+
+    async def export(self, request: Request) -> Response:
+        data = await _read_json(request)
+        game, state = self.position_of(data)
+        moves = data.get("moves")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise BadRequest(f"invalid moves {quote(moves)}: expected a list of moves as text")
+        start, actions = state, []
+        for move in moves:
+            actions.append(parse_action(game, state, move))
+            state = game.result(state, actions[-1])
+        return JSONResponse({"record": format_record(game, start, actions)})
+
+    async def review(self, request: Request) -> Response:
+        data = await _read_json(request)
+        parsed = parse_record(data.get("record"))
+        parsed.positions()  # an illegal move is refused here, before a worker is asked
+        depth, time = _limits(data, default_time=None)
+        job = self.pool.new_job(parsed.game, parsed.start, depth, time, record=data["record"])
+        return JSONResponse(await self._answer(job))
+
+    async def _answer(self, job: Job) -> dict[str, Any]:
+        answer = await self.pool.run(job)
+        if answer is None:
+            raise BadRequest("the search was stopped: the server is closing", 503)
+        if "error" in answer:
+            raise BadRequest(str(answer["error"]), 500 if answer.get("bug") else 400)
+        return answer
+
+    async def stream(self, websocket: WebSocket) -> None:
+        await websocket.accept()
+        await _StreamSession(websocket, self.pool, self.config).serve()
+
+
+async def _bad_request(request: Request, exc: Exception) -> Response:
+    status = exc.status if isinstance(exc, BadRequest) else 400
+    if isinstance(exc, SearchUnavailable):
+        status = 503
+    return JSONResponse({"error": str(exc)}, status_code=status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": exc.detail.lower()}, status_code=exc.status_code)
 
 
 def create_app(config: BoardConfig | None = None) -> Starlette:
     """The board's app; its search workers start with the app and end with it."""
     config = config or BoardConfig()
     pool = SearchPool(config.workers, config.tablebase_dir, config.no_tablebase)
+    endpoints = _Endpoints(config, pool)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -133,71 +245,25 @@ def create_app(config: BoardConfig | None = None) -> Starlette:
         finally:
             pool.close()
 
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
-
-    async def games(request: Request) -> Response:
-        listed = []
-        for name in available_games():
-            game, state = load_position(name, None)
-            view = describe(game, state)["view"]
-            listed.append({"name": name, "description": game_info(name).summary, "view": view})
-        return JSONResponse(
-            {"games": listed, "default": {"game": config.game, "position": config.position}}
-        )
-
-    async def position(request: Request) -> Response:
-        data = await _read_json(request)
-        game, state = load_position(data.get("game", config.game), data.get("position"))
-        return JSONResponse(describe(game, state))
-
-    async def play(request: Request) -> Response:
-        data = await _read_json(request)
-        game, state = load_position(data.get("game", config.game), data.get("position"))
-        return JSONResponse(play_move(game, state, data.get("move")))
-
-    async def analyse(request: Request) -> Response:
-        data = await _read_json(request)
-        game, state = load_position(data.get("game", config.game), data.get("position"))
-        depth, time = _limits(data)
-        if game.is_terminal(state):
-            return JSONResponse(over_json(game, state))
-        job = pool.new_job(game.name, describe(game, state)["position"], depth, time)
-        answer = await pool.run(job)
-        if answer is None:
-            raise BadRequest("the search was stopped: the server is closing", 503)
-        return JSONResponse(answer)
-
-    async def stream(websocket: WebSocket) -> None:
-        await websocket.accept()
-        session = _StreamSession(websocket, pool, config)
-        await session.serve()
-
-    async def bad_request(request: Request, exc: Exception) -> Response:
-        status = exc.status if isinstance(exc, BadRequest) else 400
-        if isinstance(exc, SearchUnavailable):
-            status = 503
-        return JSONResponse({"error": str(exc)}, status_code=status)
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return JSONResponse({"error": exc.detail.lower()}, status_code=exc.status_code)
-
+    post = ["POST"]
     routes = [
-        Route("/", page),
-        Route("/api/games", games),
-        Route("/api/position", position, methods=["POST"]),
-        Route("/api/play", play, methods=["POST"]),
-        Route("/api/analyse", analyse, methods=["POST"]),
-        WebSocketRoute("/api/stream", stream),
+        Route("/", endpoints.page),
+        Route("/api/games", endpoints.games),
+        Route("/api/position", endpoints.position, methods=post),
+        Route("/api/play", endpoints.play, methods=post),
+        Route("/api/analyse", endpoints.analyse, methods=post),
+        Route("/api/record", endpoints.record, methods=post),
+        Route("/api/export", endpoints.export, methods=post),
+        Route("/api/review", endpoints.review, methods=post),
+        WebSocketRoute("/api/stream", endpoints.stream),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers: dict[Any, Any] = {
-        BadRequest: bad_request,
-        GameError: bad_request,
-        UsageError: bad_request,
-        SearchUnavailable: bad_request,
-        HTTPException: http_error,
+        BadRequest: _bad_request,
+        GameError: _bad_request,
+        UsageError: _bad_request,
+        SearchUnavailable: _bad_request,
+        HTTPException: _http_error,
     }
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     app.state.pool = pool

@@ -21,6 +21,7 @@ import itertools
 import multiprocessing
 import os
 import signal
+import traceback
 from collections import deque
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -29,8 +30,15 @@ from typing import Any, Final
 
 import attrs
 
+from games import load_game
+from solver.engine import search
 from solver.game import GameError
 from solver.results import SearchResult
+from zerosum.board.views import load_position
+from zerosum.commands.analyse import analysis_search, answer_json, over_json
+from zerosum.records import parse_record
+from zerosum.review import review_json, review_record
+from zerosum.tablebases import open_tablebase
 
 __all__ = [
     "DEFAULT_SEARCH_SECONDS",
@@ -61,6 +69,8 @@ class Job:
     position: str
     depth: int | None = None
     time: float | None = None
+    record: str | None = None
+    """A game record to review (the job is then a review, not an analysis)."""
 
 
 class SearchUnavailable(RuntimeError):
@@ -118,10 +128,15 @@ class SearchPool:
             self.loop.add_reader(mine.fileno(), self._readable, worker)
 
     def new_job(
-        self, game: str, position: str, depth: int | None = None, time: float | None = None
+        self,
+        game: str,
+        position: str,
+        depth: int | None = None,
+        time: float | None = None,
+        record: str | None = None,
     ) -> Job:
         """A job with a fresh id."""
-        return Job(next(self.ids), game, position, depth, time)
+        return Job(next(self.ids), game, position, depth, time, record)
 
     async def run(self, job: Job, on_line: OnLine | None = None) -> dict[str, Any] | None:
         """Run ``job`` when a worker is free; ``on_line`` gets each completed depth.
@@ -277,6 +292,9 @@ def _worker_main(conn: Connection, stop: Any, options: dict[str, Any]) -> None:
                 answer = _run_job(job, conn, running, options)
         except KeyboardInterrupt:
             answer = None
+        except Exception as exc:  # a bug: reported to the page, and the worker lives on
+            answer = {"error": f"the search failed: {type(exc).__name__}: {exc}", "bug": True}
+            traceback.print_exc()
         finally:
             running.job = 0
             running.pending = False
@@ -285,10 +303,7 @@ def _worker_main(conn: Connection, stop: Any, options: dict[str, Any]) -> None:
 
 def _warm_up() -> None:
     """Load the compiled kernel now, so the first real search answers at once."""
-    from games import load_game
-    from solver.engine import search
-
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(GameError, ImportError):
         search(load_game("ayoayo"), depth=2)
 
 
@@ -296,17 +311,19 @@ def _run_job(
     job: Job, conn: Connection, running: _Running, options: dict[str, Any]
 ) -> dict[str, Any]:
     """Search ``job``'s position, sending each completed depth; the final answer."""
-    from zerosum.board.views import load_position
-    from zerosum.commands.analyse import analysis_search, answer_json, over_json
-    from zerosum.tablebases import open_tablebase
-
     try:
         game, state = load_position(job.game, job.position)
+        tablebase = open_tablebase(game, argparse.Namespace(**options))
+        if job.record is not None:
+            record = parse_record(job.record)
+            _, reviews = review_record(
+                record, depth=job.depth, time_limit=job.time, tablebase=tablebase
+            )
+            return review_json(game, record, reviews)
     except (GameError, ValueError) as exc:
         return {"error": str(exc)}
     if game.is_terminal(state):
         return over_json(game, state)
-    tablebase = open_tablebase(game, argparse.Namespace(**options))
 
     def on_depth(result: SearchResult) -> None:
         line = answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from zerosum.commands import analyse, best, board, games, match, play, solve, tablebase, tree
+from zerosum.commands import (
+    analyse,
+    best,
+    board,
+    games,
+    match,
+    play,
+    review,
+    solve,
+    tablebase,
+    tree,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -21,5 +32,6 @@ COMMANDS: tuple[ModuleType, ...] = (
     play,
     match,
     tablebase,
+    review,
     board,
 )

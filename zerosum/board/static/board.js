@@ -1,6 +1,7 @@
 // The analysis board: a game tree of positions, the board, the streaming analysis.
 import { AnalysisStream, get, post } from "./api.js";
 import { drawGrid, drawMoves, drawPits } from "./draw.js";
+import { computerChoice, computerSeat, fillSeats, setUpEditor, setUpPlay, setUpRecords } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -99,7 +100,14 @@ function addMove(container, id) {
   span.className = "mv" + (id === board.current ? " current" : "");
   span.dataset.node = id;
   span.textContent = `${plyOf(id)}.${n.move}`;
-  span.title = `${n.view.players[n.mover]} played ${n.move}`;
+  span.title = `${n.view.players[n.mover]} played ${n.move}` + (n.comment ? ` — ${n.comment}` : "");
+  if (n.review && n.review.mark) {
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.textContent = n.review.mark;
+    span.appendChild(mark);
+    span.title += ` · lost ${n.review.loss}; better ${n.review.best_move}`;
+  }
   span.addEventListener("click", () => jump(id));
   container.appendChild(span);
   container.append(" ");
@@ -178,7 +186,38 @@ async function playMove(move) {
   } else {
     $("sowing").textContent = "";
   }
-  if (board.current === entry.id) draw();
+  if (board.current === entry.id) { draw(); computerMove(); }
+}
+
+// One search per page: the streaming analysis pauses while the page asks for another search
+// (a review, a hint, the computer's move), then starts again on the position shown.
+async function asking(request) {
+  stream.stop();
+  try {
+    return await request();
+  } finally {
+    analyse();
+  }
+}
+
+// The computer's move when it is its turn (against the computer).
+let thinkingFor = null;
+async function computerMove() {
+  const view = node().view;
+  const seat = computerSeat();
+  if (seat === null || view.over || view.to_move !== seat || board.preview || board.animating) return;
+  if (thinkingFor === view.position) return;
+  thinkingFor = view.position;
+  $("status").textContent = `${view.players[seat]} (computer) is thinking…`;
+  try {
+    stream.stop();
+    const move = await computerChoice(board.game, view.position);
+    if (node().view.position === view.position) await playMove(move);
+  } catch (error) {
+    $("sowing").textContent = error.message;
+  } finally {
+    thinkingFor = null;
+  }
 }
 
 function jump(id) {
@@ -193,7 +232,14 @@ function jump(id) {
   analyse();
 }
 
-function back() { if (node().parent !== null) jump(node().parent); }
+function back() {
+  let n = node();
+  if (n.parent === null) return;
+  n = board.nodes[n.parent];
+  // against the computer, take back to your own turn
+  if (computerSeat() !== null && n.view.to_move === computerSeat() && n.parent !== null) n = board.nodes[n.parent];
+  jump(n.id);
+}
 function forward() { if (node().children.length) jump(node().children[0]); }
 function first() { jump(0); }
 function last() {
@@ -201,6 +247,58 @@ function last() {
   while (n.children.length) n = board.nodes[n.children[0]];
   jump(n.id);
 }
+function highlight(move) {
+  const found = node().view.moves.find((m) => m.move === move);
+  document.querySelectorAll(".hint").forEach((e) => e.classList.remove("hint"));
+  if (found && found.cell) {
+    const target = document.querySelector(`#board [data-row='${found.cell[0]}'][data-cell='${found.cell[1]}']`);
+    if (target) target.classList.add("hint");
+  }
+}
+
+// The line from the start through the current move and on along the main line, for records.
+function lineForExport() {
+  const moves = [];
+  for (let n = node(); n.parent !== null; n = board.nodes[n.parent]) moves.unshift(n.move);
+  for (let n = node(); n.children.length; ) {
+    n = board.nodes[n.children[0]];
+    moves.push(n.move);
+  }
+  return { game: board.game, position: board.nodes[0].view.position, moves };
+}
+
+function loadRecord(read) {
+  board.game = read.game;
+  board.nodes = [];
+  board.preview = null;
+  board.animation++;
+  board.animating = false;
+  let parent = newNode(null, null, null, read.start, null);
+  for (const m of read.moves) {
+    parent = newNode(parent.id, m.move, m.mover, m.position, m.steps || null);
+    parent.comment = m.comment;
+  }
+  board.current = 0;
+  $("game").value = read.game;
+  fillSeats(read.start.players);
+  draw();
+  analyse();
+}
+
+function showReview(review) {
+  const line = [];
+  for (let n = board.nodes[0]; n.children.length; ) {
+    n = board.nodes[n.children[0]];
+    line.push(n);
+  }
+  let n = node();
+  const path = [];
+  for (; n.parent !== null; n = board.nodes[n.parent]) path.unshift(n);
+  const nodes = path.concat(line.slice(path.length));
+  review.moves.forEach((m, i) => { if (nodes[i]) nodes[i].review = m; });
+  drawMoveList();
+}
+
 function playBest() {
   const answer = board.answer;
   if (answer && answer.position === node().view.position && answer.best_move != null) playMove(answer.best_move);
@@ -327,13 +425,15 @@ async function start(game, position) {
   board.animating = false;
   board.current = newNode(null, null, null, view, null).id;
   $("game").value = game;
+  fillSeats(view.players);
   draw();
   analyse();
+  computerMove();
   return true;
 }
 
 async function main() {
-  const { games, default: chosen } = await get("/api/games");
+  const { games, default: chosen, levels } = await get("/api/games");
   const select = $("game");
   for (const g of games) {
     const option = document.createElement("option");
@@ -359,6 +459,13 @@ async function main() {
   $("engine-on").addEventListener("change", analyse);
   $("position-load").addEventListener("click", () => start(board.game, $("position-text").value));
   document.addEventListener("keydown", onKey);
+  const ui = {
+    node, game: () => board.game, start, highlight, lineForExport, loadRecord, showReview,
+    computerMove, asking,
+  };
+  setUpPlay(ui, levels);
+  setUpRecords(ui);
+  setUpEditor(ui);
   document.body.dataset.ready = "yes";
 }
 
