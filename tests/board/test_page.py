@@ -133,6 +133,13 @@ def click_pit(page: Any, cell: int) -> None:
     )
 
 
+def signed(value: int | None) -> str:
+    """A value as the page writes it: ``+4``, ``−8`` (a minus sign), ``0``, ``?``."""
+    if value is None:
+        return "?"
+    return f"{value:+d}".replace("-", "−") if value else "0"
+
+
 def play_line(page: Any, wanted: tuple[int, ...]) -> tuple[list[int], list[Any]]:
     """Click the ``wanted`` cells (the first legal one where a cell is not legal).
 
@@ -216,8 +223,7 @@ class TestAnalysis:
         cli = run("analyse", "ayoayo", "-p", MIDGAME, "--depth", shown["depth"], "--json").json()
         expected = {m["move"]: m["value"] for m in cli["moves"]}
         for move, text in shown["rows"]:
-            value = expected[move]
-            assert text == ("?" if value is None else f"{value:+d}".replace("-", "−") if value else "0")
+            assert text == signed(expected[move])
 
     def test_an_exact_answer_is_marked_with_its_distance(
         self, page: Any, run: Callable[..., Run]
@@ -264,7 +270,9 @@ class TestPositionBox:
 
 
 class TestScreenshots:
-    @pytest.mark.parametrize(("name", "width", "height"), [("desktop", 1280, 820), ("phone", 390, 844)])
+    @pytest.mark.parametrize(
+        ("name", "width", "height"), [("desktop", 1280, 820), ("phone", 390, 844)]
+    )
     def test_screenshots_at_desktop_and_phone_widths(
         self, page: Any, tmp_path: Path, name: str, width: int, height: int
     ) -> None:
@@ -326,7 +334,9 @@ class TestRecords:
         wait_for(page, "document.querySelectorAll('#movelist .mv').length === 6")
         page.click("#review-run")
         wait_for(page, "document.querySelectorAll('#review-table tr').length === 6")
-        shown = page.eval_on_selector_all("#review-table tr[data-mark]", "rows => rows.map(r => r.dataset.mark)")
+        shown = page.eval_on_selector_all(
+            "#review-table tr[data-mark]", "rows => rows.map(r => r.dataset.mark)"
+        )
         path = tmp_path / "game.txt"
         path.write_text(record)
         cli = run("review", str(path), "--json").json()
@@ -338,7 +348,7 @@ class TestEditorAndComputer:
     def test_the_editor_checks_live_with_the_command_lines_message(
         self, page: Any, run: Callable[..., Run]
     ) -> None:
-        """Taking a seed away is refused at once with analyse's message; putting it back is valid."""
+        """A seed taken away is refused at once with analyse's message; made up, it is valid."""
         open_board(page)
         page.refusals = 2  # 3 seeds in the pit, then 0 before the captured seeds are set
         page.click("#editor-box summary")
@@ -362,7 +372,10 @@ class TestEditorAndComputer:
         page.select_option("#computer", "1")
         page.select_option("#level", "beginner")
         click_pit(page, 2)
-        wait_for(page, "document.querySelectorAll('#movelist .mv').length === 3 && !window.board.animating")
+        wait_for(
+            page,
+            "document.querySelectorAll('#movelist .mv').length === 3 && !window.board.animating",
+        )
         reply = page.inner_text("#movelist .mv[data-node='2']").split(".")[1]
         after = game.result(game.result(game.initial_state(), 2), int(reply))
         assert shown_position(page) == game.format_state(after)

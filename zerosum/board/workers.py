@@ -229,6 +229,11 @@ class SearchPool:
             if done is not None and not done.done():
                 done.set_result(answer)
 
+    def close_soon(self) -> None:
+        """Close the pool from a signal handler: at the event loop's next turn."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.close)
+
     def close(self) -> None:
         """End every worker (at once: they hold nothing worth saving)."""
         for worker in self.workers:

@@ -7,6 +7,7 @@ import errno
 import logging
 import socket
 import webbrowser
+from types import FrameType
 from urllib.parse import urlencode
 
 from zerosum.board.views import load_position
@@ -19,6 +20,7 @@ ALIASES: tuple[str, ...] = ()
 HELP = "open the analysis board in the browser: play, analyse and review games"
 
 LOOPBACK = "127.0.0.1"
+LOOPBACK_NAMES = (LOOPBACK, "localhost", "::1")
 
 
 def _port(text: str) -> int:
@@ -56,7 +58,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     from zerosum.board.app import BoardConfig, create_app
 
     game, _state = load_position(args.game, args.position)  # a bad one is refused before serving
-    if args.host != LOOPBACK:
+    if args.host not in LOOPBACK_NAMES:
         io.err.print(
             f"warning: listening on {args.host}: the board has no login, so anyone who can reach "
             "this address can use it and run searches on this computer",
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     query = {"game": game.name}
     if args.position is not None:
         query["position"] = args.position
-    shown_host = "localhost" if args.host == LOOPBACK else args.host
+    shown_host = "localhost" if args.host in LOOPBACK_NAMES else args.host
     url = f"http://{shown_host}:{port}/?{urlencode(query)}"
     config = BoardConfig(
         game=game.name,
@@ -83,9 +85,18 @@ def run(args: argparse.Namespace, io: Io) -> int:
     io.print(f"analysis board: {url}")
     io.print("Ctrl-C stops it.")
     io.out.file.flush()
-    server = uvicorn.Server(
+    app = create_app(config)
+
+    class BoardServer(uvicorn.Server):
+        """uvicorn's server, ending the searches as soon as it is asked to stop."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            super().handle_exit(sig, frame)
+            app.state.pool.close_soon()  # requests waiting on a search then end at once
+
+    server = BoardServer(
         uvicorn.Config(
-            create_app(config),
+            app,
             log_level="warning",
             timeout_graceful_shutdown=1,
             ws="websockets-sansio",
