@@ -192,6 +192,8 @@ class TestStream:
             next_of_type(ws, ("line",), Ayoayo().format_state(Ayoayo().initial_state()))
             assert time.perf_counter() - started < 0.3
             assert pool.busy() <= 1
+        stopped = client.get("/api/status").json()["stop_ms"]
+        assert stopped and stopped[-1] < 100
 
     def test_a_bad_message_is_an_error_message(self, client: TestClient) -> None:
         """A malformed position is answered on the stream with the command line's message."""

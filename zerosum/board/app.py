@@ -3,7 +3,9 @@
 Routes (documented for players and scripts in ``docs/board.md``):
 
 * ``GET /`` the page; ``GET /static/...`` its scripts and style (from the package only).
-* ``GET /api/games`` the games and how the page draws them.
+* ``GET /api/games`` the games and how the page draws them, and the strength levels.
+* ``GET /api/status`` the search workers: how many, how many busy, how long (ms) the latest
+  stopped searches took to stop.
 * ``POST /api/position`` ``{game, position}``: the position as the page draws it.
 * ``POST /api/play`` ``{game, position, move}``: the position after a move, with the steps of
   an Ayòayò sowing.
@@ -152,6 +154,11 @@ class _Endpoints:
         levels = [{"name": lv.name, "said": lv.said} for lv in LEVELS.values()]
         return JSONResponse({"games": listed, "default": default, "levels": levels})
 
+    async def status(self, request: Request) -> Response:
+        pool = self.pool
+        latest = [round(seconds * 1000, 1) for seconds in pool.stop_seconds]
+        return JSONResponse({"workers": pool.size, "busy": pool.busy(), "stop_ms": latest})
+
     async def position(self, request: Request) -> Response:
         game, state = self.position_of(await _read_json(request))
         return JSONResponse(describe(game, state))
@@ -249,6 +256,7 @@ def create_app(config: BoardConfig | None = None) -> Starlette:
     routes = [
         Route("/", endpoints.page),
         Route("/api/games", endpoints.games),
+        Route("/api/status", endpoints.status),
         Route("/api/position", endpoints.position, methods=post),
         Route("/api/play", endpoints.play, methods=post),
         Route("/api/analyse", endpoints.analyse, methods=post),

@@ -21,6 +21,7 @@ import itertools
 import multiprocessing
 import os
 import signal
+import time
 import traceback
 from collections import deque
 from collections.abc import Callable
@@ -90,6 +91,7 @@ class _Worker:
     on_line: OnLine | None = None
     done: asyncio.Future[dict[str, Any] | None] | None = None
     stopped: bool = False
+    stop_asked: float = 0.0
 
 
 class SearchPool:
@@ -110,6 +112,8 @@ class SearchPool:
         self.waiting: deque[asyncio.Future[_Worker]] = deque()
         self.ids = itertools.count(1)
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.stop_seconds: deque[float] = deque(maxlen=100)
+        """How long the latest stopped searches took to stop (seconds), newest last."""
 
     def start(self) -> None:
         """Start the workers (they load the engine in the background)."""
@@ -160,6 +164,7 @@ class SearchPool:
         for worker in self.workers:
             if worker.job is not None and worker.job.id == job.id and not worker.stopped:
                 worker.stopped = True
+                worker.stop_asked = time.perf_counter()
                 worker.stop.value = job.id
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(worker.process.pid, signal.SIGINT)
@@ -223,6 +228,8 @@ class SearchPool:
             if worker.on_line is not None and not worker.stopped:
                 worker.on_line(message[2])
         elif kind == "done":
+            if worker.stopped:
+                self.stop_seconds.append(time.perf_counter() - worker.stop_asked)
             done = worker.done
             answer = None if worker.stopped else message[2]
             self._release(worker)
