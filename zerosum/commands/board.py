@@ -53,9 +53,14 @@ def add_arguments(board: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver board``: serve the board until Ctrl-C."""
-    import uvicorn
+    try:
+        import uvicorn
 
-    from zerosum.board.app import BoardConfig, create_app
+        from zerosum.board.app import BoardConfig, create_app
+    except ImportError as exc:
+        raise UsageError(
+            f"the board needs its extra ({exc.name} is missing): pip install 'zerosum[board]'"
+        ) from None
 
     game, _state = load_position(args.game, args.position)  # a bad one is refused before serving
     if args.host not in LOOPBACK_NAMES:
