@@ -133,6 +133,16 @@ def click_pit(page: Any, cell: int) -> None:
     )
 
 
+def keep_screenshot(page: Any, folder: Path, name: str, full_page: bool = False) -> bool:
+    """Take a screenshot into ``folder`` (and the docs' folder when asked); whether it has
+    content (a blank page makes a tiny PNG)."""
+    folders = [folder] + ([Path(os.environ[SHOTS_ENV])] if os.environ.get(SHOTS_ENV) else [])
+    for where in folders:
+        where.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(where / name), full_page=full_page)
+    return (folder / name).stat().st_size > 10_000
+
+
 def signed(value: int | None) -> str:
     """A value as the page writes it: ``+4``, ``−8`` (a minus sign), ``0``, ``?``."""
     if value is None:
@@ -284,11 +294,7 @@ class TestScreenshots:
         wait_for(page, "Number(document.querySelector('#move-values').dataset.depth) >= 8")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         time.sleep(0.3)
-        folders = [tmp_path] + ([Path(os.environ[SHOTS_ENV])] if os.environ.get(SHOTS_ENV) else [])
-        for folder in folders:
-            folder.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(folder / f"board-{name}.png"), full_page=name == "phone")
-        assert (tmp_path / f"board-{name}.png").stat().st_size > 10_000
+        assert keep_screenshot(page, tmp_path, f"board-{name}.png", full_page=name == "phone")
 
 
 class TestRecords:
@@ -342,6 +348,8 @@ class TestRecords:
         cli = run("review", str(path), "--json").json()
         assert shown == [m["mark"] for m in cli["moves"]]
         assert page.locator("#movelist .mark").count() == sum(bool(m["mark"]) for m in cli["moves"])
+        page.click("#movelist .mv[data-node='5']")
+        assert keep_screenshot(page, tmp_path, "board-review.png", full_page=True)
 
 
 class TestEditorAndComputer:
