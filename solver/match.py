@@ -478,6 +478,7 @@ def play_game(
     end_on_repetition: bool = True,
     *,
     check_cost: bool = True,
+    history: Sequence[Any] = (),
 ) -> GameRecord:
     """Play one game: ``agents[0]`` moves for player 0, ``agents[1]`` for player 1.
 
@@ -498,6 +499,8 @@ def play_game(
             False, repetitions are allowed and ``max_plies`` is required.
         check_cost: refuse fixed-depth agents that could never finish a move here (see
             :func:`check_agents`); a match checks once and plays its games without.
+        history: the positions of this game before ``state`` (a game resumed after a
+            takeback): the repetition rule counts them as seen.
 
     Raises:
         IllegalActionError: an agent chose an illegal action.
@@ -527,7 +530,7 @@ def play_game(
     state = game.initial_state() if state is None else state
     if check_cost:
         check_agents(game, players, state)
-    seen = {state_key(game, state)}
+    seen = {state_key(game, state), *(state_key(game, earlier) for earlier in history)}
     moves: list[Any] = []
     ended: Ending
     while True:

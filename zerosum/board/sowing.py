@@ -19,7 +19,7 @@ import attrs
 from games.ayoayo.rules import Ayoayo, AyoayoState
 from solver.game import InvalidStateError, apply
 
-__all__ = ["SowingStep", "sowing_steps"]
+__all__ = ["SowingStep", "sowing_said", "sowing_steps"]
 
 MAX_STEPS: Final = 20_000
 """More steps than any sowing that ends takes (seeds times laps); a bound on the loop."""
@@ -101,3 +101,26 @@ def sowing_steps(game: Ayoayo, state: AyoayoState, cell: int) -> list[SowingStep
             f"{pits} captured {stores}, not in the rules' {game.format_state(after)}"
         )
     return steps
+
+
+def sowing_said(steps: list[SowingStep], names: tuple[str, str] | list[str]) -> str:
+    """What a sowing did, in a line: its laps, the fours and whose they became, the sweep.
+
+    >>> game = Ayoayo()
+    >>> sowing_said(sowing_steps(game, game.initial_state(), 2), game.player_names)
+    'cell 2: 5 laps'
+    """
+    laps = sum(step.kind == "pick" for step in steps)
+    parts = [f"cell {steps[0].pit[1]}: {laps} lap{'' if laps == 1 else 's'}"]
+    fours = [
+        f"four in {names[s.pit[0]]}'s cell {s.pit[1]} -> {names[s.by or 0]}"
+        for s in steps
+        if s.kind == "capture"
+    ]
+    if fours:
+        parts.append("; ".join(fours))
+    swept = [s for s in steps if s.kind == "sweep"]
+    if swept:
+        owner = names[swept[0].by or 0]
+        parts.append(f"the game ends: {owner} takes the {sum(s.seeds for s in swept)} left")
+    return " · ".join(parts)

@@ -1,0 +1,94 @@
+"""``gamesolver play`` at its prompt: hint, undo, moves, save, help; levels; the record."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.cli.conftest import Run
+from zerosum.records import parse_record
+
+
+def moves_played(out: str) -> list[tuple[str, str]]:
+    """``(who, move)`` for each move line of a transcript."""
+    return re.findall(r"^\d+\. \S+ \d? ?\((\S+)\) plays (\S+)$", out, re.MULTILINE)
+
+
+class TestPromptCommands:
+    def test_help_names_the_commands(self, run: Callable[..., Run]) -> None:
+        """help lists what the prompt takes besides a move."""
+        result = run("play", "ayoayo", "--ai", "beginner", stdin="help\nq\n")
+        assert "hint (the engine's suggestion), undo" in result.out and "save FILE" in result.out
+
+    def test_hint_suggests_a_legal_move(self, run: Callable[..., Run]) -> None:
+        """hint answers with one of the legal cells and what it leads to."""
+        result = run("play", "ayoayo", "--ai", "beginner", stdin="hint\nq\n")
+        found = re.search(r"^hint: ([0-5]) \((.+)\)$", result.out, re.MULTILINE)
+        assert found and found[2]
+
+    def test_undo_takes_back_your_move_and_the_reply(self, run: Callable[..., Run]) -> None:
+        """After undo the position is the start again and the move list is empty."""
+        result = run("play", "ayoayo", "--ai", "beginner", stdin="2\nundo\nmoves\nq\n")
+        assert "took back 2 moves" in result.out
+        assert result.out.strip().splitlines()[-1] == "moves: no moves"
+        assert "\nno moves\n" in result.out  # what ``moves`` printed after the undo
+
+    def test_undo_with_nothing_played_says_so(self, run: Callable[..., Run]) -> None:
+        """Undo at the start takes nothing back."""
+        assert "nothing to take back" in run("play", "tictactoe", stdin="undo\nq\n").out
+
+    def test_the_move_list_is_printed_on_quitting(self, run: Callable[..., Run]) -> None:
+        """Quitting shows the moves so far, in order."""
+        result = run("play", "tictactoe", "--ai", "minimax:1", stdin="4\nq\n")
+        reply = moves_played(result.out)[1][1]
+        assert result.out.strip().splitlines()[-1] == f"moves: 1. 4  2. {reply}"
+
+    def test_each_sowing_is_described(self, run: Callable[..., Run]) -> None:
+        """An Ayòayò move says how many laps its sowing took."""
+        result = run("play", "ayoayo", "--ai", "beginner", stdin="2\nq\n")
+        assert "sowing: cell 2: 5 laps" in result.out
+
+
+class TestSavedRecords:
+    def test_save_at_the_prompt_and_at_the_end_write_the_game(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """Both records read back to the moves the transcript shows."""
+        middle, end = tmp_path / "middle.txt", tmp_path / "end.txt"
+        result = run(
+            "play", "ayoayo", "--ai", "club", "--save", str(end),
+            stdin=f"2\nsave {middle}\n1\nq\n",
+        )  # fmt: skip
+        shown = [move for _, move in moves_played(result.out)]
+        assert parse_record(end.read_text()).moves == tuple(shown)
+        assert parse_record(middle.read_text()).moves == tuple(shown[:2])
+        assert parse_record(end.read_text()).headers["players"] == "you, engine:d4"
+
+    def test_a_finished_game_records_its_result(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """A tic-tac-toe game played out has a result header and replays to the end."""
+        path = tmp_path / "game.txt"
+        run("play", "tictactoe", "--ai", "minimax:9", "--save", str(path),
+            stdin="".join(f"{c}\n" for _ in range(9) for c in range(9)))  # fmt: skip
+        record = parse_record(path.read_text())
+        game, states = record.positions()
+        assert game.is_terminal(states[-1]) and "result: " in path.read_text()
+
+
+class TestLevelsAndPositions:
+    def test_a_named_level_is_the_engine_at_its_depth(self, run: Callable[..., Run]) -> None:
+        """--ai strong plays as engine:d8."""
+        assert "against engine:d8" in run("play", "ayoayo", "--ai", "strong", stdin="q\n").out
+
+    def test_a_level_with_a_limit_is_refused(self, run: Callable[..., Run]) -> None:
+        """A level already says how deep; --depth beside it is an error."""
+        failed = run("play", "ayoayo", "--ai", "club", "--depth", "3", stdin="")
+        assert failed.code == 2 and "strength level" in failed.err
+
+    def test_the_printed_position_line_is_accepted_back(self, run: Callable[..., Run]) -> None:
+        """``position: ...`` as printed by the commands is a valid --position."""
+        line = "position: [[2,6,6,1,1,7],[0,2,7,2,7,7]] captured 0,0 to-move 1"
+        result = run("analyse", "ayoayo", "-p", line, "--depth", "2", "--json")
+        assert result.json()["position"] == line.removeprefix("position: ")
