@@ -92,3 +92,40 @@ class TestLevelsAndPositions:
         line = "position: [[2,6,6,1,1,7],[0,2,7,2,7,7]] captured 0,0 to-move 1"
         result = run("analyse", "ayoayo", "-p", line, "--depth", "2", "--json")
         assert result.json()["position"] == line.removeprefix("position: ")
+
+
+class TestMatchRecords:
+    def test_each_game_is_saved_as_a_record_that_replays(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """Every game of a swapped match is a record naming its seats, legal to the end."""
+        folder = tmp_path / "games"
+        args = ("match", "tictactoe", "minimax:2", "random", "-n", "6", "--swap", "--seed", "3")
+        result = run(*args, "--save", str(folder))
+        assert result.code == 0 and "6 game records written" in result.out
+        files = sorted(folder.iterdir())
+        assert [f.name for f in files] == [f"game-{i:05d}.txt" for i in range(1, 7)]
+        for number, path in enumerate(files):
+            record = parse_record(path.read_text())
+            game, states = record.positions()
+            assert game.is_terminal(states[-1])
+            seats = "minimax:2, random" if number % 2 == 0 else "random, minimax:2"
+            assert record.headers["players"] == seats
+
+    def test_workers_save_the_same_games(self, run: Callable[..., Run], tmp_path: Path) -> None:
+        """Two worker processes write the records one process writes (fixed-depth agents)."""
+        args = ("match", "tictactoe", "minimax:1", "random", "-n", "4", "--seed", "9")
+        run(*args, "--save", str(tmp_path / "one"))
+        run(*args, "-j", "2", "--save", str(tmp_path / "two"))
+        for path in sorted((tmp_path / "one").iterdir()):
+            assert path.read_text() == (tmp_path / "two" / path.name).read_text()
+
+    def test_old_records_are_kept_without_force(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """A folder holding records is refused before playing, unless --force."""
+        args = ("match", "tictactoe", "random", "random", "-n", "2", "--save", str(tmp_path))
+        assert run(*args).code == 0
+        refused = run(*args)
+        assert refused.code == 2 and "pass --force" in refused.err
+        assert run(*args, "--force").code == 0
