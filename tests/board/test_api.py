@@ -100,6 +100,13 @@ class TestAnalyse:
         assert api["tablebase"] and api["exact"]
         assert without_timing(api) == without_timing(cli)
 
+    def test_a_strength_level_searches_to_its_depth(self, client: TestClient) -> None:
+        """The club level is a depth-4 search; an unknown level lists the levels."""
+        answer = client.post("/api/analyse", json={"level": "club"}).json()
+        assert answer["depth"] == 4
+        refused = client.post("/api/analyse", json={"level": "grandmaster"})
+        assert refused.status_code == 400 and "levels: beginner, casual" in refused.json()["error"]
+
     def test_a_finished_game_answers_its_result(self, client: TestClient) -> None:
         """A finished tic-tac-toe game is answered without a search, as ``analyse`` does."""
         answer = client.post("/api/analyse", json={"game": "tictactoe", "position": "xxx/oo./..."})

@@ -210,6 +210,23 @@ class TestPlaying:
         assert "5 laps" in page.inner_text("#sowing")
 
 
+class TestTicTacToe:
+    def test_the_same_page_plays_tictactoe_by_clicks_and_space(
+        self, page: Any, run: Callable[..., Run]
+    ) -> None:
+        """Clicking the centre marks it; Space then plays the engine's best reply."""
+        open_board(page, "?game=tictactoe")
+        page.click(".cell.legal[data-row='1'][data-cell='1']")
+        wait_for(page, "document.querySelector('#board').dataset.position === '.../.x./...'")
+        wait_for(page, "document.querySelector('#engine-stats').textContent.includes('finished')")
+        best = run("analyse", "tictactoe", "-p", ".../.x./...", "--json").json()["best_move"]
+        page.keyboard.press(" ")
+        cells = list(".........")
+        cells[4], cells[int(best)] = "x", "o"
+        after = "/".join("".join(cells[r * 3 : r * 3 + 3]) for r in range(3))
+        wait_for(page, f"document.querySelector('#board').dataset.position === {after!r}")
+
+
 class TestAnalysis:
     def read_values(self, page: Any) -> dict[str, Any]:
         """The move table as shown, with the depth and position it belongs to (read at once)."""

@@ -56,6 +56,7 @@ function draw() {
   else drawMoves(svg, board.preview ? { ...view, moves: [] } : view, playMove);
   const box = svg.getAttribute("viewBox").split(" ").map(Number);
   svg.style.aspectRatio = `${box[2]} / ${box[3]}`;
+  svg.style.maxWidth = view.view === "grid" ? "420px" : "";
   $("status").textContent = view.over
     ? `game over: ${view.outcome}`
     : `${view.players[view.to_move]} to move` + (view.score ? ` · captured ${view.players[0]} ${view.score[0]}, ${view.players[1]} ${view.score[1]}` : "");
@@ -390,7 +391,9 @@ function drawAnalysis(answer, finished = false) {
 
 function setEvalBar(value) {
   const forBottom = (value || 0) * (board.bottom === 0 ? 1 : -1);
-  const share = 50 + Math.max(-50, Math.min(50, (forBottom / 24) * 50));
+  // a full bar at 24 seeds ahead in a game with a score, at a win in one scored +1/0/-1
+  const scale = node().view.score ? 24 : 1;
+  const share = 50 + Math.max(-50, Math.min(50, (forBottom / scale) * 50));
   $("evalfill").style.height = `${share}%`;
   $("evalbar").title = `evaluation ${signed(value)} (${node().view.players[0]}'s view)`;
 }
