@@ -129,3 +129,37 @@ class TestMatchRecords:
         refused = run(*args)
         assert refused.code == 2 and "pass --force" in refused.err
         assert run(*args, "--force").code == 0
+
+
+class TestSeatAndCells:
+    def test_cells_from_one_are_read_and_shown_shifted(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """Typing 3 with --cells 1-6 plays cell 2; the record keeps the notation."""
+        path = tmp_path / "game.txt"
+        result = run(
+            "play", "ayoayo", "--ai", "beginner", "--cells", "1-6", "--save", str(path),
+            stdin="3\nq\n",
+        )  # fmt: skip
+        assert "Player 1 to move (1, 2, 3, 4, 5, 6) [help]: " in result.out
+        assert "1. Player 1 (you) plays 3" in result.out and "sowing: cell 3: 5 laps" in result.out
+        assert parse_record(path.read_text()).moves[0] == "2"
+
+    def test_a_cell_outside_one_to_six_is_re_asked(self, run: Callable[..., Run]) -> None:
+        """0 and 7 are not cells when counting from 1; the legal cells are listed from 1."""
+        result = run("play", "ayoayo", "--cells", "1-6", "--ai", "beginner", stdin="0\n7\nq\n")
+        said = "a move is a cell number 1..6 of your row; legal here: 1, 2, 3, 4, 5, 6"
+        assert result.out.count(said) == 2
+
+    def test_the_seat_puts_your_row_at_the_bottom(self, run: Callable[..., Run]) -> None:
+        """Playing second with --seat, Player 2's row is drawn under Player 1's."""
+        result = run("play", "ayoayo", "--seat", "--first", "ai", "--ai", "beginner", stdin="q\n")
+        lines = result.out.splitlines()
+        top = next(i for i, line in enumerate(lines) if line.startswith("Player 1   "))
+        assert lines[top + 1].startswith("Player 2 (you)")
+        assert "left to right along your row" in result.out
+
+    def test_seat_and_cells_are_for_pits_only(self, run: Callable[..., Run]) -> None:
+        """Tic-tac-toe has no rows of pits: the options are refused."""
+        failed = run("play", "tictactoe", "--seat", stdin="")
+        assert failed.code == 2 and "Ayòayò's pits" in failed.err

@@ -103,17 +103,21 @@ def sowing_steps(game: Ayoayo, state: AyoayoState, cell: int) -> list[SowingStep
     return steps
 
 
-def sowing_said(steps: list[SowingStep], names: tuple[str, str] | list[str]) -> str:
+def sowing_said(
+    steps: list[SowingStep], names: tuple[str, str] | list[str], first_cell: int = 0
+) -> str:
     """What a sowing did, in a line: its laps, the fours and whose they became, the sweep.
+
+    Cells are numbered from ``first_cell`` (0 as in the notation, 1 as ``play --cells 1-6``).
 
     >>> game = Ayoayo()
     >>> sowing_said(sowing_steps(game, game.initial_state(), 2), game.player_names)
     'cell 2: 5 laps'
     """
     laps = sum(step.kind == "pick" for step in steps)
-    parts = [f"cell {steps[0].pit[1]}: {laps} lap{'' if laps == 1 else 's'}"]
+    parts = [f"cell {steps[0].pit[1] + first_cell}: {laps} lap{'' if laps == 1 else 's'}"]
     fours = [
-        f"four in {names[s.pit[0]]}'s cell {s.pit[1]} -> {names[s.by or 0]}"
+        f"four in {names[s.pit[0]]}'s cell {s.pit[1] + first_cell} -> {names[s.by or 0]}"
         for s in steps
         if s.kind == "capture"
     ]

@@ -36,6 +36,7 @@ from zerosum.options import (
 )
 from zerosum.records import format_record
 from zerosum.report import board_lines, num, outcome
+from zerosum.seating import CELL_NUMBERINGS, CellNumbers, seated_lines
 from zerosum.strength import LEVELS
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
@@ -71,6 +72,18 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
         "--save",
         metavar="FILE",
         help="write the game record to FILE at the end (or when you quit; see docs/board.md)",
+    )
+    play.add_argument(
+        "--seat",
+        action="store_true",
+        help="Ayòayò: draw the board from your side, your row at the bottom",
+    )
+    play.add_argument(
+        "--cells",
+        choices=CELL_NUMBERINGS,
+        default="0-5",
+        help="Ayòayò: number the cells 0-5 (the notation, default) or 1-6 on screen and at "
+        "the prompt",
     )
     tablebase_arguments(play)
 
@@ -148,6 +161,8 @@ class _Session:
     tablebase: Any
     human_side: int
     ai_name: str
+    cells: CellNumbers = attrs.field(factory=CellNumbers)
+    seat: bool = False
     moves: list[Any] = attrs.field(factory=list)
     states: list[Any] = attrs.field(factory=list)
 
@@ -167,11 +182,23 @@ class _Session:
         headers = {"players": self.players}
         return format_record(self.game, self.start, self.moves, headers=headers)
 
+    def shown(self, state: Any, action: Any) -> str:
+        """A move as the player reads it (cells from 1 with ``--cells 1-6``)."""
+        text = format_action(self.game, state, action)
+        return self.cells.shown(text) if self.cells.first else text
+
+    def lines(self, state: Any) -> list[str]:
+        """The board: from the player's seat with ``--seat``, else as the game draws it."""
+        if not self.seat:
+            return board_lines(self.game, state)
+        seated = seated_lines(self.game, state, self.human_side, self.cells)
+        return [*seated, f"position: {format_state(self.game, state)}"]
+
     def move_list(self) -> str:
         """``1. 2  2. 4 ...``, or ``no moves``."""
         state, parts = self.start, []
         for ply, action in enumerate(self.moves, 1):
-            parts.append(f"{ply}. {format_action(self.game, state, action)}")
+            parts.append(f"{ply}. {self.shown(state, action)}")
             state = self.game.result(state, action)
         return "  ".join(parts) or "no moves"
 
@@ -183,7 +210,7 @@ class _Session:
         )
         if result.best_action is None:
             return "no move to suggest"
-        move = format_action(self.game, state, result.best_action)
+        move = self.shown(state, result.best_action)
         said = outcome(self.game, result.value, exact=result.exact, plies=result.plies)
         return f"hint: {move} ({said})"
 
@@ -200,7 +227,8 @@ class _Session:
 
     def ask(self, prompt: str) -> str:
         """Ask for a move, answering the prompt's commands until the answer is not one."""
-        shown = prompt.replace(": ", " [help]: ", 1) if prompt.endswith(": ") else prompt
+        shown = self.cells.prompt(prompt)
+        shown = shown.replace(": ", " [help]: ", 1) if shown.endswith(": ") else shown
         while True:
             self.io.out.file.flush()
             text = input(shown)
@@ -220,8 +248,13 @@ class _Session:
                 self.io.print(self.move_list())
             elif word == "save":
                 self.io.print(self.save(rest.strip()))
+            elif self.cells.first and not (text.strip().isdigit() and 1 <= int(text) <= 6):
+                legal = ", ".join(
+                    self.shown(self.current, a) for a in self.game.actions(self.current)
+                )
+                self.io.print(f"a move is a cell number 1..6 of your row; legal here: {legal}")
             else:
-                return text
+                return self.cells.read(text)
 
     def on_move(self, ply: int, before: Any, action: Any, after: Any) -> None:
         """Show the move: who played it, what the sowing did, the captures, the board."""
@@ -233,18 +266,19 @@ class _Session:
         io.print()
         io.print(
             f"{len(self.moves)}. {player_label(game, mover)} ({who}) plays "
-            f"{format_action(game, before, action)}",
+            f"{self.shown(before, action)}",
             style="bold",
         )
         if isinstance(game, Ayoayo):
-            said = sowing_said(sowing_steps(game, before, action), game.player_names)
+            steps = sowing_steps(game, before, action)
+            said = sowing_said(steps, game.player_names, self.cells.first)
             io.print(f"sowing: {said}")
         gained = score_change(game, before, after)
         if gained is not None and any(gained):
             parts = [f"{player_label(game, p)} +{n}" for p, n in enumerate(gained) if n]
             totals = ", ".join(str(n) for n in game.score(after))
             io.print(f"captured: {', '.join(parts)} (now {totals})")
-        for line in board_lines(game, after):
+        for line in self.lines(after):
             io.print(line)
 
 
@@ -267,12 +301,17 @@ def run(args: argparse.Namespace, io: Io) -> int:
         checked_output(args.save, "--save", force=True)
     first = game.to_move(state)
     human_side = first if args.first == "human" else other(first)
-    session = _Session(game, state, io, tablebase, human_side, ai.name, states=[state])
+    cells = CellNumbers.named(args.cells)
+    if (args.seat or cells.first) and not isinstance(game, Ayoayo):
+        raise UsageError(f"--seat and --cells 1-6 are for Ayòayò's pits, not {game.name!r}")
+    session = _Session(
+        game, state, io, tablebase, human_side, ai.name, cells, args.seat, states=[state]
+    )
     human = HumanAgent(ask=session.ask, tell=io.print, show_position=False)
     seats = [human, ai] if human_side == 0 else [ai, human]
     you = player_label(game, human_side)
     io.print(f"{game.name}: you play {you} against {ai.name}; type a move, help, or q to quit.")
-    for line in board_lines(game, state):
+    for line in session.lines(state):
         io.print(line)
     rng = random.Random(args.seed)
     while True:
@@ -316,7 +355,7 @@ def _take_back(session: _Session) -> None:
         session.io.print("nothing to take back")
         return
     session.io.print(f"took back {undone} move{'s' if undone > 1 else ''}")
-    for line in board_lines(game, session.current):
+    for line in session.lines(session.current):
         session.io.print(line)
 
 
