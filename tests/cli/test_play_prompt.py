@@ -163,3 +163,16 @@ class TestSeatAndCells:
         """Tic-tac-toe has no rows of pits: the options are refused."""
         failed = run("play", "tictactoe", "--seat", stdin="")
         assert failed.code == 2 and "Ayòayò's pits" in failed.err
+
+
+class TestRepetition:
+    def test_play_can_go_on_past_a_repeated_position(self, run: Callable[..., Run]) -> None:
+        """Without the repetition rule the game runs to the ply limit, which it then needs."""
+        cells = "".join(f"{c}\n" for _ in range(40) for c in range(6))
+        refused = run("play", "ayoayo", "--no-repetition-rule", stdin="")
+        assert refused.code == 2 and "needs --max-plies" in refused.err
+        result = run(
+            "play", "ayoayo", "--ai", "beginner", "--no-repetition-rule", "--max-plies", "12",
+            stdin=cells,
+        )  # fmt: skip
+        assert "after 12 plies (ply limit reached" in result.out

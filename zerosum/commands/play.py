@@ -69,6 +69,13 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--seed", type=seed_int, default=None, help="seed for the AI's tie-breaks")
     play.add_argument("--max-plies", type=positive_int, metavar="N", help="stop after N plies")
     play.add_argument(
+        "--no-repetition-rule",
+        dest="end_on_repetition",
+        action="store_false",
+        help="play on past a repeated position (needs --max-plies, so that a game that cycles "
+        "still ends)",
+    )
+    play.add_argument(
         "--save",
         metavar="FILE",
         help="write the game record to FILE at the end (or when you quit; see docs/board.md)",
@@ -299,6 +306,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
         raise UsageError(f"invalid --ai {args.ai!r}: the AI must be a computer player")
     if args.save is not None:
         checked_output(args.save, "--save", force=True)
+    if not args.end_on_repetition and args.max_plies is None:
+        raise UsageError("--no-repetition-rule needs --max-plies N, so that games that cycle end")
     first = game.to_move(state)
     human_side = first if args.first == "human" else other(first)
     cells = CellNumbers.named(args.cells)
@@ -324,6 +333,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 max_plies=None if args.max_plies is None else max(0, args.max_plies - played),
                 state=session.current,
                 on_move=session.on_move,
+                end_on_repetition=args.end_on_repetition,
                 history=session.states[:-1],
             )
         except _Undo:
