@@ -12,7 +12,7 @@ OUT    := out
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,docs,fast,cluster]'
+	$(BIN)/python -m pip install -q -e '.[dev,docs,fast,cluster,board]'
 	touch $@
 
 # Graphviz draws the trees (demo and tests); Chromium only runs the HTML page tests, pdflatex

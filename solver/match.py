@@ -478,6 +478,7 @@ def play_game(
     end_on_repetition: bool = True,
     *,
     check_cost: bool = True,
+    history: Sequence[Any] = (),
 ) -> GameRecord:
     """Play one game: ``agents[0]`` moves for player 0, ``agents[1]`` for player 1.
 
@@ -498,6 +499,8 @@ def play_game(
             False, repetitions are allowed and ``max_plies`` is required.
         check_cost: refuse fixed-depth agents that could never finish a move here (see
             :func:`check_agents`); a match checks once and plays its games without.
+        history: the positions of this game before ``state`` (a game resumed after a
+            takeback): the repetition rule counts them as seen.
 
     Raises:
         IllegalActionError: an agent chose an illegal action.
@@ -527,7 +530,7 @@ def play_game(
     state = game.initial_state() if state is None else state
     if check_cost:
         check_agents(game, players, state)
-    seen = {state_key(game, state)}
+    seen = {state_key(game, state), *(state_key(game, earlier) for earlier in history)}
     moves: list[Any] = []
     ended: Ending
     while True:
@@ -580,6 +583,8 @@ class GameOutcome:
     plies: int
     ended: Ending
     seconds: float = attrs.field(default=0.0, eq=False)
+    moves: tuple[Any, ...] = attrs.field(default=(), eq=False, repr=False)
+    """The moves played, when the match keeps them (``run_match(..., keep_moves=True)``)."""
 
     @property
     def winning_agent(self) -> int | None:
@@ -610,8 +615,9 @@ def _play_one(
     max_plies: int | None,
     end_on_repetition: bool,
     index: int,
+    keep_moves: bool = False,
 ) -> GameOutcome:
-    """Play game ``index`` of a match."""
+    """Play game ``index`` of a match (its moves kept in the outcome with ``keep_moves``)."""
     first = index % 2 if swap else 0
     record = play_game(
         rulebook,
@@ -629,6 +635,7 @@ def _play_one(
         plies=record.plies,
         ended=record.ended,
         seconds=record.seconds,
+        moves=record.moves if keep_moves else (),
     )
 
 
@@ -639,13 +646,14 @@ def _play_chunk(
     swap: bool,
     max_plies: int | None,
     end_on_repetition: bool,
+    keep_moves: bool,
     indices: range,
 ) -> list[GameOutcome]:
     """Play games ``indices`` of a match (runs in a worker; everything here is picklable)."""
     rulebook = _load(game)
     pair = (_as_agent(agents[0]), _as_agent(agents[1]))
     return [
-        _play_one(rulebook, pair, seed, swap, max_plies, end_on_repetition, index)
+        _play_one(rulebook, pair, seed, swap, max_plies, end_on_repetition, index, keep_moves)
         for index in indices
     ]
 
@@ -1072,6 +1080,7 @@ def run_match(
     end_on_repetition: bool = True,
     *,
     keep_outcomes: bool = True,
+    keep_moves: bool = False,
 ) -> MatchResult:
     """Play ``games`` games between agents A and B and count the results.
 
@@ -1108,6 +1117,8 @@ def run_match(
             ``max_plies`` (see the module docstring).
         keep_outcomes: keep one :class:`GameOutcome` per game in ``outcomes`` (default);
             False keeps the counts only.
+        keep_moves: keep each game's moves in its outcome (``GameOutcome.moves``), e.g. to
+            write the games as records; needs ``keep_outcomes``.
 
     Raises:
         AgentError: a bad spec, fewer than one game, a bad worker count, a human agent asked
@@ -1165,13 +1176,15 @@ def run_match(
             for indices in _chunks(games, chunk_size):
                 record(
                     [
-                        _play_one(rulebook, pair, seed, swap, max_plies, end_on_repetition, i)
+                        _play_one(
+                            rulebook, pair, seed, swap, max_plies, end_on_repetition, i, keep_moves
+                        )
                         for i in indices
                     ]
                 )
         else:
             task = functools.partial(
-                _play_chunk, game, agents, seed, swap, max_plies, end_on_repetition
+                _play_chunk, game, agents, seed, swap, max_plies, end_on_repetition, keep_moves
             )
             chunks = _chunks(games, chunk_size)
             in_flight = LOOK_AHEAD * pool_workers

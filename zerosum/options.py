@@ -98,6 +98,8 @@ def position(game: Any, args: argparse.Namespace) -> Any:
     the board (e.g. that the seeds add up).
     """
     text: str | None = getattr(args, "position", None)
+    if text is not None:  # the whole `position: ...` line that the commands print is accepted
+        text = _POSITION_LABEL.sub("", text, count=1)
     fields = _extra_fields(args)
     if not fields:
         return game.initial_state() if text is None else _parse_position(game, text)
@@ -123,6 +125,9 @@ def _parse_position(game: Any, text: str) -> Any:
         raise
     except ValueError as exc:  # a game parser that let a plain ValueError through
         raise GameError(f"invalid position {quote(text)} for {game.name}: {exc}") from None
+
+
+_POSITION_LABEL: Final = re.compile(r"\A\s*position\s*:\s*", re.IGNORECASE)
 
 
 def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:

@@ -49,8 +49,8 @@ class TestPlay:
         """A full game ends with a result line; perfect play never loses tic-tac-toe."""
         result = run("play", "tictactoe", "--ai", "minimax:9", stdin=ALL_CELLS)
         assert result.code == 0
-        last = result.out.strip().splitlines()[-1]
-        assert last.startswith("result: ")
+        *_, last, moves = result.out.strip().splitlines()
+        assert last.startswith("result: ") and moves.startswith("moves: 1. ")
         assert "you win" not in last
 
     def test_moves_alternate_and_replay_legally(self, run):
@@ -181,10 +181,10 @@ class TestPlayAyoayo:
                 board = next(x for x in lines[i:] if x.startswith("position: "))
                 state = game.parse_state(board.removeprefix("position: "))
                 assert state.captured == (int(found[1]), int(found[2]))
-        assert result.out.strip().splitlines()[-1].startswith("result: ")
+        assert result.out.strip().splitlines()[-2].startswith("result: ")
         assert shown > 0  # deterministic: scripted moves against a fixed-depth minimax
 
     def test_prompt_uses_the_game_s_player_names(self, run):
         """The move prompt calls the human by the game's name for the player, not MAX."""
         result = run("play", "ayoayo", "--ai", "random", stdin="q\n")
-        assert "Player 1 to move (0, 1, 2, 3, 4, 5): " in result.out
+        assert "Player 1 to move (0, 1, 2, 3, 4, 5) [help]: " in result.out

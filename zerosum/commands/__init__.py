@@ -11,10 +11,12 @@ from types import ModuleType
 from zerosum.commands import (
     analyse,
     best,
+    board,
     games,
     kernels,
     match,
     play,
+    review,
     solve,
     tablebase,
     tree,
@@ -31,5 +33,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     play,
     match,
     tablebase,
+    review,
+    board,
     kernels,
 )

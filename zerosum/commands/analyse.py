@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import Any
 
 from solver.engine import search
-from solver.game import format_state
+from solver.game import EndgameTablebase, format_state
 from solver.interrupts import watching_interrupts
 from solver.results import SearchResult
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io
@@ -50,21 +52,72 @@ def add_arguments(analyse: argparse.ArgumentParser) -> None:
     analyse.add_argument("--json", action="store_true", help="print JSON")
 
 
+def analysis_search(
+    game: Any,
+    state: Any,
+    *,
+    depth: int | None,
+    time_limit: float | None,
+    tablebase: EndgameTablebase | None,
+    seed: int | None = None,
+    on_depth: Callable[[SearchResult], None] | None = None,
+) -> SearchResult:
+    """The search ``analyse`` runs: every legal move valued, the tablebase as the oracle.
+
+    The analysis board runs the same one, so both always answer alike.
+    """
+    return search(
+        game,
+        state,
+        depth=depth,
+        time_limit=time_limit,
+        seed=seed,
+        on_depth=on_depth,
+        all_values=True,  # the table gives every legal move its value, not just a bound
+        oracle=tablebase,  # probed inside the search (inside the compiled kernel)
+    )
+
+
+def answer_json(
+    game: Any,
+    state: Any,
+    result: SearchResult,
+    *,
+    tablebase: EndgameTablebase | None,
+    time_limit: float | None,
+) -> dict[str, Any]:
+    """What ``analyse --json`` prints for ``result`` (a search of the non-terminal ``state``)."""
+    rows = move_rows(game, state, result)
+    read = result.source == "oracle"
+    return result_json(
+        game,
+        state,
+        result,
+        rows,
+        algorithm="tablebase" if read else "engine",
+        time_limit=time_limit,
+        tablebase=read,
+    )
+
+
+def over_json(game: Any, state: Any) -> dict[str, Any]:
+    """What ``analyse --json`` prints for a finished game: its value and outcome."""
+    return {
+        "game": game.name,
+        "position": format_state(game, state),
+        "over": True,
+        "value": json_num(game.utility(state)),
+        "outcome": outcome(game, game.utility(state)),
+    }
+
+
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver analyse``: the engine on one position, a line per depth, then the answer."""
     game = load(args)
     state = position(game, args)
     if game.is_terminal(state):
         if args.json:
-            io.json(
-                {
-                    "game": game.name,
-                    "position": format_state(game, state),
-                    "over": True,
-                    "value": json_num(game.utility(state)),
-                    "outcome": outcome(game, game.utility(state)),
-                }
-            )
+            io.json(over_json(game, state))
         else:
             for line in board_lines(game, state):
                 io.print(line)
@@ -94,15 +147,14 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
     try:
         with watching_interrupts() as watch:
-            result = search(
+            result = analysis_search(
                 game,
                 state,
                 depth=args.depth,
                 time_limit=time_limit,
                 seed=args.seed,
                 on_depth=on_depth,
-                all_values=True,  # the table gives every legal move its value, not just a bound
-                oracle=tablebase,  # probed inside the search (inside the compiled kernel)
+                tablebase=tablebase,
             )
     except KeyboardInterrupt:
         if not completed:
@@ -111,21 +163,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
         watch.interrupted = True
     # Ctrl-C shows the best answer so far, then exits 130 like any interrupted command.
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK
+    if args.json:
+        io.json(answer_json(game, state, result, tablebase=tablebase, time_limit=time_limit))
+        return done
     rows = move_rows(game, state, result)
     read = result.source == "oracle"
-    if args.json:
-        io.json(
-            result_json(
-                game,
-                state,
-                result,
-                rows,
-                algorithm="tablebase" if read else "engine",
-                time_limit=time_limit,
-                tablebase=read,
-            )
-        )
-        return done
     io.print()
     print_answer(
         io,

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import functools
+from typing import Any
 
 from games import load_game
 from solver.errors import AgentError
 from solver.match import MatchInterrupted, MatchResult, run_match
+from solver.output import OutputError, check_directory, prepare_directory, write_text
 from zerosum.commands.play import agent
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError, progress_bar
 from zerosum.options import game_arguments, game_options, load, positive_int, seed_int
+from zerosum.records import format_record
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
 NAME = "match"
@@ -35,6 +38,12 @@ def add_arguments(match: argparse.ArgumentParser) -> None:
         help="play on through repeated positions, as the Ayòayò reference does (needs "
         "--max-plies, so that players who cycle still stop)",
     )
+    match.add_argument(
+        "--save",
+        metavar="DIR",
+        help="write each game as a record, DIR/game-00001.txt ... (see docs/board.md)",
+    )
+    match.add_argument("--force", action="store_true", help="--save: replace old records")
     tablebase_arguments(match)
     match.add_argument("--json", action="store_true", help="print JSON")
 
@@ -50,6 +59,13 @@ def run(args: argparse.Namespace, io: Io) -> int:
         raise UsageError("a human agent cannot play with --workers > 1; leave --workers out")
     if not args.end_on_repetition and args.max_plies is None:
         raise UsageError("--no-repetition-rule needs --max-plies N, so that games that cycle end")
+    if args.save is not None:
+        try:
+            check_directory(args.save, RECORD_PATTERN, overwrite=args.force)
+        except OutputError as exc:
+            raise UsageError(
+                f"--save: {exc}".replace("pass overwrite=True (--force)", "pass --force")
+            ) from None
     factory = functools.partial(load_game, args.game, **game_options(args))
     label = f"{agent_a.name} vs {agent_b.name}"
     try:
@@ -65,15 +81,41 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 max_plies=args.max_plies,
                 end_on_repetition=args.end_on_repetition,
                 progress=lambda done, total: advance(done),
-                keep_outcomes=False,  # counts only: memory stays flat however many games
+                keep_outcomes=args.save is not None,  # else counts only: flat memory
+                keep_moves=args.save is not None,
             )
     except MatchInterrupted as stopped:  # Ctrl-C: what finished, then exit 130
+        _save(io, game, stopped.result, args)
         _report(io, stopped.result, args.json)
         return EXIT_INTERRUPTED
     except AgentError as exc:  # too many workers, or an agent too deep to finish a move
         raise UsageError(str(exc)) from None
+    _save(io, game, result, args)
     _report(io, result, args.json)
     return EXIT_OK
+
+
+RECORD_PATTERN = r"game-\d+\.txt"
+"""The names of the records ``--save`` writes."""
+
+
+def _save(io: Io, game: Any, result: MatchResult, args: argparse.Namespace) -> None:
+    """Write each game of ``result`` as a record in ``args.save`` (when given)."""
+    if args.save is None:
+        return
+    folder = prepare_directory(args.save, RECORD_PATTERN, overwrite=args.force)
+    start = game.initial_state()
+    for outcome in result.outcomes:
+        seats = result.agents if outcome.first == 0 else result.agents[::-1]
+        headers = {
+            "players": ", ".join(seats),
+            "match": f"game {outcome.index + 1} of {result.requested}, seed {result.seed}",
+            "ended": outcome.ended,
+        }
+        text = format_record(game, start, outcome.moves, headers=headers)
+        write_text(folder / f"game-{outcome.index + 1:05d}.txt", text, overwrite=True)
+    if not args.json:
+        io.print(f"{len(result.outcomes):,} game records written to {folder}")
 
 
 def _report(io: Io, result: MatchResult, as_json: bool) -> None:

@@ -7,6 +7,9 @@ import random
 import sys
 from typing import Any
 
+import attrs
+
+from games.ayoayo import Ayoayo
 from solver.game import (
     GameError,
     HasEndlessValue,
@@ -17,8 +20,11 @@ from solver.game import (
     player_label,
 )
 from solver.match import AgentError, HumanAgent, parse_agent, play_game
+from zerosum.board.sowing import sowing_said, sowing_steps
+from zerosum.commands.analyse import analysis_search
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
+    checked_output,
     extra_fields,
     game_arguments,
     load,
@@ -28,7 +34,10 @@ from zerosum.options import (
     positive_int,
     seed_int,
 )
-from zerosum.report import board_lines, num
+from zerosum.records import format_record
+from zerosum.report import board_lines, num, outcome
+from zerosum.seating import CELL_NUMBERINGS, CellNumbers, seated_lines
+from zerosum.strength import LEVELS
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
 NAME = "play"
@@ -51,13 +60,38 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
         "--ai",
         default="engine",
         metavar="AGENT",
-        help="the computer player: engine (with --time S or --depth N), engine:S, engine:dN, "
-        "minimax:D, alphabeta:D or random (default: engine, 1 s a move)",
+        help="the computer player: a strength (beginner, casual, club, strong, expert, perfect), "
+        "engine (with --time S or --depth N), engine:S, engine:dN, minimax:D, alphabeta:D or "
+        "random (default: engine, 1 s a move)",
     )
     play.add_argument("--time", type=positive_float, metavar="S", help="engine: seconds a move")
     play.add_argument("--depth", type=positive_int, metavar="N", help="engine/minimax: depth")
     play.add_argument("--seed", type=seed_int, default=None, help="seed for the AI's tie-breaks")
     play.add_argument("--max-plies", type=positive_int, metavar="N", help="stop after N plies")
+    play.add_argument(
+        "--no-repetition-rule",
+        dest="end_on_repetition",
+        action="store_false",
+        help="play on past a repeated position (needs --max-plies, so that a game that cycles "
+        "still ends)",
+    )
+    play.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the game record to FILE at the end (or when you quit; see docs/board.md)",
+    )
+    play.add_argument(
+        "--seat",
+        action="store_true",
+        help="Ayòayò: draw the board from your side, your row at the bottom",
+    )
+    play.add_argument(
+        "--cells",
+        choices=CELL_NUMBERINGS,
+        default="0-5",
+        help="Ayòayò: number the cells 0-5 (the notation, default) or 1-6 on screen and at "
+        "the prompt",
+    )
     tablebase_arguments(play)
 
 
@@ -71,6 +105,10 @@ QUIT_WORDS = ("q", "quit", "exit")
 def _ai_spec(args: argparse.Namespace) -> str:
     """The AI's agent spec from ``--ai`` plus ``--time`` / ``--depth`` for a bare ``engine``."""
     spec: str = args.ai.strip()
+    if spec.lower() in LEVELS:
+        if args.time is not None or args.depth is not None:
+            raise UsageError(f"--time/--depth do not go with a strength level ({spec!r})")
+        return LEVELS[spec.lower()].agent
     if spec.lower() == "engine":
         if args.depth is not None:
             return f"engine:d{args.depth}"
@@ -110,6 +148,151 @@ def score_change(game: Any, before: Any, after: Any) -> tuple[int, ...] | None:
     return tuple(b - a for a, b in zip(old, new, strict=True))
 
 
+class _Undo(Exception):
+    """The human typed undo: take back their last move (and the computer's reply)."""
+
+
+PROMPT_HELP = (
+    "at the prompt: a move, or hint (the engine's suggestion), undo (take back your last "
+    "move), moves (the moves so far), save FILE (the game record), help, q (quit)"
+)
+
+
+@attrs.define
+class _Session:
+    """A game at the terminal: the moves so far, the prompt's commands, what each move did."""
+
+    game: Any
+    start: Any
+    io: Io
+    tablebase: Any
+    human_side: int
+    ai_name: str
+    cells: CellNumbers = attrs.field(factory=CellNumbers)
+    seat: bool = False
+    moves: list[Any] = attrs.field(factory=list)
+    states: list[Any] = attrs.field(factory=list)
+
+    @property
+    def current(self) -> Any:
+        """The position now."""
+        return self.states[-1] if self.states else self.start
+
+    @property
+    def players(self) -> str:
+        """Who played which side, for the record: ``you, engine:1``."""
+        names = ["you", self.ai_name]
+        return ", ".join(names if self.human_side == 0 else names[::-1])
+
+    def record(self) -> str:
+        """The game so far as a record."""
+        headers = {"players": self.players}
+        return format_record(self.game, self.start, self.moves, headers=headers)
+
+    def shown(self, state: Any, action: Any) -> str:
+        """A move as the player reads it (cells from 1 with ``--cells 1-6``)."""
+        text = format_action(self.game, state, action)
+        return self.cells.shown(text) if self.cells.first else text
+
+    def lines(self, state: Any) -> list[str]:
+        """The board: from the player's seat with ``--seat``, else as the game draws it."""
+        if not self.seat:
+            return board_lines(self.game, state)
+        seated = seated_lines(self.game, state, self.human_side, self.cells)
+        return [*seated, f"position: {format_state(self.game, state)}"]
+
+    def move_list(self) -> str:
+        """``1. 2  2. 4 ...``, or ``no moves``."""
+        state, parts = self.start, []
+        for ply, action in enumerate(self.moves, 1):
+            parts.append(f"{ply}. {self.shown(state, action)}")
+            state = self.game.result(state, action)
+        return "  ".join(parts) or "no moves"
+
+    def hint(self) -> str:
+        """The engine's move in the current position (one second), with its outcome."""
+        state = self.current
+        result = analysis_search(
+            self.game, state, depth=None, time_limit=HINT_SECONDS, tablebase=self.tablebase
+        )
+        if result.best_action is None:
+            return "no move to suggest"
+        move = self.shown(state, result.best_action)
+        said = outcome(self.game, result.value, exact=result.exact, plies=result.plies)
+        return f"hint: {move} ({said})"
+
+    def save(self, path: str) -> str:
+        """Write the record to ``path``; what happened, in words."""
+        if not path:
+            return "save FILE: name the file to write"
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(self.record())
+        except OSError as exc:
+            return f"cannot write {path!r}: {exc.strerror or exc}"
+        return f"game record written to {path}"
+
+    def ask(self, prompt: str) -> str:
+        """Ask for a move, answering the prompt's commands until the answer is not one."""
+        shown = self.cells.prompt(prompt)
+        shown = shown.replace(": ", " [help]: ", 1) if shown.endswith(": ") else shown
+        while True:
+            self.io.out.file.flush()
+            text = input(shown)
+            if not sys.stdin.isatty():  # echo scripted input so the transcript reads like a session
+                self.io.out.file.write(text + "\n")
+            word, _, rest = text.strip().partition(" ")
+            word = word.lower()
+            if word in QUIT_WORDS:
+                raise _Quit
+            if word == "undo":
+                raise _Undo
+            if word in ("help", "?"):
+                self.io.print(PROMPT_HELP)
+            elif word == "hint":
+                self.io.print(self.hint())
+            elif word == "moves":
+                self.io.print(self.move_list())
+            elif word == "save":
+                self.io.print(self.save(rest.strip()))
+            elif self.cells.first and not (text.strip().isdigit() and 1 <= int(text) <= 6):
+                legal = ", ".join(
+                    self.shown(self.current, a) for a in self.game.actions(self.current)
+                )
+                self.io.print(f"a move is a cell number 1..6 of your row; legal here: {legal}")
+            else:
+                return self.cells.read(text)
+
+    def on_move(self, ply: int, before: Any, action: Any, after: Any) -> None:
+        """Show the move: who played it, what the sowing did, the captures, the board."""
+        game, io = self.game, self.io
+        self.moves.append(action)
+        self.states.append(after)
+        mover = game.to_move(before)
+        who = "you" if mover == self.human_side else self.ai_name
+        io.print()
+        io.print(
+            f"{len(self.moves)}. {player_label(game, mover)} ({who}) plays "
+            f"{self.shown(before, action)}",
+            style="bold",
+        )
+        if isinstance(game, Ayoayo):
+            steps = sowing_steps(game, before, action)
+            said = sowing_said(steps, game.player_names, self.cells.first)
+            io.print(f"sowing: {said}")
+        gained = score_change(game, before, after)
+        if gained is not None and any(gained):
+            parts = [f"{player_label(game, p)} +{n}" for p, n in enumerate(gained) if n]
+            totals = ", ".join(str(n) for n in game.score(after))
+            io.print(f"captured: {', '.join(parts)} (now {totals})")
+        for line in self.lines(after):
+            io.print(line)
+
+
+HINT_SECONDS = 1.0
+"""How long ``hint`` searches."""
+
+
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver play``: a human against the AI in the terminal."""
 
@@ -117,64 +300,76 @@ def run(args: argparse.Namespace, io: Io) -> int:
     state = position(game, args)
     if game.is_terminal(state):
         raise GameError(f"the game is already over in {format_state(game, state)!r}")
-    ai = with_tablebase(agent(_ai_spec(args), "--ai"), open_tablebase(game, args))
+    tablebase = open_tablebase(game, args)
+    ai = with_tablebase(agent(_ai_spec(args), "--ai"), tablebase)
     if ai.interactive:
         raise UsageError(f"invalid --ai {args.ai!r}: the AI must be a computer player")
-
-    def ask(prompt: str) -> str:
-        io.out.file.flush()
-        text = input(prompt)
-        if not sys.stdin.isatty():  # echo scripted input so the transcript reads like a session
-            io.out.file.write(text + "\n")
-        if text.strip().lower() in QUIT_WORDS:
-            raise _Quit
-        return text
-
-    human = HumanAgent(ask=ask, tell=io.print, show_position=False)
+    if args.save is not None:
+        checked_output(args.save, "--save", force=True)
+    if not args.end_on_repetition and args.max_plies is None:
+        raise UsageError("--no-repetition-rule needs --max-plies N, so that games that cycle end")
     first = game.to_move(state)
     human_side = first if args.first == "human" else other(first)
+    cells = CellNumbers.named(args.cells)
+    if (args.seat or cells.first) and not isinstance(game, Ayoayo):
+        raise UsageError(f"--seat and --cells 1-6 are for Ayòayò's pits, not {game.name!r}")
+    session = _Session(
+        game, state, io, tablebase, human_side, ai.name, cells, args.seat, states=[state]
+    )
+    human = HumanAgent(ask=session.ask, tell=io.print, show_position=False)
     seats = [human, ai] if human_side == 0 else [ai, human]
     you = player_label(game, human_side)
-    io.print(f"{game.name}: you play {you} against {ai.name}; type a move, or q to quit.")
-    for line in board_lines(game, state):
+    io.print(f"{game.name}: you play {you} against {ai.name}; type a move, help, or q to quit.")
+    for line in session.lines(state):
         io.print(line)
-
-    def on_move(ply: int, before: Any, action: Any, after: Any) -> None:
-        mover = game.to_move(before)
-        who = "you" if mover == human_side else ai.name
-        io.print()
-        io.print(
-            f"{ply}. {player_label(game, mover)} ({who}) plays "
-            f"{format_action(game, before, action)}",
-            style="bold",
-        )
-        gained = score_change(game, before, after)
-        if gained is not None and any(gained):
-            parts = [f"{player_label(game, p)} +{n}" for p, n in enumerate(gained) if n]
-            totals = ", ".join(str(n) for n in game.score(after))
-            io.print(f"captured: {', '.join(parts)} (now {totals})")
-        for line in board_lines(game, after):
-            io.print(line)
-
-    try:
-        record = play_game(
-            game,
-            seats,
-            random.Random(args.seed),
-            max_plies=args.max_plies,
-            state=state,
-            on_move=on_move,
-        )
-    except (_Quit, EOFError):
-        io.print()
-        io.print("game abandoned: you quit.")
-        return EXIT_OK
+    rng = random.Random(args.seed)
+    while True:
+        played = len(session.moves)
+        try:
+            record = play_game(
+                game,
+                seats,
+                rng,
+                max_plies=None if args.max_plies is None else max(0, args.max_plies - played),
+                state=session.current,
+                on_move=session.on_move,
+                end_on_repetition=args.end_on_repetition,
+                history=session.states[:-1],
+            )
+        except _Undo:
+            _take_back(session)
+            continue
+        except (_Quit, EOFError):
+            said = "game abandoned: you quit."
+        else:
+            said = f"result: {_final_result(game, record, human_side, len(session.moves))}"
+        break
     io.print()
-    io.print(f"result: {_final_result(game, record, human_side)}", style="bold")
+    io.print(said, style="bold")
+    io.print(f"moves: {session.move_list()}")
+    if args.save is not None:
+        io.print(session.save(args.save))
     return EXIT_OK
 
 
-def _final_result(game: Any, record: Any, human_side: int) -> str:
+def _take_back(session: _Session) -> None:
+    """Undo back to the human's previous turn: their last move and the computer's reply."""
+    game, undone = session.game, 0
+    while len(session.states) > 1 and (
+        undone == 0 or game.to_move(session.states[-1]) != session.human_side
+    ):
+        session.moves.pop()
+        session.states.pop()
+        undone += 1
+    if not undone:
+        session.io.print("nothing to take back")
+        return
+    session.io.print(f"took back {undone} move{'s' if undone > 1 else ''}")
+    for line in session.lines(session.current):
+        session.io.print(line)
+
+
+def _final_result(game: Any, record: Any, human_side: int, plies: int) -> str:
     repeated = (
         "scored as endless play, by the game's endless value"
         if isinstance(game, HasEndlessValue)
@@ -190,4 +385,4 @@ def _final_result(game: Any, record: Any, human_side: int) -> str:
     else:
         you = "you win" if record.winner == human_side else "you lose"
         said = f"{player_label(game, record.winner)} wins, {you}"
-    return f"{said}; score {num(record.score)} after {record.plies} plies{how}"
+    return f"{said}; score {num(record.score)} after {plies} plies{how}"

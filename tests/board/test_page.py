@@ -1,0 +1,408 @@
+"""The board page in real headless Chromium (Playwright), against a real server.
+
+Chromium is Debian's (``/usr/bin/chromium``): Playwright drives it, it downloads nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.ayoayo import Ayoayo
+from tests.cli.conftest import Run
+from zerosum.board.sowing import sowing_steps
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS_ENV = "GAMESOLVER_BOARD_SCREENSHOTS"
+"""Set to a folder (e.g. docs/images) to keep the screenshots there as well."""
+
+pytestmark = [
+    pytest.mark.chromium,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed"),
+]
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+MIDGAME = "[[2,6,6,1,1,7],[0,2,7,2,7,7]] captured 0,0 to-move 1"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``gamesolver board --no-browser`` on a free loopback port; its URL."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    log = tmp_path_factory.mktemp("server") / "stderr.txt"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zerosum", "board", "--no-browser", "--workers", "1"],
+        stdout=subprocess.PIPE,
+        stderr=log.open("w"),
+        text=True,
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"(http://\S+?)/\?", line)
+        assert match, line + log.read_text()
+        yield match.group(1)
+    finally:
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
+    assert "Traceback" not in log.read_text(), log.read_text()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, through Playwright."""
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """A desktop-sized page; fails the test on any script error or failed request."""
+    context = browser.new_context(viewport={"width": 1280, "height": 820})
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.on("pageerror", lambda error: problems.append(str(error)))
+    opened.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    opened.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    opened.base = server
+    opened.refusals = 0  # how many 400 answers the test expects (the browser logs each)
+    yield opened
+    context.close()
+    refused = [p for p in problems if "status of 400" in p]
+    assert len(refused) == opened.refusals, problems
+    assert not [p for p in problems if p not in refused], problems
+
+
+def wait_for(page: Any, condition: str, timeout: float = 30_000) -> None:
+    """Wait for a script condition; on time-out, say what the page shows."""
+    try:
+        page.wait_for_function(condition, timeout=timeout)
+    except playwright_api.TimeoutError:
+        shown = page.inner_text("#engine-summary"), page.inner_text("#status")
+        raise AssertionError(f"timed out waiting for {condition}; the page shows {shown}") from None
+
+
+def open_board(page: Any, query: str = "", speed: int = 0) -> None:
+    """Open the board at ``query`` with the sowing animation at ``speed`` ms a step."""
+    page.goto(f"{page.base}/{query}")
+    page.wait_for_selector("body[data-ready=yes]")
+    page.eval_on_selector("#speed", f"e => {{ e.value = '{speed}'; }}")
+
+
+def shown_position(page: Any) -> str:
+    return str(page.get_attribute("#board", "data-position"))
+
+
+def click_pit(page: Any, cell: int) -> None:
+    """Click a legal pit and wait until the board shows the position after it."""
+    before = shown_position(page)
+    page.click(f".pit.legal[data-cell='{cell}']")
+    page.wait_for_function(
+        "before => document.querySelector('#board').dataset.position !== before "
+        "&& !window.board.animating",
+        arg=before,
+    )
+
+
+def keep_screenshot(page: Any, folder: Path, name: str, full_page: bool = False) -> bool:
+    """Take a screenshot into ``folder`` (and the docs' folder when asked); whether it has
+    content (a blank page makes a tiny PNG)."""
+    folders = [folder] + ([Path(os.environ[SHOTS_ENV])] if os.environ.get(SHOTS_ENV) else [])
+    for where in folders:
+        where.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(where / name), full_page=full_page)
+    return (folder / name).stat().st_size > 10_000
+
+
+def signed(value: int | None) -> str:
+    """A value as the page writes it: ``+4``, ``−8`` (a minus sign), ``0``, ``?``."""
+    if value is None:
+        return "?"
+    return f"{value:+d}".replace("-", "−") if value else "0"
+
+
+def play_line(page: Any, wanted: tuple[int, ...]) -> tuple[list[int], list[Any]]:
+    """Click the ``wanted`` cells (the first legal one where a cell is not legal).
+
+    Returns the cells played and the positions, the start first.
+    """
+    game = Ayoayo()
+    states = [game.initial_state()]
+    played = []
+    for cell in wanted:
+        legal = game.actions(states[-1])
+        cell = cell if cell in legal else legal[0]
+        click_pit(page, cell)
+        played.append(cell)
+        states.append(game.result(states[-1], cell))
+    return played, states
+
+
+class TestPlaying:
+    def test_a_game_played_by_clicks_follows_the_rules(self, page: Any) -> None:
+        """Six clicked moves give the rules' positions and six entries in the move list."""
+        game = Ayoayo()
+        open_board(page)
+        _, states = play_line(page, (2, 4, 1, 3, 0, 5))
+        assert shown_position(page) == game.format_state(states[-1])
+        assert page.locator("#movelist .mv").count() == 7  # the start and six moves
+
+    def test_take_back_forward_and_jump(self, page: Any) -> None:
+        """Keys and buttons walk the move list; a different move makes a variation."""
+        game = Ayoayo()
+        open_board(page)
+        _, line = play_line(page, (2, 4, 1))
+        texts = [game.format_state(s) for s in line]
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        assert shown_position(page) == texts[1]
+        page.click("#forward")
+        assert shown_position(page) == texts[2]
+        page.keyboard.press("Home")
+        assert shown_position(page) == texts[0]
+        page.keyboard.press("End")
+        assert shown_position(page) == texts[3]
+        page.click("#movelist .mv[data-node='1']")
+        assert shown_position(page) == texts[1]
+        other = next(c for c in game.actions(line[1]) if game.result(line[1], c) != line[2])
+        click_pit(page, other)
+        assert page.locator("#movelist .variation").count() == 1
+        assert shown_position(page) == game.format_state(game.result(line[1], other))
+
+    def test_a_relay_sowing_animates_the_right_pits(self, page: Any) -> None:
+        """Cell 2 at the start relays five laps: the page lights the traced pits in order."""
+        game = Ayoayo()
+        open_board(page, speed=5)
+        click_pit(page, 2)
+        steps = sowing_steps(game, game.initial_state(), 2)
+        expected = " ".join(f"{s.kind}:{s.pit[0]}.{s.pit[1]}" for s in steps)
+        assert page.get_attribute("#board", "data-animated") == expected
+        assert sum(s.kind == "pick" for s in steps) == 5
+        assert "5 laps" in page.inner_text("#sowing")
+
+
+class TestTicTacToe:
+    def test_the_same_page_plays_tictactoe_by_clicks_and_space(
+        self, page: Any, run: Callable[..., Run]
+    ) -> None:
+        """Clicking the centre marks it; Space then plays the engine's best reply."""
+        open_board(page, "?game=tictactoe")
+        page.click(".cell.legal[data-row='1'][data-cell='1']")
+        wait_for(page, "document.querySelector('#board').dataset.position === '.../.x./...'")
+        wait_for(page, "document.querySelector('#engine-stats').textContent.includes('finished')")
+        best = run("analyse", "tictactoe", "-p", ".../.x./...", "--json").json()["best_move"]
+        page.keyboard.press(" ")
+        cells = list(".........")
+        cells[4], cells[int(best)] = "x", "o"
+        after = "/".join("".join(cells[r * 3 : r * 3 + 3]) for r in range(3))
+        wait_for(page, f"document.querySelector('#board').dataset.position === {after!r}")
+
+
+class TestAnalysis:
+    def read_values(self, page: Any) -> dict[str, Any]:
+        """The move table as shown, with the depth and position it belongs to (read at once)."""
+        return dict(
+            page.evaluate(
+                """() => {
+                const table = document.querySelector('#move-values');
+                const rows = [...table.querySelectorAll('tbody tr')].map(
+                    tr => [tr.dataset.move, tr.children[1].textContent]);
+                return {depth: table.dataset.depth, position: table.dataset.position, rows};
+            }"""
+            )
+        )
+
+    def test_values_shown_equal_analyse_json(self, page: Any, run: Callable[..., Run]) -> None:
+        """Every move's value shown at a depth is the value ``analyse --json`` gives there."""
+        open_board(page, "?game=ayoayo&position=" + MIDGAME.replace(" ", "%20"))
+        wait_for(page, "Number(document.querySelector('#move-values').dataset.depth) >= 6")
+        shown = self.read_values(page)
+        assert shown["position"] == MIDGAME
+        cli = run("analyse", "ayoayo", "-p", MIDGAME, "--depth", shown["depth"], "--json").json()
+        expected = {m["move"]: m["value"] for m in cli["moves"]}
+        for move, text in shown["rows"]:
+            assert text == signed(expected[move])
+
+    def test_an_exact_answer_is_marked_with_its_distance(
+        self, page: Any, run: Callable[..., Run]
+    ) -> None:
+        """A solved tic-tac-toe position says exact, with the plies of each move."""
+        open_board(page, "?game=tictactoe&position=x.o/.x./...")
+        wait_for(page, "document.querySelector('#engine-stats').textContent.includes('finished')")
+        cli = run("analyse", "tictactoe", "-p", "x.o/.x./...", "--json").json()
+        assert "exact" in page.inner_text("#engine-summary")
+        assert cli["outcome"] in page.inner_text("#engine-summary")
+        rows = page.locator("#move-values tbody tr")
+        for m in cli["moves"]:
+            row = page.locator(f"#move-values tbody tr[data-move='{m['move']}']")
+            assert f"{m['plies']} plies" in row.inner_text()
+        assert rows.count() == len(cli["moves"])
+
+
+class TestPositionBox:
+    def test_a_bad_position_shows_the_command_lines_message(
+        self, page: Any, run: Callable[..., Run]
+    ) -> None:
+        """A board of 44 seeds is refused with the message ``analyse`` prints."""
+        bad = "[[4,4,4,4,4,4],[4,4,4,4,4,0]]"
+        open_board(page)
+        page.refusals = 1
+        page.click("#position-box summary")
+        page.fill("#position-text", bad)
+        page.click("#position-load")
+        page.wait_for_function("document.querySelector('#position-error').textContent !== ''")
+        message = run("analyse", "ayoayo", "-p", bad).err.split("error: ", 1)[1].strip()
+        assert page.inner_text("#position-error") == message
+
+    def test_a_good_position_opens_and_goes_into_the_link(self, page: Any) -> None:
+        """A typed position is drawn and the page's address can reopen it."""
+        open_board(page)
+        page.click("#position-box summary")
+        page.fill("#position-text", MIDGAME)
+        page.click("#position-load")
+        page.wait_for_function(f"document.querySelector('#board').dataset.position === {MIDGAME!r}")
+        assert page.locator(".pit[data-row='1'][data-cell='5']").get_attribute("data-count") == "7"
+        link = page.url
+        open_board(page, link.split("/", 3)[3])
+        assert shown_position(page) == MIDGAME
+
+
+class TestScreenshots:
+    @pytest.mark.parametrize(
+        ("name", "width", "height"), [("desktop", 1280, 820), ("phone", 390, 844)]
+    )
+    def test_screenshots_at_desktop_and_phone_widths(
+        self, page: Any, tmp_path: Path, name: str, width: int, height: int
+    ) -> None:
+        """The board after a few moves, analysed, fits the width (no sideways scrolling)."""
+        page.set_viewport_size({"width": width, "height": height})
+        open_board(page)
+        for cell in (2, 4):
+            click_pit(page, cell)
+        wait_for(page, "Number(document.querySelector('#move-values').dataset.depth) >= 8")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        time.sleep(0.3)
+        assert keep_screenshot(page, tmp_path, f"board-{name}.png", full_page=name == "phone")
+
+
+class TestRecords:
+    def test_export_then_import_gives_the_same_game(self, page: Any) -> None:
+        """A played line exported as a record and imported again shows the same moves."""
+        game = Ayoayo()
+        open_board(page)
+        played, states = play_line(page, (2, 4, 1))
+        page.click("#record-box summary")
+        page.click("#record-export")
+        wait_for(page, "document.querySelector('#record-text').value.includes('3. ')")
+        record = page.input_value("#record-text")
+        moves = "\n".join(f"{i + 1}. {cell}" for i, cell in enumerate(played))
+        assert "game: ayoayo" in record and moves in record
+        open_board(page)
+        page.click("#record-box summary")
+        page.fill("#record-text", record.replace(f"3. {played[2]}", f"3. {played[2]}  # a note"))
+        page.click("#record-import")
+        wait_for(page, "document.querySelectorAll('#movelist .mv').length === 4")
+        page.keyboard.press("End")
+        assert shown_position(page) == game.format_state(states[-1])
+        assert "a note" in str(page.get_attribute("#movelist .mv[data-node='3']", "title"))
+
+    def test_a_bad_record_is_refused_with_its_line(self, page: Any) -> None:
+        """An illegal move in an imported record is named with the legal ones."""
+        open_board(page)
+        page.refusals = 1
+        page.click("#record-box summary")
+        page.fill("#record-text", "game: ayoayo\n1. 2\n2. 7\n")
+        page.click("#record-import")
+        wait_for(page, "document.querySelector('#record-error').textContent !== ''")
+        assert "move 2 ('7')" in page.inner_text("#record-error")
+
+    def test_the_review_marks_moves_as_gamesolver_review_does(
+        self, page: Any, tmp_path: Path, run: Callable[..., Run]
+    ) -> None:
+        """Reviewing on the page marks the same moves as ``gamesolver review --json``."""
+        record = "game: ayoayo\n1. 2\n2. 4\n3. 0\n4. 3\n5. 5\n"
+        open_board(page)
+        page.click("#record-box summary")
+        page.fill("#record-text", record)
+        page.click("#record-import")
+        wait_for(page, "document.querySelectorAll('#movelist .mv').length === 6")
+        page.click("#review-run")
+        wait_for(page, "document.querySelectorAll('#review-table tr').length === 6")
+        shown = page.eval_on_selector_all(
+            "#review-table tr[data-mark]", "rows => rows.map(r => r.dataset.mark)"
+        )
+        path = tmp_path / "game.txt"
+        path.write_text(record)
+        cli = run("review", str(path), "--json").json()
+        assert shown == [m["mark"] for m in cli["moves"]]
+        assert page.locator("#movelist .mark").count() == sum(bool(m["mark"]) for m in cli["moves"])
+        page.click("#movelist .mv[data-node='5']")
+        assert keep_screenshot(page, tmp_path, "board-review.png", full_page=True)
+
+
+class TestEditorAndComputer:
+    def test_the_editor_checks_live_with_the_command_lines_message(
+        self, page: Any, run: Callable[..., Run]
+    ) -> None:
+        """A seed taken away is refused at once with analyse's message; made up, it is valid."""
+        open_board(page)
+        page.refusals = 2  # 3 seeds in the pit, then 0 before the captured seeds are set
+        page.click("#editor-box summary")
+        page.fill("#edit-1-5", "3")
+        wait_for(page, "document.querySelector('#editor-check').className === 'bad'")
+        message = run("analyse", "ayoayo", "-p", "[[4,4,4,4,4,4],[4,4,4,4,4,3]]").err
+        assert page.inner_text("#editor-check") in message
+        page.fill("#edit-1-5", "0")
+        page.fill("#edit-cap-1", "4")
+        wait_for(page, "document.querySelector('#editor-check').className === 'ok'")
+        page.select_option("#edit-to-move", "1")
+        page.click("#editor-use")
+        expected = "[[4,4,4,4,4,4],[4,4,4,4,4,0]] captured 0,4 to-move 1"
+        wait_for(page, f"document.querySelector('#board').dataset.position === {expected!r}")
+
+    def test_the_computer_answers_a_move_and_takeback_returns_to_your_turn(self, page: Any) -> None:
+        """Against the beginner level, the computer replies at once; ← goes back two plies."""
+        game = Ayoayo()
+        open_board(page)
+        page.click("#play-box summary")
+        page.select_option("#computer", "1")
+        page.select_option("#level", "beginner")
+        click_pit(page, 2)
+        wait_for(
+            page,
+            "document.querySelectorAll('#movelist .mv').length === 3 && !window.board.animating",
+        )
+        reply = page.inner_text("#movelist .mv[data-node='2']").split(".")[1]
+        after = game.result(game.result(game.initial_state(), 2), int(reply))
+        assert shown_position(page) == game.format_state(after)
+        page.keyboard.press("ArrowLeft")
+        assert shown_position(page) == game.format_state(game.initial_state())

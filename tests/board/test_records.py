@@ -1,0 +1,122 @@
+"""Game records: the text format, and the review built on it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from games import load_game
+from tests.cli.conftest import Run
+from zerosum.records import RecordError, format_record, parse_record
+from zerosum.review import mark, review_record
+
+BLUNDER = "game: tictactoe\n1. 4\n2. 0\n3. 1\n4. 2\n5. 7\n"
+"""O's 2 lets X win with 7 where 7 itself would have held the draw."""
+
+
+class TestRecordFormat:
+    def test_random_games_survive_writing_and_reading(self) -> None:
+        """Seeded random Ayòayò games written as records read back to the same positions."""
+        game, rng = load_game("ayoayo"), random.Random(7)
+        for _ in range(20):
+            state, actions = game.initial_state(), []
+            while not game.is_terminal(state) and len(actions) < 80:
+                actions.append(rng.choice(game.actions(state)))
+                state = game.result(state, actions[-1])
+            text = format_record(game, game.initial_state(), actions, headers={"players": "a, b"})
+            record = parse_record(text)
+            _, states = record.positions()
+            assert states[-1] == state and record.headers == {"players": "a, b"}
+            assert ("result: " in text) == game.is_terminal(state)
+
+    def test_moves_may_share_a_line_and_carry_comments(self) -> None:
+        """Numbers are optional, several moves may share a line, comments follow ``#``."""
+        record = parse_record("# my game\ngame: tictactoe\n4 0  # both centre-ish\n3. 8\n")
+        assert record.moves == ("4", "0", "8") and record.comments == {1: "both centre-ish"}
+
+    @pytest.mark.parametrize(
+        ("text", "message"),
+        [
+            ("1. 4\n", "no 'game:' header"),
+            ("game: chess\n1. e4\n", "unknown game 'chess'"),
+            ("game: tictactoe\n1. 4\n3. 0\n", "move number '3.' where move 2 was expected"),
+            ("game: tictactoe\ngame: ayoayo\n", "header 'game' given twice"),
+            ("game: ayoayo\nstart: [[1]]\n", "cannot read a board in '[[1]]'"),
+        ],
+    )
+    def test_a_bad_record_says_what_is_wrong(self, text: str, message: str) -> None:
+        """Each malformed record is refused with a message naming the problem."""
+        with pytest.raises(RecordError, match=message.replace("[", r"\[").replace(".", r"\.")):
+            parse_record(text)
+
+    def test_an_illegal_move_names_its_number_and_the_legal_moves(self) -> None:
+        """The moves are checked in order against the rules."""
+        record = parse_record("game: tictactoe\n1. 4\n2. 4\n")
+        with pytest.raises(RecordError, match=r"move 2 \('4'\): .*legal: 0, 1, 2, 3, 5"):
+            record.positions()
+
+
+class TestReview:
+    def test_marks_follow_the_seed_thresholds(self) -> None:
+        """Result changes, 8 seeds and 4 seeds lost give ??, ? and ?! from either side."""
+        assert [mark(0, 0, -4), mark(0, 20, 12), mark(0, 20, 16), mark(0, 20, 17)] == [
+            "??",
+            "?",
+            "?!",
+            "",
+        ]
+        assert [mark(1, 0, 4), mark(1, -20, -12), mark(1, -20, -20)] == ["??", "?", ""]
+
+    def test_a_tictactoe_blunder_is_marked_with_the_better_move(self) -> None:
+        """O's losing move is the only ``??`` and the review names a drawing move instead."""
+        _, reviews = review_record(parse_record(BLUNDER))
+        assert [r.mark for r in reviews] == ["", "", "", "??", ""]
+        assert reviews[3].value == 1 and reviews[3].best_value == 0 and reviews[3].exact
+
+    def test_the_command_prints_a_table_and_json(
+        self, tmp_path: Path, run: Callable[..., Run]
+    ) -> None:
+        """``gamesolver review FILE`` marks the blunder in its table and its JSON."""
+        path = tmp_path / "game.txt"
+        path.write_text(BLUNDER)
+        table = run("review", str(path))
+        assert table.code == 0 and "??" in table.out and "O: 2 moves, 1 ??" in table.out
+        answer = run("review", str(path), "--json").json()
+        assert answer["moves"][3]["mark"] == "??" and answer["result"] == "X wins"
+
+    def test_a_bad_record_file_is_an_error_naming_it(
+        self, tmp_path: Path, run: Callable[..., Run]
+    ) -> None:
+        """An illegal move in the file exits with the file, the move and the legal ones."""
+        path = tmp_path / "bad.txt"
+        path.write_text("game: ayoayo\n1. 2\n2. 9\n")
+        failed = run("review", str(path))
+        assert failed.code != 0 and f"{path}: move 2 ('9')" in failed.err
+
+    def test_the_api_answers_what_the_command_prints(
+        self, client: TestClient, tmp_path: Path, run: Callable[..., Run]
+    ) -> None:
+        """``POST /api/review`` gives ``gamesolver review --json``'s answer."""
+        path = tmp_path / "game.txt"
+        path.write_text(BLUNDER)
+        api = client.post("/api/review", json={"record": BLUNDER})
+        assert api.status_code == 200 and api.json() == run("review", str(path), "--json").json()
+
+    def test_the_api_refuses_a_bad_record_with_the_same_message(self, client: TestClient) -> None:
+        """An illegal move is a 400 quoting it, before any search."""
+        answer = client.post("/api/review", json={"record": "game: tictactoe\n1. 9\n"})
+        assert answer.status_code == 400 and "move 1 ('9')" in answer.json()["error"]
+
+    def test_the_api_reads_and_writes_records(self, client: TestClient) -> None:
+        """A record read gives every position; moves exported give the record back."""
+        read = client.post("/api/record", json={"record": BLUNDER}).json()
+        assert [m["move"] for m in read["moves"]] == ["4", "0", "1", "2", "7"]
+        assert read["moves"][-1]["position"]["over"] is True
+        moves = [m["move"] for m in read["moves"]]
+        written = client.post("/api/export", json={"game": "tictactoe", "moves": moves}).json()
+        assert parse_record(written["record"]).moves == tuple(moves)
+        assert "result: X wins" in written["record"]

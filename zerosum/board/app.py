@@ -1,0 +1,363 @@
+"""The analysis board's ASGI app: the page, its JSON API and the streaming analysis.
+
+Routes (documented for players and scripts in ``docs/board.md``):
+
+* ``GET /`` the page; ``GET /static/...`` its scripts and style (from the package only).
+* ``GET /api/games`` the games and how the page draws them, and the strength levels.
+* ``GET /api/status`` the search workers: how many, how many busy, how long (ms) the latest
+  stopped searches took to stop.
+* ``POST /api/position`` ``{game, position}``: the position as the page draws it.
+* ``POST /api/play`` ``{game, position, move}``: the position after a move, with the steps of
+  an Ayòayò sowing.
+* ``POST /api/analyse`` ``{game, position, depth | time | level}``: what ``analyse --json``
+  prints (``level``: a named strength, see :mod:`zerosum.strength`).
+* ``POST /api/record`` ``{record}``: a game record read, every position after each move.
+* ``POST /api/export`` ``{game, position, moves}``: the record of moves played from a position.
+* ``POST /api/review`` ``{record, depth | time}``: what ``gamesolver review --json`` prints.
+* ``WS /api/stream``: send ``{"type": "analyse", "game", "position"}`` and receive a
+  ``line`` per completed depth then ``done``; a new position (or ``{"type": "stop"}``) stops
+  the search at once. One search per page; searches run in worker processes.
+
+Every bad request gets a 4xx answer ``{"error": message}`` with the command line's message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from games import available_games, game_info
+from solver.game import GameError, parse_action
+from solver.quoting import quote
+from zerosum.board.views import describe, load_position, play_move
+from zerosum.board.workers import DEFAULT_SEARCH_SECONDS, Job, SearchPool, SearchUnavailable
+from zerosum.commands.analyse import DEFAULT_ANALYSE_SECONDS, over_json
+from zerosum.console import UsageError
+from zerosum.records import format_record, parse_record
+from zerosum.strength import LEVELS, level
+
+__all__ = ["MAX_BODY", "BoardConfig", "create_app"]
+
+STATIC: Final = Path(__file__).parent / "static"
+"""The page's files, shipped in the package."""
+
+MAX_BODY: Final = 256 * 1024
+"""The largest request body in bytes (a long game record is a few kilobytes)."""
+
+MAX_DEPTH: Final = 64
+"""The deepest search a request may ask for."""
+
+MAX_TIME: Final = 600.0
+"""The longest search a request may ask for, in seconds."""
+
+log = logging.getLogger("zerosum.board")
+
+
+@attrs.frozen
+class BoardConfig:
+    """How the board was started: the game and position it opens with, the search workers."""
+
+    game: str = "ayoayo"
+    position: str | None = None
+    workers: int | None = None
+    search_seconds: float = DEFAULT_SEARCH_SECONDS
+    tablebase_dir: str | None = None
+    no_tablebase: bool = False
+
+
+class BadRequest(Exception):
+    """A request the board cannot answer: a 4xx status and the message."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+async def _read_json(request: Request) -> dict[str, Any]:
+    """The request's JSON object, at most :data:`MAX_BODY` bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise BadRequest(f"request body too large: at most {MAX_BODY} bytes", 413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(f"request body too large: at most {MAX_BODY} bytes", 413)
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise BadRequest("invalid request: the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise BadRequest(f"invalid request {quote(data)}: expected a JSON object")
+    return data
+
+
+def _limits(
+    data: dict[str, Any], default_time: float | None = DEFAULT_ANALYSE_SECONDS
+) -> tuple[int | None, float | None]:
+    """``depth`` and ``time`` of an analyse request, checked as the command line checks them."""
+    depth, time = data.get("depth"), data.get("time")
+    if depth is not None and time is not None:
+        raise BadRequest("give depth or time, not both")
+    if depth is not None and (
+        isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH
+    ):
+        raise BadRequest(f"invalid depth {quote(depth)}: expected a whole number 1..{MAX_DEPTH}")
+    if time is not None and (
+        isinstance(time, bool)
+        or not isinstance(time, (int, float))
+        or not math.isfinite(time)
+        or not 0 < time <= MAX_TIME
+    ):
+        raise BadRequest(f"invalid time {quote(time)}: expected seconds, above 0 and at most 600")
+    if depth is None and time is None:
+        time = default_time
+    return depth, None if time is None else float(time)
+
+
+class _Endpoints:
+    """The board's HTTP endpoints, over one configuration and one pool of search workers."""
+
+    def __init__(self, config: BoardConfig, pool: SearchPool) -> None:
+        self.config = config
+        self.pool = pool
+
+    def position_of(self, data: dict[str, Any]) -> tuple[Any, Any]:
+        """The game and position a request names (the board's game when it names none)."""
+        return load_position(data.get("game", self.config.game), data.get("position"))
+
+    async def page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+
+    async def games(self, request: Request) -> Response:
+        listed = []
+        for name in available_games():
+            game, state = load_position(name, None)
+            view = describe(game, state)["view"]
+            listed.append({"name": name, "description": game_info(name).summary, "view": view})
+        default = {"game": self.config.game, "position": self.config.position}
+        levels = [{"name": lv.name, "said": lv.said} for lv in LEVELS.values()]
+        return JSONResponse({"games": listed, "default": default, "levels": levels})
+
+    async def status(self, request: Request) -> Response:
+        pool = self.pool
+        latest = [round(seconds * 1000, 1) for seconds in pool.stop_seconds]
+        return JSONResponse({"workers": pool.size, "busy": pool.busy(), "stop_ms": latest})
+
+    async def position(self, request: Request) -> Response:
+        game, state = self.position_of(await _read_json(request))
+        return JSONResponse(describe(game, state))
+
+    async def play(self, request: Request) -> Response:
+        data = await _read_json(request)
+        game, state = self.position_of(data)
+        return JSONResponse(play_move(game, state, data.get("move")))
+
+    async def analyse(self, request: Request) -> Response:
+        data = await _read_json(request)
+        game, state = self.position_of(data)
+        depth, time = _limits(data)
+        if data.get("level") is not None:
+            if "depth" in data or "time" in data:
+                raise BadRequest("give a level, or depth or time, not both")
+            chosen = level(data["level"])
+            depth, time = chosen.depth, chosen.seconds
+        if game.is_terminal(state):
+            return JSONResponse(over_json(game, state))
+        job = self.pool.new_job(game.name, describe(game, state)["position"], depth, time)
+        return JSONResponse(await self._answer(job))
+
+    async def record(self, request: Request) -> Response:
+        parsed = parse_record((await _read_json(request)).get("record"))
+        game, states = parsed.positions()
+        moves = [
+            {**play_move(game, states[index], move), "comment": parsed.comments.get(index, "")}
+            for index, move in enumerate(parsed.moves)
+        ]
+        start = describe(game, states[0])
+        headers = dict(parsed.headers)
+        return JSONResponse({"game": game.name, "start": start, "moves": moves, "headers": headers})
+
+    async def export(self, request: Request) -> Response:
+        data = await _read_json(request)
+        game, state = self.position_of(data)
+        moves = data.get("moves")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise BadRequest(f"invalid moves {quote(moves)}: expected a list of moves as text")
+        start, actions = state, []
+        for move in moves:
+            actions.append(parse_action(game, state, move))
+            state = game.result(state, actions[-1])
+        return JSONResponse({"record": format_record(game, start, actions)})
+
+    async def review(self, request: Request) -> Response:
+        data = await _read_json(request)
+        parsed = parse_record(data.get("record"))
+        parsed.positions()  # an illegal move is refused here, before a worker is asked
+        depth, time = _limits(data, default_time=None)
+        job = self.pool.new_job(parsed.game, parsed.start, depth, time, record=data["record"])
+        return JSONResponse(await self._answer(job))
+
+    async def _answer(self, job: Job) -> dict[str, Any]:
+        answer = await self.pool.run(job)
+        if answer is None:
+            raise BadRequest("the search was stopped: the server is closing", 503)
+        if "error" in answer:
+            raise BadRequest(str(answer["error"]), 500 if answer.get("bug") else 400)
+        return answer
+
+    async def stream(self, websocket: WebSocket) -> None:
+        await websocket.accept()
+        await _StreamSession(websocket, self.pool, self.config).serve()
+
+
+async def _bad_request(request: Request, exc: Exception) -> Response:
+    status = exc.status if isinstance(exc, BadRequest) else 400
+    if isinstance(exc, SearchUnavailable):
+        status = 503
+    return JSONResponse({"error": str(exc)}, status_code=status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": exc.detail.lower()}, status_code=exc.status_code)
+
+
+def create_app(config: BoardConfig | None = None) -> Starlette:
+    """The board's app; its search workers start with the app and end with it."""
+    config = config or BoardConfig()
+    pool = SearchPool(config.workers, config.tablebase_dir, config.no_tablebase)
+    endpoints = _Endpoints(config, pool)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        pool.start()
+        try:
+            yield
+        finally:
+            pool.close()
+
+    post = ["POST"]
+    routes = [
+        Route("/", endpoints.page),
+        Route("/api/games", endpoints.games),
+        Route("/api/status", endpoints.status),
+        Route("/api/position", endpoints.position, methods=post),
+        Route("/api/play", endpoints.play, methods=post),
+        Route("/api/analyse", endpoints.analyse, methods=post),
+        Route("/api/record", endpoints.record, methods=post),
+        Route("/api/export", endpoints.export, methods=post),
+        Route("/api/review", endpoints.review, methods=post),
+        WebSocketRoute("/api/stream", endpoints.stream),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    handlers: dict[Any, Any] = {
+        BadRequest: _bad_request,
+        GameError: _bad_request,
+        UsageError: _bad_request,
+        SearchUnavailable: _bad_request,
+        HTTPException: _http_error,
+    }
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app.state.pool = pool
+    return app
+
+
+class _StreamSession:
+    """One page's analysis stream: at most one search, the newest position's."""
+
+    def __init__(self, websocket: WebSocket, pool: SearchPool, config: BoardConfig) -> None:
+        self.websocket = websocket
+        self.pool = pool
+        self.config = config
+        self.search: asyncio.Task[None] | None = None
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def serve(self) -> None:
+        sender = asyncio.create_task(self._send_all())
+        try:
+            while True:
+                try:
+                    text = await self.websocket.receive_text()
+                except (WebSocketDisconnect, RuntimeError):
+                    return
+                await self._handle(text)
+        finally:
+            await self._stop()
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+
+    async def _send_all(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            try:
+                await self.websocket.send_json(message)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                return
+
+    async def _handle(self, text: str) -> None:
+        await self._stop()
+        try:
+            if len(text) > MAX_BODY:
+                raise BadRequest(f"message too large: at most {MAX_BODY} bytes", 413)
+            try:
+                data = json.loads(text)
+            except (ValueError, RecursionError):
+                raise BadRequest("invalid message: not JSON") from None
+            if not isinstance(data, dict) or data.get("type") not in ("analyse", "stop"):
+                raise BadRequest(
+                    f"invalid message {quote(data)}: expected "
+                    '{"type": "analyse", "game": ..., "position": ...} or {"type": "stop"}'
+                )
+            if data["type"] == "stop":
+                return
+            game, state = load_position(data.get("game", self.config.game), data.get("position"))
+        except (BadRequest, GameError, UsageError) as exc:
+            self.outbox.put_nowait({"type": "error", "error": str(exc)})
+            return
+        shown = describe(game, state)["position"]
+        if game.is_terminal(state):
+            answer = over_json(game, state)
+            self.outbox.put_nowait({"type": "done", "position": shown, "answer": answer})
+            return
+        job = self.pool.new_job(game.name, shown, None, self.config.search_seconds)
+        self.search = asyncio.create_task(self._run(job))
+
+    async def _run(self, job: Any) -> None:
+        position = job.position
+
+        def on_line(answer: dict[str, Any]) -> None:
+            self.outbox.put_nowait({"type": "line", "position": position, "answer": answer})
+
+        if self.pool.busy() >= self.pool.size:
+            self.outbox.put_nowait({"type": "waiting", "position": position})
+        try:
+            answer = await self.pool.run(job, on_line)
+        except SearchUnavailable as exc:
+            self.outbox.put_nowait({"type": "error", "error": str(exc)})
+            return
+        if answer is not None:
+            self.outbox.put_nowait({"type": "done", "position": position, "answer": answer})
+
+    async def _stop(self) -> None:
+        search, self.search = self.search, None
+        if search is not None and not search.done():
+            search.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await search

@@ -1,0 +1,488 @@
+// The analysis board: a game tree of positions, the board, the streaming analysis.
+import { AnalysisStream, get, post } from "./api.js";
+import { drawGrid, drawMoves, drawPits } from "./draw.js";
+import { computerChoice, computerSeat, fillSeats, setUpEditor, setUpPlay, setUpRecords } from "./panels.js";
+
+const $ = (id) => document.getElementById(id);
+
+const board = {
+  game: "ayoayo",
+  nodes: [],          // {id, parent, move, mover, view, steps, children}
+  current: 0,
+  bottom: 0,          // the player whose row is drawn at the bottom
+  preview: null,      // a position shown from the PV, not part of the game
+  answer: null,       // the latest analysis of the current position
+  animation: 0,       // bumped to cancel a running animation
+  animating: false,
+};
+window.board = board; // for the tests and the curious
+
+function node() { return board.nodes[board.current]; }
+function shownView() { return board.preview || node().view; }
+
+function newNode(parent, move, mover, view, steps) {
+  const entry = { id: board.nodes.length, parent, move, mover, view, steps, children: [] };
+  board.nodes.push(entry);
+  if (parent !== null) board.nodes[parent].children.push(entry.id);
+  return entry;
+}
+
+function plyOf(id) {
+  let ply = 0;
+  for (let n = board.nodes[id]; n.parent !== null; n = board.nodes[n.parent]) ply++;
+  return ply;
+}
+
+// ---- drawing ------------------------------------------------------------------------------
+
+function pitState(view, extra = {}) {
+  return {
+    counts: view.rows.map((row) => row.slice()),
+    stores: view.score.slice(),
+    bottom: board.bottom,
+    legal: board.animating || board.preview ? [] : view.moves,
+    players: view.players,
+    toMove: view.to_move,
+    ...extra,
+  };
+}
+
+function draw() {
+  const view = shownView();
+  const svg = $("board");
+  svg.dataset.position = view.position;
+  if (view.view === "pits") drawPits(svg, view, pitState(view), (row, cell) => playMove(String(cell)));
+  else if (view.view === "grid") drawGrid(svg, board.preview ? { ...view, moves: [] } : view, playMove);
+  else drawMoves(svg, board.preview ? { ...view, moves: [] } : view, playMove);
+  const box = svg.getAttribute("viewBox").split(" ").map(Number);
+  svg.style.aspectRatio = `${box[2]} / ${box[3]}`;
+  svg.style.maxWidth = view.view === "grid" ? "420px" : "";
+  $("status").textContent = view.over
+    ? `game over: ${view.outcome}`
+    : `${view.players[view.to_move]} to move` + (view.score ? ` · captured ${view.players[0]} ${view.score[0]}, ${view.players[1]} ${view.score[1]}` : "");
+  $("preview-bar").hidden = !board.preview;
+  $("position-text").value = view.position;
+  drawMoveList();
+}
+
+function drawMoveList() {
+  const box = $("movelist");
+  box.innerHTML = "";
+  const line = (id, container, depth) => {
+    let n = board.nodes[id];
+    while (n.children.length) {
+      const [main, ...others] = n.children;
+      addMove(container, main);
+      for (const alt of others) {
+        const span = document.createElement("span");
+        span.className = "variation";
+        span.append(" (");
+        addMove(span, alt);
+        line(alt, span, depth + 1);
+        span.append(") ");
+        container.appendChild(span);
+      }
+      n = board.nodes[main];
+    }
+  };
+  const start = document.createElement("span");
+  start.className = "mv" + (board.current === 0 ? " current" : "");
+  start.textContent = "start";
+  start.dataset.node = 0;
+  start.addEventListener("click", () => jump(0));
+  box.appendChild(start);
+  box.append(" ");
+  line(0, box, 0);
+}
+
+function addMove(container, id) {
+  const n = board.nodes[id];
+  const span = document.createElement("span");
+  span.className = "mv" + (id === board.current ? " current" : "");
+  span.dataset.node = id;
+  span.textContent = `${plyOf(id)}.${n.move}`;
+  span.title = `${n.view.players[n.mover]} played ${n.move}` + (n.comment ? ` — ${n.comment}` : "");
+  if (n.review && n.review.mark) {
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.textContent = n.review.mark;
+    span.appendChild(mark);
+    span.title += ` · lost ${n.review.loss}; better ${n.review.best_move}`;
+  }
+  span.addEventListener("click", () => jump(id));
+  container.appendChild(span);
+  container.append(" ");
+}
+
+// ---- the sowing animation -----------------------------------------------------------------
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function describeSowing(steps, view, mover) {
+  const laps = steps.filter((s) => s.kind === "pick").length;
+  const fours = steps.filter((s) => s.kind === "capture")
+    .map((s) => `four in ${view.players[s.row]}'s cell ${s.cell} → ${view.players[s.by]}`);
+  const swept = steps.filter((s) => s.kind === "sweep");
+  const parts = [`${view.players[mover]} sowed cell ${steps[0].cell}: ${laps} lap${laps === 1 ? "" : "s"}`];
+  if (fours.length) parts.push(fours.join("; "));
+  if (swept.length) parts.push(`the game ends: ${view.players[swept[0].by]} takes the seeds left in their row`);
+  return parts.join(" · ");
+}
+
+async function animate(before, after, steps, mover) {
+  const token = ++board.animation;
+  const svg = $("board");
+  const log = [];
+  const state = pitState(before, { legal: [] });
+  state.toMove = mover;
+  const speed = Number($("speed").value);
+  board.animating = true;
+  try {
+    for (const step of steps) {
+      if (token !== board.animation) return;
+      const pit = [step.row, step.cell];
+      state.active = pit;
+      state.hit = null;
+      if (step.kind === "pick") state.counts[step.row][step.cell] = 0;
+      else if (step.kind === "drop") state.counts[step.row][step.cell] = step.seeds;
+      else {
+        state.counts[step.row][step.cell] = 0;
+        state.stores[step.by] += step.seeds;
+        state.hit = pit;
+      }
+      log.push(`${step.kind}:${step.row}.${step.cell}`);
+      if (speed > 0) {
+        drawPits(svg, after, state, () => {});
+        await sleep(step.kind === "drop" ? speed : speed * 2);
+      }
+    }
+  } finally {
+    if (token === board.animation) board.animating = false;
+    svg.dataset.animated = log.join(" ");
+  }
+}
+
+// ---- moves and navigation -----------------------------------------------------------------
+
+async function playMove(move) {
+  if (board.animating || board.preview) return;
+  const here = node();
+  const known = here.children.map((id) => board.nodes[id]).find((n) => n.move === move);
+  if (known) return jump(known.id);
+  let played;
+  try {
+    played = await post("/api/play", { game: board.game, position: here.view.position, move });
+  } catch (error) {
+    $("sowing").textContent = error.message;
+    return;
+  }
+  const entry = newNode(here.id, played.move, played.mover, played.position, played.steps || null);
+  board.current = entry.id;
+  board.answer = null;
+  analyse();
+  if (entry.steps) {
+    $("sowing").textContent = describeSowing(entry.steps, here.view, played.mover);
+    drawMoveList();
+    await animate(here.view, entry.view, entry.steps, played.mover);
+  } else {
+    $("sowing").textContent = "";
+  }
+  if (board.current === entry.id) { draw(); computerMove(); }
+}
+
+// One search per page: the streaming analysis pauses while the page asks for another search
+// (a review, a hint, the computer's move), then starts again on the position shown.
+async function asking(request) {
+  stream.stop();
+  try {
+    return await request();
+  } finally {
+    analyse();
+  }
+}
+
+// The computer's move when it is its turn (against the computer).
+let thinkingFor = null;
+async function computerMove() {
+  const view = node().view;
+  const seat = computerSeat();
+  if (seat === null || view.over || view.to_move !== seat || board.preview || board.animating) return;
+  if (thinkingFor === view.position) return;
+  thinkingFor = view.position;
+  $("status").textContent = `${view.players[seat]} (computer) is thinking…`;
+  try {
+    stream.stop();
+    const move = await computerChoice(board.game, view.position);
+    if (node().view.position === view.position) await playMove(move);
+  } catch (error) {
+    $("sowing").textContent = error.message;
+  } finally {
+    thinkingFor = null;
+  }
+}
+
+function jump(id) {
+  board.animation++;
+  board.animating = false;
+  board.preview = null;
+  if (id === board.current) { draw(); return; }
+  board.current = id;
+  board.answer = null;
+  $("sowing").textContent = "";
+  draw();
+  analyse();
+}
+
+function back() {
+  let n = node();
+  if (n.parent === null) return;
+  n = board.nodes[n.parent];
+  // against the computer, take back to your own turn
+  if (computerSeat() !== null && n.view.to_move === computerSeat() && n.parent !== null) n = board.nodes[n.parent];
+  jump(n.id);
+}
+function forward() { if (node().children.length) jump(node().children[0]); }
+function first() { jump(0); }
+function last() {
+  let n = node();
+  while (n.children.length) n = board.nodes[n.children[0]];
+  jump(n.id);
+}
+function highlight(move) {
+  const found = node().view.moves.find((m) => m.move === move);
+  document.querySelectorAll(".hint").forEach((e) => e.classList.remove("hint"));
+  if (found && found.cell) {
+    const target = document.querySelector(`#board [data-row='${found.cell[0]}'][data-cell='${found.cell[1]}']`);
+    if (target) target.classList.add("hint");
+  }
+}
+
+// The line from the start through the current move and on along the main line, for records.
+function lineForExport() {
+  const moves = [];
+  for (let n = node(); n.parent !== null; n = board.nodes[n.parent]) moves.unshift(n.move);
+  for (let n = node(); n.children.length; ) {
+    n = board.nodes[n.children[0]];
+    moves.push(n.move);
+  }
+  return { game: board.game, position: board.nodes[0].view.position, moves };
+}
+
+function loadRecord(read) {
+  board.game = read.game;
+  board.nodes = [];
+  board.preview = null;
+  board.animation++;
+  board.animating = false;
+  let parent = newNode(null, null, null, read.start, null);
+  for (const m of read.moves) {
+    parent = newNode(parent.id, m.move, m.mover, m.position, m.steps || null);
+    parent.comment = m.comment;
+  }
+  board.current = 0;
+  $("game").value = read.game;
+  fillSeats(read.start.players);
+  draw();
+  analyse();
+}
+
+function showReview(review) {
+  const line = [];
+  for (let n = board.nodes[0]; n.children.length; ) {
+    n = board.nodes[n.children[0]];
+    line.push(n);
+  }
+  let n = node();
+  const path = [];
+  for (; n.parent !== null; n = board.nodes[n.parent]) path.unshift(n);
+  const nodes = path.concat(line.slice(path.length));
+  review.moves.forEach((m, i) => { if (nodes[i]) nodes[i].review = m; });
+  drawMoveList();
+}
+
+function playBest() {
+  const answer = board.answer;
+  if (answer && answer.position === node().view.position && answer.best_move != null) playMove(answer.best_move);
+}
+
+// ---- analysis -----------------------------------------------------------------------------
+
+const stream = new AnalysisStream(onStream);
+
+function analyse() {
+  const view = node().view;
+  history.replaceState(null, "", `?game=${encodeURIComponent(board.game)}&position=${encodeURIComponent(view.position)}`);
+  drawAnalysis(null);
+  if (!$("engine-on").checked) { stream.stop(); return; }
+  if (view.over) { stream.stop(); drawAnalysis({ over: true, outcome: view.outcome, value: view.value }); return; }
+  $("engine-summary").textContent = "thinking…";
+  stream.analyse(board.game, view.position);
+}
+
+function onStream(message) {
+  if (message.position !== node().view.position) return;
+  if (message.type === "error") { $("engine-summary").textContent = message.error; return; }
+  if (message.type === "waiting") { $("engine-summary").textContent = "waiting for a free engine…"; return; }
+  board.answer = message.answer;
+  drawAnalysis(message.answer, message.type === "done");
+}
+
+function signed(value) {
+  if (value === null || value === undefined) return "?";
+  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
+}
+
+function drawAnalysis(answer, finished = false) {
+  const summary = $("engine-summary");
+  const body = $("move-values").querySelector("tbody");
+  body.innerHTML = "";
+  delete $("move-values").dataset.depth;
+  $("pv").innerHTML = "";
+  $("engine-stats").textContent = "";
+  setEvalBar(answer ? answer.value : 0);
+  if (!answer) { summary.textContent = "—"; return; }
+  const view = node().view;
+  const p0 = view.players[0];
+  summary.innerHTML = "";
+  summary.append(`${answer.over ? "final" : "value"} ${signed(answer.value)} `);
+  const whose = document.createElement("span");
+  whose.className = "small";
+  whose.textContent = `(${p0}'s view: + is good for ${p0}) `;
+  summary.append(whose, document.createElement("br"), answer.outcome);
+  if (answer.exact) {
+    const mark = document.createElement("span");
+    mark.className = "exact";
+    mark.textContent = answer.tablebase ? " exact (tablebase)" : " exact";
+    summary.append(mark);
+  }
+  if (answer.over) return;
+  $("move-values").dataset.depth = answer.depth === null ? "end" : String(answer.depth);
+  $("move-values").dataset.position = answer.position;
+  const stats = answer.stats;
+  const depth = answer.depth === null ? "to the end" : `depth ${answer.depth}`;
+  $("engine-stats").textContent = `${depth} · ${stats.nodes.toLocaleString("en")} nodes · ${Math.round(stats.nodes_per_second).toLocaleString("en")} nodes/s · ${stats.seconds.toFixed(2)} s${finished ? " · finished" : ""}`;
+  const pv = $("pv");
+  pv.append("line: ");
+  answer.pv.forEach((step, i) => {
+    const span = document.createElement("span");
+    span.className = "pvmove";
+    span.textContent = step.move;
+    span.title = `${view.players[step.player]} plays ${step.move}; click to preview`;
+    span.addEventListener("click", () => previewLine(answer.pv.slice(0, i + 1).map((s) => s.move)));
+    pv.append(span, " ");
+  });
+  const sign = view.to_move === 0 ? 1 : -1;
+  const rows = answer.moves.slice().sort((a, b) => sign * ((b.value ?? -1e9 * sign) - (a.value ?? -1e9 * sign)));
+  for (const row of rows) {
+    const tr = document.createElement("tr");
+    tr.className = row.best ? "best" : "";
+    tr.dataset.move = row.move;
+    const said = row.value === null ? "worse (pruned)"
+      : answer.exact ? `exact${row.plies !== null ? `, ${row.plies} plies` : ""}` : `depth ${answer.depth}`;
+    for (const cell of [row.move + (row.best ? " ★" : ""), signed(row.value), said]) {
+      const td = document.createElement("td");
+      td.textContent = cell;
+      tr.appendChild(td);
+    }
+    tr.addEventListener("click", () => playMove(row.move));
+    body.appendChild(tr);
+  }
+}
+
+function setEvalBar(value) {
+  const forBottom = (value || 0) * (board.bottom === 0 ? 1 : -1);
+  // a full bar at 24 seeds ahead in a game with a score, at a win in one scored +1/0/-1
+  const scale = node().view.score ? 24 : 1;
+  const share = 50 + Math.max(-50, Math.min(50, (forBottom / scale) * 50));
+  $("evalfill").style.height = `${share}%`;
+  $("evalbar").title = `evaluation ${signed(value)} (${node().view.players[0]}'s view)`;
+}
+
+async function previewLine(moves) {
+  let view = node().view;
+  try {
+    for (const move of moves) view = (await post("/api/play", { game: board.game, position: view.position, move })).position;
+  } catch (error) {
+    $("sowing").textContent = error.message;
+    return;
+  }
+  board.preview = view;
+  draw();
+}
+
+// ---- set-up -------------------------------------------------------------------------------
+
+async function start(game, position) {
+  let view;
+  try {
+    view = await post("/api/position", { game, position });
+  } catch (error) {
+    $("position-error").textContent = error.message;
+    return false;
+  }
+  $("position-error").textContent = "";
+  board.game = game;
+  board.nodes = [];
+  board.preview = null;
+  board.animation++;
+  board.animating = false;
+  board.current = newNode(null, null, null, view, null).id;
+  $("game").value = game;
+  fillSeats(view.players);
+  draw();
+  analyse();
+  computerMove();
+  return true;
+}
+
+async function main() {
+  const { games, default: chosen, levels } = await get("/api/games");
+  const select = $("game");
+  for (const g of games) {
+    const option = document.createElement("option");
+    option.value = g.name;
+    option.textContent = g.name;
+    option.title = g.description;
+    select.appendChild(option);
+  }
+  const params = new URLSearchParams(location.search);
+  const game = params.get("game") || chosen.game;
+  const position = params.get("position") || (game === chosen.game ? chosen.position : null);
+  if (!(await start(game, position))) await start(chosen.game, null).then(() => {
+    $("position-error").textContent = `could not open the link's position: ${$("position-error").textContent}`;
+  });
+  select.addEventListener("change", () => start(select.value, null));
+  $("flip").addEventListener("click", flip);
+  $("back").addEventListener("click", back);
+  $("forward").addEventListener("click", forward);
+  $("first").addEventListener("click", first);
+  $("last").addEventListener("click", last);
+  $("best").addEventListener("click", playBest);
+  $("preview-exit").addEventListener("click", () => { board.preview = null; draw(); });
+  $("engine-on").addEventListener("change", analyse);
+  $("position-load").addEventListener("click", () => start(board.game, $("position-text").value));
+  document.addEventListener("keydown", onKey);
+  const ui = {
+    node, game: () => board.game, start, highlight, lineForExport, loadRecord, showReview,
+    computerMove, asking,
+  };
+  setUpPlay(ui, levels);
+  setUpRecords(ui);
+  setUpEditor(ui);
+  document.body.dataset.ready = "yes";
+}
+
+function flip() {
+  board.bottom = 1 - board.bottom;
+  draw();
+  setEvalBar(board.answer ? board.answer.value : 0);
+}
+
+function onKey(event) {
+  if (event.target.closest && event.target.closest("input, textarea, select")) return;
+  const keys = { ArrowLeft: back, ArrowRight: forward, Home: first, End: last, " ": playBest, f: flip };
+  const action = keys[event.key];
+  if (action) { event.preventDefault(); action(); }
+}
+
+main();

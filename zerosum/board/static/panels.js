@@ -1,0 +1,171 @@
+// The side panels: play against the computer, game records (import, export, review), and the
+// position editor. Each gets the board's controller (`ui`) and works through the JSON API.
+import { post } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+
+// ---- play against the computer ------------------------------------------------------------
+
+export function setUpPlay(ui, levels) {
+  const level = $("level");
+  for (const lv of levels) {
+    const option = document.createElement("option");
+    option.value = lv.name;
+    option.textContent = lv.name;
+    option.title = lv.said;
+    level.appendChild(option);
+  }
+  level.value = "club";
+  $("computer").addEventListener("change", () => ui.computerMove());
+  $("hint").addEventListener("click", async () => {
+    const view = ui.node().view;
+    if (view.over) return;
+    $("hint-text").textContent = "thinking…";
+    try {
+      const answer = await ui.asking(() => post("/api/analyse", { game: ui.game(), position: view.position, time: 1 }));
+      $("hint-text").textContent = `try ${answer.best_move} (${answer.outcome})`;
+      ui.highlight(answer.best_move);
+    } catch (error) {
+      $("hint-text").textContent = error.message;
+    }
+  });
+}
+
+export function fillSeats(players) {
+  const select = $("computer");
+  const chosen = select.value;
+  select.innerHTML = "";
+  const none = new Option("nobody (analysis)", "");
+  select.appendChild(none);
+  players.forEach((name, player) => select.appendChild(new Option(name, String(player))));
+  select.value = [...select.options].some((o) => o.value === chosen) ? chosen : "";
+}
+
+export function computerSeat() {
+  const value = $("computer").value;
+  return value === "" ? null : Number(value);
+}
+
+export async function computerChoice(game, position) {
+  const answer = await post("/api/analyse", { game, position, level: $("level").value });
+  return answer.best_move;
+}
+
+// ---- game records -------------------------------------------------------------------------
+
+export function setUpRecords(ui) {
+  $("record-export").addEventListener("click", async () => {
+    $("record-error").textContent = "";
+    try {
+      const { record } = await post("/api/export", ui.lineForExport());
+      $("record-text").value = record;
+      const url = URL.createObjectURL(new Blob([record], { type: "text/plain" }));
+      $("record-download").href = url;
+    } catch (error) {
+      $("record-error").textContent = error.message;
+    }
+  });
+  $("record-import").addEventListener("click", async () => {
+    $("record-error").textContent = "";
+    try {
+      const read = await post("/api/record", { record: $("record-text").value });
+      ui.loadRecord(read);
+    } catch (error) {
+      $("record-error").textContent = error.message;
+    }
+  });
+  $("review-run").addEventListener("click", async () => {
+    $("record-error").textContent = "reviewing…";
+    try {
+      const line = ui.lineForExport();
+      const { record } = await post("/api/export", line);
+      const review = await ui.asking(() => post("/api/review", { record }));
+      $("record-error").textContent = "";
+      ui.showReview(review);
+      drawReview(review);
+    } catch (error) {
+      $("record-error").textContent = error.message;
+    }
+  });
+}
+
+function drawReview(review) {
+  const table = $("review-table");
+  table.innerHTML = "<tr><th>ply</th><th>move</th><th>mark</th><th>lost</th><th>best</th></tr>";
+  for (const m of review.moves) {
+    const tr = table.insertRow();
+    for (const cell of [m.ply, m.move, m.mark, m.loss, m.mark ? `${m.best_move} (${m.best_value})` : ""]) {
+      tr.insertCell().textContent = String(cell);
+    }
+    tr.dataset.mark = m.mark;
+  }
+  const caption = table.createCaption();
+  caption.textContent = Object.entries(review.marks).map(([k, v]) => `${k} ${v}`).join(" · ");
+}
+
+// ---- the position editor (for games drawn as pits) ----------------------------------------
+
+export function setUpEditor(ui) {
+  $("editor-box").addEventListener("toggle", () => { if ($("editor-box").open) fillEditor(ui.node().view); });
+  $("editor-use").addEventListener("click", () => ui.start(ui.game(), editorPosition()));
+  $("editor").addEventListener("input", () => checkEditor(ui));
+}
+
+export function fillEditor(view) {
+  const editor = $("editor");
+  editor.innerHTML = "";
+  if (view.view !== "pits") {
+    editor.textContent = "this game's positions are set as text (the position box under the board)";
+    $("editor-use").hidden = true;
+    return;
+  }
+  $("editor-use").hidden = false;
+  const number = (id, value) => {
+    const input = document.createElement("input");
+    Object.assign(input, { type: "number", min: 0, max: 48, value, id });
+    return input;
+  };
+  for (const row of [0, 1]) {
+    const label = document.createElement("span");
+    label.textContent = `${view.players[row]} cells 0–5`;
+    editor.appendChild(label);
+    view.rows[row].forEach((n, cell) => editor.appendChild(number(`edit-${row}-${cell}`, n)));
+  }
+  const captured = document.createElement("span");
+  captured.textContent = "captured";
+  const caps = document.createElement("span");
+  caps.className = "wide";
+  caps.append(number("edit-cap-0", view.score[0]), ` ${view.players[0]}  `, number("edit-cap-1", view.score[1]), ` ${view.players[1]}`);
+  const moverLabel = document.createElement("span");
+  moverLabel.textContent = "to move";
+  const mover = document.createElement("select");
+  mover.id = "edit-to-move";
+  view.players.forEach((name, p) => mover.appendChild(new Option(name, String(p))));
+  mover.value = String(view.to_move ?? 0);
+  const moverCell = document.createElement("span");
+  moverCell.className = "wide";
+  moverCell.appendChild(mover);
+  editor.append(captured, caps, moverLabel, moverCell);
+  $("editor-check").textContent = "";
+}
+
+export function editorPosition() {
+  const value = (id) => $(id).value.trim() || "0";
+  const rows = [0, 1].map((r) => `[${[0, 1, 2, 3, 4, 5].map((c) => value(`edit-${r}-${c}`)).join(",")}]`);
+  return `[${rows.join(",")}] captured ${value("edit-cap-0")},${value("edit-cap-1")} to-move ${$("edit-to-move").value}`;
+}
+
+async function checkEditor(ui) {
+  const text = editorPosition();
+  const check = $("editor-check");
+  try {
+    await post("/api/position", { game: ui.game(), position: text });
+    if (editorPosition() !== text) return;
+    check.textContent = "a valid position";
+    check.className = "ok";
+  } catch (error) {
+    if (editorPosition() !== text) return;
+    check.textContent = error.message;
+    check.className = "bad";
+  }
+}

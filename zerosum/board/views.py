@@ -1,0 +1,144 @@
+"""A position as the board page draws it, built from the game's capabilities.
+
+A game of two rows of six pits that keeps a score (Ayòayò) is drawn as a mancala board: its
+``view`` is ``"pits"`` and a move is a pit of the mover's row. Any other game with a
+:class:`~solver.game.BoardCells` grid (tic-tac-toe) is drawn as that grid, a move being the
+cell it changes; a game with neither is listed move by move (``"moves"``). Nothing here is
+written for one game beyond what its capabilities say.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Final
+
+from games.ayoayo import Ayoayo
+from solver.game import (
+    HasBoardCells,
+    HasScore,
+    HasStateNotation,
+    format_action,
+    format_state,
+    parse_action,
+    player_label,
+)
+from solver.quoting import quote
+from zerosum.board.sowing import sowing_steps
+from zerosum.console import UsageError
+from zerosum.options import load, position
+from zerosum.report import json_num, outcome
+
+__all__ = ["MAX_POSITION_CHARS", "describe", "load_position", "play_move"]
+
+MAX_POSITION_CHARS: Final = 2_000
+"""The longest position text the board reads (Ayòayò's is under 60 characters)."""
+
+
+def load_position(game_name: Any, text: Any) -> tuple[Any, Any]:
+    """``(game, state)`` from a game's name and a position in its notation (None: the start).
+
+    The game and the position are read by the command line's own functions, so a bad one gets
+    the same message as ``gamesolver analyse GAME --position TEXT``.
+
+    Raises:
+        UsageError: the game is unknown, or the values are not text.
+        GameError: the position is not valid (the game's message).
+    """
+    if not isinstance(game_name, str):
+        raise UsageError(f"invalid game {quote(game_name)}: expected a game's name as text")
+    if text is not None and not isinstance(text, str):
+        raise UsageError(f"invalid position {quote(text)}: expected the position as text")
+    if text is not None and len(text) > MAX_POSITION_CHARS:
+        raise UsageError(f"invalid position: longer than {MAX_POSITION_CHARS} characters")
+    args = argparse.Namespace(game=game_name, position=text or None, option=None, tree=None)
+    game = load(args)
+    if text and not isinstance(game, HasStateNotation):
+        raise UsageError(f"game {game.name!r} has no text notation for positions")
+    return game, position(game, args)
+
+
+def _view(game: Any, state: Any) -> str:
+    if isinstance(game, HasScore) and isinstance(game, HasBoardCells):
+        cells = game.board_cells(state)
+        if len(cells.rows) == 2 and all(len(row) == 6 for row in cells.rows):
+            return "pits"
+    return "grid" if isinstance(game, HasBoardCells) else "moves"
+
+
+def _move_cells(game: Any, state: Any, view: str, actions: Any) -> list[list[int] | None]:
+    """Where each legal move is played on the drawn board: ``[row, column]`` or None."""
+    if view == "pits":
+        mover = game.to_move(state)
+        return [[mover, int(action)] for action in actions]
+    if view != "grid":
+        return [None for _ in actions]
+    before = game.board_cells(state).rows
+    found: list[list[int] | None] = []
+    for action in actions:
+        after = game.board_cells(game.result(state, action)).rows
+        changed = [
+            [r, c]
+            for r, row in enumerate(before)
+            for c, text in enumerate(row)
+            if after[r][c] != text
+        ]
+        found.append(changed[0] if len(changed) == 1 else None)
+    return found
+
+
+def describe(game: Any, state: Any) -> dict[str, Any]:
+    """Everything the page draws for ``state``: board, legal moves, side to move, scores.
+
+    >>> from games import load_game
+    >>> view = describe(load_game("tictactoe"), load_game("tictactoe").initial_state())
+    >>> view["view"], view["moves"][4]
+    ('grid', {'move': '4', 'cell': [1, 1]})
+    """
+    over = game.is_terminal(state)
+    actions = () if over else tuple(game.actions(state))
+    view = _view(game, state)
+    out: dict[str, Any] = {
+        "game": game.name,
+        "position": format_state(game, state),
+        "view": view,
+        "players": [player_label(game, p) for p in (0, 1)],
+        "to_move": None if over else game.to_move(state),
+        "over": over,
+        "moves": [
+            {"move": format_action(game, state, action), "cell": cell}
+            for action, cell in zip(actions, _move_cells(game, state, view, actions), strict=True)
+        ],
+    }
+    if over:
+        out["value"] = json_num(game.utility(state))
+        out["outcome"] = outcome(game, game.utility(state))
+    if isinstance(game, HasScore):
+        out["score"] = list(game.score(state))
+    if view == "pits":
+        out["rows"] = [list(row) for row in state.board]
+    elif view == "grid":
+        cells = game.board_cells(state)
+        out["rows"] = [list(row) for row in cells.rows]
+    return out
+
+
+def play_move(game: Any, state: Any, move: Any) -> dict[str, Any]:
+    """The move ``move`` (in the game's notation) played in ``state``: the new position's
+    description, the move as written, and for Ayòayò every step of the sowing.
+
+    Raises:
+        UsageError: ``move`` is not text.
+        IllegalActionError: it is not a legal move (the message lists the legal ones).
+    """
+    if not isinstance(move, str):
+        raise UsageError(f"invalid move {quote(move)}: expected the move as text, e.g. '3'")
+    action = parse_action(game, state, move)
+    after = game.result(state, action)
+    played: dict[str, Any] = {
+        "move": format_action(game, state, action),
+        "mover": game.to_move(state),
+        "position": describe(game, after),
+    }
+    if isinstance(game, Ayoayo):
+        played["steps"] = [step.to_json() for step in sowing_steps(game, state, action)]
+    return played

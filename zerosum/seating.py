@@ -1,0 +1,106 @@
+"""Ayòayò in the terminal as at a real board: your row at the bottom, cells numbered your way.
+
+``gamesolver play ayoayo --seat`` draws the board from the human's side: their row at the
+bottom, the opponent's facing it, both laid out so that the seeds travel counter-clockwise
+(left to right along the bottom row), as on the analysis board. ``--cells 1-6`` numbers the
+cells 1 to 6 on screen and at the prompt, as the reference's command line does; records and
+positions keep the project's notation (cells 0 to 5).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+import attrs
+
+from solver.game import player_label
+from zerosum.console import UsageError
+
+__all__ = ["CELL_NUMBERINGS", "CellNumbers", "seated_lines"]
+
+CELL_NUMBERINGS: Final = ("0-5", "1-6")
+"""The ``--cells`` choices."""
+
+_NUMBER: Final = re.compile(r"\d+")
+
+
+@attrs.frozen
+class CellNumbers:
+    """How cells are numbered for the player: from 0 (the notation) or from 1.
+
+    >>> ones = CellNumbers.named("1-6")
+    >>> ones.shown(0), ones.read("6"), ones.prompt("Player 1 to move (0, 2, 5): ")
+    ('1', '5', 'Player 1 to move (1, 3, 6): ')
+    """
+
+    first: int = 0
+
+    @classmethod
+    def named(cls, name: str) -> CellNumbers:
+        """The numbering ``"0-5"`` or ``"1-6"``."""
+        if name not in CELL_NUMBERINGS:
+            raise UsageError(f"invalid --cells {name!r}; choose 0-5 or 1-6")
+        return cls(int(name[0]))
+
+    def shown(self, cell: Any) -> str:
+        """A cell of the notation as the player sees it."""
+        return str(int(cell) + self.first)
+
+    def read(self, text: str) -> str:
+        """What the player typed, in the notation (text that is not a cell stays as it is)."""
+        word = text.strip()
+        if self.first and word.isdigit() and len(word) == 1 and 1 <= int(word) <= 6:
+            return str(int(word) - 1)
+        if self.first and word == "0":
+            return "cell 0"  # not a cell when counting from 1: the game's message says so
+        return text
+
+    def prompt(self, prompt: str) -> str:
+        """The move prompt with its list of legal cells renumbered."""
+        if not self.first or "(" not in prompt:
+            return prompt
+        head, _, rest = prompt.partition("(")
+        inside, _, tail = rest.partition(")")
+        return f"{head}({_NUMBER.sub(lambda m: self.shown(m.group()), inside)}){tail}"
+
+
+def seated_lines(game: Any, state: Any, bottom: int, cells: CellNumbers) -> list[str]:
+    """The Ayòayò board seen from player ``bottom``'s side, with the captured seeds and who
+    moves.
+
+    >>> from games.ayoayo import Ayoayo
+    >>> game = Ayoayo()
+    >>> print("\\n".join(seated_lines(game, game.initial_state(), 1, CellNumbers(1))))
+    cell              1   2   3   4   5   6
+    Player 1          4   4   4   4   4   4   captured 0
+    Player 2 (you)    4   4   4   4   4   4   captured 0
+    cell              1   2   3   4   5   6
+    seeds travel counter-clockwise: left to right along your row
+    Player 1 (player 0) to move
+    """
+    order = [5 - c for c in range(6)] if bottom == 0 else list(range(6))
+    names = [player_label(game, p) + (" (you)" if p == bottom else "") for p in (0, 1)]
+    width = max(len(name) for name in names) + 1
+    board = state.board
+
+    # Both rows in the same column order: across the board, cell c faces cell c.
+    numbers = "".join(f"{cells.shown(c):>4}" for c in order)
+
+    def pits(row: int) -> str:
+        return "".join(f"{board[row][c]:>4}" for c in order)
+
+    top = 1 - bottom
+    lines = [
+        f"{'cell':<{width}}{numbers}",
+        f"{names[top]:<{width}}{pits(top)}   captured {state.captured[top]}",
+        f"{names[bottom]:<{width}}{pits(bottom)}   captured {state.captured[bottom]}",
+        f"{'cell':<{width}}{numbers}",
+        "seeds travel counter-clockwise: left to right along your row",
+    ]
+    if game.is_terminal(state):
+        lines.append("game over")
+    else:
+        mover = state.to_move
+        lines.append(f"{player_label(game, mover)} (player {mover}) to move")
+    return lines
