@@ -45,13 +45,12 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 MIDGAME = "[[2,6,6,1,1,7],[0,2,7,2,7,7]] captured 0,0 to-move 1"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``gamesolver board --no-browser`` on a free loopback port; its URL."""
+def _serve(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[str]:
+    """``gamesolver board --no-browser OPTIONS`` on a free loopback port; its URL."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     log = tmp_path_factory.mktemp("server") / "stderr.txt"
     process = subprocess.Popen(
-        [sys.executable, "-m", "zerosum", "board", "--no-browser", "--workers", "1"],
+        [sys.executable, "-m", "zerosum", "board", "--no-browser", "--workers", "1", *options],
         stdout=subprocess.PIPE,
         stderr=log.open("w"),
         text=True,
@@ -76,6 +75,28 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The board with no tablebase; its URL."""
+    yield from _serve(tmp_path_factory, "--no-tablebase")
+
+
+@pytest.fixture(scope="module")
+def tablebase_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Ayòayò tablebase levels 0 to 8, built once."""
+    where = tmp_path_factory.mktemp("board-tablebase")
+    Ayoayo().tablebase(where).build(8)
+    return where
+
+
+@pytest.fixture(scope="module")
+def tablebase_server(
+    tmp_path_factory: pytest.TempPathFactory, tablebase_dir: Path
+) -> Iterator[str]:
+    """The board reading the tablebase levels 0 to 8; its URL."""
+    yield from _serve(tmp_path_factory, "--tablebase-dir", str(tablebase_dir))
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, through Playwright."""
     with playwright_api.sync_playwright() as driver:
@@ -87,6 +108,16 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
     """A desktop-sized page; fails the test on any script error or failed request."""
+    yield from _page(browser, server)
+
+
+@pytest.fixture
+def tablebase_page(browser: Any, tablebase_server: str) -> Iterator[Any]:
+    """A desktop-sized page of the board that reads tablebases (as :func:`page`)."""
+    yield from _page(browser, tablebase_server)
+
+
+def _page(browser: Any, server: str) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 820})
     opened = context.new_page()
     problems: list[str] = []
@@ -266,6 +297,28 @@ class TestAnalysis:
             row = page.locator(f"#move-values tbody tr[data-move='{m['move']}']")
             assert f"{m['plies']} plies" in row.inner_text()
         assert rows.count() == len(cli["moves"])
+
+
+class TestTablebaseAnswers:
+    def test_a_covered_position_says_how_each_result_is_reached(
+        self, tablebase_page: Any, run: Callable[..., Run], tablebase_dir: Path
+    ) -> None:
+        """Read from the tablebase: each move's plies or endless play, the line's end, no stats."""
+        position = "[[2,1,0,0,1,1],[1,0,1,0,0,1]] captured 16,24 to-move 0"
+        open_board(tablebase_page, f"?game=ayoayo&position={position}")
+        stats = "document.querySelector('#engine-stats').textContent"
+        wait_for(tablebase_page, f"{stats}.includes('tablebase')")
+        cli = run(
+            "analyse", "ayoayo", "-p", position, "--tablebase-dir", str(tablebase_dir), "--json"
+        ).json()
+        assert cli["source"] == "oracle"
+        summary = tablebase_page.inner_text("#engine-summary")
+        assert "exact (tablebase)" in summary and cli["outcome"] in summary
+        assert cli["pv_end"]["text"] in tablebase_page.inner_text("#pv")
+        for m in cli["moves"]:
+            row = tablebase_page.locator(f"#move-values tbody tr[data-move='{m['move']}']")
+            said = "by endless play" if m["endless"] else f"{m['plies']} plies"
+            assert said in row.inner_text(), (m, row.inner_text())
 
 
 class TestPositionBox:

@@ -358,9 +358,11 @@ function drawAnalysis(answer, finished = false) {
   if (answer.over) return;
   $("move-values").dataset.depth = answer.depth === null ? "end" : String(answer.depth);
   $("move-values").dataset.position = answer.position;
-  const stats = answer.stats;
+  const stats = answer.stats;  // null when the answer was read from a tablebase, not searched
   const depth = answer.depth === null ? "to the end" : `depth ${answer.depth}`;
-  $("engine-stats").textContent = `${depth} · ${stats.nodes.toLocaleString("en")} nodes · ${Math.round(stats.nodes_per_second).toLocaleString("en")} nodes/s · ${stats.seconds.toFixed(2)} s${finished ? " · finished" : ""}`;
+  $("engine-stats").textContent = stats
+    ? `${depth} · ${stats.nodes.toLocaleString("en")} nodes · ${Math.round(stats.nodes_per_second).toLocaleString("en")} nodes/s · ${stats.seconds.toFixed(2)} s${finished ? " · finished" : ""}`
+    : "read from the endgame tablebase, not searched";
   const pv = $("pv");
   pv.append("line: ");
   answer.pv.forEach((step, i) => {
@@ -371,6 +373,12 @@ function drawAnalysis(answer, finished = false) {
     span.addEventListener("click", () => previewLine(answer.pv.slice(0, i + 1).map((s) => s.move)));
     pv.append(span, " ");
   });
+  if (answer.pv_end && answer.pv_end.kind !== "depth") {
+    const end = document.createElement("span");
+    end.className = "small pv-end";
+    end.textContent = `(${answer.pv_end.text})`;
+    pv.append(end);
+  }
   const sign = view.to_move === 0 ? 1 : -1;
   const rows = answer.moves.slice().sort((a, b) => sign * ((b.value ?? -1e9 * sign) - (a.value ?? -1e9 * sign)));
   for (const row of rows) {
@@ -378,7 +386,9 @@ function drawAnalysis(answer, finished = false) {
     tr.className = row.best ? "best" : "";
     tr.dataset.move = row.move;
     const said = row.value === null ? "worse (pruned)"
-      : answer.exact ? `exact${row.plies !== null ? `, ${row.plies} plies` : ""}` : `depth ${answer.depth}`;
+      : answer.exact
+        ? `exact${row.endless ? ", by endless play" : row.plies !== null ? `, ${row.plies} plies` : ""}`
+        : `depth ${answer.depth}`;
     for (const cell of [row.move + (row.best ? " ★" : ""), signed(row.value), said]) {
       const td = document.createElement("td");
       td.textContent = cell;
