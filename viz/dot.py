@@ -47,7 +47,6 @@ __all__ = [
     "MAX_INCHES",
     "VIEWS",
     "default_title",
-    "fit",
     "layout_size",
     "pipe",
     "summary_line",
@@ -421,7 +420,8 @@ def _shape(out: dict[str, str], player: int, leaf: str | None, view: str) -> Non
         )
 
 
-def _edge(u: int, v: int, data: dict[str, Any], look: _Look) -> str:
+def _edge(u: int, v: int, data: dict[str, Any], look: _Look, *, wrapped: bool = False) -> str:
+    """One edge's DOT line; ``wrapped``: its child sits in a wrapped row (no rank constraint)."""
     graph = look.tree.graph
     child, parent = graph.nodes[v], graph.nodes[u]
     frame = look.frame
@@ -457,6 +457,8 @@ def _edge(u: int, v: int, data: dict[str, Any], look: _Look) -> str:
     out["class"] = " ".join(classes) or "move"
     if label:
         out["label"] = f"<{label}>"
+    if wrapped:
+        out["constraint"] = "false"
     return f"  n{u} -> n{v} [{_attrs(out)}];"
 
 
@@ -651,6 +653,7 @@ def to_dot(
     rankdir: str = "TB",
     marks: bool = False,
     wrap: int | None = None,
+    unscaled: bool = False,
 ) -> str:
     """The Graphviz DOT source of the diagram, or of frame ``step`` (0 = before the search).
 
@@ -667,6 +670,8 @@ def to_dot(
         rankdir: ``"TB"`` (root on top) or ``"LR"`` (root on the left, for wide trees).
         marks: colour-mark the value and range texts (for the stepper page).
         wrap: lay the leaves under a node out in rows of ``wrap`` (for wide trees).
+        unscaled: state no largest size (:data:`MAX_INCHES`): Graphviz draws the picture at
+            its natural size however large.
 
     Raises:
         CapabilityError: ``boards=True`` for a game without ``render``.
@@ -701,11 +706,12 @@ def to_dot(
         marks=marks,
     )
     graph = tree.graph
+    size = "" if unscaled else f', size="{MAX_INCHES:g},{MAX_INCHES:g}"'
     lines = [
         "digraph gametree {",
         f'  graph [fontname="{FONT}", nodesep="0.18", ranksep="{0.5 if boards else 0.42}", '
         'labelloc="b", labeljust="l", outputorder="edgesfirst", '
-        f'bgcolor="white", pad="0.25", rankdir="{rankdir}", size="{MAX_INCHES:g},{MAX_INCHES:g}"];',
+        f'bgcolor="white", pad="0.25", rankdir="{rankdir}"{size}];',
         f'  node [fontname="{FONT}", fontsize="13", margin="0.02"];',
         f'  edge [fontname="{FONT}", fontsize="11", arrowsize="0.6"];',
         f"  label={_caption(tree, title, legend, look)};",
@@ -728,10 +734,7 @@ def to_dot(
     for (a, _, _), (b, _, _) in itertools.pairwise(levels):
         lines.append(f"  level{a} -> level{b} [style=invis];")
     for u, v, data in _ordered_edges(graph):
-        edge = _edge(u, v, data, look)
-        if rows.get(v):
-            edge = edge.replace("];", ', constraint="false"];')
-        lines.append(edge)
+        lines.append(_edge(u, v, data, look, wrapped=bool(rows.get(v))))
     for above, below in _wrap_columns(graph, rows, wrap):
         lines.append(f'  n{above} -> n{below} [style="invis", class="wrap"];')
     lines.append("}")
@@ -794,28 +797,15 @@ def svg_element(svg: str) -> str:
     return re.sub(r"<\?xml.*?\?>|<!DOCTYPE.*?>|<!--.*?-->", "", svg, flags=re.DOTALL).strip()
 
 
-def layout_size(source: str) -> tuple[float, float]:
-    """The natural width and height, in inches, of the picture ``source`` lays out to."""
-    unscaled = re.sub(r', size="[^"]*"', "", source, count=1)
-    first = pipe(unscaled, "plain").decode().split("\n", 1)[0].split()
-    return float(first[2]), float(first[3])
+def layout_size(tree: GameTree, **looks: Any) -> tuple[float, float]:
+    """The natural width and height, in inches, of the picture :func:`to_dot` lays out.
 
-
-def fit(tree: GameTree, source: str, *, large: bool = False, boards: bool = False) -> str:
-    """``source`` if it can be read at its natural size, else refused (or, ``large``, unscaled).
-
-    Prefer :func:`readable_dot`, which also tries the layouts that make a wide tree readable.
-
-    Raises:
-        UnreadableError: the larger side exceeds :data:`MAX_INCHES`; the message gives the size
-            and the options that would shrink it.
+    ``looks`` are :func:`to_dot` options; the size limit is left out, so the answer is what
+    Graphviz would draw unscaled.
     """
-    width, height = layout_size(source)
-    if max(width, height) <= MAX_INCHES:
-        return source
-    if large:
-        return re.sub(r', size="[^"]*"', "", source, count=1)
-    raise _unreadable(tree, width, height, boards)
+    source = to_dot(tree, **{**looks, "unscaled": True})
+    first = pipe(source, "plain").decode().split("\n", 1)[0].split()
+    return float(first[2]), float(first[3])
 
 
 def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> dict[str, Any]:
@@ -828,7 +818,7 @@ def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> di
         UnreadableError: no layout fits and ``large`` is False; the message gives the size and
             the options that would shrink it.
     """
-    width, height = layout_size(to_dot(tree, **looks))
+    width, height = layout_size(tree, **looks)
     if max(width, height) <= MAX_INCHES:
         return {}
     # Each try is a full layout: try only those that can shrink the picture enough. Turning
@@ -845,7 +835,7 @@ def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> di
         {"rankdir": d, "wrap": k} for k in (4, 3, 2) for d in ("TB", "LR") if most / k >= factor
     ]
     for extra in tries:
-        if max(layout_size(to_dot(tree, **{**looks, **extra}))) <= MAX_INCHES:
+        if max(layout_size(tree, **{**looks, **extra})) <= MAX_INCHES:
             return extra
     if large:
         return {"unscaled": True}
@@ -854,10 +844,7 @@ def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> di
 
 def readable_dot(tree: GameTree, *, large: bool = False, **looks: Any) -> str:
     """The DOT source in the layout :func:`readable_options` picks."""
-    extra = readable_options(tree, large=large, **looks)
-    unscaled = extra.pop("unscaled", False)
-    source = to_dot(tree, **{**looks, **extra})
-    return re.sub(r', size="[^"]*"', "", source, count=1) if unscaled else source
+    return to_dot(tree, **{**looks, **readable_options(tree, large=large, **looks)})
 
 
 def _unreadable(tree: GameTree, width: float, height: float, boards: bool) -> UnreadableError:
@@ -887,5 +874,5 @@ def _unreadable(tree: GameTree, width: float, height: float, boards: bool) -> Un
 
 def to_svg(tree: GameTree, *, large: bool = False, **options: Any) -> str:
     """The diagram as an SVG document (options as for :func:`to_dot`; ``large`` as for
-    :func:`fit`)."""
+    :func:`readable_options`)."""
     return pipe(readable_dot(tree, large=large, **options), "svg").decode()

@@ -87,7 +87,8 @@ def write_frames(
         for path, svg in zip(names, frame_svgs(tree, **looks), strict=True):
             write_text(path, svg)
         return names
-    layout = readable_options(tree, **looks)  # one layout for every frame
+    large = bool(looks.pop("large", False))  # a choice of layout, not a look of the nodes
+    layout = readable_options(tree, large=large, **looks)  # one layout for every frame
     for path, source in zip(names, frame_sources(tree, **looks, **layout), strict=True):
         if fmt == "dot":
             write_text(path, source)

@@ -117,3 +117,23 @@ class TestEngineTree:
         """The empty board's engine tree is refused, naming --depth and --max-nodes."""
         result = run("tree", "tictactoe", "-a", "engine", "-o", str(tmp_path / "e.svg"))
         assert result.code == 1 and "--max-nodes" in result.err and "--depth" in result.err
+
+
+class TestFramesFromTheCommandLine:
+    def test_png_frames_as_documented(self, run, tmp_path):
+        """The command in docs/teaching.md writes one PNG per step (it crashed on 'large')."""
+        out = tmp_path / "frames"
+        result = run("tree", "textbook", "--frames", str(out), "--frame-format", "png")
+        assert result.code == 0, result.err
+        files = sorted(out.iterdir())
+        assert len(files) == 14 and all(p.read_bytes().startswith(b"\x89PNG") for p in files)
+
+    def test_png_frames_with_large_and_alpha_beta_labels(self, run, tmp_path):
+        """--large with PNG frames is a layout choice, not a crash."""
+        out = tmp_path / "frames"
+        result = run(
+            "tree", "textbook", "-a", "alphabeta", "--alpha-beta-labels", "--large",
+            "--frames", str(out), "--frame-format", "png",
+        )  # fmt: skip
+        assert result.code == 0, result.err
+        assert len(list(out.glob("frame-*.png"))) == 13

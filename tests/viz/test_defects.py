@@ -99,7 +99,7 @@ class TestRefusals:
             float(v) for v in re.findall(r'viewBox="0\.00 0\.00 ([\d.]+) ([\d.]+)"', svg)[0]
         )
         assert max(width, height) <= MAX_INCHES * 72 + 1
-        assert layout_size(to_dot(tree, boards=True))[0] > MAX_INCHES  # the plain one did not
+        assert layout_size(tree, boards=True)[0] > MAX_INCHES  # the plain one did not
 
 
 class TestPrincipalVariation:
