@@ -72,6 +72,7 @@ _FILL = {0: "#d7e6f5", 1: "#f8ddd5"}  # MAX blue, MIN rose
 _NEGAMAX_FILL = "#e4e0f0"
 _LEAF_FILL = {"terminal": "#ffffff", "horizon": "#fff4cc"}
 _CURRENT = "#ffd54f"
+_CURRENT_KEY = "#b08000"  # the highlight in the legend, a shade darker to read as text
 _OPTIMAL = "#1f6fb2"
 _PRUNED = "#9a9a9a"
 _CUT = "#b03a2e"
@@ -556,8 +557,8 @@ def _legend(tree: GameTree, look: _Look) -> list[str]:
         lines.append("… subtree off the principal path, collapsed")
     if facts.get("fold_symmetries"):
         lines.append("0 ≡ 2, 6: symmetric moves drawn once")
-    if not look.frame.final:
-        lines.append('<FONT COLOR="#b08000">■</FONT> the node just valued')
+    if not look.frame.final or look.marks:  # a frame, or the stepper that shows every frame
+        lines.append(f'<FONT COLOR="{_CURRENT_KEY}">■</FONT> the node just valued')
     rows = ["   ".join(items)]
     for start in range(0, len(lines), 3):
         rows.append("   ".join(lines[start : start + 3]))

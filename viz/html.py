@@ -11,8 +11,9 @@ no network, no CDN, so the file works offline and can be mailed to students.
 The page reads its address: ``#frame=5`` (or ``?frame=5``) opens frame 5, and
 ``?autotest=next,next,prev`` clicks those buttons itself once loaded (``next``, ``prev``,
 ``start``, ``end`` or a frame number for the slider), then writes the frame shown into the
-element ``#autotest`` (``frame=2 visible=n0,n1,n2 values=n2:3``), which lets a headless browser
-check it.
+element ``#autotest`` (``frame=2 visible=n0,n1,n2 values=n2:3 current=n2:rgb(255,213,79)``:
+the highlighted node and the fill the browser really paints it with), which lets a headless
+browser check it.
 """
 
 from __future__ import annotations
@@ -123,10 +124,13 @@ _SCRIPT = """
       }
     });
     var state = show(current);
+    var lit = svg.querySelector("g.node.current .outline");
     var out = document.createElement("pre");
     out.id = "autotest";
     out.textContent = "frame=" + current + " visible=" + state.shown.join(",") +
-      " values=" + state.values.join(",");
+      " values=" + state.values.join(",") + " current=" +
+      (lit ? lit.closest("g.node").id + ":" + getComputedStyle(lit).fill.replace(/ /g, "") :
+       "none");
     document.body.appendChild(out);
   }
 })();

@@ -23,6 +23,8 @@ Change = tuple[int, bool, str, str]
 
 _GROUP = re.compile(r'<g id="(n\d+|e\d+_\d+)" class="([^"]*)">(.*?)</g>', re.DOTALL)
 _TEXT = re.compile(r"<text ([^>]*)>([^<]*)</text>")
+_SHAPE = re.compile(r"<(polygon|path|ellipse) ")
+"""A node's first drawn shape: its outline (or, for a table node, its filled background)."""
 _COORDS = re.compile(r'\s(?:points|d)="([^"]*)"')
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
@@ -32,7 +34,9 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
 
     Each node's value text gets ``data-v="<node>"`` and its range text ``data-r="<node>"``,
     the range centred on the node (``text-anchor="middle"``): its width changes from frame to
-    frame. (A value text is either blank or its final text, which the layout made room for.)
+    frame. Its first shape (the outline, or a table node's background) gets the class
+    ``outline``, which the style sheet fills for the ``current`` node, however deep Graphviz
+    nests it (a node with a tooltip sits inside ``<g><a>``). (A value text is either blank or its final text, which the layout made room for.)
     ``looks`` are :func:`viz.dot.to_dot` options (boards, alpha_beta_labels, order, view, title).
     """
     svg = pipe(readable_dot(tree, marks=True, **looks), "svg").decode()
@@ -58,6 +62,7 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
                 attributes = re.sub(r' x="[^"]*"', f' x="{centre:.2f}"', attributes)
             return f'<text data-{role}="{node}" {attributes}>{content}</text>'
 
+        body = _SHAPE.sub(r'<\1 class="outline" ', body, count=1)
         return f'<g id="{ident}" class="{classes}">{_TEXT.sub(retag, body)}</g>'
 
     tagged = _GROUP.sub(tag, svg)
@@ -68,8 +73,7 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
 
 STYLE = """
 .unreached { visibility: hidden; }
-.current > a > path:first-of-type, .current > a > polygon:first-of-type,
-.current > polygon:first-of-type { fill: #ffd54f; }
+g.node.current .outline { fill: #ffd54f; }
 svg:not(.stepping) g.edge.principal path, svg:not(.stepping) g.edge.principal polygon {
   stroke-width: 3.2px; }
 svg:not(.stepping) g.edge.optimal path { stroke: #1f6fb2; stroke-width: 2.2px; }

@@ -177,6 +177,31 @@ class TestPageOffline:
         )
 
 
+HIGHLIGHT = "rgb(255,213,79)"
+"""The fill of the node just valued (#ffd54f), as the browser reports it."""
+
+
+class TestCurrentNodeHighlight:
+    def test_page_legend_names_the_highlight(self, page: Path) -> None:
+        """The stepper page's key says what the yellow node is, as the PNG frames' key does."""
+        assert "the node just valued" in page.read_text(encoding="utf-8")
+
+    def test_static_svg_frames_mark_the_outline_the_style_fills(
+        self, tree: GameTree, tmp_path: Path
+    ) -> None:
+        """In each SVG frame the current node's first shape is the one the highlight rule fills."""
+        files = write_frames(tree, tmp_path, alpha_beta_labels=True)
+        for index, path in enumerate(files[1:-1], start=1):
+            text = path.read_text(encoding="utf-8")
+            assert "g.node.current .outline { fill: #ffd54f; }" in text
+            node = tree.steps[index - 1].node
+            group = re.search(rf'<g id="n{node}" class="([^"]*)">(.*?)</a>', text, re.DOTALL)
+            assert group and "current" in group.group(1).split()
+            first_shape = re.search(r"<(?:polygon|path|ellipse) [^>]*>", group.group(2))
+            assert first_shape and 'class="outline"' in first_shape.group(0)
+            assert "the node just valued" in text
+
+
 def chromium_dom(url: str, profile: Path) -> str:
     """The DOM of ``url`` after its scripts ran, from headless Chromium."""
     assert CHROMIUM is not None
@@ -232,6 +257,19 @@ class TestPageInChromium:
         assert shown["frame"] == "12"
         assert shown["visible"] == ",".join(f"n{n}" for n in sorted(tree.graph.nodes))
         assert "n0:3" in shown["values"].split(",")
+
+    def test_current_node_is_painted_yellow(
+        self, page: Path, tree: GameTree, tmp_path: Path
+    ) -> None:
+        """At frame 5 the browser paints the node of step 5 in the highlight colour."""
+        shown = autotest(chromium_dom(page.as_uri() + "?autotest=5", tmp_path / "p6"))
+        assert shown["current"] == f"n{tree.steps[4].node}:{HIGHLIGHT}"
+
+    def test_current_table_node_is_painted_yellow(self, tree: GameTree, tmp_path: Path) -> None:
+        """With alpha-beta labels (nodes drawn as tables) the highlight shows too."""
+        labelled = write_html(tree, tmp_path / "ab.html", alpha_beta_labels=True)
+        shown = autotest(chromium_dom(labelled.as_uri() + "?autotest=11", tmp_path / "p7"))
+        assert shown["current"] == f"n{tree.steps[10].node}:{HIGHLIGHT}"
 
     def test_screenshot_of_a_frame(self, page: Path, tmp_path: Path) -> None:
         """A frame renders to a screenshot (kept in the temporary folder to look at)."""
