@@ -36,7 +36,8 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
     the range centred on the node (``text-anchor="middle"``): its width changes from frame to
     frame. Its first shape (the outline, or a table node's background) gets the class
     ``outline``, which the style sheet fills for the ``current`` node, however deep Graphviz
-    nests it (a node with a tooltip sits inside ``<g><a>``). (A value text is either blank or its final text, which the layout made room for.)
+    nests it (a node with a tooltip sits inside ``<g><a>``). (A value text is either blank or
+    its final text, which the layout made room for.)
     ``looks`` are :func:`viz.dot.to_dot` options (boards, alpha_beta_labels, order, view, title).
     """
     svg = pipe(readable_dot(tree, marks=True, **looks), "svg").decode()
