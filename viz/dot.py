@@ -30,17 +30,19 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
 import graphviz
 
 from solver.quoting import quote
-from viz.annotations import exercise_task, exercise_value
+from viz.annotations import exercise_task
 from viz.boards import board_label, from_cells
-from viz.build import GameTree, as_float, num
+from viz.build import GameTree
 from viz.errors import GraphvizFailedError, GraphvizNotFoundError, UnreadableError, VizError
+from viz.model import VIEWS, EdgeLook, Figure, NodeLook, cut_at, figure, shown
+from viz.notation import bound_text
 
 __all__ = [
     "FONT",
@@ -61,7 +63,6 @@ MAX_INCHES = 50.0
 """The largest side of a picture drawn at its natural size (text at 9-14 pt stays legible when
 the picture is shown 1:1 and scrolled); larger pictures are refused unless asked for."""
 
-VIEWS = ("minimax", "negamax")
 
 VALUE_MARK = "#000001"
 """The colour of a node's value text (black to the eye); the stepper finds the text by it."""
@@ -78,8 +79,6 @@ _PRUNED = "#9a9a9a"
 _CUT = "#b03a2e"
 _GLYPH = {0: "▲", 1: "▼"}
 _HITS = "#7b3fa0"
-_SIGN = {"exact": "", "lower": "≥", "upper": "≤"}
-_SWAP = {"exact": "exact", "lower": "upper", "upper": "lower"}
 INF = float("inf")
 
 
@@ -94,231 +93,92 @@ def _attrs(items: dict[str, str]) -> str:
     return ", ".join(parts)
 
 
-def shown(data: dict[str, Any], view: str) -> tuple[float | None, str]:
-    """A node's value and bound as the view shows them (negamax: from the mover's side)."""
-    value, bound = data["value"], data["bound"]
-    if view == "negamax" and data["player"] == 1 and value is not None:
-        return -value, _SWAP[bound]
-    return value, bound
-
-
-def value_text(value: float | None, bound: str) -> str:
-    """``3``, ``≥3`` or ``≤3``; ``""`` for no value.
-
-    >>> value_text(3, "lower"), value_text(-1, "upper"), value_text(2.0, "exact")
-    ('≥3', '≤-1', '2')
-    """
-    return "" if value is None else _SIGN[bound] + num(value)
-
-
-def window_text(data: dict[str, Any], view: str) -> str:
-    """The window a node was entered with, ``α=3 β=+∞`` (negamax: the mover's window)."""
-    alpha, beta = as_float(data["alpha_in"]), as_float(data["beta_in"])
-    if alpha is None or beta is None:
-        return ""
-    if view == "negamax" and data["player"] == 1:
-        alpha, beta = -beta, -alpha
-    return f"α={num(alpha)} β={num(beta)}"
-
-
-def range_text(lo: float, hi: float) -> str:
-    """A value range as AIMA writes it, ``[3, +∞]``."""
-    return f"[{num(lo)}, {num(hi)}]"
-
-
-def cut_text(tree: GameTree, node: int, view: str) -> str:
-    """The cut at ``node`` as an inequality: ``v=2 ≤ α=3`` (negamax: ``v=-2 ≥ β=-3``)."""
-    data = tree.graph.nodes[node]
-    v = data["value"]
-    if data["player"] == 0:
-        beta = as_float(data["beta_out"])
-        assert beta is not None
-        return f"v={num(v)} ≥ β={num(beta)}"
-    alpha = as_float(data["alpha_out"])
-    assert alpha is not None
-    if view == "negamax":
-        return f"v={num(-v)} ≥ β={num(-alpha)}"
-    return f"v={num(v)} ≤ α={num(alpha)}"
-
-
-class Frame:
-    """What a frame reveals: nodes entered and values found up to ``step``, cuts done.
-
-    ``step=None`` (or past the last step) is the finished diagram.
-    """
-
-    def __init__(self, tree: GameTree, step: int | None) -> None:
-        self.tree = tree
-        self.final = step is None or step >= len(tree.steps)
-        self.step = len(tree.steps) if step is None else max(0, step)
-        self.current = tree.steps[self.step - 1].node if self.step > 0 and not self.final else None
-
-    def known(self, data: dict[str, Any]) -> bool:
-        """The node's value is shown (a summary node has none to hide)."""
-        if self.final:
-            return True
-        if data["kind"] == "pruned":
-            return self.cut(data)
-        return data["reveal"] is not None and bool(data["reveal"] <= self.step)
-
-    def visible(self, data: dict[str, Any]) -> bool:
-        """The search has reached the node (entered it, or cut it off) by this frame."""
-        if self.final:
-            return True
-        if data["kind"] == "summary":
-            return False
-        if data["depth"] == 0:
-            return True  # the search starts at the root
-        return data["opened"] is not None and bool(data["opened"] <= self.step)
-
-    def cut(self, data: dict[str, Any]) -> bool:
-        return self.final or (data["step"] is not None and data["step"] <= self.step)
-
-    def value(self, node: int, view: str) -> tuple[float | None, str]:
-        """The value shown at this frame: final once backed up, else none."""
-        data = self.tree.graph.nodes[node]
-        if not self.known(data):
-            return None, "exact"
-        return shown(data, view)
-
-    def range(self, node: int, view: str) -> tuple[float, float] | None:
-        """[lo, hi] the node's value is known to lie in at this frame (AIMA Figure 5.5).
-
-        Before any child is valued: [−∞, +∞]. While children come in, a MAX node's value is at
-        least the largest child value that is not an upper bound (MIN: at most the smallest
-        that is not a lower bound). Once backed up, the node's own bound decides.
-        """
-        graph = self.tree.graph
-        data = graph.nodes[node]
-        if data["kind"] != "node" or data["leaf"] or not self.visible(data):
-            return None
-        if self.known(data):
-            value, bound = shown(data, view)
-            assert value is not None
-            return (value if bound != "upper" else -INF, value if bound != "lower" else INF)
-        lo, hi = -INF, INF
-        for child in graph.successors(node):
-            kid = graph.nodes[child]
-            if kid["kind"] != "node" or not self.known(kid) or kid["value"] is None:
-                continue
-            if data["player"] == 0 and kid["bound"] != "upper":
-                lo = max(lo, kid["value"])
-            if data["player"] == 1 and kid["bound"] != "lower":
-                hi = min(hi, kid["value"])
-        if view == "negamax" and data["player"] == 1:
-            lo, hi = -hi, -lo
-        return lo, hi
-
-
 def _options_used(tree: GameTree) -> dict[str, bool]:
     facts = tree.graph.graph
     return {k: bool(facts.get(k)) for k in ("transpositions", "collapse", "fold_symmetries")}
 
 
 class _Look:
-    """The drawing options of one call, shared by the node and edge painters."""
+    """The figure being drawn and the drawing options of one call."""
 
-    def __init__(
-        self,
-        tree: GameTree,
-        frame: Frame,
-        *,
-        boards: bool,
-        ab: bool,
-        order: bool,
-        exercise: bool,
-        view: str,
-        marks: bool,
-    ) -> None:
-        self.tree = tree
-        self.frame = frame
+    def __init__(self, fig: Figure, *, boards: bool, marks: bool) -> None:
+        self.fig = fig
+        self.tree = fig.tree
         self.boards = boards
-        self.ab = ab and tree.graph.graph["algorithm"] == "alphabeta"
-        self.order = order and not exercise
-        self.exercise = exercise
-        self.view = view
+        self.ab = fig.labels
+        self.order = fig.order
+        self.exercise = fig.exercise
+        self.view = fig.view
         self.marks = marks  # stepper: colour-mark value and range texts
-        self.final = frame.final and not exercise
+        self.final = fig.final and not fig.exercise
         self.emphasis = self.final and not marks  # the stepper's style sheet adds it itself
 
 
-def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
-    frame = look.frame
-    kind = data["kind"]
-    player = int(data["player"])
-    leaf = data["leaf"]
-    classes = [kind if kind != "node" else ("leaf" if leaf else ("max", "min")[player])]
-    if look.exercise and kind == "pruned":
-        kind = "node"  # the student must find the cuts: draw it like any other node
-        classes = ["leaf" if leaf else ("max", "min")[player]]
-    visible = frame.visible(data)
-    if not visible:
+def _node(shape: NodeLook, look: _Look) -> dict[str, str]:
+    node, kind, leaf, player = shape.node, shape.kind, shape.leaf, shape.player
+    classes = [kind if kind != "node" else shape.role]
+    if not shape.visible:
         classes.append("unreached")
-    if data["principal"] and look.final:
+    if shape.principal:
         classes.append("principal")
-    if data["optimal"] and look.final:
+    if shape.optimal:
         classes.append("optimal")
-    if data["cache_hit"]:
+    if shape.hits > 1 or (look.tree.graph.nodes[node]["cache_hit"]):
         classes.append("transposition")
-    if node == frame.current:
+    if shape.current:
         classes.append("current")
-    value, bound = frame.value(node, look.view)
-    hidden_text = ""  # a value not yet found, written invisibly so the layout does not move
-    if value is None and not look.exercise and data["value"] is not None:
-        hidden_text = value_text(*shown(data, look.view))
-    if look.exercise:
-        value, bound = exercise_value(data, *shown(data, look.view))
-    if value is not None and kind != "pruned":
+    if shape.value and kind != "pruned":
         classes.append("valued")
-    if not look.exercise and data["value"] is not None:
-        classes.append("bound-" + data["bound"])
+    if shape.bound_class:
+        classes.append("bound-" + shape.bound_class)
     out: dict[str, str] = {"id": f"n{node}", "class": " ".join(classes)}
-    tooltip = [f"{data['title']}: {data['role']} to move", data["state"]]
-    if data["cut"] and not look.exercise:
-        tooltip.append(f"pruned by {data['cut']}")
+    tooltip = [f"{shape.title}: {shape.role_name} to move", shape.state]
+    if shape.cut:
+        tooltip.append(f"pruned by {shape.cut}")
     out["tooltip"] = " | ".join(t for t in tooltip if t)
-    if not visible:
+    if not shape.visible:
         out["style"] = "invis"
-    text = value_text(value, bound)
+    text = shape.value
 
     if kind == "summary":
         out.update(
             shape="box",
-            style="rounded,dotted" if visible else "invis",
+            style="rounded,dotted" if shape.visible else "invis",
             color="#666666",
             fontcolor="#444444",
             fontsize="10",
-            label=f"… {data['positions']:,}\npositions",
+            label=f"… {shape.positions:,}\npositions",
         )
         return out
     if kind == "pruned":
-        return _pruned_node(out, data, look, text, visible)
+        return _pruned_node(out, shape, look, text)
     fill = (
         _LEAF_FILL[leaf] if leaf else (_NEGAMAX_FILL if look.view == "negamax" else _FILL[player])
     )
-    if node == frame.current:
+    if shape.current:
         fill = _CURRENT
-    rich = (look.boards and data["board"]) or (look.ab and not leaf)
+    rich = (look.boards and shape.board) or (look.ab and not leaf)
     if rich:
-        out["label"] = _table(node, data, look, text, fill)
+        out["label"] = _table(shape, look, text, fill)
         out["shape"] = "plain"
         return out
     _shape(out, player, leaf, look.view)
     style = "rounded,filled" if leaf == "horizon" else "filled"
-    out.update(style=style if visible else "invis", fillcolor=fill)
-    out["penwidth"] = "3.2" if data["principal"] and look.emphasis else "1.2"
-    if data["optimal"] and not data["principal"] and look.emphasis:
+    out.update(style=style if shape.visible else "invis", fillcolor=fill)
+    out["penwidth"] = "3.2" if shape.principal and look.emphasis else "1.2"
+    if shape.optimal and not shape.principal and look.emphasis:
         out.update(color=_OPTIMAL, penwidth="2.2")
     mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
     lines = [f"<FONT{mark}><B>{escape(text) or ' '}</B></FONT>"]
-    if hidden_text and not data["label"]:
-        lines = [f'<FONT COLOR="transparent"><B>{escape(hidden_text)}</B></FONT>']
-    if data["label"] and (frame.known(data) or look.exercise):
-        lines = [f"<B>{escape(data['label'])}</B>"]
+    has_label = bool(look.tree.graph.nodes[node]["label"])
+    if shape.reserved and not has_label:
+        lines = [f'<FONT COLOR="transparent"><B>{escape(shape.reserved)}</B></FONT>']
+    if shape.label:
+        lines = [f"<B>{escape(shape.label)}</B>"]
         if text:
             lines.append(f'<FONT POINT-SIZE="9"{mark}>{escape(text)}</FONT>')
-        out.update(width="0.9" if len(data["label"]) < 9 else "1.1", height="0.45")
-    extras = _extras(data, look)
+        out.update(width="0.9" if len(shape.label) < 9 else "1.1", height="0.45")
+    extras = _extras(shape)
     if extras:
         lines += extras
         if not leaf:
@@ -327,53 +187,46 @@ def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
     return out
 
 
-def _extras(data: dict[str, Any], look: _Look) -> list[str]:
+def _extras(shape: NodeLook) -> list[str]:
     out = []
-    if data["hits"] > 1:
-        out.append(f'<FONT POINT-SIZE="9" COLOR="{_HITS}">×{data["hits"]}</FONT>')
-    if look.order and data["order"] is not None:
-        out.append(f'<FONT POINT-SIZE="8" COLOR="#555555">#{data["order"]}</FONT>')
+    if shape.hits > 1:
+        out.append(f'<FONT POINT-SIZE="9" COLOR="{_HITS}">×{shape.hits}</FONT>')
+    if shape.order:
+        out.append(f'<FONT POINT-SIZE="8" COLOR="#555555">{shape.order}</FONT>')
     return out
 
 
-def _table(node: int, data: dict[str, Any], look: _Look, text: str, fill: str) -> str:
+def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
     """A node drawn as a small table: mover and value, board, range, window, visit order."""
-    frame = look.frame
-    player = int(data["player"])
-    leaf = data["leaf"]
+    player = shape.player
+    leaf = shape.leaf
     glyph = "■" if leaf else ("●" if look.view == "negamax" else _GLYPH[player])
     head_colour = "#333333" if leaf else ("#1f5fa8", "#b03a2e")[player]
     mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
-    name = f"<B>{escape(data['name'])}</B> " if data["name"] else ""
+    name = f"<B>{escape(shape.name)}</B> " if shape.name else ""
     rows = [
         f'<TR><TD>{name}<FONT COLOR="{head_colour}">{glyph}</FONT> '
         f'<FONT POINT-SIZE="14"{mark}><B>{escape(text) or "&nbsp;"}</B></FONT></TD></TR>'
     ]
-    if look.boards and data["board"]:
-        rows.append(f"<TR><TD>{board_label(_board(data))}</TD></TR>")
-    if data["label"] and (frame.known(data) or look.exercise):
-        rows.append(f'<TR><TD><FONT POINT-SIZE="10">{escape(data["label"])}</FONT></TD></TR>')
+    if look.boards and shape.board:
+        rows.append(f"<TR><TD>{board_label(_board(shape))}</TD></TR>")
+    if shape.label:
+        rows.append(f'<TR><TD><FONT POINT-SIZE="10">{escape(shape.label)}</FONT></TD></TR>')
     small = '<FONT POINT-SIZE="9" COLOR="#444444">'
     if look.ab and not leaf:
-        span = frame.range(node, look.view)
-        rng = (
-            range_text(*span)
-            if span and not look.exercise
-            else ("[   ,   ]" if look.exercise else "")
-        )
         rmark = f' COLOR="{RANGE_MARK}"' if look.marks else ' COLOR="#444444"'
         rows.append(
-            f'<TR><TD><FONT POINT-SIZE="10"{rmark}>{escape(rng) or "&nbsp;"}</FONT></TD></TR>'
+            f'<TR><TD><FONT POINT-SIZE="10"{rmark}>{escape(shape.range) or "&nbsp;"}</FONT>'
+            "</TD></TR>"
         )
-        window = "α=    β=    " if look.exercise else window_text(data, look.view)
-        rows.append(f"<TR><TD>{small}{escape(window)}</FONT></TD></TR>")
-    for extra in _extras(data, look):
+        rows.append(f"<TR><TD>{small}{escape(shape.window) or '&nbsp;'}</FONT></TD></TR>")
+    for extra in _extras(shape):
         rows.append(f"<TR><TD>{extra}</TD></TR>")
-    border = "3" if data["principal"] and look.emphasis else "1"
-    colour = "black" if data["principal"] and look.emphasis else "#777777"
-    if data["optimal"] and not data["principal"] and look.emphasis:
+    border = "3" if shape.principal and look.emphasis else "1"
+    colour = "black" if shape.principal and look.emphasis else "#777777"
+    if shape.optimal and not shape.principal and look.emphasis:
         colour, border = _OPTIMAL, "2"
-    if not frame.visible(data):
+    if not shape.visible:
         colour, fill = "transparent", "transparent"
     return (
         f'<<TABLE BORDER="{border}" STYLE="rounded" COLOR="{colour}" CELLBORDER="0" '
@@ -381,28 +234,27 @@ def _table(node: int, data: dict[str, Any], look: _Look, text: str, fill: str) -
     )
 
 
-def _pruned_node(
-    out: dict[str, str], data: dict[str, Any], look: _Look, text: str, visible: bool
-) -> dict[str, str]:
+def _pruned_node(out: dict[str, str], shape: NodeLook, look: _Look, text: str) -> dict[str, str]:
     grey = _PRUNED
+    visible = shape.visible
     out.update(color=grey, fontcolor=grey, style="dashed" if visible else "invis", penwidth="1")
     shown_text = f'<FONT COLOR="{grey}">{escape(text)}</FONT>' if text else " "
-    if look.boards and data["board"]:
+    if look.boards and shape.board:
         out.update(shape="plain")
         out["label"] = (
             f'<<TABLE BORDER="1" STYLE="dashed" COLOR="{grey if visible else "transparent"}" '
             f'CELLBORDER="0" CELLPADDING="3"><TR><TD>{shown_text}</TD></TR>'
-            f"<TR><TD>{board_label(_board(data), dim=True)}</TD></TR></TABLE>>"
+            f"<TR><TD>{board_label(_board(shape), dim=True)}</TD></TR></TABLE>>"
         )
         return out
-    _shape(out, int(data["player"]), data["leaf"], look.view)
+    _shape(out, shape.player, shape.leaf, look.view)
     out["label"] = f"<{shown_text}>"
     return out
 
 
-def _board(data: dict[str, Any]) -> Any:
+def _board(shape: NodeLook) -> Any:
     """The node's board: the game's cells when it offers them, else its render text."""
-    return from_cells(data["cells"]) if data.get("cells") else data["board"]
+    return from_cells(shape.cells) if shape.cells else shape.board
 
 
 def _shape(out: dict[str, str], player: int, leaf: str | None, view: str) -> None:
@@ -421,37 +273,34 @@ def _shape(out: dict[str, str], player: int, leaf: str | None, view: str) -> Non
         )
 
 
-def _edge(u: int, v: int, data: dict[str, Any], look: _Look, *, wrapped: bool = False) -> str:
+def _edge(edge: EdgeLook, look: _Look, *, wrapped: bool = False) -> str:
     """One edge's DOT line; ``wrapped``: its child sits in a wrapped row (no rank constraint)."""
-    graph = look.tree.graph
-    child, parent = graph.nodes[v], graph.nodes[u]
-    frame = look.frame
+    u, v = edge.parent, edge.child
     out: dict[str, str] = {"id": f"e{u}_{v}"}
     classes = []
-    move = escape(data["move"])
-    if child["folded"]:
-        move += '<BR/><FONT POINT-SIZE="9">≡ ' + escape(", ".join(child["folded"])) + "</FONT>"
+    move = escape(edge.move)
+    if edge.folded:
+        move += '<BR/><FONT POINT-SIZE="9">≡ ' + escape(", ".join(edge.folded)) + "</FONT>"
     label = move
-    if not frame.visible(child):
+    if not edge.visible:
         classes.append("unreached")
         out["style"] = "invis"
-    if data["pruned"] and not look.exercise:
+    if edge.pruned:
         classes.append("pruned")
         out.update(color=_PRUNED, fontcolor=_PRUNED, arrowhead="none")
-        out["style"] = "dashed" if frame.visible(child) else "invis"
-        if data["cut"]:
+        out["style"] = "dashed" if edge.visible else "invis"
+        if edge.cut:
             classes.append("cut")
-            cut = cut_text(look.tree, u, look.view)
-            colour = _CUT if frame.cut(child) else "transparent"
-            label = f'{move}<BR/><FONT COLOR="{colour}" POINT-SIZE="10">✂ {escape(cut)}</FONT>'
-    elif child["kind"] == "summary":
+            colour = _CUT if edge.cut_shown else "transparent"
+            label = f'{move}<BR/><FONT COLOR="{colour}" POINT-SIZE="10">✂ {escape(edge.cut)}</FONT>'
+    elif edge.summary:
         out.update(arrowhead="none", color="#666666")
         out.setdefault("style", "dotted")
-    elif data["principal"] and look.final:
+    elif edge.principal:
         classes.append("principal")
         if look.emphasis:
             out.update(penwidth="3.2")
-    elif data["optimal"] and not look.exercise and (frame.final or frame.known(parent)):
+    elif edge.optimal:
         classes.append("optimal")
         if look.emphasis or not look.marks:
             out.update(penwidth="2.2", color=_OPTIMAL, fontcolor=_OPTIMAL)
@@ -481,7 +330,7 @@ def _levels(graph: Any, view: str) -> list[tuple[int, str, list[int]]]:
 
 def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> str:
     facts = tree.graph.graph
-    frame = look.frame
+    fig = look.fig
     rows = []
     name = title or default_title(tree, look.view)
     if look.exercise:
@@ -490,14 +339,14 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
         f'<TR><TD ALIGN="LEFT"><B><FONT POINT-SIZE="14">{escape(name)}</FONT></B></TD></TR>'
     )
     if look.exercise:
-        summary = exercise_task(facts["algorithm"])
+        summary = exercise_task(facts["algorithm"], windows=look.ab)
     elif look.marks:
         summary = ""  # the stepper page writes each frame's caption itself
-    elif frame.final:
+    elif fig.final:
         summary = summary_line(tree)
     else:
-        text = step_text(tree, frame.step - 1, look.view) if frame.step else "before the search"
-        summary = f"step {frame.step} of {len(tree.steps)}: {text}"
+        text = step_text(tree, fig.step - 1, look.view) if fig.step else "before the search"
+        summary = f"step {fig.step} of {len(tree.steps)}: {text}"
     if summary:
         rows.append(
             f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{escape(summary)}</FONT></TD></TR>'
@@ -557,7 +406,7 @@ def _legend(tree: GameTree, look: _Look) -> list[str]:
         lines.append("… subtree off the principal path, collapsed")
     if facts.get("fold_symmetries"):
         lines.append("0 ≡ 2, 6: symmetric moves drawn once")
-    if not look.frame.final or look.marks:  # a frame, or the stepper that shows every frame
+    if not look.fig.final or look.marks:  # a frame, or the stepper that shows every frame
         lines.append(f'<FONT COLOR="{_CURRENT_KEY}">■</FONT> the node just valued')
     rows = ["   ".join(items)]
     for start in range(0, len(lines), 3):
@@ -579,12 +428,12 @@ def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
     who = f"{data['role']} node {data['title']}" if data["path"] or data["name"] else "the root"
     if step.kind == "leaf":
         return (
-            f"{step.text} to MAX, so {value_text(value, bound)} to the player to move there "
+            f"{step.text} to MAX, so {bound_text(value, bound)} to the player to move there "
             f"({data['role']})"
         )
     if step.kind == "cut":
         moves = step.text.split(", so ", 1)[1]
-        return f"cut-off at {who}: {cut_text(tree, step.node, view)}, so {moves}"
+        return f"cut-off at {who}: {cut_at(tree, step.node, view)}, so {moves}"
     note = {
         "exact": "",
         "lower": " — a lower bound: it reached β",
@@ -592,7 +441,7 @@ def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
     }[bound]
     return (
         f"{who} takes the largest of its children's values negated: "
-        f"{value_text(value, bound)}{note}"
+        f"{bound_text(value, bound)}{note}"
     )
 
 
@@ -691,21 +540,18 @@ def to_dot(
             f"game {tree.graph.graph['game']!r} has no render() to draw boards in the nodes; "
             "draw it without boards"
         )
-    if view not in VIEWS:
-        raise VizError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
     if rankdir not in ("TB", "LR"):
         raise VizError(f"unknown rankdir {rankdir!r}; choose TB or LR")
-    frame = Frame(tree, step)
-    look = _Look(
+    fig = figure(
         tree,
-        frame,
-        boards=boards,
-        ab=alpha_beta_labels,
-        order=order,
-        exercise=exercise,
+        step=step,
         view=view,
-        marks=marks,
+        exercise=exercise,
+        alpha_beta_labels=alpha_beta_labels,
+        order=order,
+        boards=boards,
     )
+    look = _Look(fig, boards=boards, marks=marks)
     graph = tree.graph
     size = "" if unscaled else f', size="{MAX_INCHES:g},{MAX_INCHES:g}"'
     lines = [
@@ -728,14 +574,14 @@ def to_dot(
         for node in sorted(nodes):
             if rows.get(node):
                 continue  # a wrapped leaf sits below its level, on a rank of its own
-            lines.append(f"    n{node} [{_attrs(_node(node, graph.nodes[node], look))}];")
+            lines.append(f"    n{node} [{_attrs(_node(fig.nodes[node], look))}];")
         lines.append("  }")
     for node in sorted(n for n, row in rows.items() if row):
-        lines.append(f"  n{node} [{_attrs(_node(node, graph.nodes[node], look))}];")
+        lines.append(f"  n{node} [{_attrs(_node(fig.nodes[node], look))}];")
     for (a, _, _), (b, _, _) in itertools.pairwise(levels):
         lines.append(f"  level{a} -> level{b} [style=invis];")
-    for u, v, data in _ordered_edges(graph):
-        lines.append(_edge(u, v, data, look, wrapped=bool(rows.get(v))))
+    for edge in fig.edges:
+        lines.append(_edge(edge, look, wrapped=bool(rows.get(edge.child))))
     for above, below in _wrap_columns(graph, rows, wrap):
         lines.append(f'  n{above} -> n{below} [style="invis", class="wrap"];')
     lines.append("}")
@@ -761,10 +607,6 @@ def _wrap_columns(graph: Any, rows: dict[int, int], per_row: int | None) -> list
         if per_row:
             out += [(leaves[i - per_row], leaves[i]) for i in range(per_row, len(leaves))]
     return out
-
-
-def _ordered_edges(graph: Any) -> Iterable[tuple[int, int, dict[str, Any]]]:
-    return sorted(graph.edges(data=True), key=lambda e: (e[0], e[1]))
 
 
 def pipe(source: str, fmt: str) -> bytes:

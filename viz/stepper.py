@@ -3,9 +3,9 @@
 Graphviz lays the finished diagram out once (so nodes never move between frames); the value
 and range texts are found by their marker colours (:data:`viz.dot.VALUE_MARK`,
 :data:`viz.dot.RANGE_MARK`) and centred on their node. :func:`frame_changes` says, node by
-node, at which frames the node appears and its value and [lo, hi] range texts change, computed
-from :class:`viz.dot.Frame`: the stepper page's script and :func:`frame_svg` (static frames)
-both apply these changes, so there is one rule for what a frame shows.
+node, at which frames the node appears and its value and [lo, hi] range texts change, read from
+the drawing model (:func:`viz.model.figure` at each step): the stepper page's script and
+:func:`frame_svg` (static frames) both apply these changes, so one rule says what a frame shows.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import re
 from typing import Any
 
 from viz.build import GameTree
-from viz.dot import RANGE_MARK, VALUE_MARK, Frame, pipe, range_text, readable_dot, value_text
+from viz.dot import RANGE_MARK, VALUE_MARK, pipe, readable_dot
+from viz.model import figure
 
 __all__ = ["Change", "current_nodes", "frame_changes", "frame_svg", "stepper_svg"]
 
@@ -106,19 +107,19 @@ def frame_changes(tree: GameTree, *, view: str = "minimax") -> dict[int, list[Ch
     The first change is at frame 0; a node's look at frame ``k`` is its last change at or
     before ``k``. The last frame (``len(tree.steps)``) is the finished diagram.
     """
-    graph = tree.graph
-    frames = [Frame(tree, k) for k in range(len(tree.steps) + 1)]
+    figures = [
+        figure(tree, step=k, view=view, alpha_beta_labels=True) for k in range(len(tree.steps) + 1)
+    ]
     out: dict[int, list[Change]] = {}
-    for node, data in graph.nodes(data=True):
+    for node in tree.graph.nodes:
         changes: list[Change] = []
-        for index, frame in enumerate(frames):
-            value, bound = frame.value(node, view)
-            span = frame.range(node, view)
+        for index, fig in enumerate(figures):
+            shape = fig.nodes[node]
             look = (
                 index,
-                frame.visible(data),
-                value_text(value, bound) if data["kind"] == "node" else "",
-                range_text(*span) if span else "",
+                shape.visible,
+                shape.value if shape.kind == "node" else "",
+                shape.range,
             )
             if not changes or changes[-1][1:] != look[1:]:
                 changes.append(look)

@@ -86,8 +86,8 @@ class TestAnnotations:
         principal = sum(1 for _, _, d in tree.graph.edges(data=True) if d["principal"])
         assert sum("very thick" in e for e in edges) == principal == 2
         assert sum("dashed, draw=pruned" in e for e in edges) == tree.pruned == 2
-        assert source.count("text=cut]") == 1
-        assert r"v=2 $\leq$ $\alpha$=3" in source
+        assert source.count(r"{$\times$}") == 1  # the mark on the first pruned move
+        assert source.count(r"{\color{cut}v=2 $\leq$ $\alpha$=3}") == 1  # the cut, beside C
 
     def test_node_letters_stand_beside_their_nodes(self) -> None:
         """AIMA's letters A, B, C, D are written in bold next to the inner nodes."""

@@ -15,10 +15,10 @@
     if (v === null || v === undefined) { return ""; }
     if (v === "inf" || v === Infinity) { return "+\u221e"; }
     if (v === "-inf" || v === -Infinity) { return "\u2212\u221e"; }
-    if (Number.isInteger(v)) { return String(v); }
-    return String(Number(v.toPrecision(3)));
+    // as viz.notation writes numbers: a true minus sign (U+2212), 3 significant digits
+    var text = Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(3)));
+    return text.replace("-", "\u2212");
   }
-  function cutNum(v) { return Number.isInteger(v) || !isFinite(v) ? num(v) : String(Number(v.toPrecision(6))); }
   function each(node, f) { f(node); node.children.forEach(function (c) { each(c, f); }); }
   each(root, function (n) { if (n.leafValue !== undefined) { original[n.path] = n.leafValue; } });
 
@@ -46,8 +46,8 @@
           var rest = n.children.length - i - 1;
           if (rest > 0) {
             stats.cutoffs += 1; stats.pruned += rest;
-            n.children[i + 1].cut = max ? "v=" + cutNum(v) + " \u2265 \u03b2=" + cutNum(beta)
-              : "v=" + cutNum(v) + " \u2264 \u03b1=" + cutNum(alpha);
+            n.children[i + 1].cut = max ? "v=" + num(v) + " \u2265 \u03b2=" + num(beta)
+              : "v=" + num(v) + " \u2264 \u03b1=" + num(alpha);
           }
           break;
         }
