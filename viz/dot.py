@@ -163,6 +163,7 @@ def _node(shape: NodeLook, look: _Look) -> dict[str, str]:
         out["shape"] = "plain"
         return out
     _shape(out, player, leaf, look.view)
+    _name(out, shape)
     style = "rounded,filled" if leaf == "horizon" else "filled"
     out.update(style=style if shape.visible else "invis", fillcolor=fill)
     out["penwidth"] = "3.2" if shape.principal and look.emphasis else "1.2"
@@ -248,8 +249,15 @@ def _pruned_node(out: dict[str, str], shape: NodeLook, look: _Look, text: str) -
         )
         return out
     _shape(out, shape.player, shape.leaf, look.view)
+    _name(out, shape)
     out["label"] = f"<{shown_text}>"
     return out
+
+
+def _name(out: dict[str, str], shape: NodeLook) -> None:
+    """A node drawn as a plain shape carries its letter beside it (AIMA's A, B, C ...)."""
+    if shape.name:
+        out["xlabel"] = f"<<B>{escape(shape.name)}</B>>"
 
 
 def _board(shape: NodeLook) -> Any:
@@ -557,7 +565,7 @@ def to_dot(
     lines = [
         "digraph gametree {",
         f'  graph [fontname="{FONT}", nodesep="0.18", ranksep="{0.5 if boards else 0.42}", '
-        'labelloc="b", labeljust="l", outputorder="edgesfirst", '
+        'labelloc="b", labeljust="l", outputorder="edgesfirst", forcelabels="true", '
         f'bgcolor="white", pad="0.25", rankdir="{rankdir}"{size}];',
         f'  node [fontname="{FONT}", fontsize="13", margin="0.02"];',
         f'  edge [fontname="{FONT}", fontsize="11", arrowsize="0.6"];',

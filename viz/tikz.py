@@ -46,7 +46,7 @@ from solver.output import write_text
 from viz.annotations import exercise_task
 from viz.build import GameTree
 from viz.dot import default_title, summary_line
-from viz.model import BLANK_RANGE, EdgeLook, Figure, NodeLook, figure
+from viz.model import BLANK_RANGE, BLANK_WINDOW, EdgeLook, Figure, NodeLook, figure
 
 __all__ = ["latex_text", "to_tikz", "value_tex", "write_tikz"]
 
@@ -65,9 +65,10 @@ _HALF_W = 0.42  # half the width of a triangle (cm)
 _HALF_H = 0.34  # half the height of every node shape (cm)
 _ROW = 1.55  # vertical distance between plies (cm)
 _MARGIN = 0.25  # the least room between two things side by side (cm)
-_CHAR = 0.13  # the width of a letter or digit at \scriptsize, generously (cm)
-_WIDE = 0.21  # the width of a math symbol (α β ∞ − = + ≤ ≥) at \scriptsize, spacing included
-_WIDE_CHARS = frozenset("αβ∞−=+≤≥×✂[]")
+_CHAR = 0.15  # the width of a letter or digit at \scriptsize, generously (cm)
+_WIDE = 0.24  # the width of a math symbol (α β ∞ − = + ≤ ≥) at \scriptsize, spacing included
+_WIDE_CHARS = frozenset("αβ∞−=+≤≥×✂[]#")
+_LINE = 0.3  # the height of a line of notes at \scriptsize (cm), generously
 _BLANK = 1.2  # the width of an exercise's blank (cm): room for a handwritten −∞
 
 # A page cropped to the picture with a 6pt border, in base LaTeX only (the standalone class is
@@ -192,11 +193,19 @@ def _fmt(x: float) -> str:
 
 @attrs.frozen
 class _Sizes:
-    """The node shapes' half sizes and the distance between rows (cm)."""
+    """The node shapes' half sizes, the distance between rows and the half height of each row's
+    band (cm): no edge crosses a band except straight down into its own node, so the notes
+    beside a node, which fit in the band, never meet an edge."""
 
     half_w: float
     half_h: float
     row: float
+    band: float = 0.0
+
+    def with_notes(self, lines: int) -> _Sizes:
+        """Sizes whose bands hold ``lines`` lines of notes, rows pushed apart to make room."""
+        band = max(self.half_h, _LINE * lines / 2 + 0.04)
+        return attrs.evolve(self, band=band, row=max(self.row, 2 * band + 0.87))
 
 
 def _notes(fig: Figure, shape: NodeLook) -> list[tuple[str, str]]:
@@ -204,8 +213,7 @@ def _notes(fig: Figure, shape: NodeLook) -> list[tuple[str, str]]:
     out = []
     if shape.blanks:
         out.append((BLANK_RANGE, rf"[{_blank()}, {_blank()}]"))
-        out.append(("α=", rf"$\alpha$={_blank()}"))
-        out.append(("β=", rf"$\beta$={_blank()}"))
+        out.append((BLANK_WINDOW, rf"$\alpha$={_blank()} $\beta$={_blank()}"))
     else:
         if shape.range:
             out.append((shape.range, latex_text(shape.range)))
@@ -223,7 +231,7 @@ def _width(text: str) -> float:
     r"""A generous estimate of ``text``'s width at \scriptsize (cm).
 
     >>> round(_width("α=3 β=+∞"), 2)
-    1.52
+    1.74
     """
     return sum(_WIDE if ch in _WIDE_CHARS else _CHAR for ch in text)
 
@@ -232,8 +240,11 @@ def _note_width(fig: Figure, shape: NodeLook) -> float:
     """The room the notes right of a node take (cm), blanks at their printed width."""
     widths = [0.0]
     for text, _ in _notes(fig, shape):
-        blanks = text.count(",") + 1 if text == BLANK_RANGE else (1 if text in ("α=", "β=") else 0)
-        widths.append((_width("[ , ]") if blanks else _width(text)) + _BLANK * blanks + 0.1)
+        if text in (BLANK_RANGE, BLANK_WINDOW):  # two blanks and what stands between them
+            plain = "[, ]" if text == BLANK_RANGE else "α= β="
+            widths.append(_width(plain) + 2 * _BLANK + 0.1)
+        else:
+            widths.append(_width(text) + 0.1)
     return max(widths)
 
 
@@ -413,13 +424,17 @@ def _value_commands(shape: NodeLook, x: float, y: float, half_w: float) -> list[
 
 
 def _edge_commands(
-    edge: EdgeLook, u: tuple[float, float], v: tuple[float, float], half_h: float
+    edge: EdgeLook, u: tuple[float, float], v: tuple[float, float], sizes: _Sizes
 ) -> list[str]:
     """The commands that draw one move at this step (none while it is not reached)."""
     if not edge.visible:
         return []
+    half_h, band = sizes.half_h, max(sizes.band, sizes.half_h)
     start = f"({_fmt(u[0])},{_fmt(u[1] - half_h)})"
     end = f"({_fmt(v[0])},{_fmt(v[1] + half_h)})"
+    if band > half_h:  # straight out of the parent's band and into the child's
+        start += f" -- ({_fmt(u[0])},{_fmt(u[1] - band)})"
+        end = f"({_fmt(v[0])},{_fmt(v[1] + band)}) -- " + end
     move = latex_text(edge.move)
     if edge.folded:
         move += r" $\equiv$ " + latex_text(", ".join(edge.folded))
@@ -574,14 +589,15 @@ def to_tikz(
         title, summary = "", False  # the frame's title says it; the summary line is the end
     figures = [figure(tree, step=step, **looks) for step in steps]
     final = figures[-1]
-    sizes = _sizes(final, boards, exercise)
+    lines_of_notes = max(len(_notes(f, s)) for f in figures for s in f.nodes.values())
+    sizes = _sizes(final, boards, exercise).with_notes(lines_of_notes)
     where = _layout(figures, sizes)
     lines = [r"\begin{tikzpicture}[x=1cm, y=1cm]"]
     lines += [rf"\definecolor{{{name}}}{{HTML}}{{{hex_}}}" for name, hex_ in _COLOURS.items()]
     lines.append("% edges first, so that the nodes cover their ends")
     for index, edge in enumerate(final.edges):
         per_step = [
-            _edge_commands(fig.edges[index], where[edge.parent], where[edge.child], sizes.half_h)
+            _edge_commands(fig.edges[index], where[edge.parent], where[edge.child], sizes)
             for fig in figures
         ]
         lines += _overlaid(per_step, len(figures))
@@ -594,7 +610,7 @@ def to_tikz(
         )
         lines += _overlaid(per_step, len(figures))
     if caption:
-        bottom = min(y for _, y in where.values()) - sizes.half_h - 0.35
+        bottom = min(y for _, y in where.values()) - sizes.band - 0.35
         left = min(x for x, _ in where.values()) - sizes.half_w - 0.4  # room for a node letter
         width = max(max(x for x, _ in where.values()) + sizes.half_w - left, 9.0)
         per_step = [
