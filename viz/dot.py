@@ -340,12 +340,13 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
     facts = tree.graph.graph
     fig = look.fig
     rows = []
-    name = title or default_title(tree, look.view)
-    if look.exercise:
+    name = default_title(tree, look.view) if title is None else title  # "": no title
+    if look.exercise and name:
         name = "Exercise: " + name
-    rows.append(
-        f'<TR><TD ALIGN="LEFT"><B><FONT POINT-SIZE="14">{escape(name)}</FONT></B></TD></TR>'
-    )
+    if name:
+        rows.append(
+            f'<TR><TD ALIGN="LEFT"><B><FONT POINT-SIZE="14">{escape(name)}</FONT></B></TD></TR>'
+        )
     if look.exercise:
         summary = exercise_task(facts["algorithm"], windows=look.ab)
     elif look.marks:
@@ -362,6 +363,8 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
     if legend:
         for line in _legend(tree, look):
             rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="10">{line}</FONT></TD></TR>')
+    if not rows:
+        return '""'
     return '<<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
 
 

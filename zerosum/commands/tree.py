@@ -111,7 +111,21 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--tikz-body",
         action="store_true",
-        help="with -o FILE.tex: the tikzpicture alone, to \\input into Beamer or an article",
+        help="with -o FILE.tex: the tikzpicture alone, to \\input into Beamer or an article "
+        "(the tree only, unless --tikz-pieces adds title, summary or legend)",
+    )
+    tree.add_argument(
+        "--tikz-pieces",
+        type=_pieces,
+        metavar="LIST",
+        help="with -o FILE.tex: what to write under the tree, from title,summary,legend "
+        "(default: all in a document, none in a --tikz-body; 'none' for the tree alone)",
+    )
+    tree.add_argument(
+        "--beamer",
+        action="store_true",
+        help="with -o FILE.tex: one Beamer frame whose overlays step through the search as the "
+        "--html page does (with --tikz-body: the stepping tikzpicture, to \\input in a frame)",
     )
     tree.add_argument(
         "--interactive",
@@ -308,7 +322,19 @@ def _picture(
 ) -> str:
     """Draw one picture to ``path``: TikZ for ``.tex``, else Graphviz; return where it went."""
     if path.lower().endswith(".tex"):
-        tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
+        default = () if args.tikz_body else PIECES
+        pieces = default if args.tikz_pieces is None else args.tikz_pieces
+        tikz = {
+            "boards": args.boards,
+            "alpha_beta_labels": args.alpha_beta_labels,
+            "order": args.order,
+            "view": args.view,
+            "title": args.title if "title" in pieces else "",
+            "summary": "summary" in pieces,
+            "legend": "legend" in pieces,
+            "standalone": not args.tikz_body,
+            "overlays": args.beamer and not exercise,
+        }
         out = viz.write_tikz(tree, path, overwrite=args.force, exercise=exercise, **tikz)
     else:
         out = viz.render(
@@ -326,8 +352,13 @@ def _check_pages_and_tikz(args: argparse.Namespace) -> None:
             )
         checked_output(args.interactive, "--interactive", args.force)
     tex = (args.output or "").lower().endswith(".tex")
-    if args.tikz_body and not tex:
-        raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
+    for flag, given in (
+        ("--tikz-body", args.tikz_body),
+        ("--tikz-pieces", args.tikz_pieces is not None),
+        ("--beamer", args.beamer),
+    ):
+        if given and not tex:
+            raise UsageError(f"{flag} needs -o FILE.tex (it shapes the TikZ output)")
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
@@ -395,6 +426,24 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     )
     io.print(f"wrote {written}")
     return EXIT_OK
+
+
+PIECES = ("title", "summary", "legend")
+"""What a TikZ picture may write under the tree (``--tikz-pieces``)."""
+
+
+def _pieces(text: str) -> tuple[str, ...]:
+    """``--tikz-pieces``: a comma-separated choice from :data:`PIECES`, or ``none``."""
+    if text.strip() == "none":
+        return ()
+    chosen = tuple(p.strip() for p in text.split(",") if p.strip())
+    unknown = [p for p in chosen if p not in PIECES]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(
+            f"invalid --tikz-pieces {quote(text)}: choose from {', '.join(PIECES)} "
+            "(comma-separated), or none"
+        )
+    return chosen
 
 
 def _key_path(output: str) -> str:
