@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import textwrap
 from collections.abc import Mapping
 from html import escape
 from typing import Any
@@ -163,6 +164,8 @@ def _node(shape: NodeLook, look: _Look) -> dict[str, str]:
         out["shape"] = "plain"
         return out
     _shape(out, player, leaf, look.view)
+    if look.exercise and not leaf:  # room to write a value such as −∞ by hand
+        out.update(width="1.3", height="1.0")
     _name(out, shape)
     style = "rounded,filled" if leaf == "horizon" else "filled"
     out.update(style=style if shape.visible else "invis", fillcolor=fill)
@@ -209,12 +212,16 @@ def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
         f'<TR><TD>{name}<FONT COLOR="{head_colour}">{glyph}</FONT> '
         f'<FONT POINT-SIZE="14"{mark}><B>{escape(text) or "&nbsp;"}</B></FONT></TD></TR>'
     ]
+    if shape.blanks:  # the value is written by hand: a blank beside the mover's glyph
+        rows = [_blank_row(f'{name}<FONT COLOR="{head_colour}">{glyph}</FONT>', _BLANK_CELL)]
     if look.boards and shape.board:
         rows.append(f"<TR><TD>{board_label(_board(shape))}</TD></TR>")
     if shape.label:
         rows.append(f'<TR><TD><FONT POINT-SIZE="10">{escape(shape.label)}</FONT></TD></TR>')
     small = '<FONT POINT-SIZE="9" COLOR="#444444">'
-    if look.ab and not leaf:
+    if shape.blanks:
+        rows += _blank_rows()
+    elif look.ab and not leaf:
         rmark = f' COLOR="{RANGE_MARK}"' if look.marks else ' COLOR="#444444"'
         rows.append(
             f'<TR><TD><FONT POINT-SIZE="10"{rmark}>{escape(shape.range) or "&nbsp;"}</FONT>'
@@ -232,6 +239,29 @@ def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
     return (
         f'<<TABLE BORDER="{border}" STYLE="rounded" COLOR="{colour}" CELLBORDER="0" '
         f'CELLSPACING="0" CELLPADDING="2" BGCOLOR="{fill}">{"".join(rows)}</TABLE>>'
+    )
+
+
+BLANK_POINTS = 42
+"""The width of an exercise's blank (points, 14.8 mm): printed on A4, still room for a −∞."""
+
+
+def _blank_rows() -> list[str]:
+    """An exercise's range ``[__, __]`` and window ``α=__ β=__``: blanks to write in, each a
+    cell :data:`BLANK_POINTS` wide, underlined."""
+    blank = _BLANK_CELL
+    return [_blank_row("&#91;", blank, ",", blank, "&#93;"), _blank_row("α=", blank, "β=", blank)]
+
+
+_BLANK_CELL = f'<TD WIDTH="{BLANK_POINTS}" HEIGHT="16" SIDES="B" BORDER="1"> </TD>'
+
+
+def _blank_row(*cells: str) -> str:
+    """One row of texts and blanks, side by side."""
+    inner = "".join(c if c.startswith("<TD") else f"<TD>{c}</TD>" for c in cells)
+    return (
+        '<TR><TD><TABLE BORDER="0" CELLBORDER="0" CELLSPACING="1" CELLPADDING="0">'
+        f"<TR>{inner}</TR></TABLE></TD></TR>"
     )
 
 
@@ -357,9 +387,13 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
         text = step_text(tree, fig.step - 1, look.view) if fig.step else "before the search"
         summary = f"step {fig.step} of {len(tree.steps)}: {text}"
     if summary:
-        rows.append(
-            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{escape(summary)}</FONT></TD></TR>'
+        # an instruction wraps, so that it never sets the picture's width
+        text = (
+            "".join(escape(line) + '<BR ALIGN="LEFT"/>' for line in textwrap.wrap(summary, 64))
+            if look.exercise
+            else escape(summary)
         )
+        rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{text}</FONT></TD></TR>')
     if legend:
         for line in _legend(tree, look):
             rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="10">{line}</FONT></TD></TR>')

@@ -29,7 +29,17 @@ from viz.build import GameTree, as_float
 from viz.errors import VizError
 from viz.notation import SWAP, bound_text, cut_text, range_text, window_text
 
-__all__ = ["VIEWS", "EdgeLook", "Figure", "Frame", "NodeLook", "figure", "shown"]
+__all__ = [
+    "A4_TEXT_MM",
+    "VIEWS",
+    "EdgeLook",
+    "Figure",
+    "Frame",
+    "NodeLook",
+    "blanks_fit_a4",
+    "figure",
+    "shown",
+]
 
 VIEWS = ("minimax", "negamax")
 INF = float("inf")
@@ -217,6 +227,34 @@ class Figure:
     current: int | None
 
 
+A4_TEXT_MM = 170.0
+"""The width an A4 page leaves for a picture (210 mm less two 20 mm margins)."""
+_BLANKED_NODE_MM = 52.0  # an inner node with its value, range and window blanks, and a gap
+_LEAF_MM = 17.0  # a leaf box and the gap beside it
+_MARGINS_MM = 32.0  # the level names left of the rows, and the picture's border
+
+
+def blanks_fit_a4(graph: Any) -> bool:
+    """An exercise with range and window blanks (each room for a handwritten −∞, 12 mm) fits
+    A4's width: its widest row (inner nodes with blanks, leaves), shrunk to :data:`A4_TEXT_MM`,
+    leaves every blank 12 mm wide.
+
+    A larger tree's sheet asks only for the values and the cuts.
+
+    >>> from games import load_game
+    >>> from viz.build import game_tree
+    >>> blanks_fit_a4(game_tree(load_game("textbook"), algorithm="alphabeta").graph)
+    True
+    """
+    rows: dict[int, float] = {}
+    for _, data in graph.nodes(data=True):
+        need = _LEAF_MM if data["leaf"] else _BLANKED_NODE_MM
+        rows[data["depth"]] = rows.get(data["depth"], 0.0) + need
+    # the writers draw blanks 14 mm wide or more: a sheet up to 14/12 of A4's width, shrunk to
+    # fit, still leaves 12 mm
+    return max(rows.values(), default=0.0) + _MARGINS_MM <= A4_TEXT_MM * 14 / 12
+
+
 def cut_at(tree: GameTree, node: int, view: str) -> str:
     """The cut at ``node`` as an inequality: ``v=2 ≤ α=3`` (negamax: ``v=−2 ≥ β=−3``).
 
@@ -270,6 +308,8 @@ def figure(
     frame = Frame(tree, step)
     graph = tree.graph
     labels = alpha_beta_labels and graph.graph["algorithm"] == "alphabeta"
+    if exercise and labels and not blanks_fit_a4(graph):
+        labels = False  # ask only for what the sheet has room for: values and cuts
     final = frame.final and not exercise
     nodes = {}
     for node, data in graph.nodes(data=True):

@@ -69,7 +69,7 @@ _CHAR = 0.15  # the width of a letter or digit at \scriptsize, generously (cm)
 _WIDE = 0.24  # the width of a math symbol (α β ∞ − = + ≤ ≥) at \scriptsize, spacing included
 _WIDE_CHARS = frozenset("αβ∞−=+≤≥×✂[]#")
 _LINE = 0.3  # the height of a line of notes at \scriptsize (cm), generously
-_BLANK = 1.2  # the width of an exercise's blank (cm): room for a handwritten −∞
+_BLANK = 1.4  # the width of an exercise blank (cm): room for a handwritten −∞ (12 mm) on A4
 
 # A page cropped to the picture with a 6pt border, in base LaTeX only (the standalone class is
 # in Debian's large texlive-latex-extra): typeset the picture in a box, size the page to the box.

@@ -36,7 +36,7 @@ OPTIONS = [
 ]
 GLYPHS = {"▲", "▼", "●", "■", "×", ""}
 _TEX = [
-    (r"\rule{1.2cm}{0.4pt}", ""),
+    (r"\rule{1.4cm}{0.4pt}", ""),
     (r"\geq", "≥"),
     (r"\leq", "≤"),
     (r"\infty", "∞"),
@@ -78,10 +78,10 @@ def svg_texts(svg: str) -> tuple[dict[int, list[str]], dict[tuple[int, int], lis
     edges: dict[tuple[int, int], list[str]] = {}
     for group in ET.fromstring(svg).iter(f"{SVG}g"):
         ident = group.get("id") or ""
-        texts = sorted(
-            t for t in (plain("".join(x.itertext())) for x in group.iter(f"{SVG}text"))
-            if t not in GLYPHS
-        )  # fmt: skip
+        found = [plain("".join(x.itertext())) for x in group.iter(f"{SVG}text")]
+        # an exercise's blanks are cells between the texts: [ , ] and α= β=
+        joined = "|".join(t for t in found if t).replace("[|,|]", "[,]").replace("α=|β=", "α=β=")
+        texts = sorted(t for t in joined.split("|") if t not in GLYPHS)
         if m := re.fullmatch(r"n(\d+)", ident):
             nodes[int(m.group(1))] = texts
         elif m := re.fullmatch(r"e(\d+)_(\d+)", ident):
