@@ -42,7 +42,17 @@ from viz.annotations import exercise_task
 from viz.boards import board_label, from_cells
 from viz.build import GameTree
 from viz.errors import GraphvizFailedError, GraphvizNotFoundError, UnreadableError, VizError
-from viz.model import VIEWS, EdgeLook, Figure, NodeLook, cut_at, figure, shown
+from viz.model import (
+    BOOK_VALUES,
+    VIEWS,
+    EdgeLook,
+    Figure,
+    NodeLook,
+    cut_at,
+    default_title,
+    figure,
+    shown,
+)
 from viz.notation import bound_text
 
 __all__ = [
@@ -370,7 +380,7 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
     facts = tree.graph.graph
     fig = look.fig
     rows = []
-    name = default_title(tree, look.view) if title is None else title  # "": no title
+    name = default_title(tree, look.view, fig.style) if title is None else title  # "": none
     if look.exercise and name:
         name = "Exercise: " + name
     if name:
@@ -428,7 +438,9 @@ def _legend(tree: GameTree, look: _Look) -> list[str]:
         lines.append("<B>━</B> principal variation (best play from the root)")
         lines.append(f'<FONT COLOR="{_OPTIMAL}"><B>━</B></FONT> a best move at its node')
         bounds = {d["bound"] for d in nodes if d["kind"] == "node" and d["value"] is not None}
-        if bounds - {"exact"}:
+        if look.fig.book_values:
+            lines.append(escape(BOOK_VALUES))
+        elif bounds - {"exact"}:
             lines.append("≥v lower bound (failed high, v ≥ β)   ≤v upper bound (failed low, v ≤ α)")
         if any(d["kind"] == "pruned" for d in nodes):
             revealed = facts.get("pruned_view") == "values"
@@ -490,19 +502,6 @@ def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
     )
 
 
-def default_title(tree: GameTree, view: str = "minimax") -> str:
-    facts = tree.graph.graph
-    algorithm = {"minimax": "Minimax", "alphabeta": "Alpha-beta"}[facts["algorithm"]]
-    if view == "negamax":
-        algorithm += " (negamax view)"
-    depth = f", depth {facts['depth']}" if facts["depth"] is not None else ""
-    order = {"given": "", "best": ", best move first", "worst": ", worst move first"}
-    return (
-        f"{algorithm} on {facts['game']} from {facts['position']}{depth}"
-        f"{order[facts.get('ordering', 'given')]}"
-    )
-
-
 def answer_facts(facts: Mapping[str, Any]) -> list[str]:
     """The answer in a caption: ``value v``, ``best move m``, ``principal variation ...``."""
     parts = [f"value {facts['value_text']}"]
@@ -549,6 +548,7 @@ def to_dot(
     marks: bool = False,
     wrap: int | None = None,
     unscaled: bool = False,
+    style: str = "default",
 ) -> str:
     """The Graphviz DOT source of the diagram, or of frame ``step`` (0 = before the search).
 
@@ -565,6 +565,7 @@ def to_dot(
         rankdir: ``"TB"`` (root on top) or ``"LR"`` (root on the left, for wide trees).
         marks: colour-mark the value and range texts (for the stepper page).
         wrap: lay the leaves under a node out in rows of ``wrap`` (for wide trees).
+        style: ``"aima"`` for the book's titles and values (:data:`viz.model.STYLES`).
         unscaled: state no largest size (:data:`MAX_INCHES`): Graphviz draws the picture at
             its natural size however large.
 
@@ -595,6 +596,7 @@ def to_dot(
         alpha_beta_labels=alpha_beta_labels,
         order=order,
         boards=boards,
+        style=style,
     )
     look = _Look(fig, boards=boards, marks=marks)
     graph = tree.graph

@@ -46,7 +46,9 @@ def frame_sources(tree: GameTree, **looks: Any) -> list[str]:
 def frame_svgs(tree: GameTree, **looks: Any) -> list[str]:
     """Every frame as an SVG document, all cut from one layout."""
     svg = stepper_svg(tree, **looks)
-    changes = frame_changes(tree, view=looks.get("view", "minimax"))
+    changes = frame_changes(
+        tree, view=looks.get("view", "minimax"), style=looks.get("style", "default")
+    )
     current = current_nodes(tree)
     return [frame_svg(svg, changes, k, current[k]) for k in range(len(tree.steps) + 1)]
 

@@ -149,9 +149,9 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
     """The stepper page's HTML text (see :func:`write_html`; ``looks`` as for
     :func:`viz.dot.to_dot`: boards, alpha_beta_labels, order, view)."""
     view = looks.get("view", "minimax")
-    name = title or default_title(tree, view)
+    name = title or default_title(tree, view, looks.get("style", "default"))
     svg = svg_element(stepper_svg(tree, title=title, **looks))
-    changes = frame_changes(tree, view=view)
+    changes = frame_changes(tree, view=view, style=looks.get("style", "default"))
     texts = captions(tree, view)
     data = {
         "captions": texts,

@@ -31,17 +31,25 @@ from viz.notation import SWAP, bound_text, cut_text, range_text, window_text
 
 __all__ = [
     "A4_TEXT_MM",
+    "STYLES",
     "VIEWS",
     "EdgeLook",
     "Figure",
     "Frame",
     "NodeLook",
     "blanks_fit_a4",
+    "default_title",
     "figure",
     "shown",
 ]
 
 VIEWS = ("minimax", "negamax")
+STYLES = ("default", "aima")
+"""``"aima"``: the book's style: its titles, and values as the book writes them (a node cut off
+shows the value it returned, ``2``, not the bound ``≤2`` it stands for)."""
+
+BOOK_VALUES = "as in the book, a node cut off shows the value it returned (2): a bound (≤2)"
+"""The legend's line for the book's values, in every writer."""
 INF = float("inf")
 
 BLANK_RANGE = "[      ,      ]"
@@ -225,6 +233,14 @@ class Figure:
     final: bool
     step: int
     current: int | None
+    style: str = "default"
+
+    @property
+    def book_values(self) -> bool:
+        """Some value drawn is a bound written as the book writes it (without ≥ or ≤)."""
+        return self.style == "aima" and any(
+            n.bound != "exact" and n.value and n.kind == "node" for n in self.nodes.values()
+        )
 
 
 A4_TEXT_MM = 170.0
@@ -296,15 +312,20 @@ def figure(
     alpha_beta_labels: bool = False,
     order: bool = False,
     boards: bool = False,
+    style: str = "default",
 ) -> Figure:
     """What the figure of ``tree`` shows with these options, at ``step`` (None: finished).
 
+    ``style="aima"`` writes values as the book does (see :data:`STYLES`).
+
     Raises:
-        VizError: an unknown ``view``; or an exercise of a tree whose leaves are not all shown
-            (see :func:`viz.annotations.exercise_value`).
+        VizError: an unknown ``view`` or ``style``; or an exercise of a tree whose leaves
+            are not all shown (see :func:`viz.annotations.exercise_value`).
     """
     if view not in VIEWS:
         raise VizError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
+    if style not in STYLES:
+        raise VizError(f"unknown style {style!r}; choose one of: {', '.join(STYLES)}")
     frame = Frame(tree, step)
     graph = tree.graph
     labels = alpha_beta_labels and graph.graph["algorithm"] == "alphabeta"
@@ -314,6 +335,14 @@ def figure(
     nodes = {}
     for node, data in graph.nodes(data=True):
         nodes[node] = _node_look(tree, node, data, frame, view, exercise, labels, order, final)
+        if style == "aima":  # the book writes the value returned, not the bound it stands for
+            look = nodes[node]
+            sign = look.value[:1] if look.value[:1] in ("≥", "≤") else ""
+            nodes[node] = attrs.evolve(
+                look,
+                value=look.value[len(sign) :],
+                reserved=look.reserved.lstrip("≥≤"),
+            )
         if not boards:
             nodes[node] = attrs.evolve(nodes[node], board=None, cells=None)
     edges = []
@@ -349,7 +378,34 @@ def figure(
         final=frame.final,
         step=frame.step,
         current=frame.current,
+        style=style,
     )
+
+
+def default_title(tree: GameTree, view: str = "minimax", style: str = "default") -> str:
+    """The figure's title: algorithm, game, position, depth, ordering; in the book's style,
+    as the book titles its figures.
+
+    >>> from games import load_game
+    >>> from viz.build import game_tree
+    >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
+    >>> default_title(tree), default_title(tree, style="aima")
+    ('Alpha-beta on textbook from root', 'Alpha–beta search of a two-ply game tree')
+    """
+    facts = tree.graph.graph
+    order = {"given": "", "best": ", best move first", "worst": ", worst move first"}
+    ordering = order[facts.get("ordering", "given")]
+    if style == "aima":
+        name = {"minimax": "Minimax", "alphabeta": "Alpha–beta"}[facts["algorithm"]]
+        plies = max((int(d["depth"]) for _, d in tree.graph.nodes(data=True)), default=0)
+        words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(plies, str(plies))
+        view_note = " (negamax view)" if view == "negamax" else ""
+        return f"{name} search of a {words}-ply game tree{view_note}{ordering}"
+    algorithm = {"minimax": "Minimax", "alphabeta": "Alpha-beta"}[facts["algorithm"]]
+    if view == "negamax":
+        algorithm += " (negamax view)"
+    depth = f", depth {facts['depth']}" if facts["depth"] is not None else ""
+    return f"{algorithm} on {facts['game']} from {facts['position']}{depth}{ordering}"
 
 
 def _node_look(

@@ -101,14 +101,17 @@ def _centre(body: str) -> float | None:
     return (min(xs) + max(xs)) / 2 if xs else None
 
 
-def frame_changes(tree: GameTree, *, view: str = "minimax") -> dict[int, list[Change]]:
+def frame_changes(
+    tree: GameTree, *, view: str = "minimax", style: str = "default"
+) -> dict[int, list[Change]]:
     """For each node, the frames at which its visibility, value or range text changes.
 
     The first change is at frame 0; a node's look at frame ``k`` is its last change at or
     before ``k``. The last frame (``len(tree.steps)``) is the finished diagram.
     """
     figures = [
-        figure(tree, step=k, view=view, alpha_beta_labels=True) for k in range(len(tree.steps) + 1)
+        figure(tree, step=k, view=view, alpha_beta_labels=True, style=style)
+        for k in range(len(tree.steps) + 1)
     ]
     out: dict[int, list[Change]] = {}
     for node in tree.graph.nodes:

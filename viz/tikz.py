@@ -45,8 +45,17 @@ import attrs
 from solver.output import write_text
 from viz.annotations import exercise_task
 from viz.build import GameTree
-from viz.dot import default_title, summary_line
-from viz.model import BLANK_RANGE, BLANK_WINDOW, EdgeLook, Figure, NodeLook, figure
+from viz.dot import summary_line
+from viz.model import (
+    BLANK_RANGE,
+    BLANK_WINDOW,
+    BOOK_VALUES,
+    EdgeLook,
+    Figure,
+    NodeLook,
+    default_title,
+    figure,
+)
 
 __all__ = ["latex_text", "to_tikz", "value_tex", "write_tikz"]
 
@@ -470,7 +479,7 @@ def _caption(
     tree = fig.tree
     facts = tree.graph.graph
     rows = []
-    name = default_title(tree, fig.view) if title is None else title
+    name = default_title(tree, fig.view, fig.style) if title is None else title
     if name:
         rows.append(r"\textbf{" + latex_text(("Exercise: " if fig.exercise else "") + name) + "}")
     if summary:
@@ -486,9 +495,12 @@ def _caption(
             r"$\triangle$ MAX takes the largest value",
             r"$\bigtriangledown$ MIN the smallest",
         ]
+        if fig.book_values:
+            items.append(latex_text(BOOK_VALUES))
+        elif not fig.exercise:
+            items.append(r"$\geq v$ / $\leq v$: a bound (alpha-beta stopped early)")
         if not fig.exercise:  # the rest are answers
             items += [
-                r"$\geq v$ / $\leq v$: a bound (alpha-beta stopped early)",
                 r"\textbf{bold}: principal variation",
                 r"{\color{optimal}blue}: a best move",
             ]
@@ -539,6 +551,7 @@ def to_tikz(
     order: bool = False,
     view: str = "minimax",
     overlays: bool = False,
+    style: str = "default",
 ) -> str:
     r"""The figure as TikZ: a standalone LaTeX document, or the ``tikzpicture`` alone.
 
@@ -558,6 +571,7 @@ def to_tikz(
         order: number the nodes in the order the search entered them.
         view: ``"minimax"`` or ``"negamax"`` (values from the mover's side).
         overlays: one Beamer overlay per step of the search (``\only<k-l>``), as the stepper.
+        style: ``"aima"`` for the book's titles and values (:data:`viz.model.STYLES`).
 
     Raises:
         CapabilityError: ``boards=True`` for a game without ``render``.
@@ -583,6 +597,7 @@ def to_tikz(
         "alpha_beta_labels": alpha_beta_labels,
         "order": order,
         "boards": boards,
+        "style": style,
     }
     steps = list(range(len(tree.steps) + 1)) if overlays and not exercise else [None]
     if overlays and standalone:
@@ -623,7 +638,7 @@ def to_tikz(
         needs = "\\usepackage{tikz} (in a Beamer frame)" if overlays else "\\usepackage{tikz}"
         return f"% gamesolver tree: \\input this where the preamble has {needs}\n" + body
     if overlays:  # the frame's title is the figure's; the picture keeps only its legend
-        name = default_title(tree, view) if title is None else title
+        name = default_title(tree, view, style) if title is None else title
         return _BEAMER.replace("%TITLE%", latex_text(name)).replace("%BODY%", body.rstrip("\n"))
     return _STANDALONE.replace("%BODY%\n", body)
 

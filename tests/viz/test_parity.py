@@ -153,7 +153,7 @@ class TestGraphvizAndTikzAgree:
 
     @pytest.mark.parametrize("seed", range(4))
     def test_random_trees_under_every_option(self, seed: int) -> None:
-        """200 random trees (50 a seed), each under options taken in turn from every combination."""
+        """200 random trees (50 a seed), under options taken in turn from all 64 combinations."""
         rng = random.Random(seed)
         for index in range(50):
             options = OPTIONS[(seed * 50 + index) % len(OPTIONS)]

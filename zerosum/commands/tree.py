@@ -60,6 +60,14 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         help="values from MAX's side (minimax, default) or the mover's side (negamax)",
     )
     tree.add_argument(
+        "--style",
+        choices=viz.STYLES,
+        default="default",
+        help="aima: the book's style in one switch: its node letters and move names (games "
+        "that have them, e.g. textbook), its titles, and values as it writes them (2 at a node "
+        "cut off, where the default writes the bound ≤2)",
+    )
+    tree.add_argument(
         "--ordering",
         choices=viz.ORDERINGS,
         default="given",
@@ -158,7 +166,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
     _check_outputs(args)
     _check_pages_and_tikz(args)
-    game = load(args)
+    game = _load_styled(args)
     state = position(game, args)
     if args.algorithm == "engine":  # stopped by --max-nodes while it runs
         return _engine(args, io, game, state)
@@ -183,6 +191,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             "alpha_beta_labels": args.alpha_beta_labels,
             "order": args.order,
             "view": args.view,
+            "style": args.style,
             "large": args.large,
         }
         written = _write(tree, args, looks, io)
@@ -329,6 +338,7 @@ def _picture(
             "alpha_beta_labels": args.alpha_beta_labels,
             "order": args.order,
             "view": args.view,
+            "style": args.style,
             "title": args.title if "title" in pieces else "",
             "summary": "summary" in pieces,
             "legend": "legend" in pieces,
@@ -341,6 +351,20 @@ def _picture(
             tree, path, title=args.title, overwrite=args.force, exercise=exercise, **looks
         )
     return str(out)
+
+
+def _load_styled(args: argparse.Namespace) -> Any:
+    """The game, with the book's node letters and move names under ``--style aima`` when it has
+    them (a game without them is drawn in the book's style otherwise)."""
+    given = [o.partition("=")[0].strip() for o in getattr(args, "option", None) or ()]
+    if args.style == "aima" and "labels" not in given:
+        options = [*(getattr(args, "option", None) or []), "labels=aima"]
+        styled = argparse.Namespace(**{**vars(args), "option": options})
+        try:
+            return load(styled)
+        except UsageError:
+            pass  # the game takes no labels option: its own names stand
+    return load(args)
 
 
 def _check_pages_and_tikz(args: argparse.Namespace) -> None:
