@@ -223,7 +223,7 @@ def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
         f'<FONT POINT-SIZE="14"{mark}><B>{escape(text) or "&nbsp;"}</B></FONT></TD></TR>'
     ]
     if shape.blanks:  # the value is written by hand: a blank beside the mover's glyph
-        rows = [_blank_row(f'{name}<FONT COLOR="{head_colour}">{glyph}</FONT>', _BLANK_CELL)]
+        rows = [_blank_row(f'{name}<FONT COLOR="{head_colour}">{glyph}</FONT> v=', _BLANK_CELL)]
     if look.boards and shape.board:
         rows.append(f"<TR><TD>{board_label(_board(shape))}</TD></TR>")
     if shape.label:

@@ -220,7 +220,8 @@ class _Sizes:
 def _notes(fig: Figure, shape: NodeLook) -> list[tuple[str, str]]:
     """The notes right of a node, as (plain text, LaTeX) pairs: range, window, order, cuts."""
     out = []
-    if shape.blanks:
+    if shape.blanks:  # the value too: a triangle of a size that fits the sheet is too narrow
+        out.append(("v=" + BLANK_WINDOW[-8:], rf"v={_blank()}"))
         out.append((BLANK_RANGE, rf"[{_blank()}, {_blank()}]"))
         out.append((BLANK_WINDOW, rf"$\alpha$={_blank()} $\beta$={_blank()}"))
     else:
@@ -252,6 +253,8 @@ def _note_width(fig: Figure, shape: NodeLook) -> float:
         if text in (BLANK_RANGE, BLANK_WINDOW):  # two blanks and what stands between them
             plain = "[, ]" if text == BLANK_RANGE else "α= β="
             widths.append(_width(plain) + 2 * _BLANK + 0.1)
+        elif text.startswith("v="):
+            widths.append(_width("v=") + _BLANK + 0.1)
         else:
             widths.append(_width(text) + 0.1)
     return max(widths)
@@ -393,7 +396,9 @@ def _node_commands(
     if notes:
         out.append(
             rf"\node[font=\scriptsize, anchor=west, align=left, inner sep=0pt, text=black!75] "
-            rf"at ({_fmt(x + half_w + 0.08)},{_fmt(y)}) {{" + r"\\".join(notes) + "};"
+            rf"at ({_fmt(x + half_w + 0.08)},{_fmt(y)}) {{"
+            + r"\\{}".join(notes)
+            + "};"  # {}: a [ opening a line is text
         )
     return out
 
@@ -672,8 +677,8 @@ def _sizes(fig: Figure, boards: bool, exercise: bool) -> _Sizes:
         half_w = max(0.8, 0.066 * chars + 0.15)
         half_h = max(0.72, 0.15 * (count + 2) + 0.05)
         return _Sizes(half_w, half_h, 2 * half_h + 0.9)
-    if exercise:  # the value is written by hand inside the triangle: 12 mm where it is written
-        return _Sizes(0.95, 0.5, 1.9)
+    if exercise and not fig.labels:  # the value is written by hand in the triangle: 12 mm wide
+        return _Sizes(1.25, 0.55, 2.0)  # at mid-height, where it is written
     longest = max((len(s.value) for s in fig.nodes.values() if not s.leaf), default=0)
     half_w = _HALF_W if longest <= 2 else max(_HALF_W, 0.16 * longest + 0.08)
     return _Sizes(half_w, _HALF_H if half_w == _HALF_W else _HALF_H + 0.06, _ROW)

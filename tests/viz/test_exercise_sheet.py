@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
 
 from games import load_game
 from tests.viz.svg import SVG, needs_dot
 from tests.viz.test_parity import random_tree
 from viz import game_tree, to_svg
+from viz.tikz import to_tikz
 
 pytestmark = needs_dot
 
@@ -124,3 +130,30 @@ class TestKeyNamesEveryNode:
             key = node_names(to_svg(tree, alpha_beta_labels=labels))
             assert {"G", "K", "N"} <= sheet
             assert sheet == key == {d["name"] for _, d in tree.graph.nodes(data=True) if d["name"]}
+
+
+@pytest.mark.skipif(
+    shutil.which("pdflatex") is None or shutil.which("pdfinfo") is None,
+    reason="pdflatex and pdfinfo are needed to measure the TikZ sheet",
+)
+class TestTikzSheetOnA4:
+    def test_blanks_hold_a_handwritten_minus_infinity_on_a4(self, tmp_path: Path) -> None:
+        """The TikZ sheet's page, shrunk to A4's width, keeps its 14 mm blanks 12 mm wide."""
+        game = load_game("textbook", labels="aima")
+        tree = game_tree(game, algorithm="alphabeta", pruned="values")
+        source = to_tikz(tree, exercise=True, alpha_beta_labels=True)
+        assert source.count(r"\rule{1.4cm}") == 5 * 4
+        (tmp_path / "sheet.tex").write_text(source, encoding="utf-8")
+        subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "sheet.tex"],
+            cwd=tmp_path,
+            capture_output=True,
+            check=True,
+            timeout=120,
+        )
+        info = subprocess.run(
+            ["pdfinfo", "sheet.pdf"], cwd=tmp_path, capture_output=True, text=True, check=True
+        ).stdout
+        width_pt = float(re.search(r"Page size:\s+([\d.]+) x", info).group(1))  # type: ignore[union-attr]
+        width_mm = width_pt * 25.4 / 72
+        assert 14.0 * min(1.0, A4_TEXT_MM / width_mm) >= HANDWRITING_MM, width_mm
