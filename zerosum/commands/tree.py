@@ -203,6 +203,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 state=state,
                 title=args.title,
                 overwrite=args.force,
+                boards=args.boards,
             )
             written.append(str(page))
     except viz.UnknownFormatError as exc:
