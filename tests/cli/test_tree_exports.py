@@ -190,3 +190,21 @@ class TestTikzForSlides:
         """--beamer with an SVG output is a usage error naming what it needs."""
         result = run("tree", "textbook", "-o", str(tmp_path / "t.svg"), "--beamer")
         assert result.code == 2 and "--beamer needs -o FILE.tex" in result.err
+
+
+class TestRandomExerciseSheets:
+    def test_random_exercises_write_a_sheet_and_its_key(self, run, tmp_path) -> None:
+        """--random-exercises N -o sheet.tex writes the sheet and the key (and PDFs)."""
+        out = tmp_path / "sheet.tex"
+        result = run(
+            "tree", "textbook", "--random-exercises", "2", "--seed", "4", "--branching", "2,2",
+            "--values=-5,15", "-o", str(out),
+        )  # fmt: skip
+        assert result.code == 0, result.err
+        assert out.exists() and (tmp_path / "sheet-key.tex").exists()
+        assert out.read_text(encoding="utf-8").count(r"\subsection*{Exercise") == 2
+
+    def test_only_textbook_trees(self, run, tmp_path) -> None:
+        """Another game is refused, naming the command that works."""
+        result = run("tree", "tictactoe", "--random-exercises", "2", "-o", str(tmp_path / "s.tex"))
+        assert result.code == 2 and "gamesolver tree textbook --random-exercises 2" in result.err

@@ -85,6 +85,36 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with -o FILE: FILE shows only the leaves (values to fill in), FILE-key the answers",
     )
+    sheet = tree.add_argument_group(
+        "exercise sheets of random trees (textbook only; -o FILE.tex, also FILE.pdf by pdflatex)"
+    )
+    sheet.add_argument(
+        "--random-exercises",
+        type=positive_int,
+        metavar="N",
+        help="a printable sheet of N seeded random alpha-beta exercises and its key, "
+        "of --depth plies (default 2)",
+    )
+    sheet.add_argument("--seed", type=int, default=1, help="the sheet's seed (default 1)")
+    sheet.add_argument(
+        "--branching",
+        type=_pair,
+        default=(2, 3),
+        metavar="LO,HI",
+        help="children a node, fewest and most (default 2,3)",
+    )
+    sheet.add_argument(
+        "--values",
+        type=_pair,
+        default=(-9, 20),
+        metavar="LO,HI",
+        help="the leaf values' range (default -9,20)",
+    )
+    sheet.add_argument(
+        "--ordering-question",
+        action="store_true",
+        help="also ask which order of the moves prunes most (the key gives each order's count)",
+    )
     tree.add_argument(
         "--large",
         action="store_true",
@@ -164,6 +194,8 @@ TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json", ".tex")
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
+    if args.random_exercises is not None:
+        return _exercise_sheet(args, io)
     _check_outputs(args)
     _check_pages_and_tikz(args)
     game = _load_styled(args)
@@ -352,6 +384,55 @@ def _picture(
             tree, path, title=args.title, overwrite=args.force, exercise=exercise, **looks
         )
     return str(out)
+
+
+def _pair(text: str) -> tuple[int, int]:
+    """``LO,HI`` as two integers, the smaller first."""
+    parts = text.split(",")
+    try:
+        low, high = (int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid range {quote(text)}: expected two integers LO,HI, e.g. 2,3"
+        ) from None
+    if low > high:
+        raise argparse.ArgumentTypeError(f"invalid range {quote(text)}: LO is larger than HI")
+    return low, high
+
+
+def _exercise_sheet(args: argparse.Namespace, io: Io) -> int:
+    """``--random-exercises N``: a sheet of seeded random textbook trees and its key."""
+    from games import load_game
+    from viz.exercises import ExerciseSet, write_sheet
+
+    if args.game != "textbook":
+        raise UsageError(
+            f"--random-exercises draws textbook trees; use: gamesolver tree textbook "
+            f"--random-exercises {args.random_exercises} -o sheet.tex (not {args.game!r})"
+        )
+    if args.output is None or not args.output.lower().endswith((".tex", ".pdf")):
+        raise UsageError("--random-exercises writes a LaTeX sheet: give it -o FILE.tex")
+    target = args.output[: -len(".pdf")] + ".tex" if args.output.endswith(".pdf") else args.output
+    checked_output(target, "-o", args.force)
+    checked_output(_key_path(target), "-o (the answer key)", args.force)
+    try:
+        spec = ExerciseSet(
+            seed=args.seed,
+            count=args.random_exercises,
+            branching=args.branching,
+            depth=args.depth or 2,
+            values=args.values,
+            ordering_question=args.ordering_question,
+        )
+    except viz.VizError as exc:
+        raise UsageError(str(exc)) from None
+
+    def textbook(tree: Any) -> Any:
+        return load_game("textbook", tree=tree, labels="aima")
+
+    for path in write_sheet(spec, textbook, target, overwrite=args.force):
+        io.print(f"wrote {path}")
+    return EXIT_OK
 
 
 def _load_styled(args: argparse.Namespace) -> Any:
