@@ -202,6 +202,23 @@ class TestCurrentNodeHighlight:
             assert "the node just valued" in text
 
 
+class TestPseudocode:
+    def test_page_shows_the_searchs_pseudocode(self, page: Path) -> None:
+        """The alpha-beta page carries AIMA's ALPHA-BETA-SEARCH with its cut-off lines."""
+        text = page.read_text(encoding="utf-8")
+        assert "function ALPHA-BETA-SEARCH(game, state)" in text
+        assert 'data-line="max-cut"' in text and 'data-line="min-cut"' in text
+
+    def test_every_step_names_a_line_of_the_pseudocode(self, tree: GameTree) -> None:
+        """Each frame after the first highlights a line that the pseudocode has."""
+        from viz.pseudocode import PSEUDOCODE, step_lines
+
+        keys = {key for key, _ in PSEUDOCODE["alphabeta"] if key}
+        lines = step_lines(tree)
+        assert lines[0] is None and len(lines) == len(tree.steps) + 1
+        assert set(lines[1:]) <= keys
+
+
 def chromium_dom(url: str, profile: Path) -> str:
     """The DOM of ``url`` after its scripts ran, from headless Chromium."""
     assert CHROMIUM is not None
@@ -264,6 +281,15 @@ class TestPageInChromium:
         """At frame 5 the browser paints the node of step 5 in the highlight colour."""
         shown = autotest(chromium_dom(page.as_uri() + "?autotest=5", tmp_path / "p6"))
         assert shown["current"] == f"n{tree.steps[4].node}:{HIGHLIGHT}"
+
+    def test_pseudocode_line_of_each_step_is_highlighted(
+        self, page: Path, tree: GameTree, tmp_path: Path
+    ) -> None:
+        """Frame 6 (C's cut-off) highlights MIN-VALUE's early return; frame 4 its return v."""
+        shown = autotest(chromium_dom(page.as_uri() + "?autotest=6", tmp_path / "p8"))
+        assert tree.steps[5].kind == "cut" and shown["line"] == "min-cut"
+        shown = autotest(chromium_dom(page.as_uri() + "?autotest=4", tmp_path / "p9"))
+        assert shown["line"] == "min-return"
 
     def test_current_table_node_is_painted_yellow(self, tree: GameTree, tmp_path: Path) -> None:
         """With alpha-beta labels (nodes drawn as tables) the highlight shows too."""
