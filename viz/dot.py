@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import itertools
 import re
+import shutil
+import subprocess
 import textwrap
 from collections.abc import Mapping
 from html import escape
 from typing import Any
-
-import graphviz
 
 from solver.quoting import quote
 from viz.annotations import exercise_task
@@ -656,30 +656,40 @@ def _wrap_columns(graph: Any, rows: dict[int, int], per_row: int | None) -> list
     return out
 
 
+PNG_DPI = 150
+"""The resolution of PNG pictures (Graphviz's default, 96, blurs the small texts)."""
+
+
 def pipe(source: str, fmt: str) -> bytes:
     """Run Graphviz ``dot`` on ``source`` and return the output in ``fmt`` (svg, png, pdf, plain).
+
+    The source is passed as it is; a PNG is drawn at :data:`PNG_DPI`, set on ``dot``'s command
+    line.
 
     Raises:
         GraphvizNotFoundError: ``dot`` is not installed.
         GraphvizFailedError: ``dot`` failed (e.g. a broken installation or out of memory).
     """
-    if fmt == "png":
-        source = source.replace("{\n", '{\n  graph [dpi="150"];\n', 1)
-    try:
-        data: bytes = graphviz.pipe("dot", fmt, source.encode(), quiet=True)
-    except graphviz.ExecutableNotFound:
+    dot = shutil.which("dot")
+    if dot is None:
         raise GraphvizNotFoundError(
             f"cannot write {fmt!r}: Graphviz's 'dot' program is not installed "
             "(Debian/Ubuntu: apt-get install graphviz); DOT and JSON output work without it"
-        ) from None
-    except (graphviz.CalledProcessError, OSError) as error:
-        stderr = getattr(error, "stderr", None)
-        said = stderr.decode(errors="replace").strip() if isinstance(stderr, bytes) else ""
+        )
+    command = [dot, f"-T{fmt}", *([f"-Gdpi={PNG_DPI}"] if fmt == "png" else [])]
+    try:
+        done = subprocess.run(command, input=source.encode(), capture_output=True, check=False)
+    except OSError as error:
+        done = None
+        said = str(error)
+    if done is None or done.returncode != 0:
+        if done is not None:
+            said = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
         raise GraphvizFailedError(
-            f"cannot write {fmt!r}: Graphviz's 'dot' failed ({quote(said or str(error))}); "
+            f"cannot write {fmt!r}: Graphviz's 'dot' failed ({quote(said)}); "
             "check the Graphviz installation (`dot -V`), or write .dot or .json instead"
-        ) from None
-    return data
+        )
+    return done.stdout
 
 
 def svg_element(svg: str) -> str:
