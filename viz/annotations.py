@@ -1,8 +1,9 @@
-"""How a node's value is written, in one place for every picture (TikZ, the interactive page).
+"""What an exercise sheet shows and asks, for the drawing model (:mod:`viz.model`).
 
-It also holds what an exercise sheet hides, for every writer that draws one (Graphviz in
-:mod:`viz.dot`, TikZ in :mod:`viz.tikz`): every value but the leaves', the bounds, the cuts and
-pruned marks, and the principal path and best moves, which are the answers the student finds.
+An exercise shows every leaf's value and hides the answers the student finds: every other
+value, the bounds, the cuts and pruned marks, the principal path and best moves (the model
+applies it, so every writer draws the same sheet); its instruction asks only for what the sheet
+has blanks for.
 
 The tree (:mod:`viz.build`) records each valued node's ``bound``: ``"exact"``, or
 ``"lower"``/``"upper"`` when alpha-beta left the value a bound (the fail-soft rule of
@@ -18,12 +19,7 @@ from typing import Any
 
 from viz.errors import VizError
 
-__all__ = [
-    "exercise_edge",
-    "exercise_node",
-    "exercise_task",
-    "exercise_value",
-]
+__all__ = ["exercise_task", "exercise_value"]
 
 
 def exercise_value(
@@ -55,38 +51,6 @@ def exercise_value(
             "without one: build the tree with pruned='values'"
         )
     return value, bound
-
-
-def exercise_node(data: dict[str, Any]) -> dict[str, Any]:
-    """A node's attributes as an exercise draws them: a pruned node looks like any other, only
-    a leaf keeps its value, and no node is marked principal, optimal or cut.
-
-    >>> shown = exercise_node({"kind": "pruned", "leaf": None, "value": 2, "bound": "upper",
-    ...                        "principal": False, "optimal": False, "cut": "v=2 ≤ α=3"})
-    >>> shown["kind"], shown["value"], shown["bound"], shown["cut"]
-    ('node', None, 'exact', None)
-    """
-    value, bound = exercise_value(data, data["value"], data["bound"])
-    kind = "node" if data["kind"] == "pruned" else data["kind"]
-    return {
-        **data,
-        "kind": kind,
-        "value": value,
-        "bound": bound,
-        "principal": False,
-        "optimal": False,
-        "cut": None,
-    }
-
-
-def exercise_edge(data: dict[str, Any]) -> dict[str, Any]:
-    """A move as an exercise draws it: never pruned, principal or optimal (the answers).
-
-    >>> exercise_edge({"move": "a1", "pruned": True, "principal": False, "optimal": False,
-    ...                "cut": "v=2 ≤ α=3"})["pruned"]
-    False
-    """
-    return {**data, "pruned": False, "principal": False, "optimal": False, "cut": None}
 
 
 def exercise_task(algorithm: str, *, windows: bool = False) -> str:

@@ -1,29 +1,30 @@
-"""From an annotated tree to Graphviz: the DOT source of a diagram (or of one frame of it).
+"""From the drawing model to Graphviz: the DOT source of a diagram (or of one frame of it).
 
-The picture follows the textbook figures: MAX nodes are up-triangles, MIN nodes down-triangles,
-leaves boxes, values inside. A value that is only a bound is written ``≥v`` (lower bound: the
-node failed high) or ``≤v`` (upper bound: it failed low), from the node's ``bound``. The
-principal path is bold, other optimal moves are drawn blue, pruned subtrees grey and dashed with
-the cut written at the edge that was cut. Every node and edge gets an ``id`` and ``class``
-(``max``/``min``/``leaf``/``pruned``/``summary``, ``principal``, ``optimal``, ``cut``, and
-``bound-lower``/``bound-upper``/``bound-exact``) that survive into the SVG, so tests and pages
-can find them.
+Draws a :class:`viz.model.Figure` and decides nothing of its own about what a node shows; the
+DOT is written once, never patched afterwards. The picture follows the textbook figures: MAX
+nodes are up-triangles, MIN nodes down-triangles, leaves boxes, values inside. A value that is
+only a bound is written ``≥v`` (lower bound: the node failed high) or ``≤v`` (upper bound: it
+failed low), from the node's ``bound``. The principal path is bold, other optimal moves are
+drawn blue, pruned subtrees grey and dashed with the cut written at the edge that was cut. Every
+node and edge gets an ``id`` and ``class`` (``max``/``min``/``leaf``/``pruned``/``summary``,
+``principal``, ``optimal``, ``cut``, and ``bound-lower``/``bound-upper``/``bound-exact``) that
+survive into the SVG, so tests and pages can find them.
 
 Options: ``alpha_beta_labels`` writes each node's window on entry (α, β) and the range its
 value is known to lie in ([lo, hi], AIMA Figure 5.5) on the node itself; ``order`` numbers the
 nodes in the order the search entered them; ``view="negamax"`` shows every value from the side
 of the player to move (one rule at every node: the largest of the negated children);
 ``exercise`` hides every value but the leaves' (and the bounds, cuts and principal path) for
-students to fill in.
+students to fill in, with underlined blanks that hold a handwritten −∞; ``style="aima"`` draws
+the book's titles and values. AIMA's node letters stand beside their nodes.
 
 A frame (``step=k``) shows the tree after the first ``k`` steps of backward induction: only the
 nodes the search has entered (the others are laid out but invisible), the values found so far,
 each node's running range, the node just valued highlighted, pruned subtrees once cut.
 
-Sizes: :func:`pipe` sets the size Graphviz may scale to (:data:`MAX_INCHES` square) and
-:func:`readable_options` turns a wider picture sideways or wraps its leaves into rows, and refuses
-it when neither fits, rather than let it shrink
-out of legibility.
+Sizes: :func:`to_dot` states the size Graphviz may scale to (:data:`MAX_INCHES` square, unless
+``unscaled``) and :func:`readable_options` turns a wider picture sideways or wraps its leaves
+into rows, and refuses it when neither fits, rather than let it shrink out of legibility.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ class _Look:
 
     def __init__(self, fig: Figure, *, boards: bool, marks: bool) -> None:
         self.fig = fig
-        self.tree = fig.tree
+        self.tree: GameTree = fig.tree
         self.boards = boards
         self.ab = fig.labels
         self.order = fig.order
