@@ -406,14 +406,13 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
         )
         rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{text}</FONT></TD></TR>')
     if legend:
-        for line in _legend(tree, look):
-            rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="10">{line}</FONT></TD></TR>')
+        rows.append(f'<TR><TD ALIGN="LEFT">{_legend_table(_legend(tree, look))}</TD></TR>')
     if not rows:
         return '""'
     return '<<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
 
 
-def _legend(tree: GameTree, look: _Look) -> list[str]:
+def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
     facts = tree.graph.graph
     nodes = [d for _, d in tree.graph.nodes(data=True)]
     if look.view == "negamax":
@@ -466,10 +465,26 @@ def _legend(tree: GameTree, look: _Look) -> list[str]:
         lines.append("0 ≡ 2, 6: symmetric moves drawn once")
     if not look.fig.final or look.marks:  # a frame, or the stepper that shows every frame
         lines.append(f'<FONT COLOR="{_CURRENT_KEY}">■</FONT> the node just valued')
-    rows = ["   ".join(items)]
+    rows = [items]
     for start in range(0, len(lines), 3):
-        rows.append("   ".join(lines[start : start + 3]))
+        rows.append(lines[start : start + 3])
     return rows
+
+
+def _legend_table(rows: list[list[str]]) -> str:
+    """The legend as a grid, each item in a cell of its own with a gap after it (a browser
+    whose font runs wider than Graphviz measured widens an item, never onto the next one); a
+    row's last item fills the rest of the row, so a long item never widens a column."""
+    columns = max(len(row) for row in rows)
+    out = []
+    for row in rows:
+        spans = [1] * (len(row) - 1) + [2 * (columns - len(row)) + 1]  # the last fills the row
+        cells = [
+            f'<TD ALIGN="LEFT" COLSPAN="{span}"><FONT POINT-SIZE="10">{item}</FONT></TD>'
+            for item, span in zip(row, spans, strict=True)
+        ]
+        out.append("<TR>" + '<TD WIDTH="18"> </TD>'.join(cells) + "</TR>")
+    return '<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(out) + "</TABLE>"
 
 
 def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
