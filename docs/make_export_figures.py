@@ -4,7 +4,12 @@ engine's tree into docs/figures/ (nothing there is drawn by hand).
 Run from the project root:  .venv/bin/python docs/make_export_figures.py  [--out docs/figures]
 
 - ``tikz_deep.tex`` (TikZ source) and ``tikz_deep.png`` (compiled by pdflatex, converted by
-  pdftoppm; skipped with a note when they are missing): alpha-beta on a tree where D fails low;
+  pdftoppm; skipped with a note when they are missing): alpha-beta on a depth-4 tree, windows,
+  ranges and cuts beside the nodes;
+- ``tikz_beamer.tex``: AIMA Figure 5.5 as one Beamer frame whose overlays step through the
+  search in the book's style; ``tikz_beamer_06.png`` and ``tikz_beamer_end.png`` two of its pages;
+- ``tikz_exercise.tex`` / ``tikz_exercise_key.tex`` and their PNGs: a sheet with blanks for
+  every value, range and window, and its answer key;
 - ``interactive_textbook.html`` (the page) and ``interactive_textbook.png`` (headless Chromium's
   screenshot after the leaf c1 is edited from 2 to 5 and node D folded; skipped without it);
 - ``engine_tictactoe.svg`` and ``.png``: the engine's last iteration from ``oxx/..o/x..``.
@@ -27,43 +32,66 @@ from games import load_game  # noqa: E402
 from viz import game_tree, write_interactive, write_tikz  # noqa: E402
 from viz.engine_tree import engine_tree, render_engine  # noqa: E402
 
-DEEP = [[5], [[[3, 1], [4, 2]], 1]]
+DEEP4 = [[[[3, 17], [2, 12]], [[15], [25, 0]]], [[[2, 5], [3]], [[2, 14]]]]
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 ENGINE_POSITION = "oxx/..o/x.."
 
 
-def tikz_figure(out: Path) -> None:
-    """The TikZ source, and its PDF as a PNG when pdflatex and pdftoppm are installed."""
-    game = load_game("textbook", tree=DEEP)
-    source = write_tikz(game_tree(game, algorithm="alphabeta"), out / "tikz_deep.tex")
-    print(f"wrote {source}")
+def compiled(source: Path, out: Path, pages: dict[int, str], runs: int = 1) -> None:
+    """Compile ``source`` with pdflatex and write the given pages as PNGs (page -> name)."""
     if not (shutil.which("pdflatex") and shutil.which("pdftoppm")):
-        print("note: pdflatex or pdftoppm missing: tikz_deep.png not made")
+        print(f"note: pdflatex or pdftoppm missing: {source.stem} not compiled")
         return
     with tempfile.TemporaryDirectory() as folder:
         shutil.copy(source, folder)
-        subprocess.run(
-            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", source.name],
-            cwd=folder,
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        subprocess.run(
-            [
-                "pdftoppm",
-                "-png",
-                "-r",
-                "130",
-                "-singlefile",
-                "tikz_deep.pdf",
-                str(out / "tikz_deep"),
-            ],
-            cwd=folder,
-            check=True,
-            timeout=120,
-        )
-    print(f"wrote {out / 'tikz_deep.png'}")
+        for _ in range(runs):  # Beamer numbers its overlays on the second run
+            subprocess.run(
+                ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", source.name],
+                cwd=folder,
+                check=True,
+                capture_output=True,
+                timeout=120,
+            )
+        pdf = source.with_suffix(".pdf").name
+        for page, name in pages.items():
+            pick = ("-f", str(page), "-l", str(page))
+            subprocess.run(
+                ["pdftoppm", "-png", "-r", "110", "-singlefile", *pick, pdf, str(out / name)],
+                cwd=folder,
+                check=True,
+                timeout=120,
+            )
+            print(f"wrote {out / name}.png")
+
+
+def tikz_figure(out: Path) -> None:
+    """A depth-4 tree as TikZ with its windows, ranges and cuts beside the nodes."""
+    game = load_game("textbook", tree=DEEP4)
+    tree = game_tree(game, algorithm="alphabeta")
+    source = write_tikz(tree, out / "tikz_deep.tex", alpha_beta_labels=True)
+    print(f"wrote {source}")
+    compiled(source, out, {1: "tikz_deep"})
+
+
+def beamer_figure(out: Path) -> None:
+    """AIMA Figure 5.5 as one Beamer frame that steps (--beamer), two of its pages as PNGs."""
+    game = load_game("textbook", tree=TEXTBOOK, labels="aima")
+    tree = game_tree(game, algorithm="alphabeta")
+    source = write_tikz(
+        tree, out / "tikz_beamer.tex", alpha_beta_labels=True, overlays=True, style="aima"
+    )
+    print(f"wrote {source}")
+    compiled(source, out, {6: "tikz_beamer_06", len(tree.steps) + 1: "tikz_beamer_end"}, runs=2)
+
+
+def exercise_figure(out: Path) -> None:
+    """An exercise sheet as TikZ, blanks for every value, range and window, and its key."""
+    game = load_game("textbook", tree=TEXTBOOK, labels="aima")
+    tree = game_tree(game, algorithm="alphabeta", pruned="values")
+    for name, exercise in (("tikz_exercise", True), ("tikz_exercise_key", False)):
+        source = write_tikz(tree, out / f"{name}.tex", alpha_beta_labels=True, exercise=exercise)
+        print(f"wrote {source}")
+        compiled(source, out, {1: name})
 
 
 def interactive_figure(out: Path) -> None:
@@ -88,9 +116,9 @@ def interactive_figure(out: Path) -> None:
                 "--hide-scrollbars",
                 f"--user-data-dir={profile}",
                 "--virtual-time-budget=3000",
-                "--window-size=760,395",
+                "--window-size=900,560",
                 f"--screenshot={out / 'interactive_textbook.png'}",
-                page.resolve().as_uri() + "?autotest=click:1.0,edit:1.0=5,click:2",
+                page.resolve().as_uri() + "?autotest=click:1.0,edit:1.0=5,click:2,zoom:fit",
             ],
             check=True,
             capture_output=True,
@@ -113,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     tikz_figure(args.out)
+    beamer_figure(args.out)
+    exercise_figure(args.out)
     interactive_figure(args.out)
     engine_figure(args.out)
     return 0

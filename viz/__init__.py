@@ -38,6 +38,7 @@ from viz.export import FORMATS, render, to_json
 from viz.frames import write_frames
 from viz.html import write_html
 from viz.interactive import write_interactive
+from viz.model import STYLES
 from viz.ordering import ORDERINGS
 from viz.tikz import to_tikz, write_tikz
 
@@ -46,6 +47,7 @@ __all__ = [
     "FORMATS",
     "ORDERINGS",
     "PRUNED_VIEWS",
+    "STYLES",
     "VIEWS",
     "GameTree",
     "GraphvizFailedError",

@@ -1,46 +1,25 @@
-"""How a node's value is written, in one place for every picture (TikZ, the interactive page).
+"""What an exercise sheet shows and asks, for the drawing model (:mod:`viz.model`).
 
-It also holds what an exercise sheet hides, for every writer that draws one (Graphviz in
-:mod:`viz.dot`, TikZ in :mod:`viz.tikz`): every value but the leaves', the bounds, the cuts and
-pruned marks, and the principal path and best moves, which are the answers the student finds.
+An exercise shows every leaf's value and hides the answers the student finds: every other
+value, the bounds, the cuts and pruned marks, the principal path and best moves (the model
+applies it, so every writer draws the same sheet); its instruction asks only for what the sheet
+has blanks for.
 
 The tree (:mod:`viz.build`) records each valued node's ``bound``: ``"exact"``, or
 ``"lower"``/``"upper"`` when alpha-beta left the value a bound (the fail-soft rule of
-:func:`viz.build.bound_kind`). A lower bound is written ``≥v``, an upper bound ``≤v``.
+:func:`viz.build.bound_kind`). How a value or bound is written is :mod:`viz.notation`'s.
 
->>> value_text({"value": 4, "bound": "upper"})
-'≤4'
+>>> exercise_task("minimax")
+'fill in the value of every inner node; search the moves left to right'
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from viz.build import num
 from viz.errors import VizError
 
-__all__ = [
-    "BOUND_SIGN",
-    "exercise_edge",
-    "exercise_node",
-    "exercise_task",
-    "exercise_value",
-    "value_text",
-]
-
-BOUND_SIGN = {"exact": "", "lower": "≥", "upper": "≤"}
-"""The sign written before a value of each bound kind."""
-
-
-def value_text(data: dict[str, Any]) -> str:
-    """The value as drawn: ``≥v`` on a lower bound, ``≤v`` on an upper bound, else ``v``.
-
-    >>> value_text({"value": 3, "bound": "exact"}), value_text({"value": None, "bound": "exact"})
-    ('3', '')
-    """
-    if data["value"] is None:
-        return ""
-    return BOUND_SIGN[data["bound"]] + num(data["value"])
+__all__ = ["exercise_task", "exercise_value"]
 
 
 def exercise_value(
@@ -74,51 +53,19 @@ def exercise_value(
     return value, bound
 
 
-def exercise_node(data: dict[str, Any]) -> dict[str, Any]:
-    """A node's attributes as an exercise draws them: a pruned node looks like any other, only
-    a leaf keeps its value, and no node is marked principal, optimal or cut.
-
-    >>> shown = exercise_node({"kind": "pruned", "leaf": None, "value": 2, "bound": "upper",
-    ...                        "principal": False, "optimal": False, "cut": "v=2 ≤ α=3"})
-    >>> shown["kind"], shown["value"], shown["bound"], shown["cut"]
-    ('node', None, 'exact', None)
-    """
-    value, bound = exercise_value(data, data["value"], data["bound"])
-    kind = "node" if data["kind"] == "pruned" else data["kind"]
-    return {
-        **data,
-        "kind": kind,
-        "value": value,
-        "bound": bound,
-        "principal": False,
-        "optimal": False,
-        "cut": None,
-    }
-
-
-def exercise_edge(data: dict[str, Any]) -> dict[str, Any]:
-    """A move as an exercise draws it: never pruned, principal or optimal (the answers).
-
-    >>> exercise_edge({"move": "a1", "pruned": True, "principal": False, "optimal": False,
-    ...                "cut": "v=2 ≤ α=3"})["pruned"]
-    False
-    """
-    return {**data, "pruned": False, "principal": False, "optimal": False, "cut": None}
-
-
-def exercise_task(algorithm: str) -> str:
-    """The instruction written under an exercise (alpha-beta asks for windows and cuts too).
+def exercise_task(algorithm: str, *, windows: bool = False) -> str:
+    """The instruction written under an exercise: what to fill in, and only what the sheet has
+    room for (windows and ranges only where ``windows``: the sheet draws their blanks).
 
     >>> exercise_task("minimax")
     'fill in the value of every inner node; search the moves left to right'
-    """
-    return (
-        "fill in the value of every inner node"
-        + (
-            ", its window (α, β) on entry and its range [lo, hi]; cross out the branches "
-            "alpha-beta never visits and mark each bound ≥ or ≤"
-            if algorithm == "alphabeta"
-            else ""
-        )
-        + "; search the moves left to right"
-    )
+    >>> exercise_task("alphabeta")
+    'fill in the value of every inner node, mark each bound ≥ or ≤ and cross out the branches alpha-beta never visits; search the moves left to right'
+    """  # noqa: E501
+    parts = ["fill in the value of every inner node"]
+    if algorithm == "alphabeta":
+        if windows:
+            parts.append(", its window (α, β) on entry and its range [lo, hi]")
+        parts.append(", mark each bound ≥ or ≤ and cross out the branches alpha-beta never visits")
+    parts.append("; search the moves left to right")
+    return "".join(parts)

@@ -66,8 +66,9 @@ from solver.game import (
     state_key,
 )
 from solver.minimax import alphabeta, minimax
-from solver.results import SearchResult, format_value, ply_preference
+from solver.results import SearchResult, ply_preference
 from viz.errors import TooManyNodesError, VizError
+from viz.notation import bound_text, cut_text, number
 
 __all__ = [
     "ALGORITHMS",
@@ -440,22 +441,13 @@ def _facts(
         "depth": depth,
         "position": format_state(game, state),
         "value": _json_float(result.value),
-        "value_text": num(result.value),
+        "value_text": number(result.value),
         "best_move": moves[0] if moves else None,
         "pv": moves,
         "searched": recorder.entered,
         "pruned": recorder.pruned,
         "exact": result.exact,
     }
-
-
-def num(value: float | None) -> str:
-    """A value as a teacher writes it, to 3 digits for the diagrams; ``""`` for none.
-
-    >>> num(3.0), num(-2.5), num(float("inf")), num(None)
-    ('3', '-2.5', '+∞', '')
-    """
-    return "" if value is None else format_value(value, digits=3)
 
 
 def _json_float(value: float) -> float | str:
@@ -619,6 +611,8 @@ def _tree_from_events(
 
     next_id = max(graph.nodes, default=-1) + 1
     for cut, index in cuts:
+        high = cut.player == 0
+        inequality = cut_text(cut.value, cut.beta if high else cut.alpha, fails_high=high)
         parent_state = states[cut.node]
         parent = graph.nodes[cut.node]
         moves = []
@@ -633,17 +627,17 @@ def _tree_from_events(
                 parent["depth"] + 1,
                 [*parent["path"], move],
             )
-            data.update(cut_by=cut.node, cut=cut.inequality)
+            data.update(cut_by=cut.node, cut=inequality)
             if game.is_terminal(child_state):
                 data["leaf"] = "terminal"
             graph.add_node(next_id, **data)
             graph.add_edge(
-                cut.node, next_id, **_edge_attrs(move, True, cut.inequality if i == 0 else None)
+                cut.node, next_id, **_edge_attrs(move, True, inequality if i == 0 else None)
             )
             states[next_id] = child_state
             next_id += 1
         text = (
-            f"cut-off at {_who(parent)}: {cut.inequality}, so "
+            f"cut-off at {_who(parent)}: {inequality}, so "
             f"{'move' if len(moves) == 1 else 'moves'} {', '.join(moves)} need not be searched"
         )
         steps[index] = Step("cut", cut.node, text)
@@ -804,7 +798,7 @@ def _who(data: dict[str, Any]) -> str:
 def _leaf_text(data: dict[str, Any]) -> str:
     kind = "terminal position" if data["leaf"] == "terminal" else "horizon position (evaluated)"
     where = f" {data['title']}" if data["path"] else " at the root"
-    return f"{kind}{where} is worth {num(data['value'])}"
+    return f"{kind}{where} is worth {number(data['value'])}"
 
 
 _BOUND_TEXT = {
@@ -816,10 +810,9 @@ _BOUND_TEXT = {
 
 def _backup_text(data: dict[str, Any]) -> str:
     how = "maximum" if data["player"] == 0 else "minimum"
-    sign = {"exact": "", "lower": "≥", "upper": "≤"}[data["bound"]]
     return (
         f"{_who(data)} backs up the {how} of its children: "
-        f"{sign}{num(data['value'])}{_BOUND_TEXT[data['bound']]}"
+        f"{bound_text(data['value'], data['bound'])}{_BOUND_TEXT[data['bound']]}"
     )
 
 

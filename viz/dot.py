@@ -1,53 +1,66 @@
-"""From an annotated tree to Graphviz: the DOT source of a diagram (or of one frame of it).
+"""From the drawing model to Graphviz: the DOT source of a diagram (or of one frame of it).
 
-The picture follows the textbook figures: MAX nodes are up-triangles, MIN nodes down-triangles,
-leaves boxes, values inside. A value that is only a bound is written ``≥v`` (lower bound: the
-node failed high) or ``≤v`` (upper bound: it failed low), from the node's ``bound``. The
-principal path is bold, other optimal moves are drawn blue, pruned subtrees grey and dashed with
-the cut written at the edge that was cut. Every node and edge gets an ``id`` and ``class``
-(``max``/``min``/``leaf``/``pruned``/``summary``, ``principal``, ``optimal``, ``cut``, and
-``bound-lower``/``bound-upper``/``bound-exact``) that survive into the SVG, so tests and pages
-can find them.
+Draws a :class:`viz.model.Figure` and decides nothing of its own about what a node shows; the
+DOT is written once, never patched afterwards. The picture follows the textbook figures: MAX
+nodes are up-triangles, MIN nodes down-triangles, leaves boxes, values inside. A value that is
+only a bound is written ``≥v`` (lower bound: the node failed high) or ``≤v`` (upper bound: it
+failed low), from the node's ``bound``. The principal path is bold, other optimal moves are
+drawn blue, pruned subtrees grey and dashed with the cut written at the edge that was cut. Every
+node and edge gets an ``id`` and ``class`` (``max``/``min``/``leaf``/``pruned``/``summary``,
+``principal``, ``optimal``, ``cut``, and ``bound-lower``/``bound-upper``/``bound-exact``) that
+survive into the SVG, so tests and pages can find them.
 
 Options: ``alpha_beta_labels`` writes each node's window on entry (α, β) and the range its
 value is known to lie in ([lo, hi], AIMA Figure 5.5) on the node itself; ``order`` numbers the
 nodes in the order the search entered them; ``view="negamax"`` shows every value from the side
 of the player to move (one rule at every node: the largest of the negated children);
 ``exercise`` hides every value but the leaves' (and the bounds, cuts and principal path) for
-students to fill in.
+students to fill in, with underlined blanks that hold a handwritten −∞; ``style="aima"`` draws
+the book's titles and values. AIMA's node letters stand beside their nodes.
 
 A frame (``step=k``) shows the tree after the first ``k`` steps of backward induction: only the
 nodes the search has entered (the others are laid out but invisible), the values found so far,
 each node's running range, the node just valued highlighted, pruned subtrees once cut.
 
-Sizes: :func:`pipe` sets the size Graphviz may scale to (:data:`MAX_INCHES` square) and
-:func:`readable_options` turns a wider picture sideways or wraps its leaves into rows, and refuses
-it when neither fits, rather than let it shrink
-out of legibility.
+Sizes: :func:`to_dot` states the size Graphviz may scale to (:data:`MAX_INCHES` square, unless
+``unscaled``) and :func:`readable_options` turns a wider picture sideways or wraps its leaves
+into rows, and refuses it when neither fits, rather than let it shrink out of legibility.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Mapping
+import shutil
+import subprocess
+import textwrap
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-import graphviz
-
 from solver.quoting import quote
-from viz.annotations import exercise_task, exercise_value
+from viz.annotations import exercise_task
 from viz.boards import board_label, from_cells
-from viz.build import GameTree, as_float, num
+from viz.build import GameTree
 from viz.errors import GraphvizFailedError, GraphvizNotFoundError, UnreadableError, VizError
+from viz.model import (
+    BOOK_VALUES,
+    VIEWS,
+    EdgeLook,
+    Figure,
+    NodeLook,
+    cut_at,
+    default_title,
+    figure,
+    shown,
+)
+from viz.notation import bound_text
 
 __all__ = [
     "FONT",
     "MAX_INCHES",
     "VIEWS",
     "default_title",
-    "fit",
     "layout_size",
     "pipe",
     "summary_line",
@@ -62,7 +75,6 @@ MAX_INCHES = 50.0
 """The largest side of a picture drawn at its natural size (text at 9-14 pt stays legible when
 the picture is shown 1:1 and scrolled); larger pictures are refused unless asked for."""
 
-VIEWS = ("minimax", "negamax")
 
 VALUE_MARK = "#000001"
 """The colour of a node's value text (black to the eye); the stepper finds the text by it."""
@@ -73,13 +85,12 @@ _FILL = {0: "#d7e6f5", 1: "#f8ddd5"}  # MAX blue, MIN rose
 _NEGAMAX_FILL = "#e4e0f0"
 _LEAF_FILL = {"terminal": "#ffffff", "horizon": "#fff4cc"}
 _CURRENT = "#ffd54f"
+_CURRENT_KEY = "#b08000"  # the highlight in the legend, a shade darker to read as text
 _OPTIMAL = "#1f6fb2"
 _PRUNED = "#9a9a9a"
 _CUT = "#b03a2e"
 _GLYPH = {0: "▲", 1: "▼"}
 _HITS = "#7b3fa0"
-_SIGN = {"exact": "", "lower": "≥", "upper": "≤"}
-_SWAP = {"exact": "exact", "lower": "upper", "upper": "lower"}
 INF = float("inf")
 
 
@@ -94,231 +105,95 @@ def _attrs(items: dict[str, str]) -> str:
     return ", ".join(parts)
 
 
-def shown(data: dict[str, Any], view: str) -> tuple[float | None, str]:
-    """A node's value and bound as the view shows them (negamax: from the mover's side)."""
-    value, bound = data["value"], data["bound"]
-    if view == "negamax" and data["player"] == 1 and value is not None:
-        return -value, _SWAP[bound]
-    return value, bound
-
-
-def value_text(value: float | None, bound: str) -> str:
-    """``3``, ``≥3`` or ``≤3``; ``""`` for no value.
-
-    >>> value_text(3, "lower"), value_text(-1, "upper"), value_text(2.0, "exact")
-    ('≥3', '≤-1', '2')
-    """
-    return "" if value is None else _SIGN[bound] + num(value)
-
-
-def window_text(data: dict[str, Any], view: str) -> str:
-    """The window a node was entered with, ``α=3 β=+∞`` (negamax: the mover's window)."""
-    alpha, beta = as_float(data["alpha_in"]), as_float(data["beta_in"])
-    if alpha is None or beta is None:
-        return ""
-    if view == "negamax" and data["player"] == 1:
-        alpha, beta = -beta, -alpha
-    return f"α={num(alpha)} β={num(beta)}"
-
-
-def range_text(lo: float, hi: float) -> str:
-    """A value range as AIMA writes it, ``[3, +∞]``."""
-    return f"[{num(lo)}, {num(hi)}]"
-
-
-def cut_text(tree: GameTree, node: int, view: str) -> str:
-    """The cut at ``node`` as an inequality: ``v=2 ≤ α=3`` (negamax: ``v=-2 ≥ β=-3``)."""
-    data = tree.graph.nodes[node]
-    v = data["value"]
-    if data["player"] == 0:
-        beta = as_float(data["beta_out"])
-        assert beta is not None
-        return f"v={num(v)} ≥ β={num(beta)}"
-    alpha = as_float(data["alpha_out"])
-    assert alpha is not None
-    if view == "negamax":
-        return f"v={num(-v)} ≥ β={num(-alpha)}"
-    return f"v={num(v)} ≤ α={num(alpha)}"
-
-
-class Frame:
-    """What a frame reveals: nodes entered and values found up to ``step``, cuts done.
-
-    ``step=None`` (or past the last step) is the finished diagram.
-    """
-
-    def __init__(self, tree: GameTree, step: int | None) -> None:
-        self.tree = tree
-        self.final = step is None or step >= len(tree.steps)
-        self.step = len(tree.steps) if step is None else max(0, step)
-        self.current = tree.steps[self.step - 1].node if self.step > 0 and not self.final else None
-
-    def known(self, data: dict[str, Any]) -> bool:
-        """The node's value is shown (a summary node has none to hide)."""
-        if self.final:
-            return True
-        if data["kind"] == "pruned":
-            return self.cut(data)
-        return data["reveal"] is not None and bool(data["reveal"] <= self.step)
-
-    def visible(self, data: dict[str, Any]) -> bool:
-        """The search has reached the node (entered it, or cut it off) by this frame."""
-        if self.final:
-            return True
-        if data["kind"] == "summary":
-            return False
-        if data["depth"] == 0:
-            return True  # the search starts at the root
-        return data["opened"] is not None and bool(data["opened"] <= self.step)
-
-    def cut(self, data: dict[str, Any]) -> bool:
-        return self.final or (data["step"] is not None and data["step"] <= self.step)
-
-    def value(self, node: int, view: str) -> tuple[float | None, str]:
-        """The value shown at this frame: final once backed up, else none."""
-        data = self.tree.graph.nodes[node]
-        if not self.known(data):
-            return None, "exact"
-        return shown(data, view)
-
-    def range(self, node: int, view: str) -> tuple[float, float] | None:
-        """[lo, hi] the node's value is known to lie in at this frame (AIMA Figure 5.5).
-
-        Before any child is valued: [−∞, +∞]. While children come in, a MAX node's value is at
-        least the largest child value that is not an upper bound (MIN: at most the smallest
-        that is not a lower bound). Once backed up, the node's own bound decides.
-        """
-        graph = self.tree.graph
-        data = graph.nodes[node]
-        if data["kind"] != "node" or data["leaf"] or not self.visible(data):
-            return None
-        if self.known(data):
-            value, bound = shown(data, view)
-            assert value is not None
-            return (value if bound != "upper" else -INF, value if bound != "lower" else INF)
-        lo, hi = -INF, INF
-        for child in graph.successors(node):
-            kid = graph.nodes[child]
-            if kid["kind"] != "node" or not self.known(kid) or kid["value"] is None:
-                continue
-            if data["player"] == 0 and kid["bound"] != "upper":
-                lo = max(lo, kid["value"])
-            if data["player"] == 1 and kid["bound"] != "lower":
-                hi = min(hi, kid["value"])
-        if view == "negamax" and data["player"] == 1:
-            lo, hi = -hi, -lo
-        return lo, hi
-
-
 def _options_used(tree: GameTree) -> dict[str, bool]:
     facts = tree.graph.graph
     return {k: bool(facts.get(k)) for k in ("transpositions", "collapse", "fold_symmetries")}
 
 
 class _Look:
-    """The drawing options of one call, shared by the node and edge painters."""
+    """The figure being drawn and the drawing options of one call."""
 
-    def __init__(
-        self,
-        tree: GameTree,
-        frame: Frame,
-        *,
-        boards: bool,
-        ab: bool,
-        order: bool,
-        exercise: bool,
-        view: str,
-        marks: bool,
-    ) -> None:
-        self.tree = tree
-        self.frame = frame
+    def __init__(self, fig: Figure, *, boards: bool, marks: bool) -> None:
+        self.fig = fig
+        self.tree: GameTree = fig.tree
         self.boards = boards
-        self.ab = ab and tree.graph.graph["algorithm"] == "alphabeta"
-        self.order = order and not exercise
-        self.exercise = exercise
-        self.view = view
+        self.ab = fig.labels
+        self.order = fig.order
+        self.exercise = fig.exercise
+        self.view = fig.view
         self.marks = marks  # stepper: colour-mark value and range texts
-        self.final = frame.final and not exercise
+        self.final = fig.final and not fig.exercise
         self.emphasis = self.final and not marks  # the stepper's style sheet adds it itself
 
 
-def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
-    frame = look.frame
-    kind = data["kind"]
-    player = int(data["player"])
-    leaf = data["leaf"]
-    classes = [kind if kind != "node" else ("leaf" if leaf else ("max", "min")[player])]
-    if look.exercise and kind == "pruned":
-        kind = "node"  # the student must find the cuts: draw it like any other node
-        classes = ["leaf" if leaf else ("max", "min")[player]]
-    visible = frame.visible(data)
-    if not visible:
+def _node(shape: NodeLook, look: _Look) -> dict[str, str]:
+    node, kind, leaf, player = shape.node, shape.kind, shape.leaf, shape.player
+    classes = [kind if kind != "node" else shape.role]
+    if not shape.visible:
         classes.append("unreached")
-    if data["principal"] and look.final:
+    if shape.principal:
         classes.append("principal")
-    if data["optimal"] and look.final:
+    if shape.optimal:
         classes.append("optimal")
-    if data["cache_hit"]:
+    if shape.hits > 1 or (look.tree.graph.nodes[node]["cache_hit"]):
         classes.append("transposition")
-    if node == frame.current:
+    if shape.current:
         classes.append("current")
-    value, bound = frame.value(node, look.view)
-    hidden_text = ""  # a value not yet found, written invisibly so the layout does not move
-    if value is None and not look.exercise and data["value"] is not None:
-        hidden_text = value_text(*shown(data, look.view))
-    if look.exercise:
-        value, bound = exercise_value(data, *shown(data, look.view))
-    if value is not None and kind != "pruned":
+    if shape.value and kind != "pruned":
         classes.append("valued")
-    if not look.exercise and data["value"] is not None:
-        classes.append("bound-" + data["bound"])
+    if shape.bound_class:
+        classes.append("bound-" + shape.bound_class)
     out: dict[str, str] = {"id": f"n{node}", "class": " ".join(classes)}
-    tooltip = [f"{data['title']}: {data['role']} to move", data["state"]]
-    if data["cut"] and not look.exercise:
-        tooltip.append(f"pruned by {data['cut']}")
+    tooltip = [f"{shape.title}: {shape.role_name} to move", shape.state]
+    if shape.cut:
+        tooltip.append(f"pruned by {shape.cut}")
     out["tooltip"] = " | ".join(t for t in tooltip if t)
-    if not visible:
+    if not shape.visible:
         out["style"] = "invis"
-    text = value_text(value, bound)
+    text = shape.value
 
     if kind == "summary":
         out.update(
             shape="box",
-            style="rounded,dotted" if visible else "invis",
+            style="rounded,dotted" if shape.visible else "invis",
             color="#666666",
             fontcolor="#444444",
             fontsize="10",
-            label=f"… {data['positions']:,}\npositions",
+            label=f"… {shape.positions:,}\npositions",
         )
         return out
     if kind == "pruned":
-        return _pruned_node(out, data, look, text, visible)
+        return _pruned_node(out, shape, look, text)
     fill = (
         _LEAF_FILL[leaf] if leaf else (_NEGAMAX_FILL if look.view == "negamax" else _FILL[player])
     )
-    if node == frame.current:
+    if shape.current:
         fill = _CURRENT
-    rich = (look.boards and data["board"]) or (look.ab and not leaf)
+    rich = (look.boards and shape.board) or (look.ab and not leaf)
     if rich:
-        out["label"] = _table(node, data, look, text, fill)
+        out["label"] = _table(shape, look, text, fill)
         out["shape"] = "plain"
         return out
     _shape(out, player, leaf, look.view)
+    if look.exercise and not leaf:  # room to write a value such as −∞ by hand
+        out.update(width="1.3", height="1.0")
+    _name(out, shape)
     style = "rounded,filled" if leaf == "horizon" else "filled"
-    out.update(style=style if visible else "invis", fillcolor=fill)
-    out["penwidth"] = "3.2" if data["principal"] and look.emphasis else "1.2"
-    if data["optimal"] and not data["principal"] and look.emphasis:
+    out.update(style=style if shape.visible else "invis", fillcolor=fill)
+    out["penwidth"] = "3.2" if shape.principal and look.emphasis else "1.2"
+    if shape.optimal and not shape.principal and look.emphasis:
         out.update(color=_OPTIMAL, penwidth="2.2")
     mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
     lines = [f"<FONT{mark}><B>{escape(text) or ' '}</B></FONT>"]
-    if hidden_text and not data["label"]:
-        lines = [f'<FONT COLOR="transparent"><B>{escape(hidden_text)}</B></FONT>']
-    if data["label"] and (frame.known(data) or look.exercise):
-        lines = [f"<B>{escape(data['label'])}</B>"]
+    has_label = bool(look.tree.graph.nodes[node]["label"])
+    if shape.reserved and not has_label:
+        lines = [f'<FONT COLOR="transparent"><B>{escape(shape.reserved)}</B></FONT>']
+    if shape.label:
+        lines = [f"<B>{escape(shape.label)}</B>"]
         if text:
             lines.append(f'<FONT POINT-SIZE="9"{mark}>{escape(text)}</FONT>')
-        out.update(width="0.9" if len(data["label"]) < 9 else "1.1", height="0.45")
-    extras = _extras(data, look)
+        out.update(width="0.9" if len(shape.label) < 9 else "1.1", height="0.45")
+    extras = _extras(shape)
     if extras:
         lines += extras
         if not leaf:
@@ -327,53 +202,50 @@ def _node(node: int, data: dict[str, Any], look: _Look) -> dict[str, str]:
     return out
 
 
-def _extras(data: dict[str, Any], look: _Look) -> list[str]:
+def _extras(shape: NodeLook) -> list[str]:
     out = []
-    if data["hits"] > 1:
-        out.append(f'<FONT POINT-SIZE="9" COLOR="{_HITS}">×{data["hits"]}</FONT>')
-    if look.order and data["order"] is not None:
-        out.append(f'<FONT POINT-SIZE="8" COLOR="#555555">#{data["order"]}</FONT>')
+    if shape.hits > 1:
+        out.append(f'<FONT POINT-SIZE="9" COLOR="{_HITS}">×{shape.hits}</FONT>')
+    if shape.order:
+        out.append(f'<FONT POINT-SIZE="8" COLOR="#555555">{shape.order}</FONT>')
     return out
 
 
-def _table(node: int, data: dict[str, Any], look: _Look, text: str, fill: str) -> str:
+def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
     """A node drawn as a small table: mover and value, board, range, window, visit order."""
-    frame = look.frame
-    player = int(data["player"])
-    leaf = data["leaf"]
+    player = shape.player
+    leaf = shape.leaf
     glyph = "■" if leaf else ("●" if look.view == "negamax" else _GLYPH[player])
     head_colour = "#333333" if leaf else ("#1f5fa8", "#b03a2e")[player]
     mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
-    name = f"<B>{escape(data['name'])}</B> " if data["name"] else ""
+    name = f"<B>{escape(shape.name)}</B> " if shape.name else ""
     rows = [
         f'<TR><TD>{name}<FONT COLOR="{head_colour}">{glyph}</FONT> '
         f'<FONT POINT-SIZE="14"{mark}><B>{escape(text) or "&nbsp;"}</B></FONT></TD></TR>'
     ]
-    if look.boards and data["board"]:
-        rows.append(f"<TR><TD>{board_label(_board(data))}</TD></TR>")
-    if data["label"] and (frame.known(data) or look.exercise):
-        rows.append(f'<TR><TD><FONT POINT-SIZE="10">{escape(data["label"])}</FONT></TD></TR>')
+    if shape.blanks:  # the value is written by hand: a blank beside the mover's glyph
+        rows = [_blank_row(f'{name}<FONT COLOR="{head_colour}">{glyph}</FONT> v=', _BLANK_CELL)]
+    if look.boards and shape.board:
+        rows.append(f"<TR><TD>{board_label(_board(shape))}</TD></TR>")
+    if shape.label:
+        rows.append(f'<TR><TD><FONT POINT-SIZE="10">{escape(shape.label)}</FONT></TD></TR>')
     small = '<FONT POINT-SIZE="9" COLOR="#444444">'
-    if look.ab and not leaf:
-        span = frame.range(node, look.view)
-        rng = (
-            range_text(*span)
-            if span and not look.exercise
-            else ("[   ,   ]" if look.exercise else "")
-        )
+    if shape.blanks:
+        rows += _blank_rows()
+    elif look.ab and not leaf:
         rmark = f' COLOR="{RANGE_MARK}"' if look.marks else ' COLOR="#444444"'
         rows.append(
-            f'<TR><TD><FONT POINT-SIZE="10"{rmark}>{escape(rng) or "&nbsp;"}</FONT></TD></TR>'
+            f'<TR><TD><FONT POINT-SIZE="10"{rmark}>{escape(shape.range) or "&nbsp;"}</FONT>'
+            "</TD></TR>"
         )
-        window = "α=    β=    " if look.exercise else window_text(data, look.view)
-        rows.append(f"<TR><TD>{small}{escape(window)}</FONT></TD></TR>")
-    for extra in _extras(data, look):
+        rows.append(f"<TR><TD>{small}{escape(shape.window) or '&nbsp;'}</FONT></TD></TR>")
+    for extra in _extras(shape):
         rows.append(f"<TR><TD>{extra}</TD></TR>")
-    border = "3" if data["principal"] and look.emphasis else "1"
-    colour = "black" if data["principal"] and look.emphasis else "#777777"
-    if data["optimal"] and not data["principal"] and look.emphasis:
+    border = "3" if shape.principal and look.emphasis else "1"
+    colour = "black" if shape.principal and look.emphasis else "#777777"
+    if shape.optimal and not shape.principal and look.emphasis:
         colour, border = _OPTIMAL, "2"
-    if not frame.visible(data):
+    if not shape.visible:
         colour, fill = "transparent", "transparent"
     return (
         f'<<TABLE BORDER="{border}" STYLE="rounded" COLOR="{colour}" CELLBORDER="0" '
@@ -381,28 +253,57 @@ def _table(node: int, data: dict[str, Any], look: _Look, text: str, fill: str) -
     )
 
 
-def _pruned_node(
-    out: dict[str, str], data: dict[str, Any], look: _Look, text: str, visible: bool
-) -> dict[str, str]:
+BLANK_POINTS = 42
+"""The width of an exercise's blank (points, 14.8 mm): printed on A4, still room for a −∞."""
+
+
+def _blank_rows() -> list[str]:
+    """An exercise's range ``[__, __]`` and window ``α=__ β=__``: blanks to write in, each a
+    cell :data:`BLANK_POINTS` wide, underlined."""
+    blank = _BLANK_CELL
+    return [_blank_row("&#91;", blank, ",", blank, "&#93;"), _blank_row("α=", blank, "β=", blank)]
+
+
+_BLANK_CELL = f'<TD WIDTH="{BLANK_POINTS}" HEIGHT="16" SIDES="B" BORDER="1"> </TD>'
+
+
+def _blank_row(*cells: str) -> str:
+    """One row of texts and blanks, side by side."""
+    inner = "".join(c if c.startswith("<TD") else f"<TD>{c}</TD>" for c in cells)
+    return (
+        '<TR><TD><TABLE BORDER="0" CELLBORDER="0" CELLSPACING="1" CELLPADDING="0">'
+        f"<TR>{inner}</TR></TABLE></TD></TR>"
+    )
+
+
+def _pruned_node(out: dict[str, str], shape: NodeLook, look: _Look, text: str) -> dict[str, str]:
     grey = _PRUNED
+    visible = shape.visible
     out.update(color=grey, fontcolor=grey, style="dashed" if visible else "invis", penwidth="1")
     shown_text = f'<FONT COLOR="{grey}">{escape(text)}</FONT>' if text else " "
-    if look.boards and data["board"]:
+    if look.boards and shape.board:
         out.update(shape="plain")
         out["label"] = (
             f'<<TABLE BORDER="1" STYLE="dashed" COLOR="{grey if visible else "transparent"}" '
             f'CELLBORDER="0" CELLPADDING="3"><TR><TD>{shown_text}</TD></TR>'
-            f"<TR><TD>{board_label(_board(data), dim=True)}</TD></TR></TABLE>>"
+            f"<TR><TD>{board_label(_board(shape), dim=True)}</TD></TR></TABLE>>"
         )
         return out
-    _shape(out, int(data["player"]), data["leaf"], look.view)
+    _shape(out, shape.player, shape.leaf, look.view)
+    _name(out, shape)
     out["label"] = f"<{shown_text}>"
     return out
 
 
-def _board(data: dict[str, Any]) -> Any:
+def _name(out: dict[str, str], shape: NodeLook) -> None:
+    """A node drawn as a plain shape carries its letter beside it (AIMA's A, B, C ...)."""
+    if shape.name:
+        out["xlabel"] = f"<<B>{escape(shape.name)}</B>>"
+
+
+def _board(shape: NodeLook) -> Any:
     """The node's board: the game's cells when it offers them, else its render text."""
-    return from_cells(data["cells"]) if data.get("cells") else data["board"]
+    return from_cells(shape.cells) if shape.cells else shape.board
 
 
 def _shape(out: dict[str, str], player: int, leaf: str | None, view: str) -> None:
@@ -421,42 +322,42 @@ def _shape(out: dict[str, str], player: int, leaf: str | None, view: str) -> Non
         )
 
 
-def _edge(u: int, v: int, data: dict[str, Any], look: _Look) -> str:
-    graph = look.tree.graph
-    child, parent = graph.nodes[v], graph.nodes[u]
-    frame = look.frame
+def _edge(edge: EdgeLook, look: _Look, *, wrapped: bool = False) -> str:
+    """One edge's DOT line; ``wrapped``: its child sits in a wrapped row (no rank constraint)."""
+    u, v = edge.parent, edge.child
     out: dict[str, str] = {"id": f"e{u}_{v}"}
     classes = []
-    move = escape(data["move"])
-    if child["folded"]:
-        move += '<BR/><FONT POINT-SIZE="9">≡ ' + escape(", ".join(child["folded"])) + "</FONT>"
+    move = escape(edge.move)
+    if edge.folded:
+        move += '<BR/><FONT POINT-SIZE="9">≡ ' + escape(", ".join(edge.folded)) + "</FONT>"
     label = move
-    if not frame.visible(child):
+    if not edge.visible:
         classes.append("unreached")
         out["style"] = "invis"
-    if data["pruned"] and not look.exercise:
+    if edge.pruned:
         classes.append("pruned")
         out.update(color=_PRUNED, fontcolor=_PRUNED, arrowhead="none")
-        out["style"] = "dashed" if frame.visible(child) else "invis"
-        if data["cut"]:
+        out["style"] = "dashed" if edge.visible else "invis"
+        if edge.cut:
             classes.append("cut")
-            cut = cut_text(look.tree, u, look.view)
-            colour = _CUT if frame.cut(child) else "transparent"
-            label = f'{move}<BR/><FONT COLOR="{colour}" POINT-SIZE="10">✂ {escape(cut)}</FONT>'
-    elif child["kind"] == "summary":
+            colour = _CUT if edge.cut_shown else "transparent"
+            label = f'{move}<BR/><FONT COLOR="{colour}" POINT-SIZE="10">✂ {escape(edge.cut)}</FONT>'
+    elif edge.summary:
         out.update(arrowhead="none", color="#666666")
         out.setdefault("style", "dotted")
-    elif data["principal"] and look.final:
+    elif edge.principal:
         classes.append("principal")
         if look.emphasis:
             out.update(penwidth="3.2")
-    elif data["optimal"] and not look.exercise and (frame.final or frame.known(parent)):
+    elif edge.optimal:
         classes.append("optimal")
         if look.emphasis or not look.marks:
             out.update(penwidth="2.2", color=_OPTIMAL, fontcolor=_OPTIMAL)
     out["class"] = " ".join(classes) or "move"
     if label:
         out["label"] = f"<{label}>"
+    if wrapped:
+        out["constraint"] = "false"
     return f"  n{u} -> n{v} [{_attrs(out)}];"
 
 
@@ -478,34 +379,40 @@ def _levels(graph: Any, view: str) -> list[tuple[int, str, list[int]]]:
 
 def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> str:
     facts = tree.graph.graph
-    frame = look.frame
+    fig = look.fig
     rows = []
-    name = title or default_title(tree, look.view)
-    if look.exercise:
+    name = default_title(tree, look.view, fig.style) if title is None else title  # "": none
+    if look.exercise and name:
         name = "Exercise: " + name
-    rows.append(
-        f'<TR><TD ALIGN="LEFT"><B><FONT POINT-SIZE="14">{escape(name)}</FONT></B></TD></TR>'
-    )
+    if name:
+        rows.append(
+            f'<TR><TD ALIGN="LEFT"><B><FONT POINT-SIZE="14">{escape(name)}</FONT></B></TD></TR>'
+        )
     if look.exercise:
-        summary = exercise_task(facts["algorithm"])
+        summary = exercise_task(facts["algorithm"], windows=look.ab)
     elif look.marks:
         summary = ""  # the stepper page writes each frame's caption itself
-    elif frame.final:
+    elif fig.final:
         summary = summary_line(tree)
     else:
-        text = step_text(tree, frame.step - 1, look.view) if frame.step else "before the search"
-        summary = f"step {frame.step} of {len(tree.steps)}: {text}"
+        text = step_text(tree, fig.step - 1, look.view) if fig.step else "before the search"
+        summary = f"step {fig.step} of {len(tree.steps)}: {text}"
     if summary:
-        rows.append(
-            f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{escape(summary)}</FONT></TD></TR>'
+        # an instruction wraps, so that it never sets the picture's width
+        text = (
+            "".join(escape(line) + '<BR ALIGN="LEFT"/>' for line in textwrap.wrap(summary, 64))
+            if look.exercise
+            else escape(summary)
         )
+        rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{text}</FONT></TD></TR>')
     if legend:
-        for line in _legend(tree, look):
-            rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="10">{line}</FONT></TD></TR>')
+        rows.append(f'<TR><TD ALIGN="LEFT">{_legend_table(_legend(tree, look))}</TD></TR>')
+    if not rows:
+        return '""'
     return '<<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
 
 
-def _legend(tree: GameTree, look: _Look) -> list[str]:
+def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
     facts = tree.graph.graph
     nodes = [d for _, d in tree.graph.nodes(data=True)]
     if look.view == "negamax":
@@ -531,7 +438,9 @@ def _legend(tree: GameTree, look: _Look) -> list[str]:
         lines.append("<B>━</B> principal variation (best play from the root)")
         lines.append(f'<FONT COLOR="{_OPTIMAL}"><B>━</B></FONT> a best move at its node')
         bounds = {d["bound"] for d in nodes if d["kind"] == "node" and d["value"] is not None}
-        if bounds - {"exact"}:
+        if look.fig.book_values:
+            lines.append(escape(BOOK_VALUES))
+        elif bounds - {"exact"}:
             lines.append("≥v lower bound (failed high, v ≥ β)   ≤v upper bound (failed low, v ≤ α)")
         if any(d["kind"] == "pruned" for d in nodes):
             revealed = facts.get("pruned_view") == "values"
@@ -554,12 +463,28 @@ def _legend(tree: GameTree, look: _Look) -> list[str]:
         lines.append("… subtree off the principal path, collapsed")
     if facts.get("fold_symmetries"):
         lines.append("0 ≡ 2, 6: symmetric moves drawn once")
-    if not look.frame.final:
-        lines.append('<FONT COLOR="#b08000">■</FONT> the node just valued')
-    rows = ["   ".join(items)]
+    if not look.fig.final or look.marks:  # a frame, or the stepper that shows every frame
+        lines.append(f'<FONT COLOR="{_CURRENT_KEY}">■</FONT> the node just valued')
+    rows = [items]
     for start in range(0, len(lines), 3):
-        rows.append("   ".join(lines[start : start + 3]))
+        rows.append(lines[start : start + 3])
     return rows
+
+
+def _legend_table(rows: list[list[str]]) -> str:
+    """The legend as a grid, each item in a cell of its own with a gap after it (a browser
+    whose font runs wider than Graphviz measured widens an item, never onto the next one); a
+    row's last item fills the rest of the row, so a long item never widens a column."""
+    columns = max(len(row) for row in rows)
+    out = []
+    for row in rows:
+        spans = [1] * (len(row) - 1) + [2 * (columns - len(row)) + 1]  # the last fills the row
+        cells = [
+            f'<TD ALIGN="LEFT" COLSPAN="{span}"><FONT POINT-SIZE="10">{item}</FONT></TD>'
+            for item, span in zip(row, spans, strict=True)
+        ]
+        out.append("<TR>" + '<TD WIDTH="18"> </TD>'.join(cells) + "</TR>")
+    return '<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(out) + "</TABLE>"
 
 
 def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
@@ -576,12 +501,12 @@ def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
     who = f"{data['role']} node {data['title']}" if data["path"] or data["name"] else "the root"
     if step.kind == "leaf":
         return (
-            f"{step.text} to MAX, so {value_text(value, bound)} to the player to move there "
+            f"{step.text} to MAX, so {bound_text(value, bound)} to the player to move there "
             f"({data['role']})"
         )
     if step.kind == "cut":
         moves = step.text.split(", so ", 1)[1]
-        return f"cut-off at {who}: {cut_text(tree, step.node, view)}, so {moves}"
+        return f"cut-off at {who}: {cut_at(tree, step.node, view)}, so {moves}"
     note = {
         "exact": "",
         "lower": " — a lower bound: it reached β",
@@ -589,20 +514,7 @@ def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
     }[bound]
     return (
         f"{who} takes the largest of its children's values negated: "
-        f"{value_text(value, bound)}{note}"
-    )
-
-
-def default_title(tree: GameTree, view: str = "minimax") -> str:
-    facts = tree.graph.graph
-    algorithm = {"minimax": "Minimax", "alphabeta": "Alpha-beta"}[facts["algorithm"]]
-    if view == "negamax":
-        algorithm += " (negamax view)"
-    depth = f", depth {facts['depth']}" if facts["depth"] is not None else ""
-    order = {"given": "", "best": ", best move first", "worst": ", worst move first"}
-    return (
-        f"{algorithm} on {facts['game']} from {facts['position']}{depth}"
-        f"{order[facts.get('ordering', 'given')]}"
+        f"{bound_text(value, bound)}{note}"
     )
 
 
@@ -651,6 +563,8 @@ def to_dot(
     rankdir: str = "TB",
     marks: bool = False,
     wrap: int | None = None,
+    unscaled: bool = False,
+    style: str = "default",
 ) -> str:
     """The Graphviz DOT source of the diagram, or of frame ``step`` (0 = before the search).
 
@@ -667,6 +581,9 @@ def to_dot(
         rankdir: ``"TB"`` (root on top) or ``"LR"`` (root on the left, for wide trees).
         marks: colour-mark the value and range texts (for the stepper page).
         wrap: lay the leaves under a node out in rows of ``wrap`` (for wide trees).
+        style: ``"aima"`` for the book's titles and values (:data:`viz.model.STYLES`).
+        unscaled: state no largest size (:data:`MAX_INCHES`): Graphviz draws the picture at
+            its natural size however large.
 
     Raises:
         CapabilityError: ``boards=True`` for a game without ``render``.
@@ -685,27 +602,26 @@ def to_dot(
             f"game {tree.graph.graph['game']!r} has no render() to draw boards in the nodes; "
             "draw it without boards"
         )
-    if view not in VIEWS:
-        raise VizError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
     if rankdir not in ("TB", "LR"):
         raise VizError(f"unknown rankdir {rankdir!r}; choose TB or LR")
-    frame = Frame(tree, step)
-    look = _Look(
+    fig = figure(
         tree,
-        frame,
-        boards=boards,
-        ab=alpha_beta_labels,
-        order=order,
-        exercise=exercise,
+        step=step,
         view=view,
-        marks=marks,
+        exercise=exercise,
+        alpha_beta_labels=alpha_beta_labels,
+        order=order,
+        boards=boards,
+        style=style,
     )
+    look = _Look(fig, boards=boards, marks=marks)
     graph = tree.graph
+    size = "" if unscaled else f', size="{MAX_INCHES:g},{MAX_INCHES:g}"'
     lines = [
         "digraph gametree {",
         f'  graph [fontname="{FONT}", nodesep="0.18", ranksep="{0.5 if boards else 0.42}", '
-        'labelloc="b", labeljust="l", outputorder="edgesfirst", '
-        f'bgcolor="white", pad="0.25", rankdir="{rankdir}", size="{MAX_INCHES:g},{MAX_INCHES:g}"];',
+        'labelloc="b", labeljust="l", outputorder="edgesfirst", forcelabels="true", '
+        f'bgcolor="white", pad="0.25", rankdir="{rankdir}"{size}];',
         f'  node [fontname="{FONT}", fontsize="13", margin="0.02"];',
         f'  edge [fontname="{FONT}", fontsize="11", arrowsize="0.6"];',
         f"  label={_caption(tree, title, legend, look)};",
@@ -721,17 +637,14 @@ def to_dot(
         for node in sorted(nodes):
             if rows.get(node):
                 continue  # a wrapped leaf sits below its level, on a rank of its own
-            lines.append(f"    n{node} [{_attrs(_node(node, graph.nodes[node], look))}];")
+            lines.append(f"    n{node} [{_attrs(_node(fig.nodes[node], look))}];")
         lines.append("  }")
     for node in sorted(n for n, row in rows.items() if row):
-        lines.append(f"  n{node} [{_attrs(_node(node, graph.nodes[node], look))}];")
+        lines.append(f"  n{node} [{_attrs(_node(fig.nodes[node], look))}];")
     for (a, _, _), (b, _, _) in itertools.pairwise(levels):
         lines.append(f"  level{a} -> level{b} [style=invis];")
-    for u, v, data in _ordered_edges(graph):
-        edge = _edge(u, v, data, look)
-        if rows.get(v):
-            edge = edge.replace("];", ', constraint="false"];')
-        lines.append(edge)
+    for edge in fig.edges:
+        lines.append(_edge(edge, look, wrapped=bool(rows.get(edge.child))))
     for above, below in _wrap_columns(graph, rows, wrap):
         lines.append(f'  n{above} -> n{below} [style="invis", class="wrap"];')
     lines.append("}")
@@ -759,34 +672,40 @@ def _wrap_columns(graph: Any, rows: dict[int, int], per_row: int | None) -> list
     return out
 
 
-def _ordered_edges(graph: Any) -> Iterable[tuple[int, int, dict[str, Any]]]:
-    return sorted(graph.edges(data=True), key=lambda e: (e[0], e[1]))
+PNG_DPI = 150
+"""The resolution of PNG pictures (Graphviz's default, 96, blurs the small texts)."""
 
 
 def pipe(source: str, fmt: str) -> bytes:
     """Run Graphviz ``dot`` on ``source`` and return the output in ``fmt`` (svg, png, pdf, plain).
 
+    The source is passed as it is; a PNG is drawn at :data:`PNG_DPI`, set on ``dot``'s command
+    line.
+
     Raises:
         GraphvizNotFoundError: ``dot`` is not installed.
         GraphvizFailedError: ``dot`` failed (e.g. a broken installation or out of memory).
     """
-    if fmt == "png":
-        source = source.replace("{\n", '{\n  graph [dpi="150"];\n', 1)
-    try:
-        data: bytes = graphviz.pipe("dot", fmt, source.encode(), quiet=True)
-    except graphviz.ExecutableNotFound:
+    dot = shutil.which("dot")
+    if dot is None:
         raise GraphvizNotFoundError(
             f"cannot write {fmt!r}: Graphviz's 'dot' program is not installed "
             "(Debian/Ubuntu: apt-get install graphviz); DOT and JSON output work without it"
-        ) from None
-    except (graphviz.CalledProcessError, OSError) as error:
-        stderr = getattr(error, "stderr", None)
-        said = stderr.decode(errors="replace").strip() if isinstance(stderr, bytes) else ""
+        )
+    command = [dot, f"-T{fmt}", *([f"-Gdpi={PNG_DPI}"] if fmt == "png" else [])]
+    try:
+        done = subprocess.run(command, input=source.encode(), capture_output=True, check=False)
+    except OSError as error:
+        done = None
+        said = str(error)
+    if done is None or done.returncode != 0:
+        if done is not None:
+            said = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
         raise GraphvizFailedError(
-            f"cannot write {fmt!r}: Graphviz's 'dot' failed ({quote(said or str(error))}); "
+            f"cannot write {fmt!r}: Graphviz's 'dot' failed ({quote(said)}); "
             "check the Graphviz installation (`dot -V`), or write .dot or .json instead"
-        ) from None
-    return data
+        )
+    return done.stdout
 
 
 def svg_element(svg: str) -> str:
@@ -794,28 +713,15 @@ def svg_element(svg: str) -> str:
     return re.sub(r"<\?xml.*?\?>|<!DOCTYPE.*?>|<!--.*?-->", "", svg, flags=re.DOTALL).strip()
 
 
-def layout_size(source: str) -> tuple[float, float]:
-    """The natural width and height, in inches, of the picture ``source`` lays out to."""
-    unscaled = re.sub(r', size="[^"]*"', "", source, count=1)
-    first = pipe(unscaled, "plain").decode().split("\n", 1)[0].split()
-    return float(first[2]), float(first[3])
+def layout_size(tree: GameTree, **looks: Any) -> tuple[float, float]:
+    """The natural width and height, in inches, of the picture :func:`to_dot` lays out.
 
-
-def fit(tree: GameTree, source: str, *, large: bool = False, boards: bool = False) -> str:
-    """``source`` if it can be read at its natural size, else refused (or, ``large``, unscaled).
-
-    Prefer :func:`readable_dot`, which also tries the layouts that make a wide tree readable.
-
-    Raises:
-        UnreadableError: the larger side exceeds :data:`MAX_INCHES`; the message gives the size
-            and the options that would shrink it.
+    ``looks`` are :func:`to_dot` options; the size limit is left out, so the answer is what
+    Graphviz would draw unscaled.
     """
-    width, height = layout_size(source)
-    if max(width, height) <= MAX_INCHES:
-        return source
-    if large:
-        return re.sub(r', size="[^"]*"', "", source, count=1)
-    raise _unreadable(tree, width, height, boards)
+    source = to_dot(tree, **{**looks, "unscaled": True})
+    first = pipe(source, "plain").decode().split("\n", 1)[0].split()
+    return float(first[2]), float(first[3])
 
 
 def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> dict[str, Any]:
@@ -828,7 +734,7 @@ def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> di
         UnreadableError: no layout fits and ``large`` is False; the message gives the size and
             the options that would shrink it.
     """
-    width, height = layout_size(to_dot(tree, **looks))
+    width, height = layout_size(tree, **looks)
     if max(width, height) <= MAX_INCHES:
         return {}
     # Each try is a full layout: try only those that can shrink the picture enough. Turning
@@ -845,7 +751,7 @@ def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> di
         {"rankdir": d, "wrap": k} for k in (4, 3, 2) for d in ("TB", "LR") if most / k >= factor
     ]
     for extra in tries:
-        if max(layout_size(to_dot(tree, **{**looks, **extra}))) <= MAX_INCHES:
+        if max(layout_size(tree, **{**looks, **extra})) <= MAX_INCHES:
             return extra
     if large:
         return {"unscaled": True}
@@ -854,10 +760,7 @@ def readable_options(tree: GameTree, *, large: bool = False, **looks: Any) -> di
 
 def readable_dot(tree: GameTree, *, large: bool = False, **looks: Any) -> str:
     """The DOT source in the layout :func:`readable_options` picks."""
-    extra = readable_options(tree, large=large, **looks)
-    unscaled = extra.pop("unscaled", False)
-    source = to_dot(tree, **{**looks, **extra})
-    return re.sub(r', size="[^"]*"', "", source, count=1) if unscaled else source
+    return to_dot(tree, **{**looks, **readable_options(tree, large=large, **looks)})
 
 
 def _unreadable(tree: GameTree, width: float, height: float, boards: bool) -> UnreadableError:
@@ -887,5 +790,5 @@ def _unreadable(tree: GameTree, width: float, height: float, boards: bool) -> Un
 
 def to_svg(tree: GameTree, *, large: bool = False, **options: Any) -> str:
     """The diagram as an SVG document (options as for :func:`to_dot`; ``large`` as for
-    :func:`fit`)."""
+    :func:`readable_options`)."""
     return pipe(readable_dot(tree, large=large, **options), "svg").decode()

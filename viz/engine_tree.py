@@ -44,11 +44,11 @@ from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Iteration, Lea
 from solver.game import Game, format_action, format_state, player_name
 from solver.output import check_output, write_bytes
 from solver.results import SearchResult
-from viz.annotations import BOUND_SIGN
-from viz.build import DEFAULT_MAX_NODES, bound_kind, num
+from viz.build import DEFAULT_MAX_NODES, bound_kind
 from viz.dot import FONT, answer_facts, pipe
 from viz.errors import TooManyNodesError
 from viz.export import FORMATS, node_link_json, output_format
+from viz.notation import BOUND_SIGN, bound_text, number
 
 __all__ = ["ENGINE_FORMATS", "EngineTree", "engine_dot", "engine_tree", "render_engine"]
 
@@ -197,7 +197,7 @@ def engine_tree(
         game=game.name,
         position=format_state(game, state),
         value=result.value,
-        value_text=num(result.value),
+        value_text=number(result.value),
         best_move=format_action(game, state, result.best_action) if result.pv else None,
         pv=_pv_moves(game, state, result.pv),
         iteration=iteration,
@@ -335,14 +335,14 @@ def window_text(alpha: float, beta: float) -> str:
     ('(−∞, 2)', 'probe −1')
     """
     if beta - alpha < _PROBE_WIDTH:
-        return "probe " + num((alpha + beta) / 2).replace("-", "−")
-    return f"({num(alpha)}, {num(beta)})".replace("-", "−")
+        return "probe " + number((alpha + beta) / 2)
+    return f"({number(alpha)}, {number(beta)})"
 
 
 def _value(data: dict[str, Any]) -> str:
     if data["value"] is None:
         return ""
-    return BOUND_SIGN[data["bound"]] + num(data["value"])
+    return bound_text(data["value"], data["bound"])
 
 
 def _depth_text(depth: int | None) -> str:
@@ -415,7 +415,7 @@ def _node_attrs(node: int, data: dict[str, Any], searched_on: bool) -> dict[str,
     if data["table"] is not None and searched_on:
         hint = BOUND_SIGN[data["table"]] or "="
         notes.append(
-            f'<FONT COLOR="{_TABLE}">table {escape(hint)}{escape(num(data["table_value"]))} '
+            f'<FONT COLOR="{_TABLE}">table {escape(hint)}{escape(number(data["table_value"]))} '
             f"{FLAG[data['table']]}, searched on</FONT>"
         )
     out["xlabel"] = '<<FONT POINT-SIZE="9" COLOR="#555555">' + "<BR/>".join(notes) + "</FONT>>"

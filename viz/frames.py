@@ -46,7 +46,9 @@ def frame_sources(tree: GameTree, **looks: Any) -> list[str]:
 def frame_svgs(tree: GameTree, **looks: Any) -> list[str]:
     """Every frame as an SVG document, all cut from one layout."""
     svg = stepper_svg(tree, **looks)
-    changes = frame_changes(tree, view=looks.get("view", "minimax"))
+    changes = frame_changes(
+        tree, view=looks.get("view", "minimax"), style=looks.get("style", "default")
+    )
     current = current_nodes(tree)
     return [frame_svg(svg, changes, k, current[k]) for k in range(len(tree.steps) + 1)]
 
@@ -87,7 +89,8 @@ def write_frames(
         for path, svg in zip(names, frame_svgs(tree, **looks), strict=True):
             write_text(path, svg)
         return names
-    layout = readable_options(tree, **looks)  # one layout for every frame
+    large = bool(looks.pop("large", False))  # a choice of layout, not a look of the nodes
+    layout = readable_options(tree, large=large, **looks)  # one layout for every frame
     for path, source in zip(names, frame_sources(tree, **looks, **layout), strict=True):
         if fmt == "dot":
             write_text(path, source)

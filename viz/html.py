@@ -11,8 +11,12 @@ no network, no CDN, so the file works offline and can be mailed to students.
 The page reads its address: ``#frame=5`` (or ``?frame=5``) opens frame 5, and
 ``?autotest=next,next,prev`` clicks those buttons itself once loaded (``next``, ``prev``,
 ``start``, ``end`` or a frame number for the slider), then writes the frame shown into the
-element ``#autotest`` (``frame=2 visible=n0,n1,n2 values=n2:3``), which lets a headless browser
-check it.
+element ``#autotest`` (``frame=2 visible=n0,n1,n2 values=n2:3 line=max-leaf
+current=n2:rgb(255,213,79)``: the pseudocode line highlighted, the highlighted node and the fill
+the browser really paints it with), which lets a headless browser check it.
+
+Beside the tree stands the search's pseudocode (:mod:`viz.pseudocode`), the line the current
+step carried out highlighted.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 from solver.output import check_output, write_text
 from viz.build import GameTree
 from viz.dot import default_title, step_text, summary_line, svg_element
+from viz.pseudocode import PSEUDOCODE, step_lines
 from viz.stepper import current_nodes, frame_changes, stepper_svg
 
 __all__ = ["page", "write_html"]
@@ -38,8 +43,13 @@ button { font-size: 1em; padding: .3em .9em; cursor: pointer; }
 input[type=range] { flex: 1; min-width: 12em; }
 #counter { font-variant-numeric: tabular-nums; min-width: 6em; }
 #caption { min-height: 2.6em; margin: .3em 0 .8em; font-size: 1.05em; }
-#diagram { overflow: auto; }
+#main { display: flex; gap: 1.5em; align-items: flex-start; }
+#diagram { overflow: auto; flex: 1 1 auto; }
 #diagram svg { height: auto; }
+#pseudocode { flex: 0 0 auto; font-size: .8em; line-height: 1.35; background: #f7f7f7;
+  border: 1px solid #ddd; padding: .6em .8em; margin: 0; }
+#pseudocode span { display: block; padding: 0 .3em; white-space: pre; }
+#pseudocode span.now { background: #ffd54f; font-weight: bold; }
 """
 
 _SCRIPT = """
@@ -83,6 +93,9 @@ _SCRIPT = """
       });
     });
     svg.classList.toggle("stepping", current !== last);
+    Array.prototype.forEach.call(document.querySelectorAll("#pseudocode span"), function (s) {
+      s.classList.toggle("now", s.getAttribute("data-line") === data.lines[current]);
+    });
     slider.value = current;
     counter.textContent = "frame " + current + " / " + last;
     caption.textContent = data.captions[current];
@@ -123,10 +136,14 @@ _SCRIPT = """
       }
     });
     var state = show(current);
+    var lit = svg.querySelector("g.node.current .outline");
     var out = document.createElement("pre");
     out.id = "autotest";
     out.textContent = "frame=" + current + " visible=" + state.shown.join(",") +
-      " values=" + state.values.join(",");
+      " values=" + state.values.join(",") + " line=" + (data.lines[current] || "none") +
+      " current=" +
+      (lit ? lit.closest("g.node").id + ":" + getComputedStyle(lit).fill.replace(/ /g, "") :
+       "none");
     document.body.appendChild(out);
   }
 })();
@@ -141,16 +158,26 @@ def captions(tree: GameTree, view: str = "minimax") -> list[str]:
     return out
 
 
+def _pseudocode(tree: GameTree) -> str:
+    """The search's pseudocode, each line a span the page can highlight (:mod:`viz.pseudocode`)."""
+    lines = PSEUDOCODE[tree.graph.graph["algorithm"]]
+    spans = "".join(
+        f'<span data-line="{escape(key)}">{escape(text) or "&#8203;"}</span>' for key, text in lines
+    )
+    return f'<pre id="pseudocode" aria-label="pseudocode">{spans}</pre>\n'
+
+
 def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
     """The stepper page's HTML text (see :func:`write_html`; ``looks`` as for
     :func:`viz.dot.to_dot`: boards, alpha_beta_labels, order, view)."""
     view = looks.get("view", "minimax")
-    name = title or default_title(tree, view)
+    name = title or default_title(tree, view, looks.get("style", "default"))
     svg = svg_element(stepper_svg(tree, title=title, **looks))
-    changes = frame_changes(tree, view=view)
+    changes = frame_changes(tree, view=view, style=looks.get("style", "default"))
     texts = captions(tree, view)
     data = {
         "captions": texts,
+        "lines": step_lines(tree),
         "current": current_nodes(tree),
         "nodes": {str(n): c for n, c in changes.items()},
     }
@@ -169,7 +196,7 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
         ' aria-label="frame">\n'
         f'<span id="counter">frame 0 / {last}</span>\n</div>\n'
         f'<p id="caption">{escape(texts[0])}</p>\n'
-        f'<div id="diagram">\n{svg}\n</div>\n'
+        f'<div id="main">\n<div id="diagram">\n{svg}\n</div>\n{_pseudocode(tree)}</div>\n'
         f'<script type="application/json" id="frame-data">{blob}</script>\n'
         f"<script>{_SCRIPT}</script>\n</body>\n</html>\n"
     )

@@ -31,7 +31,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from solver.game import Game, format_action, format_state
+from solver.game import Game, HasRender, format_action, format_state
 from solver.output import write_text
 from viz.build import GameTree
 from viz.dot import default_title, summary_line
@@ -60,7 +60,7 @@ def _path(parent: str, index: int) -> str:
     return str(index) if parent == "root" else f"{parent}.{index}"
 
 
-def _from_graph(tree: GameTree) -> dict[str, Any]:
+def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
     """The Python search's annotated tree as nested JSON-able nodes."""
     graph = tree.graph
     count = 0
@@ -86,7 +86,11 @@ def _from_graph(tree: GameTree) -> dict[str, Any]:
             "principal": bool(data["principal"]),
             "optimal": bool(data["optimal"]),
             "name": data["name"],
+            "title": data["title"],
             "state": data["state"],
+            "board": data["board"] if boards else None,
+            "alphaIn": _json_value(data["alpha_in"]),
+            "betaIn": _json_value(data["beta_in"]),
             "label": data["label"] if data["kind"] == "node" else None,
             "hits": int(data["hits"]),
             "positions": int(data.get("positions") or 0),
@@ -104,12 +108,19 @@ class _TooBig(Exception):
     """The whole game tree is larger than EDIT_LIMIT."""
 
 
-def _whole_tree(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
-    """Every position below ``state`` with its terminal values, or None past EDIT_LIMIT."""
+def _whole_tree(
+    game: Game[Any, Any], state: Any, boards: bool, leaf_label: Any
+) -> dict[str, Any] | None:
+    """Every position below ``state`` with its terminal values, or None past EDIT_LIMIT.
+
+    Nodes are named as the figures name them (:mod:`viz.build`'s ``title``: the game's name
+    for the node, else its moves from the root joined by "·").
+    """
     count = 0
     namer = getattr(game, "node_name", None)
+    renders = boards and isinstance(game, HasRender)
 
-    def walk(here: Any, path: str, move: str) -> dict[str, Any]:
+    def walk(here: Any, path: str, move: str, moves: tuple[str, ...] = ()) -> dict[str, Any]:
         nonlocal count
         count += 1
         if count > EDIT_LIMIT:
@@ -120,7 +131,9 @@ def _whole_tree(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
             "move": move,
             "player": int(game.to_move(here)),
             "name": None if name is None else str(name),
+            "title": str(name) if name is not None else ("·".join(moves) or "the root"),
             "state": format_state(game, here),
+            "board": game.render(here) if renders else None,  # type: ignore[attr-defined]
             "leaf": None,
             "label": None,
             "hits": 1,
@@ -131,11 +144,13 @@ def _whole_tree(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
         if game.is_terminal(here):
             out["leaf"] = "terminal"
             out["leafValue"] = game.utility(here)
+            if leaf_label is not None:
+                out["label"] = leaf_label(here)
             return out
-        out["children"] = [
-            walk(game.result(here, a), _path(path, i), format_action(game, here, a))
-            for i, a in enumerate(game.actions(here))
-        ]
+        out["children"] = []
+        for i, a in enumerate(game.actions(here)):
+            text = format_action(game, here, a)
+            out["children"].append(walk(game.result(here, a), _path(path, i), text, (*moves, text)))
         return out
 
     try:
@@ -144,7 +159,9 @@ def _whole_tree(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
         return None
 
 
-def _editable_tree(tree: GameTree, game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
+def _editable_tree(
+    tree: GameTree, game: Game[Any, Any], state: Any, boards: bool
+) -> dict[str, Any] | None:
     facts = tree.graph.graph
     if format_state(game, state) != facts["position"] or game.name != facts["game"]:
         raise VizError(
@@ -156,7 +173,8 @@ def _editable_tree(tree: GameTree, game: Game[Any, Any], state: Any) -> dict[str
         facts.get(k) for k in ("transpositions", "collapse", "fold_symmetries")
     ):
         return None  # the page re-searches the whole tree; these views show something else
-    return _whole_tree(game, state)
+    labels = {d["state"]: d["label"] for _, d in tree.graph.nodes(data=True) if d["label"]}
+    return _whole_tree(game, state, boards, lambda s: labels.get(format_state(game, s)))
 
 
 def interactive_page(
@@ -165,21 +183,38 @@ def interactive_page(
     game: Game[Any, Any] | None = None,
     state: Any = None,
     title: str | None = None,
+    boards: bool = False,
 ) -> str:
     """The interactive page's HTML text (see :func:`write_interactive`)."""
+    if boards and not tree.has_boards:
+        from solver.game import CapabilityError
+
+        raise CapabilityError(
+            f"game {tree.graph.graph['game']!r} has no render() to show boards on the page; "
+            "draw it without boards"
+        )
     editable = None
     if game is not None:
-        editable = _editable_tree(tree, game, game.initial_state() if state is None else state)
+        start = game.initial_state() if state is None else state
+        editable = _editable_tree(tree, game, start, boards)
     data = {
         "title": title or default_title(tree),
         "summary": summary_line(tree),
         "algorithm": tree.graph.graph["algorithm"],
         "editable": editable is not None,
-        "tree": editable if editable is not None else _from_graph(tree),
+        "boards": boards,
+        "tree": editable if editable is not None else _from_graph(tree, boards),
     }
     name = escape(str(data["title"]))
     payload = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("</", "<\\/")
-    controls = ['<button id="expand" type="button">Expand all</button>']
+    controls = [
+        '<button id="expand" type="button">Expand all</button>',
+        '<button id="zoom-out" type="button" aria-label="zoom out">&#8722;</button>',
+        '<button id="zoom-in" type="button" aria-label="zoom in">+</button>',
+        '<button id="fit" type="button">Fit to screen</button>',
+    ]
+    if data["algorithm"] == "alphabeta":
+        controls.append('<label><input id="labels" type="checkbox"> windows and ranges</label>')
     help_text = "Click a node to collapse or expand its subtree (+n: the nodes it hides)."
     if editable is not None:
         algorithm = data["algorithm"]
@@ -206,7 +241,8 @@ def interactive_page(
         f'<p id="summary">{escape(str(data["summary"]))}</p>\n'
         '<div class="controls">\n' + "\n".join(controls) + "\n</div>\n"
         f'<p class="help">{escape(help_text)}</p>\n'
-        '<div id="scroll"><svg id="tree" xmlns="http://www.w3.org/2000/svg" role="img">'
+        + ('<pre id="board" hidden></pre>\n' if boards else "")
+        + '<div id="scroll"><svg id="tree" xmlns="http://www.w3.org/2000/svg" role="img">'
         "</svg></div>\n"
         f'<script type="application/json" id="tree-data">{payload}</script>\n'
         f"<script>\n{_asset('interactive.js')}</script>\n</body>\n</html>\n"
@@ -221,6 +257,7 @@ def write_interactive(
     state: Any = None,
     title: str | None = None,
     overwrite: bool = True,
+    boards: bool = False,
 ) -> Path:
     """Write the interactive page to ``path`` (atomically) and return the path.
 
@@ -233,8 +270,10 @@ def write_interactive(
         state: the tree's root position (None: the game's initial state).
         title: the page's heading (default: algorithm, game, position, depth).
         overwrite: replace an existing file (False refuses).
+        boards: show each position's board beside the tree when the pointer is on its node.
 
     Raises:
+        CapabilityError: ``boards=True`` for a game without ``render``.
         VizError: ``game``/``state`` are not the tree's, or the tree is too large to draw.
         OutputError: the path cannot be written, or exists and ``overwrite`` is False.
 
@@ -246,5 +285,5 @@ def write_interactive(
     ...     "tree-data" in out.read_text(encoding="utf-8")
     True
     """
-    text = interactive_page(tree, game=game, state=state, title=title)
+    text = interactive_page(tree, game=game, state=state, title=title, boards=boards)
     return write_text(path, text, overwrite=overwrite)

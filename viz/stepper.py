@@ -3,9 +3,9 @@
 Graphviz lays the finished diagram out once (so nodes never move between frames); the value
 and range texts are found by their marker colours (:data:`viz.dot.VALUE_MARK`,
 :data:`viz.dot.RANGE_MARK`) and centred on their node. :func:`frame_changes` says, node by
-node, at which frames the node appears and its value and [lo, hi] range texts change, computed
-from :class:`viz.dot.Frame`: the stepper page's script and :func:`frame_svg` (static frames)
-both apply these changes, so there is one rule for what a frame shows.
+node, at which frames the node appears and its value and [lo, hi] range texts change, read from
+the drawing model (:func:`viz.model.figure` at each step): the stepper page's script and
+:func:`frame_svg` (static frames) both apply these changes, so one rule says what a frame shows.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import re
 from typing import Any
 
 from viz.build import GameTree
-from viz.dot import RANGE_MARK, VALUE_MARK, Frame, pipe, range_text, readable_dot, value_text
+from viz.dot import RANGE_MARK, VALUE_MARK, pipe, readable_dot
+from viz.model import figure
 
 __all__ = ["Change", "current_nodes", "frame_changes", "frame_svg", "stepper_svg"]
 
@@ -23,6 +24,8 @@ Change = tuple[int, bool, str, str]
 
 _GROUP = re.compile(r'<g id="(n\d+|e\d+_\d+)" class="([^"]*)">(.*?)</g>', re.DOTALL)
 _TEXT = re.compile(r"<text ([^>]*)>([^<]*)</text>")
+_SHAPE = re.compile(r"<(polygon|path|ellipse) ")
+"""A node's first drawn shape: its outline (or, for a table node, its filled background)."""
 _COORDS = re.compile(r'\s(?:points|d)="([^"]*)"')
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
@@ -32,7 +35,10 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
 
     Each node's value text gets ``data-v="<node>"`` and its range text ``data-r="<node>"``,
     the range centred on the node (``text-anchor="middle"``): its width changes from frame to
-    frame. (A value text is either blank or its final text, which the layout made room for.)
+    frame. Its first shape (the outline, or a table node's background) gets the class
+    ``outline``, which the style sheet fills for the ``current`` node, however deep Graphviz
+    nests it (a node with a tooltip sits inside ``<g><a>``). (A value text is either blank or
+    its final text, which the layout made room for.)
     ``looks`` are :func:`viz.dot.to_dot` options (boards, alpha_beta_labels, order, view, title).
     """
     svg = pipe(readable_dot(tree, marks=True, **looks), "svg").decode()
@@ -58,6 +64,7 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
                 attributes = re.sub(r' x="[^"]*"', f' x="{centre:.2f}"', attributes)
             return f'<text data-{role}="{node}" {attributes}>{content}</text>'
 
+        body = _SHAPE.sub(r'<\1 class="outline" ', body, count=1)
         return f'<g id="{ident}" class="{classes}">{_TEXT.sub(retag, body)}</g>'
 
     tagged = _GROUP.sub(tag, svg)
@@ -68,8 +75,7 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
 
 STYLE = """
 .unreached { visibility: hidden; }
-.current > a > path:first-of-type, .current > a > polygon:first-of-type,
-.current > polygon:first-of-type { fill: #ffd54f; }
+g.node.current .outline { fill: #ffd54f; }
 svg:not(.stepping) g.edge.principal path, svg:not(.stepping) g.edge.principal polygon {
   stroke-width: 3.2px; }
 svg:not(.stepping) g.edge.optimal path { stroke: #1f6fb2; stroke-width: 2.2px; }
@@ -95,25 +101,28 @@ def _centre(body: str) -> float | None:
     return (min(xs) + max(xs)) / 2 if xs else None
 
 
-def frame_changes(tree: GameTree, *, view: str = "minimax") -> dict[int, list[Change]]:
+def frame_changes(
+    tree: GameTree, *, view: str = "minimax", style: str = "default"
+) -> dict[int, list[Change]]:
     """For each node, the frames at which its visibility, value or range text changes.
 
     The first change is at frame 0; a node's look at frame ``k`` is its last change at or
     before ``k``. The last frame (``len(tree.steps)``) is the finished diagram.
     """
-    graph = tree.graph
-    frames = [Frame(tree, k) for k in range(len(tree.steps) + 1)]
+    figures = [
+        figure(tree, step=k, view=view, alpha_beta_labels=True, style=style)
+        for k in range(len(tree.steps) + 1)
+    ]
     out: dict[int, list[Change]] = {}
-    for node, data in graph.nodes(data=True):
+    for node in tree.graph.nodes:
         changes: list[Change] = []
-        for index, frame in enumerate(frames):
-            value, bound = frame.value(node, view)
-            span = frame.range(node, view)
+        for index, fig in enumerate(figures):
+            shape = fig.nodes[node]
             look = (
                 index,
-                frame.visible(data),
-                value_text(value, bound) if data["kind"] == "node" else "",
-                range_text(*span) if span else "",
+                shape.visible,
+                shape.value if shape.kind == "node" else "",
+                shape.range,
             )
             if not changes or changes[-1][1:] != look[1:]:
                 changes.append(look)

@@ -1,28 +1,29 @@
-"""From an annotated tree to TikZ: the same diagram as the Graphviz one, for LaTeX and Beamer.
+"""From the drawing model to TikZ: the same figure as the Graphviz one, for LaTeX and Beamer.
 
-The picture carries the annotations of :mod:`viz.dot`: MAX nodes are up-triangles, MIN nodes
-down-triangles, leaves boxes (rounded and yellow when valued at the horizon); each value is
-written ``≥v`` or ``≤v`` by the node's bound kind (the ``bound`` attribute that alpha-beta's
-fail-soft rule gives it), plain when exact; the principal path is bold, other optimal moves blue,
-pruned subtrees grey and dashed with the cut (``v=2 ≤ α=3``) written in red at the first pruned
-edge; AIMA's node letters stand beside their nodes.
+The picture draws a :class:`viz.model.Figure` and nothing else: MAX nodes are up-triangles, MIN
+nodes down-triangles, leaves boxes (rounded and yellow when valued at the horizon); each value
+as :mod:`viz.notation` writes it (``≥v``/``≤v`` on a bound); the principal path bold, other
+optimal moves blue, pruned subtrees grey and dashed. AIMA's node letters stand left of their
+nodes; to the right stand the node's notes: its range ``[lo, hi]`` and window ``α β`` (with
+``alpha_beta_labels``), its visit order ``#n`` (``order``) and, in red, the cut made there
+(``✂ v=2 ≤ α=3``). Notes sit within their node's row, where no edge passes, and the layout
+reserves room for them, so no label overlaps an edge or another label.
 
-``exercise=True`` draws the sheet a student fills in: the same tree with only the leaves' values,
-and without what :func:`viz.annotations.exercise_node` hides (bounds, cuts, pruned marks, the
-principal path), as the Graphviz exercise does; the normal picture is its answer key.
+``exercise=True`` draws the sheet a student fills in: only the leaves' values; with
+``alpha_beta_labels`` a blank range and window beside every inner node, each blank at least
+12 mm wide; the nodes are large enough to write ``−∞`` in.
+
+``overlays=True`` makes a Beamer figure that steps like the stepper page: every node, edge and
+note is wrapped in ``\\only<k-l>`` for the steps it shows what it shows (one overlay per step,
+the first before the search), the node just valued filled yellow.
 
 Assumes only plain TikZ: the shapes are drawn as paths and the colours defined inside the
-picture, so the body needs nothing but ``\\usepackage{tikz}`` in the preamble. The layout is the
-textbook one: leaves evenly spaced left to right, each parent centred over its children, one row
-per ply; it suits the small trees one puts on a slide (the caller bounds the size with
-``max_nodes`` when building the tree).
+picture, so the body needs nothing but ``\\usepackage{tikz}`` (and Beamer for overlays).
 
-Two forms of output:
-
-- :func:`to_tikz` with ``standalone=True`` (the default): a complete document that
-  ``pdflatex`` compiles to a PDF cropped to the picture;
-- ``standalone=False``: only the ``tikzpicture`` environment, to ``\\input`` into a Beamer frame
-  or an article (``\\resizebox{\\linewidth}{!}{\\input{tree.tex}}`` scales it to the frame).
+Output: a standalone document (``standalone=True``; a Beamer document with one frame for
+overlays), or the ``tikzpicture`` alone to ``\\input`` into a frame or an article. The title,
+the summary line and the legend are separate pieces (``title``, ``summary``, ``legend``): a
+body for a slide is usually the tree alone.
 
 >>> from games import load_game
 >>> from viz import game_tree
@@ -35,13 +36,26 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from solver.output import write_text
-from viz.annotations import exercise_edge, exercise_node, exercise_task, value_text
-from viz.build import GameTree, num
-from viz.dot import default_title, summary_line
+from viz.annotations import exercise_task
+from viz.build import GameTree
+from viz.dot import summary_line
+from viz.model import (
+    BLANK_RANGE,
+    BLANK_WINDOW,
+    BOOK_VALUES,
+    EdgeLook,
+    Figure,
+    NodeLook,
+    default_title,
+    figure,
+)
 
 __all__ = ["latex_text", "to_tikz", "value_tex", "write_tikz"]
 
@@ -49,6 +63,7 @@ _COLOURS = {
     "maxfill": "D7E6F5",
     "minfill": "F8DDD5",
     "horizonfill": "FFF4CC",
+    "current": "FFD54F",
     "optimal": "1F6FB2",
     "pruned": "9A9A9A",
     "cut": "B03A2E",
@@ -58,7 +73,12 @@ _COLOURS = {
 _HALF_W = 0.42  # half the width of a triangle (cm)
 _HALF_H = 0.34  # half the height of every node shape (cm)
 _ROW = 1.55  # vertical distance between plies (cm)
-_LEAF_GAP = 0.95  # horizontal distance between neighbouring leaves (cm), at the least
+_MARGIN = 0.25  # the least room between two things side by side (cm)
+_CHAR = 0.15  # the width of a letter or digit at \scriptsize, generously (cm)
+_WIDE = 0.24  # the width of a math symbol (α β ∞ − = + ≤ ≥) at \scriptsize, spacing included
+_WIDE_CHARS = frozenset("αβ∞−=+≤≥×✂[]#")
+_LINE = 0.3  # the height of a line of notes at \scriptsize (cm), generously
+_BLANK = 1.4  # the width of an exercise blank (cm): room for a handwritten −∞ (12 mm) on A4
 
 # A page cropped to the picture with a 6pt border, in base LaTeX only (the standalone class is
 # in Debian's large texlive-latex-extra): typeset the picture in a box, size the page to the box.
@@ -75,6 +95,28 @@ _STANDALONE = r"""\documentclass{article}
 \pdfpageheight=\dimexpr\ht\gamesolvertree+\dp\gamesolvertree+12pt\relax
 \hoffset=-1in \voffset=-1in
 \shipout\vbox{\kern6pt\hbox{\kern6pt\usebox{\gamesolvertree}}}
+\end{document}
+"""
+
+_BEAMER = r"""\documentclass{beamer}
+\usepackage[T1]{fontenc}
+\usepackage{tikz}
+\setbeamertemplate{navigation symbols}{}
+\begin{document}
+\newsavebox{\gamesolvertree}
+\begin{frame}{%TITLE%}
+\sbox{\gamesolvertree}{%
+%BODY%%
+}%
+\centering
+% as large as the frame allows: its width, or 80% of its height, whichever is reached first
+\ifnum\numexpr\wd\gamesolvertree*1000/\textwidth\relax
+  >\numexpr(\ht\gamesolvertree+\dp\gamesolvertree)*1000/(\textheight*8/10)\relax
+  \resizebox{\textwidth}{!}{\usebox{\gamesolvertree}}%
+\else
+  \resizebox{!}{0.8\textheight}{\usebox{\gamesolvertree}}%
+\fi
+\end{frame}
 \end{document}
 """
 
@@ -97,7 +139,7 @@ _SYMBOLS = {
     "α": r"$\alpha$",
     "β": r"$\beta$",
     "∞": r"$\infty$",
-    "−": "-",
+    "−": r"$-$",
     "×": r"$\times$",
     "≡": r"$\equiv$",
     "…": r"\ldots{}",
@@ -117,42 +159,27 @@ def latex_text(text: str) -> str:
     return "".join(_SYMBOLS.get(ch, ch) for ch in escaped)
 
 
-def _layout(tree: GameTree, gap: float, row: float) -> dict[int, tuple[float, float]]:
-    """x and y (cm) for every node: leaves left to right ``gap`` apart, parents centred."""
-    graph = tree.graph
-    where: dict[int, tuple[float, float]] = {}
-    next_x = 0.0
-    stack: list[tuple[int, bool]] = [(tree.root, False)]
-    while stack:
-        node, done = stack.pop()
-        kids = list(graph.successors(node))
-        y = -row * int(graph.nodes[node]["depth"])
-        if not kids:
-            where[node] = (next_x, y)
-            next_x += gap
-        elif done:
-            xs = [where[k][0] for k in kids]
-            where[node] = ((min(xs) + max(xs)) / 2, y)
-        else:
-            stack.append((node, True))
-            stack.extend((k, False) for k in reversed(kids))
-    return where
+_MATH = {"≥": r"{\geq}", "≤": r"{\leq}", "−": "-", "∞": r"\infty", "+": "+"}
 
 
-def value_tex(data: dict[str, Any]) -> str:
-    r"""The drawn value (see :func:`value_text`) as LaTeX math, so that minus signs are minus.
+def value_tex(text: str) -> str:
+    r"""A value as :mod:`viz.notation` writes it (``≤−1``), as LaTeX math: a true minus sign.
 
     The sign of the bound and the number are groups of their own, so the minus stays unary
     (no space after it).
 
-    >>> value_tex({"value": -1, "bound": "upper"})
-    '${\\leq}{-1}$'
+    >>> value_tex("≤−1"), value_tex("+∞"), value_tex("")
+    ('${\\leq}{-1}$', '${+\\infty}$', '')
     """
-    if data["value"] is None:
+    if not text:
         return ""
-    sign = {"exact": "", "lower": r"{\geq}", "upper": r"{\leq}"}[data["bound"]]
-    number = num(data["value"]).replace("∞", r"\infty").replace("−", "-")
-    return f"${sign}{{{number}}}$"
+    sign = _MATH[text[0]] if text[0] in "≥≤" else ""
+    number = text[1:] if sign else text
+    return f"${sign}{{{''.join(_MATH.get(ch, ch) for ch in number)}}}$"
+
+
+def _blank() -> str:
+    return rf"\rule{{{_BLANK:g}cm}}{{0.4pt}}"
 
 
 _RULE_LINE = re.compile(r"^[\s\-+=|─━┼┃│]*$")
@@ -173,10 +200,148 @@ def _fmt(x: float) -> str:
     return f"{x:.3f}".rstrip("0").rstrip(".") if x else "0"
 
 
-def _shape_path(data: dict[str, Any], x: float, y: float, w: float, h: float) -> str:
-    if data["kind"] == "summary" or data["leaf"] or data.get("board"):
+@attrs.frozen
+class _Sizes:
+    """The node shapes' half sizes, the distance between rows and the half height of each row's
+    band (cm): no edge crosses a band except straight down into its own node, so the notes
+    beside a node, which fit in the band, never meet an edge."""
+
+    half_w: float
+    half_h: float
+    row: float
+    band: float = 0.0
+
+    def with_notes(self, lines: int) -> _Sizes:
+        """Sizes whose bands hold ``lines`` lines of notes, rows pushed apart to make room."""
+        band = max(self.half_h, _LINE * lines / 2 + 0.04)
+        return attrs.evolve(self, band=band, row=max(self.row, 2 * band + 0.87))
+
+
+def _notes(fig: Figure, shape: NodeLook) -> list[tuple[str, str]]:
+    """The notes right of a node, as (plain text, LaTeX) pairs: range, window, order, cuts."""
+    out = []
+    if shape.blanks:  # the value too: a triangle of a size that fits the sheet is too narrow
+        out.append(("v=" + BLANK_WINDOW[-8:], rf"v={_blank()}"))
+        out.append((BLANK_RANGE, rf"[{_blank()}, {_blank()}]"))
+        out.append((BLANK_WINDOW, rf"$\alpha$={_blank()} $\beta$={_blank()}"))
+    else:
+        if shape.range:
+            out.append((shape.range, latex_text(shape.range)))
+        if shape.window:
+            out.append((shape.window, latex_text(shape.window)))
+    if shape.order and not shape.leaf:
+        out.append((shape.order, latex_text(shape.order)))
+    for edge in fig.edges:
+        if edge.parent == shape.node and edge.cut and edge.cut_shown and edge.visible:
+            out.append(("✂ " + edge.cut, r"{\color{cut}" + latex_text(edge.cut) + "}"))
+    return out
+
+
+def _width(text: str) -> float:
+    r"""A generous estimate of ``text``'s width at \scriptsize (cm).
+
+    >>> round(_width("α=3 β=+∞"), 2)
+    1.74
+    """
+    return sum(_WIDE if ch in _WIDE_CHARS else _CHAR for ch in text)
+
+
+def _note_width(fig: Figure, shape: NodeLook) -> float:
+    """The room the notes right of a node take (cm), blanks at their printed width."""
+    widths = [0.0]
+    for text, _ in _notes(fig, shape):
+        if text in (BLANK_RANGE, BLANK_WINDOW):  # two blanks and what stands between them
+            plain = "[, ]" if text == BLANK_RANGE else "α= β="
+            widths.append(_width(plain) + 2 * _BLANK + 0.1)
+        elif text.startswith("v="):
+            widths.append(_width("v=") + _BLANK + 0.1)
+        else:
+            widths.append(_width(text) + 0.1)
+    return max(widths)
+
+
+def _extent(fig: Figure, shape: NodeLook, sizes: _Sizes) -> tuple[float, float]:
+    """How far the node and its name and notes reach left and right of its centre (cm)."""
+    half = sizes.half_w + (0.1 if shape.kind == "summary" else 0.0)
+    if shape.leaf:
+        half = _leaf_half(shape, sizes)
+    left = half + (0.1 + 0.2 * len(shape.name) if shape.name else 0.0)
+    notes = _note_width(fig, shape)
+    return left, half + (0.08 + notes if notes else 0.0)
+
+
+def _leaf_half(shape: NodeLook, sizes: _Sizes) -> float:
+    """Half a leaf box's width: its value or label, a board, or a triangle's width at most."""
+    if shape.board or shape.kind == "summary":
+        return sizes.half_w
+    text = max(len(shape.value), len(shape.label or ""))
+    return min(sizes.half_w, max(_HALF_W, 0.09 * text + 0.12))
+
+
+def _layout(figures: Iterable[Figure], sizes: _Sizes) -> dict[int, tuple[float, float]]:
+    """x and y (cm) of every node: a tidy tree whose rows never overlap.
+
+    Each subtree is placed right of its left sibling's as close as its contour allows (at every
+    depth, the widest either reaches at any step, names and notes included, plus a margin);
+    a parent is centred over its children.
+    """
+    figures = list(figures)
+    fig = figures[-1]
+    graph = fig.tree.graph
+    reach: dict[int, tuple[float, float]] = {}
+    for one in figures:
+        for node, shape in one.nodes.items():
+            left, right = _extent(one, shape, sizes)
+            was = reach.get(node, (0.0, 0.0))
+            reach[node] = (max(was[0], left), max(was[1], right))
+    offset: dict[int, float] = {}  # x of a child relative to its parent
+    contour: dict[int, dict[int, tuple[float, float]]] = {}  # depth -> (leftmost, rightmost)
+    old: tuple[float, float] | None
+    order: list[int] = []
+    stack = [fig.tree.root]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(graph.successors(node))
+    for node in reversed(order):
+        kids = sorted(graph.successors(node))
+        depth = int(graph.nodes[node]["depth"])
+        own = {depth: (-reach[node][0], reach[node][1])}
+        if not kids:
+            contour[node] = own
+            continue
+        merged: dict[int, tuple[float, float]] = {}
+        places = []
+        for kid in kids:
+            shift = 0.0
+            for d, (lo, _) in contour[kid].items():
+                if d in merged:
+                    shift = max(shift, merged[d][1] - lo + _MARGIN)
+            if not merged:
+                shift = 0.0
+            places.append(shift)
+            for d, (lo, hi) in contour[kid].items():
+                old = merged.get(d)
+                merged[d] = (
+                    (lo + shift, hi + shift) if old is None else (old[0], max(old[1], hi + shift))
+                )
+        centre = (places[0] + places[-1]) / 2
+        for kid, place in zip(kids, places, strict=True):
+            offset[kid] = place - centre
+        contour[node] = {d: (lo - centre, hi - centre) for d, (lo, hi) in merged.items()}
+        contour[node][depth] = own[depth]
+    where: dict[int, tuple[float, float]] = {}
+    for node in order:
+        parents = list(graph.predecessors(node))
+        x = where[parents[0]][0] + offset[node] if parents else 0.0
+        where[node] = (x, -sizes.row * int(graph.nodes[node]["depth"]))
+    return where
+
+
+def _shape_path(shape: NodeLook, x: float, y: float, w: float, h: float) -> str:
+    if shape.kind == "summary" or shape.leaf or shape.board:
         corners = [(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)]
-    elif int(data["player"]) == 0:
+    elif shape.player == 0:
         corners = [(x - w, y - h), (x + w, y - h), (x, y + h)]
     else:
         corners = [(x - w, y + h), (x + w, y + h), (x, y - h)]
@@ -184,93 +349,116 @@ def _shape_path(data: dict[str, Any], x: float, y: float, w: float, h: float) ->
 
 
 def _node_commands(
-    node: int, data: dict[str, Any], x: float, y: float, half_w: float, half_h: float
+    fig: Figure, shape: NodeLook, at: tuple[float, float], sizes: _Sizes
 ) -> list[str]:
-    kind = data["kind"]
-    player = int(data["player"])
-    leaf = data["leaf"]
-    role = "leaf" if leaf else ("MAX", "MIN")[player]
-    out = [f"% {role} node {node}" + (f" ({data['name']})" if data["name"] else "")]
-    path = _shape_path(data, x, y, half_w + (0.1 if kind == "summary" else 0.0), half_h)
+    """The commands that draw one node at this step (none while it is not reached)."""
+    if not shape.visible:
+        return []
+    x, y = at
+    kind, leaf, player = shape.kind, shape.leaf, shape.player
+    half_w = _leaf_half(shape, sizes) if leaf else sizes.half_w
+    path = _shape_path(shape, x, y, half_w + (0.1 if kind == "summary" else 0.0), sizes.half_h)
     rounded = ", rounded corners=3pt" if leaf == "horizon" or kind == "summary" else ""
-    at = f"({_fmt(x)},{_fmt(y)})"
+    here = f"({_fmt(x)},{_fmt(y)})"
+    out = []
     if kind == "summary":
         out.append(rf"\draw[densely dotted, draw=black!60{rounded}] {path};")
         out.append(
-            rf"\node[font=\tiny, text=black!70, align=center, inner sep=0pt] at {at} "
-            rf"{{\ldots{{}}{data['positions']:,}\\positions}};"
+            rf"\node[font=\tiny, text=black!70, align=center, inner sep=0pt] at {here} "
+            rf"{{\ldots{{}}{shape.positions:,}\\positions}};"
         )
         return out
+    value = value_tex(shape.value)
     if kind == "pruned":
         out.append(rf"\draw[dashed, draw=pruned{rounded}] {path};")
-        if data["value"] is not None:  # a pruned subtree with its values revealed
-            out.append(rf"\node[font=\footnotesize, text=pruned] at {at} {{{value_tex(data)}}};")
-        return out
-    fill = (
-        "horizonfill"
-        if leaf == "horizon"
-        else ("white" if leaf else ("maxfill", "minfill")[player])
-    )
-    pen = "very thick" if data["principal"] else "thin"
-    colour = "optimal" if data["optimal"] and not data["principal"] else "black"
-    if colour == "optimal":
-        pen = "thick"
-    out.append(rf"\filldraw[fill={fill}, draw={colour}, {pen}{rounded}] {path};")
-    # one line per fact, each in a group of its own: TikZ breaks lines (\\) only outside groups
-    value = value_tex(data)
-    lines = []
-    if data.get("board") and not leaf:
-        lines.append(
-            (r"$\triangle$ ", r"$\bigtriangledown$ ")[player] + rf"{{\bfseries\boldmath {value}}}"
+        if value:  # a pruned subtree with its values revealed
+            out.append(rf"\node[font=\footnotesize, text=pruned] at {here} {{{value}}};")
+    else:
+        fill = (
+            "horizonfill"
+            if leaf == "horizon"
+            else ("white" if leaf else ("maxfill", "minfill")[player])
         )
-    elif data["label"]:
-        lines.append(rf"{{\bfseries {latex_text(data['label'])}}}")
-        if value:
-            lines.append(rf"{{\scriptsize {value}}}")
-    elif value:
-        lines.append(rf"{{\bfseries\boldmath {value}}}")
-    if data["hits"] > 1:
-        lines.append(rf"{{\scriptsize\color{{hits}}$\times${data['hits']}}}")
-    if data.get("board"):
-        lines.append(_board_text(data["board"]))
-    text = r"\\".join(lines)
-    # a triangle's text sits low in an up-triangle and high in a down-triangle, where it is wide
-    shift = 0.0 if leaf or data.get("board") else (-0.09 if player == 0 else 0.09)
-    # a triangle holds two characters at \footnotesize; a longer value (≤−1) goes a size down
-    size = r"\scriptsize" if not leaf and len(value_text(data)) > 2 else r"\footnotesize"
-    if text:
-        out.append(
-            rf"\node[font={size}, align=center, inner sep=0pt] at "
-            rf"({_fmt(x)},{_fmt(y + shift)}) {{{text}}};"
-        )
-    if data["name"]:
+        if shape.current:
+            fill = "current"
+        pen = "very thick" if shape.principal else "thin"
+        colour = "optimal" if shape.optimal and not shape.principal else "black"
+        if colour == "optimal":
+            pen = "thick"
+        out.append(rf"\filldraw[fill={fill}, draw={colour}, {pen}{rounded}] {path};")
+        out += _value_commands(shape, x, y, half_w)
+    if shape.name:
         out.append(
             rf"\node[font=\small\bfseries, anchor=east] at ({_fmt(x - half_w - 0.05)},{_fmt(y)}) "
-            f"{{{latex_text(str(data['name']))}}};"
+            f"{{{latex_text(shape.name)}}};"
+        )
+    notes = [tex for _, tex in _notes(fig, shape)]
+    if notes:
+        out.append(
+            rf"\node[font=\scriptsize, anchor=west, align=left, inner sep=0pt, text=black!75] "
+            rf"at ({_fmt(x + half_w + 0.08)},{_fmt(y)}) {{"
+            + r"\\{}".join(notes)
+            + "};"  # {}: a [ opening a line is text
         )
     return out
 
 
-def _edge_command(
-    u: tuple[float, float],
-    v: tuple[float, float],
-    edge: dict[str, Any],
-    child: dict[str, Any],
-    half_h: float,
+def _value_commands(shape: NodeLook, x: float, y: float, half_w: float) -> list[str]:
+    """The texts inside a drawn node: value (or leaf label and value), hits, order, board."""
+    leaf, player, value = shape.leaf, shape.player, value_tex(shape.value)
+    # one line per fact, each in a group of its own: TikZ breaks lines (\\) only outside groups
+    lines = []
+    if shape.board and not leaf:
+        lines.append(
+            (r"$\triangle$ ", r"$\bigtriangledown$ ")[player] + rf"{{\bfseries\boldmath {value}}}"
+        )
+    elif shape.label:
+        lines.append(rf"{{\bfseries {latex_text(shape.label)}}}")
+        if value:
+            lines.append(rf"{{\scriptsize {value}}}")
+    elif value:
+        lines.append(rf"{{\bfseries\boldmath {value}}}")
+    if shape.hits > 1:
+        lines.append(rf"{{\scriptsize\color{{hits}}$\times${shape.hits}}}")
+    if shape.order and leaf:
+        lines.append(rf"{{\tiny {latex_text(shape.order)}}}")
+    if shape.board:
+        lines.append(_board_text(shape.board))
+    if not lines:
+        return []
+    # a triangle's text sits low in an up-triangle and high in a down-triangle, where it is wide
+    shift = 0.0 if leaf or shape.board else (-0.09 if player == 0 else 0.09)
+    size = (
+        r"\scriptsize" if not leaf and len(shape.value) > 2 and half_w < 0.6 else r"\footnotesize"
+    )
+    return [
+        rf"\node[font={size}, align=center, inner sep=0pt] at ({_fmt(x)},{_fmt(y + shift)}) "
+        "{" + r"\\".join(lines) + "};"
+    ]
+
+
+def _edge_commands(
+    edge: EdgeLook, u: tuple[float, float], v: tuple[float, float], sizes: _Sizes
 ) -> list[str]:
+    """The commands that draw one move at this step (none while it is not reached)."""
+    if not edge.visible:
+        return []
+    half_h, band = sizes.half_h, max(sizes.band, sizes.half_h)
     start = f"({_fmt(u[0])},{_fmt(u[1] - half_h)})"
     end = f"({_fmt(v[0])},{_fmt(v[1] + half_h)})"
-    move = latex_text(edge["move"])
-    if child["folded"]:
-        move += r" $\equiv$ " + latex_text(", ".join(child["folded"]))
-    if edge["pruned"]:
-        style = "dashed, draw=pruned"
-        label_style = "text=pruned"
-    elif child["kind"] == "summary":
+    if band > half_h:  # straight out of the parent's band and into the child's
+        start += f" -- ({_fmt(u[0])},{_fmt(u[1] - band)})"
+        end = f"({_fmt(v[0])},{_fmt(v[1] + band)}) -- " + end
+    move = latex_text(edge.move)
+    if edge.folded:
+        move += r" $\equiv$ " + latex_text(", ".join(edge.folded))
+    if edge.pruned:
+        style, label_style = "dashed, draw=pruned", "text=pruned"
+    elif edge.summary:
         style, label_style = "densely dotted, draw=black!60", "text=black!70"
-    elif edge["principal"]:
+    elif edge.principal:
         style, label_style = "very thick", ""
-    elif edge["optimal"]:
+    elif edge.optimal:
         style, label_style = "thick, draw=optimal", "text=optimal"
     else:
         style, label_style = "thin", ""
@@ -280,51 +468,78 @@ def _edge_command(
             rf" node[pos=0.45, fill=white, inner sep=1pt, font=\scriptsize, {label_style}] "
             f"{{{move}}}"
         )
-    if edge["pruned"] and edge.get("cut"):
-        # the cut in red at two thirds of the first pruned edge, on the side the edge leans to
-        anchor = "west" if v[0] >= u[0] else "east"
-        label += (
-            rf" node[pos=0.7, anchor={anchor}, fill=white, inner sep=0.5pt, font=\scriptsize, "
-            f"text=cut] {{{latex_text(edge['cut'])}}}"
-        )
+    if edge.cut and edge.cut_shown:  # the cut's mark on the first pruned move
+        label += r" node[pos=0.8, text=cut, font=\scriptsize, inner sep=0pt] {$\times$}"
     return [rf"\draw[{style}] {start} --{label} {end};"]
 
 
 def _caption(
-    tree: GameTree,
+    fig: Figure,
     title: str | None,
+    summary: bool,
     legend: bool,
-    exercise: bool,
     where: tuple[float, float, float],
 ) -> str:
     bottom, left, width = where
+    tree = fig.tree
     facts = tree.graph.graph
-    name = title or default_title(tree)
-    rows = [
-        r"\textbf{" + latex_text(("Exercise: " if exercise else "") + name) + "}",
-        latex_text(exercise_task(facts["algorithm"]) if exercise else summary_line(tree)),
-    ]
+    rows = []
+    name = default_title(tree, fig.view, fig.style) if title is None else title
+    if name:
+        rows.append(r"\textbf{" + latex_text(("Exercise: " if fig.exercise else "") + name) + "}")
+    if summary:
+        rows.append(
+            latex_text(
+                exercise_task(facts["algorithm"], windows=fig.labels)
+                if fig.exercise
+                else summary_line(tree)
+            )
+        )
     if legend:
         items = [
             r"$\triangle$ MAX takes the largest value",
             r"$\bigtriangledown$ MIN the smallest",
         ]
-        if not exercise:  # the rest are answers
+        if fig.book_values:
+            items.append(latex_text(BOOK_VALUES))
+        elif not fig.exercise:
+            items.append(r"$\geq v$ / $\leq v$: a bound (alpha-beta stopped early)")
+        if not fig.exercise:  # the rest are answers
             items += [
-                r"$\geq v$ / $\leq v$: a bound (alpha-beta stopped early)",
                 r"\textbf{bold}: principal variation",
                 r"{\color{optimal}blue}: a best move",
             ]
-        if tree.pruned and not exercise:
-            items.append(r"{\color{pruned}dashed}: pruned, never visited ({\color{cut}the cut})")
+        if fig.labels and not fig.exercise:
+            items.append(r"$[lo, hi]$: where the value lies so far; $\alpha\ \beta$: the window")
+        if fig.order:
+            items.append(r"\#$n$: the $n$-th node the search entered")
+        if tree.pruned and not fig.exercise:
+            items.append(
+                r"{\color{pruned}dashed}: pruned, never visited ({\color{cut}$\times$ the cut})"
+            )
         if facts.get("transpositions"):
             items.append(r"{\color{hits}$\times n$}: position reached $n$ times")
+        if not fig.final:
+            items.append(r"{\color{current}$\blacksquare$} the node just valued")
         rows.append(r"{\scriptsize " + "; ".join(items) + "}")
+    if not rows:
+        return ""
     return (
         rf"\node[anchor=north west, align=left, font=\footnotesize, inner sep=0pt, "
         rf"text width={_fmt(width)}cm] at ({_fmt(left)},{_fmt(bottom)}) "
         "{" + r"\\ ".join(rows) + "};"
     )
+
+
+def _spans(steps: list[list[str]]) -> list[tuple[int, int, list[str]]]:
+    """Runs of equal commands over the steps: (first step, last step, commands)."""
+    out: list[tuple[int, int, list[str]]] = []
+    for index, commands in enumerate(steps):
+        if out and out[-1][2] == commands:
+            out[-1] = (out[-1][0], index, commands)
+        else:
+            out.append((index, index, commands))
+    return out
 
 
 def to_tikz(
@@ -335,25 +550,38 @@ def to_tikz(
     title: str | None = None,
     legend: bool = True,
     caption: bool = True,
+    summary: bool = True,
     exercise: bool = False,
+    alpha_beta_labels: bool = False,
+    order: bool = False,
+    view: str = "minimax",
+    overlays: bool = False,
+    style: str = "default",
 ) -> str:
-    r"""The diagram as TikZ: a standalone LaTeX document, or the ``tikzpicture`` alone.
+    r"""The figure as TikZ: a standalone LaTeX document, or the ``tikzpicture`` alone.
 
     Args:
         tree: from :func:`viz.game_tree`.
-        standalone: a whole document whose page is cropped to the picture (``pdflatex tree.tex``);
-            False gives the ``tikzpicture`` environment only, to ``\input`` into Beamer.
+        standalone: a whole document whose page is cropped to the picture (``pdflatex tree.tex``;
+            with ``overlays`` a Beamer document of one frame); False gives the ``tikzpicture``
+            environment only, to ``\input`` into Beamer or an article.
         boards: write each position's ``render`` text inside its node.
-        title: the caption's first line (default: algorithm, game, position, depth).
-        legend: add the key to the symbols under the caption.
-        caption: write the title and the summary line under the tree.
-        exercise: the sheet for students: leaves' values only, no bounds, cuts, pruned marks
-            or principal path (the caption says what to fill in).
+        title: the caption's first line (None: algorithm, game, position, depth; ``""``: none).
+        legend: add the key to the symbols under the tree.
+        caption: False draws the tree alone (no title, summary or legend).
+        summary: write the summary line (value, best move, nodes searched) under the title.
+        exercise: the sheet for students: leaves' values only; with ``alpha_beta_labels``
+            blanks for each inner node's range and window.
+        alpha_beta_labels: write each inner node's range ``[lo, hi]`` and window on entry.
+        order: number the nodes in the order the search entered them.
+        view: ``"minimax"`` or ``"negamax"`` (values from the mover's side).
+        overlays: one Beamer overlay per step of the search (``\only<k-l>``), as the stepper.
+        style: ``"aima"`` for the book's titles and values (:data:`viz.model.STYLES`).
 
     Raises:
         CapabilityError: ``boards=True`` for a game without ``render``.
         VizError: ``exercise=True`` and a leaf was pruned without a value (build the tree with
-            ``pruned="values"``).
+            ``pruned="values"``), or an unknown ``view``.
 
     >>> from games import load_game
     >>> from viz import game_tree
@@ -368,43 +596,92 @@ def to_tikz(
             f"game {tree.graph.graph['game']!r} has no render() to draw boards in the nodes; "
             "draw it without boards"
         )
-    graph = tree.graph
-    show_boards = boards and tree.has_boards
-    half_w, half_h, row = _HALF_W, _HALF_H, _ROW
-    if show_boards:  # boxes as large as the largest board (typewriter \scriptsize: ~0.13 cm a char)
+    looks: dict[str, Any] = {
+        "view": view,
+        "exercise": exercise,
+        "alpha_beta_labels": alpha_beta_labels,
+        "order": order,
+        "boards": boards,
+        "style": style,
+    }
+    steps = list(range(len(tree.steps) + 1)) if overlays and not exercise else [None]
+    if overlays and standalone:
+        title, summary = "", False  # the frame's title says it; the summary line is the end
+    figures = [figure(tree, step=step, **looks) for step in steps]
+    final = figures[-1]
+    lines_of_notes = max(len(_notes(f, s)) for f in figures for s in f.nodes.values())
+    sizes = _sizes(final, boards, exercise).with_notes(lines_of_notes)
+    where = _layout(figures, sizes)
+    lines = [r"\begin{tikzpicture}[x=1cm, y=1cm]"]
+    lines += [rf"\definecolor{{{name}}}{{HTML}}{{{hex_}}}" for name, hex_ in _COLOURS.items()]
+    lines.append("% edges first, so that the nodes cover their ends")
+    for index, edge in enumerate(final.edges):
+        per_step = [
+            _edge_commands(fig.edges[index], where[edge.parent], where[edge.child], sizes)
+            for fig in figures
+        ]
+        lines += _overlaid(per_step, len(figures))
+    for node in final.nodes:
+        per_step = [_node_commands(fig, fig.nodes[node], where[node], sizes) for fig in figures]
+        shape = final.nodes[node]
+        lines.append(
+            f"% {'leaf' if shape.leaf else ('MAX', 'MIN')[shape.player]} node {node}"
+            + (f" ({shape.name})" if shape.name else "")
+        )
+        lines += _overlaid(per_step, len(figures))
+    if caption:
+        bottom = min(y for _, y in where.values()) - sizes.band - 0.35
+        left = min(x for x, _ in where.values()) - sizes.half_w - 0.4  # room for a node letter
+        width = max(max(x for x, _ in where.values()) + sizes.half_w - left, 9.0)
+        per_step = [
+            [_caption(fig, title, summary, legend, (bottom, left, width))] for fig in figures
+        ]
+        lines += _overlaid([[c for c in cs if c] for cs in per_step], len(figures))
+    lines.append(r"\end{tikzpicture}")
+    body = "\n".join(lines) + "\n"
+    if not standalone:
+        needs = "\\usepackage{tikz} (in a Beamer frame)" if overlays else "\\usepackage{tikz}"
+        return f"% gamesolver tree: \\input this where the preamble has {needs}\n" + body
+    if overlays:  # the frame's title is the figure's; the picture keeps only its legend
+        name = default_title(tree, view, style) if title is None else title
+        return _BEAMER.replace("%TITLE%", latex_text(name)).replace("%BODY%", body.rstrip("\n"))
+    return _STANDALONE.replace("%BODY%\n", body)
+
+
+def _overlaid(per_step: list[list[str]], count: int) -> list[str]:
+    """One step's commands as they are, or each run of steps wrapped in ``\\only<a-b>``."""
+    if count == 1:
+        return per_step[0]
+    out = []
+    for first, last, commands in _spans(per_step):
+        if not commands:
+            continue
+        if first == 0 and last == count - 1:
+            out += commands
+            continue
+        slides = f"{first + 1}-{last + 1}" if last > first else f"{first + 1}"
+        if last == count - 1:
+            slides = f"{first + 1}-"
+        out.append(rf"\only<{slides}>{{" + " ".join(commands) + "}")
+    return out
+
+
+def _sizes(fig: Figure, boards: bool, exercise: bool) -> _Sizes:
+    """Node sizes: triangles wide enough for the longest value (or a handwritten −∞), boxes as
+    large as the largest board."""
+    graph = fig.tree.graph
+    if boards and fig.tree.has_boards:  # typewriter \scriptsize: ~0.13 cm a char
         shown = [_board_rows(d["board"]) for _, d in graph.nodes(data=True) if d.get("board")]
         chars = max((len(r) for rows in shown for r in rows), default=10)
         count = max((len(rows) for rows in shown), default=3)
         half_w = max(0.8, 0.066 * chars + 0.15)
         half_h = max(0.72, 0.15 * (count + 2) + 0.05)
-        row = 2 * half_h + 0.9
-    widest_label = max((len(d["label"] or "") for _, d in graph.nodes(data=True)), default=0)
-    summaries = any(d["kind"] == "summary" for _, d in graph.nodes(data=True))
-    gap = max(_LEAF_GAP + (0.2 if summaries else 0.0), 2 * half_w + 0.25, 0.16 * widest_label + 0.3)
-    where = _layout(tree, gap, row)
-    lines = [r"\begin{tikzpicture}[x=1cm, y=1cm]"]
-    lines += [rf"\definecolor{{{name}}}{{HTML}}{{{hex_}}}" for name, hex_ in _COLOURS.items()]
-    lines.append("% edges first, so that the nodes cover their ends")
-    for u, v, edge in graph.edges(data=True):
-        if exercise:
-            edge = exercise_edge(edge)
-        lines += _edge_command(where[u], where[v], edge, graph.nodes[v], half_h)
-    for node, data in graph.nodes(data=True):
-        if exercise:
-            data = exercise_node(data)
-        if not show_boards:
-            data = {**data, "board": None}
-        lines += _node_commands(node, data, *where[node], half_w, half_h)
-    if caption:
-        bottom = min(y for _, y in where.values()) - half_h - 0.35
-        left = min(x for x, _ in where.values()) - half_w - 0.4  # room for a node letter
-        width = max(max(x for x, _ in where.values()) + half_w - left, 9.0)
-        lines.append(_caption(tree, title, legend, exercise, (bottom, left, width)))
-    lines.append(r"\end{tikzpicture}")
-    body = "\n".join(lines) + "\n"
-    if not standalone:
-        return "% gamesolver tree: \\input this where the preamble has \\usepackage{tikz}\n" + body
-    return _STANDALONE.replace("%BODY%\n", body)
+        return _Sizes(half_w, half_h, 2 * half_h + 0.9)
+    if exercise and not fig.labels:  # the value is written by hand in the triangle: 12 mm wide
+        return _Sizes(1.25, 0.55, 2.0)  # at mid-height, where it is written
+    longest = max((len(s.value) for s in fig.nodes.values() if not s.leaf), default=0)
+    half_w = _HALF_W if longest <= 2 else max(_HALF_W, 0.16 * longest + 0.08)
+    return _Sizes(half_w, _HALF_H if half_w == _HALF_W else _HALF_H + 0.06, _ROW)
 
 
 def write_tikz(

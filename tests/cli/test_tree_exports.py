@@ -117,3 +117,94 @@ class TestEngineTree:
         """The empty board's engine tree is refused, naming --depth and --max-nodes."""
         result = run("tree", "tictactoe", "-a", "engine", "-o", str(tmp_path / "e.svg"))
         assert result.code == 1 and "--max-nodes" in result.err and "--depth" in result.err
+
+
+class TestFramesFromTheCommandLine:
+    def test_png_frames_as_documented(self, run, tmp_path):
+        """The command in docs/teaching.md writes one PNG per step (it crashed on 'large')."""
+        out = tmp_path / "frames"
+        result = run("tree", "textbook", "--frames", str(out), "--frame-format", "png")
+        assert result.code == 0, result.err
+        files = sorted(out.iterdir())
+        assert len(files) == 14 and all(p.read_bytes().startswith(b"\x89PNG") for p in files)
+
+    def test_png_frames_with_large_and_alpha_beta_labels(self, run, tmp_path):
+        """--large with PNG frames is a layout choice, not a crash."""
+        out = tmp_path / "frames"
+        result = run(
+            "tree", "textbook", "-a", "alphabeta", "--alpha-beta-labels", "--large",
+            "--frames", str(out), "--frame-format", "png",
+        )  # fmt: skip
+        assert result.code == 0, result.err
+        assert len(list(out.glob("frame-*.png"))) == 13
+
+
+class TestTikzForSlides:
+    def test_alpha_beta_labels_reach_tikz(self, run, tmp_path):
+        """--alpha-beta-labels writes each window and range in TikZ too (it was dropped)."""
+        out = tmp_path / "t.tex"
+        args = ("tree", "textbook", "-a", "alphabeta", "--alpha-beta-labels", "-o", str(out))
+        assert run(*args).code == 0
+        text = out.read_text(encoding="utf-8")
+        assert r"[3, 3]" in text and r"$\alpha$=3 $\beta$=+$\infty$" in text
+
+    def test_body_is_the_tree_alone(self, run, tmp_path):
+        """--tikz-body draws no title, summary or legend: a slide has its own."""
+        out = tmp_path / "body.tex"
+        assert run("tree", "textbook", "-a", "alphabeta", "-o", str(out), "--tikz-body").code == 0
+        text = out.read_text(encoding="utf-8")
+        assert "anchor=north west" not in text and "nodes searched" not in text
+
+    def test_pieces_are_chosen_one_by_one(self, run, tmp_path):
+        """--tikz-pieces legend writes the legend and nothing else under the tree."""
+        out = tmp_path / "body.tex"
+        args = ("tree", "textbook", "-o", str(out), "--tikz-body", "--tikz-pieces", "legend")
+        assert run(*args).code == 0
+        text = out.read_text(encoding="utf-8")
+        assert "MAX takes the largest value" in text
+        assert "Minimax on" not in text and "nodes searched" not in text
+
+    def test_unknown_piece_is_refused(self, run, tmp_path):
+        """A piece that does not exist is named, with the choices."""
+        result = run("tree", "textbook", "-o", str(tmp_path / "t.tex"), "--tikz-pieces", "logo")
+        assert result.code == 2 and "choose from title, summary, legend" in result.err
+
+    def test_empty_title_removes_the_title(self, run, tmp_path):
+        """--title '' leaves the title out (it fell back to the default title)."""
+        out = tmp_path / "t.tex"
+        assert run("tree", "textbook", "-o", str(out), "--title", "").code == 0
+        text = out.read_text(encoding="utf-8")
+        assert "Minimax on textbook" not in text and "nodes searched" in text
+
+    def test_beamer_overlays_follow_the_steps(self, run, tmp_path):
+        """--beamer writes one frame whose overlays number the steps of the stepper, plus one."""
+        out = tmp_path / "slides.tex"
+        args = ("tree", "textbook", "-a", "alphabeta", "--beamer", "-o", str(out))
+        assert run(*args).code == 0
+        text = out.read_text(encoding="utf-8")
+        assert text.startswith("\\documentclass{beamer}")
+        overlays = {int(n) for n in re.findall(r"\\only<(\d+)", text)}
+        assert max(overlays) == 13  # the stepper's frames 0 (before the search) to 12
+
+    def test_beamer_needs_a_tex_output(self, run, tmp_path):
+        """--beamer with an SVG output is a usage error naming what it needs."""
+        result = run("tree", "textbook", "-o", str(tmp_path / "t.svg"), "--beamer")
+        assert result.code == 2 and "--beamer needs -o FILE.tex" in result.err
+
+
+class TestRandomExerciseSheets:
+    def test_random_exercises_write_a_sheet_and_its_key(self, run, tmp_path) -> None:
+        """--random-exercises N -o sheet.tex writes the sheet and the key (and PDFs)."""
+        out = tmp_path / "sheet.tex"
+        result = run(
+            "tree", "textbook", "--random-exercises", "2", "--seed", "4", "--branching", "2,2",
+            "--values=-5,15", "-o", str(out),
+        )  # fmt: skip
+        assert result.code == 0, result.err
+        assert out.exists() and (tmp_path / "sheet-key.tex").exists()
+        assert out.read_text(encoding="utf-8").count(r"\subsection*{Exercise") == 2
+
+    def test_only_textbook_trees(self, run, tmp_path) -> None:
+        """Another game is refused, naming the command that works."""
+        result = run("tree", "tictactoe", "--random-exercises", "2", "-o", str(tmp_path / "s.tex"))
+        assert result.code == 2 and "gamesolver tree textbook --random-exercises 2" in result.err

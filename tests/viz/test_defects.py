@@ -99,7 +99,7 @@ class TestRefusals:
             float(v) for v in re.findall(r'viewBox="0\.00 0\.00 ([\d.]+) ([\d.]+)"', svg)[0]
         )
         assert max(width, height) <= MAX_INCHES * 72 + 1
-        assert layout_size(to_dot(tree, boards=True))[0] > MAX_INCHES  # the plain one did not
+        assert layout_size(tree, boards=True)[0] > MAX_INCHES  # the plain one did not
 
 
 class TestPrincipalVariation:
@@ -184,3 +184,38 @@ class TestSavedCount:
             game_tree(game, algorithm="alphabeta", max_nodes=20)
         assert error.value.at_least and "pruned" in error.value.shrink
         assert game_tree(game, algorithm="alphabeta", max_nodes=20, pruned="stub").saved == 45
+
+
+class TestNoEditsOfGeneratedDot:
+    @needs_dot
+    def test_png_resolution_is_set_on_the_command_line(self) -> None:
+        """A PNG is drawn at 150 dpi from the DOT as written: its width is the layout's at 150."""
+        import struct
+
+        from viz.dot import PNG_DPI, pipe
+
+        tree = game_tree(load_game("textbook"), algorithm="alphabeta")
+        source = to_dot(tree)
+        png = pipe(source, "png")
+        width = struct.unpack(">I", png[16:20])[0]
+        inches = float(pipe(source, "plain").decode().split()[2])
+        assert abs(width - inches * PNG_DPI) <= PNG_DPI * 0.5  # Graphviz rounds and pads a little
+        assert "dpi" not in source
+
+    def test_a_missing_dot_is_named(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Without Graphviz the error says how to install it."""
+        from viz import GraphvizNotFoundError
+        from viz.dot import pipe
+
+        monkeypatch.setattr("viz.dot.shutil.which", lambda name: None)
+        with pytest.raises(GraphvizNotFoundError, match="apt-get install graphviz"):
+            pipe("digraph {}", "svg")
+
+    @needs_dot
+    def test_a_failing_dot_quotes_its_error(self) -> None:
+        """Broken DOT fails with Graphviz's own message quoted."""
+        from viz import GraphvizFailedError
+        from viz.dot import pipe
+
+        with pytest.raises(GraphvizFailedError, match="syntax error"):
+            pipe("digraph { a -> }", "svg")

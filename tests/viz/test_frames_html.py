@@ -177,6 +177,48 @@ class TestPageOffline:
         )
 
 
+HIGHLIGHT = "rgb(255,213,79)"
+"""The fill of the node just valued (#ffd54f), as the browser reports it."""
+
+
+class TestCurrentNodeHighlight:
+    def test_page_legend_names_the_highlight(self, page: Path) -> None:
+        """The stepper page's key says what the yellow node is, as the PNG frames' key does."""
+        assert "the node just valued" in page.read_text(encoding="utf-8")
+
+    def test_static_svg_frames_mark_the_outline_the_style_fills(
+        self, tree: GameTree, tmp_path: Path
+    ) -> None:
+        """In each SVG frame the current node's first shape is the one the highlight rule fills."""
+        files = write_frames(tree, tmp_path, alpha_beta_labels=True)
+        for index, path in enumerate(files[1:-1], start=1):
+            text = path.read_text(encoding="utf-8")
+            assert "g.node.current .outline { fill: #ffd54f; }" in text
+            node = tree.steps[index - 1].node
+            group = re.search(rf'<g id="n{node}" class="([^"]*)">(.*?)</a>', text, re.DOTALL)
+            assert group and "current" in group.group(1).split()
+            first_shape = re.search(r"<(?:polygon|path|ellipse) [^>]*>", group.group(2))
+            assert first_shape and 'class="outline"' in first_shape.group(0)
+            assert "the node just valued" in text
+
+
+class TestPseudocode:
+    def test_page_shows_the_searchs_pseudocode(self, page: Path) -> None:
+        """The alpha-beta page carries AIMA's ALPHA-BETA-SEARCH with its cut-off lines."""
+        text = page.read_text(encoding="utf-8")
+        assert "function ALPHA-BETA-SEARCH(game, state)" in text
+        assert 'data-line="max-cut"' in text and 'data-line="min-cut"' in text
+
+    def test_every_step_names_a_line_of_the_pseudocode(self, tree: GameTree) -> None:
+        """Each frame after the first highlights a line that the pseudocode has."""
+        from viz.pseudocode import PSEUDOCODE, step_lines
+
+        keys = {key for key, _ in PSEUDOCODE["alphabeta"] if key}
+        lines = step_lines(tree)
+        assert lines[0] is None and len(lines) == len(tree.steps) + 1
+        assert set(lines[1:]) <= keys
+
+
 def chromium_dom(url: str, profile: Path) -> str:
     """The DOM of ``url`` after its scripts ran, from headless Chromium."""
     assert CHROMIUM is not None
@@ -232,6 +274,28 @@ class TestPageInChromium:
         assert shown["frame"] == "12"
         assert shown["visible"] == ",".join(f"n{n}" for n in sorted(tree.graph.nodes))
         assert "n0:3" in shown["values"].split(",")
+
+    def test_current_node_is_painted_yellow(
+        self, page: Path, tree: GameTree, tmp_path: Path
+    ) -> None:
+        """At frame 5 the browser paints the node of step 5 in the highlight colour."""
+        shown = autotest(chromium_dom(page.as_uri() + "?autotest=5", tmp_path / "p6"))
+        assert shown["current"] == f"n{tree.steps[4].node}:{HIGHLIGHT}"
+
+    def test_pseudocode_line_of_each_step_is_highlighted(
+        self, page: Path, tree: GameTree, tmp_path: Path
+    ) -> None:
+        """Frame 6 (C's cut-off) highlights MIN-VALUE's early return; frame 4 its return v."""
+        shown = autotest(chromium_dom(page.as_uri() + "?autotest=6", tmp_path / "p8"))
+        assert tree.steps[5].kind == "cut" and shown["line"] == "min-cut"
+        shown = autotest(chromium_dom(page.as_uri() + "?autotest=4", tmp_path / "p9"))
+        assert shown["line"] == "min-return"
+
+    def test_current_table_node_is_painted_yellow(self, tree: GameTree, tmp_path: Path) -> None:
+        """With alpha-beta labels (nodes drawn as tables) the highlight shows too."""
+        labelled = write_html(tree, tmp_path / "ab.html", alpha_beta_labels=True)
+        shown = autotest(chromium_dom(labelled.as_uri() + "?autotest=11", tmp_path / "p7"))
+        assert shown["current"] == f"n{tree.steps[10].node}:{HIGHLIGHT}"
 
     def test_screenshot_of_a_frame(self, page: Path, tmp_path: Path) -> None:
         """A frame renders to a screenshot (kept in the temporary folder to look at)."""

@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 from games import load_game
+from tests.tiny_games import TakeAway
 from tests.viz.test_frames_html import chromium_dom
 from viz import game_tree
 from viz.dot import summary_line
 from viz.errors import VizError
 from viz.interactive import EDIT_LIMIT, interactive_page, write_interactive
+from viz.model import figure
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DEEP = [[5], [[[3, 1], [4, 2]], 1]]  # D fails low: an upper bound ≤4
@@ -231,3 +233,100 @@ class TestInChromium:
         )
         assert 10 < len(nodes) < tree.graph.number_of_nodes()
         assert summary == summary_line(tree)
+
+
+def view_report(dom: str) -> dict[str, str]:
+    """The page's view report: zoom and scroll, the edit box, the notes, the board shown."""
+    found = re.search(r'<pre id="autotest-view">(.*?)</pre>', dom, flags=re.S)
+    assert found is not None, dom[-2000:]
+    rows = html.unescape(found.group(1)).splitlines()
+    return {row.split(" ", 1)[0]: row.partition(" ")[2] for row in rows}
+
+
+def numbers(text: str) -> dict[str, float]:
+    """``zoom 1.4 width 1848 ...`` as a dict of numbers."""
+    words = text.split()
+    return {
+        "zoom": float(words[0]),
+        **{k: float(v) for k, v in zip(words[1::2], words[2::2], strict=True)},
+    }
+
+
+class TestPageForProjection:
+    def test_boards_are_not_ignored(self) -> None:
+        """--boards puts each position's board in the page (it was dropped without a word)."""
+        game = load_game("tictactoe")
+        tree = game_tree(game, game.parse_state("xox/xo./o.x"), algorithm="alphabeta")
+        page = interactive_page(tree, boards=True)
+        assert '"boards": true' in page and '<pre id="board"' in page
+        assert page.count('"board": "') == tree.graph.number_of_nodes()
+
+    def test_boards_need_render(self) -> None:
+        """Boards for a game that cannot render them are refused with the reason."""
+        from solver.game import CapabilityError
+
+        with pytest.raises(CapabilityError, match="render"):
+            interactive_page(game_tree(TakeAway(3)), boards=True)
+
+    def test_nodes_carry_their_figure_names_and_windows(self) -> None:
+        """Each node carries the name the figures use and its window on entry."""
+        game = load_game("textbook", labels="aima")
+        page = interactive_page(game_tree(game, algorithm="alphabeta"), game=game)
+        assert '"title": "a2·c1"' in page
+        static = interactive_page(game_tree(game, algorithm="alphabeta"))
+        assert '"alphaIn": 3' in static and '"betaIn": "inf"' in static
+
+
+@pytest.mark.chromium
+@pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt: chromium)")
+class TestProjectionInChromium:
+    def test_zoom_and_fit_to_screen(self, tmp_path: Path) -> None:
+        """+ zooms in by a quarter; Fit to screen makes the whole tree as wide as the window."""
+        game = load_game("textbook", labels="aima")
+        page = write_interactive(game_tree(game, algorithm="alphabeta"), tmp_path / "z.html")
+        view = view_report(chromium_dom(page.as_uri() + "?autotest=zoom:in", tmp_path / "p1"))
+        assert numbers(view["zoom"])["zoom"] == pytest.approx(1.75)
+        view = view_report(chromium_dom(page.as_uri() + "?autotest=zoom:fit", tmp_path / "p2"))
+        shown = numbers(view["zoom"])
+        assert shown["width"] <= shown["view"] + 1
+
+    def test_expand_all_keeps_the_root_on_screen(self, tmp_path: Path) -> None:
+        """After Expand all on a wide tree the root is within the visible part of the page."""
+        game = load_game("tictactoe")
+        tree = game_tree(game, game.parse_state("xox/.o./..."), algorithm="alphabeta")
+        page = write_interactive(tree, tmp_path / "t.html")
+        view = view_report(chromium_dom(page.as_uri() + "?autotest=expand", tmp_path / "p"))
+        shown = numbers(view["zoom"])
+        assert shown["width"] > shown["view"]  # the tree is wider than the window
+        assert shown["scroll"] <= shown["root"] <= shown["scroll"] + shown["view"]
+
+    def test_edit_box_names_the_leaf_as_the_figure_does(self, tmp_path: Path) -> None:
+        """Clicking leaf c1 opens the edit box on 'leaf a2·c1', not on its state '1.0'."""
+        game = load_game("textbook", labels="aima")
+        page = write_interactive(
+            game_tree(game, algorithm="alphabeta"), tmp_path / "e.html", game=game
+        )
+        view = view_report(chromium_dom(page.as_uri() + "?autotest=click:1.0", tmp_path / "p"))
+        assert view["edit"] == "leaf a2·c1"
+
+    def test_windows_and_ranges_as_in_the_static_figure(self, tmp_path: Path) -> None:
+        """Alpha-beta pages write each inner node's range and window, as the figures do."""
+        game = load_game("textbook", labels="aima")
+        tree = game_tree(game, algorithm="alphabeta")
+        page = write_interactive(tree, tmp_path / "w.html", game=game)
+        view = view_report(chromium_dom(page.as_uri() + "?autotest=report", tmp_path / "p"))
+        expected = figure(tree, alpha_beta_labels=True)
+        notes = view["notes"].split("|")
+        for shape in expected.nodes.values():
+            if shape.range:
+                assert shape.range in notes and shape.window in notes
+
+    def test_boards_show_for_the_node_pointed_at(self, tmp_path: Path) -> None:
+        """With boards, pointing at a node shows its board beside the tree."""
+        game = load_game("tictactoe")
+        tree = game_tree(game, game.parse_state("xox/xo./o.x"), algorithm="alphabeta")
+        page = write_interactive(tree, tmp_path / "b.html", boards=True)
+        view = view_report(chromium_dom(page.as_uri() + "?autotest=hover:0", tmp_path / "p"))
+        first = next(tree.graph.successors(0))
+        assert view["board"].startswith(tree.graph.nodes[first]["title"])
+        assert "x" in view["board"] and "o" in view["board"]

@@ -96,7 +96,7 @@ def drawn(tree: Any, **options: Any) -> tuple[Any, Any, dict[Path, dict[str, Any
 
 def labels(source: str) -> dict[str, str]:
     """Each node's label in a DOT source, by node id."""
-    return dict(re.findall(r"^\s*(n\d+) \[.*?label=(<.*?>)(?:, \w+=|\];$)", source, re.M))
+    return dict(re.findall(r"^\s*(n\d+) \[.*?(?<!x)label=(<.*?>)(?:, \w+=|\];$)", source, re.M))
 
 
 class TestAgainstAnIndependentAlphaBeta:

@@ -123,4 +123,4 @@ class TestLeafLabels:
         assert len(leaves) == tree.result.stats.leaves
         for node, data in leaves:
             p1, p2 = game.parse_state(data["state"]).captured
-            assert shapes[f"n{node}"].texts == (f"[{p1}, {p2}]", str(p1 - p2))
+            assert shapes[f"n{node}"].texts == (f"[{p1}, {p2}]", str(p1 - p2).replace("-", "−"))

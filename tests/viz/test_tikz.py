@@ -86,8 +86,8 @@ class TestAnnotations:
         principal = sum(1 for _, _, d in tree.graph.edges(data=True) if d["principal"])
         assert sum("very thick" in e for e in edges) == principal == 2
         assert sum("dashed, draw=pruned" in e for e in edges) == tree.pruned == 2
-        assert source.count("text=cut]") == 1
-        assert r"v=2 $\leq$ $\alpha$=3" in source
+        assert source.count(r"{$\times$}") == 1  # the mark on the first pruned move
+        assert source.count(r"{\color{cut}v=2 $\leq$ $\alpha$=3}") == 1  # the cut, beside C
 
     def test_node_letters_stand_beside_their_nodes(self) -> None:
         """AIMA's letters A, B, C, D are written in bold next to the inner nodes."""
@@ -254,3 +254,19 @@ class TestCompiles:
             "\\input{sheet-body.tex}\n\n\\input{key-body.tex}\n\\end{document}\n"
         )
         compile_tex(document, tmp_path, "handout")
+
+
+@needs_pdflatex
+class TestBeamerOverlays:
+    def test_one_page_per_step_of_the_stepper(self, tmp_path: Path) -> None:
+        """The Beamer document compiles to one page per stepper frame, highlight and all."""
+        if not subprocess.run(["kpsewhich", "beamer.cls"], capture_output=True).stdout.strip():
+            pytest.skip("Beamer is not installed (texlive-latex-recommended)")
+        tree = game_tree(load_game("textbook", labels="aima"), algorithm="alphabeta")
+        source = to_tikz(tree, alpha_beta_labels=True, overlays=True)
+        assert source.count(r"\filldraw[fill=current") == len(tree.steps) - 1
+        pdf = compile_tex(source, tmp_path, "slides")
+        compile_tex(source, tmp_path, "slides")  # Beamer numbers overlays on the second run
+        if shutil.which("pdfinfo"):
+            info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True)
+            assert re.search(rf"^Pages:\s+{len(tree.steps) + 1}$", info.stdout, flags=re.M)

@@ -67,7 +67,7 @@ class TestTeachingOptions:
         assert run(*args, "--order").code == 0
         assert "#11<" in out.read_text(encoding="utf-8")
         assert run(*args, "--view", "negamax").code == 0
-        assert "≥-2" in out.read_text(encoding="utf-8")
+        assert "≥−2" in out.read_text(encoding="utf-8")  # a true minus, as in −∞
         best = run(*args, "--ordering", "best")
         worst = run(*args, "--ordering", "worst")
         assert "9 searched" in best.out  # B's three leaves, then one leaf each under C and D

@@ -9,16 +9,18 @@
   var SVGNS = "http://www.w3.org/2000/svg";
   var FOLD_ABOVE = 40, GAP = 46, ROW = 74, HALF_W = 19, HALF_H = 16, TOP = 34, LEFT = 40;
   var root = DATA.tree, algorithm = DATA.algorithm, selected = null, stats = null;
+  var zoom = 1.4, labels = DATA.algorithm === "alphabeta";  // large enough to project
+  var NOTE_GAP = 130;  // the least distance between leaves when windows and ranges are shown
   var original = {};
 
   function num(v) {
     if (v === null || v === undefined) { return ""; }
     if (v === "inf" || v === Infinity) { return "+\u221e"; }
     if (v === "-inf" || v === -Infinity) { return "\u2212\u221e"; }
-    if (Number.isInteger(v)) { return String(v); }
-    return String(Number(v.toPrecision(3)));
+    // as viz.notation writes numbers: a true minus sign (U+2212), 3 significant digits
+    var text = Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(3)));
+    return text.replace("-", "\u2212");
   }
-  function cutNum(v) { return Number.isInteger(v) || !isFinite(v) ? num(v) : String(Number(v.toPrecision(6))); }
   function each(node, f) { f(node); node.children.forEach(function (c) { each(c, f); }); }
   each(root, function (n) { if (n.leafValue !== undefined) { original[n.path] = n.leafValue; } });
 
@@ -33,6 +35,7 @@
     function value(n, alpha, beta) {
       n.kind = "node"; stats.searched += 1;
       var alphaIn = alpha, betaIn = beta;
+      n.alphaIn = alpha; n.betaIn = beta;
       if (n.children.length === 0) { n.value = n.leafValue; n.bound = "exact"; return n.value; }
       var max = n.player === 0, v = max ? -Infinity : Infinity;
       for (var i = 0; i < n.children.length; i++) {
@@ -46,8 +49,8 @@
           var rest = n.children.length - i - 1;
           if (rest > 0) {
             stats.cutoffs += 1; stats.pruned += rest;
-            n.children[i + 1].cut = max ? "v=" + cutNum(v) + " \u2265 \u03b2=" + cutNum(beta)
-              : "v=" + cutNum(v) + " \u2264 \u03b1=" + cutNum(alpha);
+            n.children[i + 1].cut = max ? "v=" + num(v) + " \u2265 \u03b2=" + num(beta)
+              : "v=" + num(v) + " \u2264 \u03b1=" + num(alpha);
           }
           break;
         }
@@ -110,17 +113,35 @@
   }
 
   // ---- layout: leaves (and collapsed nodes) left to right, parents centred over children ----
+  // a leaf is as wide as its label (Ayoayo's captured seeds [12, 8]) and its value
+  function halfWidth(n) {
+    if (!(n.children.length === 0 || n.collapsed) || !n.label) { return HALF_W; }
+    return Math.max(HALF_W, 4 + 4 * Math.max(n.label.length, shown(n).length));
+  }
   function layout() {
-    var x = 0, depth = 0;
+    var cursor = LEFT, depth = 0, step = labels ? NOTE_GAP : GAP;
     function place(n, d) {
       n.y = TOP + d * ROW; depth = Math.max(depth, d);
-      if (n.children.length === 0 || n.collapsed) { n.x = LEFT + x * GAP; x += 1; return; }
+      if (n.children.length === 0 || n.collapsed) {
+        var half = halfWidth(n);
+        n.x = cursor + half; cursor += Math.max(step, 2 * half + 8);
+        return;
+      }
       n.children.forEach(function (c) { place(c, d + 1); });
       n.x = (n.children[0].x + n.children[n.children.length - 1].x) / 2;
     }
     place(root, 0);
-    // room on the right for a cut written beside the last pruned edge
-    return { width: LEFT + 110 + Math.max(x - 1, 0) * GAP, height: TOP + depth * ROW + 40 };
+    // room on the right for a cut written beside the last pruned edge, or a node's notes
+    return { width: cursor + 110, height: TOP + depth * ROW + 40 };
+  }
+  function windowText(n) {
+    if (n.alphaIn === undefined || n.alphaIn === null || n.kind !== "node") { return ""; }
+    return "\u03b1=" + num(n.alphaIn) + " \u03b2=" + num(n.betaIn);
+  }
+  function rangeText(n) {
+    if (n.kind !== "node" || n.value === null || n.value === undefined) { return ""; }
+    var lo = n.bound === "upper" ? -Infinity : n.value, hi = n.bound === "lower" ? Infinity : n.value;
+    return "[" + num(lo) + ", " + num(hi) + "]";
   }
 
   function el(name, attrs, parent) {
@@ -130,9 +151,9 @@
     return e;
   }
   function shape(n, g) {
-    var x = n.x, y = n.y, pts;
+    var x = n.x, y = n.y, pts, half = halfWidth(n);
     if (n.leaf || n.kind === "summary") {
-      return el("rect", { x: x - HALF_W, y: y - HALF_H, width: 2 * HALF_W, height: 2 * HALF_H,
+      return el("rect", { x: x - half, y: y - HALF_H, width: 2 * half, height: 2 * HALF_H,
         rx: n.leaf === "horizon" || n.kind === "summary" ? 6 : 0 }, g);
     }
     pts = n.player === 0 ? [[x - HALF_W, y + HALF_H], [x + HALF_W, y + HALF_H], [x, y - HALF_H]]
@@ -145,7 +166,8 @@
 
   function draw() {
     var size = layout(), svg = document.getElementById("tree");
-    svg.setAttribute("width", size.width); svg.setAttribute("height", size.height);
+    svg.setAttribute("width", size.width * zoom); svg.setAttribute("height", size.height * zoom);
+    svg.setAttribute("data-zoom", String(zoom));
     svg.setAttribute("viewBox", "0 0 " + size.width + " " + size.height);
     while (svg.firstChild) { svg.removeChild(svg.firstChild); }
     var edges = el("g", { class: "edges" }, svg), nodes = el("g", { class: "nodes" }, svg);
@@ -166,9 +188,17 @@
       if (n.kind === "summary") { label = "\u2026" + n.positions; }
       // an editable tree shows the pruned leaves' values too (grey): they are what one edits
       if (DATA.editable && n.kind === "pruned" && n.children.length === 0) { label = num(n.leafValue); }
-      if (n.label && n.kind === "node") { label = n.label; }
       var dy = n.leaf || n.kind === "summary" ? 5 : (n.player === 0 ? 9 : -2);
-      text(label, { x: n.x, y: n.y + dy, class: "value" }, g);
+      if (n.label && n.kind === "node") {  // the leaf's label above its value, both inside
+        text(n.label, { x: n.x, y: n.y - 2, class: "label" }, g);
+        text(label, { x: n.x, y: n.y + 11, class: "value small" }, g);
+      } else {
+        text(label, { x: n.x, y: n.y + dy, class: "value" }, g);
+      }
+      if (labels && !(n.children.length === 0) && n.kind === "node") {
+        text(rangeText(n), { x: n.x + HALF_W + 4, y: n.y - 2, class: "range" }, g);
+        text(windowText(n), { x: n.x + HALF_W + 4, y: n.y + 11, class: "window" }, g);
+      }
       if (n.name) { text(n.name, { x: n.x - HALF_W - 5, y: n.y + 5, class: "name" }, g); }
       if (n.hits > 1) { text("\u00d7" + n.hits, { x: n.x + HALF_W + 3, y: n.y + 12, class: "hits" }, g); }
       if (n.collapsed) {
@@ -203,7 +233,7 @@
     selected = n;
     var box = document.getElementById("edit");
     box.hidden = false;
-    document.getElementById("edit-where").textContent = "leaf " + (n.state || n.path);
+    document.getElementById("edit-where").textContent = "leaf " + (n.title || n.path);
     document.getElementById("edit-value").value = String(n.leafValue);
     draw();
   }
@@ -240,8 +270,31 @@
   if (leaves > FOLD_ABOVE) {
     each(root, function (n) { n.collapsed = n.children.length > 0 && !n.principal; });
   }
+  var scroller = document.getElementById("scroll");
+  function rootInView() {  // the root stays on screen whatever the tree's width
+    scroller.scrollLeft = Math.max(0, root.x * zoom - scroller.clientWidth / 2);
+  }
   document.getElementById("expand").addEventListener("click", function () {
-    each(root, function (n) { n.collapsed = false; }); draw();
+    each(root, function (n) { n.collapsed = false; }); draw(); rootInView();
+  });
+  function setZoom(z) { zoom = Math.max(0.3, Math.min(4, z)); draw(); rootInView(); }
+  function fit() {
+    var size = layout();
+    setZoom(Math.min((scroller.clientWidth - 4) / size.width,
+      Math.max(200, window.innerHeight - scroller.getBoundingClientRect().top - 8) / size.height));
+  }
+  document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 1.25); });
+  document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom / 1.25); });
+  document.getElementById("fit").addEventListener("click", fit);
+  var labelBox = document.getElementById("labels");
+  if (labelBox) {
+    labelBox.checked = labels;
+    labelBox.addEventListener("change", function () { labels = this.checked; draw(); });
+  }
+  var board = document.getElementById("board");
+  document.getElementById("tree").addEventListener("mouseover", function (e) {
+    var g = e.target.closest("g.node"), n = g && find(g.getAttribute("data-path"));
+    if (board && n && n.board) { board.hidden = false; board.textContent = n.title + "\n" + n.board; }
   });
   draw();
 
@@ -259,11 +312,23 @@
     rows.push("summary " + document.getElementById("summary").textContent);
     return rows.join("\n");
   }
+  function viewReport() {  // what the reader sees beyond the values: zoom, scroll, notes, board
+    var rows = [];
+    var svg = document.getElementById("tree"), where = document.getElementById("edit-where");
+    rows.push("zoom " + svg.getAttribute("data-zoom") + " width " + svg.getAttribute("width") +
+      " view " + scroller.clientWidth + " scroll " + scroller.scrollLeft + " root " + root.x * zoom);
+    rows.push("edit " + (where ? where.textContent : ""));
+    rows.push("notes " + Array.prototype.map.call(
+      document.querySelectorAll("#tree text.range, #tree text.window"),
+      function (t) { return t.textContent; }).join("|"));
+    rows.push("board " + (board && !board.hidden ? board.textContent.replace(/\n/g, "/") : ""));
+    return rows.join("\n");
+  }
   var script = new URLSearchParams(location.search).get("autotest");
   if (script !== null) {
     var reports = [];
     script.split(",").filter(Boolean).forEach(function (action) {
-      var m = /^(edit|click|algorithm|report|reset)(?::([^=]*)(?:=(.*))?)?$/.exec(action);
+      var m = /^(edit|click|algorithm|report|reset|zoom|expand|hover)(?::([^=]*)(?:=(.*))?)?$/.exec(action);
       if (!m) { reports.push("unknown action " + action); return; }
       if (m[1] === "edit") { setLeaf(find(m[2]), parseFloat(m[3])); }
       if (m[1] === "click") {  // a real click on the node, through the page's own handler
@@ -272,11 +337,20 @@
       }
       if (m[1] === "algorithm" && DATA.editable) { algorithm = m[2]; search(); draw(); }
       if (m[1] === "reset" && DATA.editable) { document.getElementById("reset").click(); }
+      if (m[1] === "zoom") { document.getElementById(m[2] === "fit" ? "fit" : "zoom-" + m[2]).click(); }
+      if (m[1] === "expand") { document.getElementById("expand").click(); }
+      if (m[1] === "hover") {
+        var h = document.getElementById("p-" + m[2]);
+        if (h) { h.dispatchEvent(new MouseEvent("mouseover", { bubbles: true })); }
+      }
       if (m[1] === "report") { reports.push(report()); }
     });
     if (!/report$/.test(script)) { reports.push(report()); }
     var out = document.createElement("pre");
     out.id = "autotest"; out.textContent = reports.join("\n---\n");
     document.body.appendChild(out);
+    var view = document.createElement("pre");
+    view.id = "autotest-view"; view.textContent = viewReport();
+    document.body.appendChild(view);
   }
 })();

@@ -60,6 +60,14 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         help="values from MAX's side (minimax, default) or the mover's side (negamax)",
     )
     tree.add_argument(
+        "--style",
+        choices=viz.STYLES,
+        default="default",
+        help="aima: the book's style in one switch: its node letters and move names (games "
+        "that have them, e.g. textbook), its titles, and values as it writes them (2 at a node "
+        "cut off, where the default writes the bound ≤2)",
+    )
+    tree.add_argument(
         "--ordering",
         choices=viz.ORDERINGS,
         default="given",
@@ -76,6 +84,36 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         "--exercise",
         action="store_true",
         help="with -o FILE: FILE shows only the leaves (values to fill in), FILE-key the answers",
+    )
+    sheet = tree.add_argument_group(
+        "exercise sheets of random trees (textbook only; -o FILE.tex, also FILE.pdf by pdflatex)"
+    )
+    sheet.add_argument(
+        "--random-exercises",
+        type=positive_int,
+        metavar="N",
+        help="a printable sheet of N seeded random alpha-beta exercises and its key, "
+        "of --depth plies (default 2)",
+    )
+    sheet.add_argument("--seed", type=int, default=1, help="the sheet's seed (default 1)")
+    sheet.add_argument(
+        "--branching",
+        type=_pair,
+        default=(2, 3),
+        metavar="LO,HI",
+        help="children a node, fewest and most (default 2,3)",
+    )
+    sheet.add_argument(
+        "--values",
+        type=_pair,
+        default=(-9, 20),
+        metavar="LO,HI",
+        help="the leaf values' range (default -9,20)",
+    )
+    sheet.add_argument(
+        "--ordering-question",
+        action="store_true",
+        help="also ask which order of the moves prunes most (the key gives each order's count)",
     )
     tree.add_argument(
         "--large",
@@ -111,7 +149,21 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--tikz-body",
         action="store_true",
-        help="with -o FILE.tex: the tikzpicture alone, to \\input into Beamer or an article",
+        help="with -o FILE.tex: the tikzpicture alone, to \\input into Beamer or an article "
+        "(the tree only, unless --tikz-pieces adds title, summary or legend)",
+    )
+    tree.add_argument(
+        "--tikz-pieces",
+        type=_pieces,
+        metavar="LIST",
+        help="with -o FILE.tex: what to write under the tree, from title,summary,legend "
+        "(default: all in a document, none in a --tikz-body; 'none' for the tree alone)",
+    )
+    tree.add_argument(
+        "--beamer",
+        action="store_true",
+        help="with -o FILE.tex: one Beamer frame whose overlays step through the search as the "
+        "--html page does (with --tikz-body: the stepping tikzpicture, to \\input in a frame)",
     )
     tree.add_argument(
         "--interactive",
@@ -142,9 +194,11 @@ TREE_FORMATS = (".svg", ".png", ".pdf", ".dot", ".gv", ".json", ".tex")
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
+    if args.random_exercises is not None:
+        return _exercise_sheet(args, io)
     _check_outputs(args)
     _check_pages_and_tikz(args)
-    game = load(args)
+    game = _load_styled(args)
     state = position(game, args)
     if args.algorithm == "engine":  # stopped by --max-nodes while it runs
         return _engine(args, io, game, state)
@@ -169,6 +223,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             "alpha_beta_labels": args.alpha_beta_labels,
             "order": args.order,
             "view": args.view,
+            "style": args.style,
             "large": args.large,
         }
         written = _write(tree, args, looks, io)
@@ -180,6 +235,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 state=state,
                 title=args.title,
                 overwrite=args.force,
+                boards=args.boards,
             )
             written.append(str(page))
     except viz.UnknownFormatError as exc:
@@ -308,13 +364,89 @@ def _picture(
 ) -> str:
     """Draw one picture to ``path``: TikZ for ``.tex``, else Graphviz; return where it went."""
     if path.lower().endswith(".tex"):
-        tikz = {"boards": args.boards, "title": args.title, "standalone": not args.tikz_body}
+        default = () if args.tikz_body else PIECES
+        pieces = default if args.tikz_pieces is None else args.tikz_pieces
+        tikz = {
+            "boards": args.boards,
+            "alpha_beta_labels": args.alpha_beta_labels,
+            "order": args.order,
+            "view": args.view,
+            "style": args.style,
+            "title": args.title if "title" in pieces else "",
+            "summary": "summary" in pieces,
+            "legend": "legend" in pieces,
+            "standalone": not args.tikz_body,
+            "overlays": args.beamer and not exercise,
+        }
         out = viz.write_tikz(tree, path, overwrite=args.force, exercise=exercise, **tikz)
     else:
         out = viz.render(
             tree, path, title=args.title, overwrite=args.force, exercise=exercise, **looks
         )
     return str(out)
+
+
+def _pair(text: str) -> tuple[int, int]:
+    """``LO,HI`` as two integers, the smaller first."""
+    parts = text.split(",")
+    try:
+        low, high = (int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid range {quote(text)}: expected two integers LO,HI, e.g. 2,3"
+        ) from None
+    if low > high:
+        raise argparse.ArgumentTypeError(f"invalid range {quote(text)}: LO is larger than HI")
+    return low, high
+
+
+def _exercise_sheet(args: argparse.Namespace, io: Io) -> int:
+    """``--random-exercises N``: a sheet of seeded random textbook trees and its key."""
+    from games import load_game
+    from viz.exercises import ExerciseSet, write_sheet
+
+    if args.game != "textbook":
+        raise UsageError(
+            f"--random-exercises draws textbook trees; use: gamesolver tree textbook "
+            f"--random-exercises {args.random_exercises} -o sheet.tex (not {args.game!r})"
+        )
+    if args.output is None or not args.output.lower().endswith((".tex", ".pdf")):
+        raise UsageError("--random-exercises writes a LaTeX sheet: give it -o FILE.tex")
+    target = args.output[: -len(".pdf")] + ".tex" if args.output.endswith(".pdf") else args.output
+    checked_output(target, "-o", args.force)
+    checked_output(_key_path(target), "-o (the answer key)", args.force)
+    try:
+        spec = ExerciseSet(
+            seed=args.seed,
+            count=args.random_exercises,
+            branching=args.branching,
+            depth=args.depth or 2,
+            values=args.values,
+            ordering_question=args.ordering_question,
+        )
+    except viz.VizError as exc:
+        raise UsageError(str(exc)) from None
+
+    def textbook(tree: Any) -> Any:
+        return load_game("textbook", tree=tree, labels="aima")
+
+    for path in write_sheet(spec, textbook, target, overwrite=args.force):
+        io.print(f"wrote {path}")
+    return EXIT_OK
+
+
+def _load_styled(args: argparse.Namespace) -> Any:
+    """The game, with the book's node letters and move names under ``--style aima`` when it has
+    them (a game without them is drawn in the book's style otherwise)."""
+    given = [o.partition("=")[0].strip() for o in getattr(args, "option", None) or ()]
+    if args.style == "aima" and "labels" not in given:
+        options = [*(getattr(args, "option", None) or []), "labels=aima"]
+        styled = argparse.Namespace(**{**vars(args), "option": options})
+        try:
+            return load(styled)
+        except UsageError:
+            pass  # the game takes no labels option: its own names stand
+    return load(args)
 
 
 def _check_pages_and_tikz(args: argparse.Namespace) -> None:
@@ -326,8 +458,13 @@ def _check_pages_and_tikz(args: argparse.Namespace) -> None:
             )
         checked_output(args.interactive, "--interactive", args.force)
     tex = (args.output or "").lower().endswith(".tex")
-    if args.tikz_body and not tex:
-        raise UsageError("--tikz-body needs -o FILE.tex (it shapes the TikZ output)")
+    for flag, given in (
+        ("--tikz-body", args.tikz_body),
+        ("--tikz-pieces", args.tikz_pieces is not None),
+        ("--beamer", args.beamer),
+    ):
+        if given and not tex:
+            raise UsageError(f"{flag} needs -o FILE.tex (it shapes the TikZ output)")
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
@@ -395,6 +532,24 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     )
     io.print(f"wrote {written}")
     return EXIT_OK
+
+
+PIECES = ("title", "summary", "legend")
+"""What a TikZ picture may write under the tree (``--tikz-pieces``)."""
+
+
+def _pieces(text: str) -> tuple[str, ...]:
+    """``--tikz-pieces``: a comma-separated choice from :data:`PIECES`, or ``none``."""
+    if text.strip() == "none":
+        return ()
+    chosen = tuple(p.strip() for p in text.split(",") if p.strip())
+    unknown = [p for p in chosen if p not in PIECES]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(
+            f"invalid --tikz-pieces {quote(text)}: choose from {', '.join(PIECES)} "
+            "(comma-separated), or none"
+        )
+    return chosen
 
 
 def _key_path(output: str) -> str:

@@ -1,0 +1,177 @@
+"""No label collides with another label or an edge: Graphviz's SVG and the TikZ layout, measured.
+
+In the SVG each text's box comes from its position, anchor and font size (DejaVu Sans: a
+character at most 0.6 em wide on average); in the TikZ source, from the positions the writer
+chose and its width estimate, which one test checks against the widths TeX itself measures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from games import load_game
+from tests.viz.svg import SVG, needs_dot
+from tests.viz.test_parity import _braced, random_tree, unlatex
+from viz import game_tree, to_svg
+from viz.tikz import _width, to_tikz
+
+Box = tuple[str, str, float, float, float, float]  # owner, text, x0, x1, y0, y1
+
+
+def overlapping(boxes: list[Box]) -> list[tuple[Box, Box]]:
+    """The pairs of boxes of different owners that overlap."""
+    return [
+        (p, q)
+        for p, q in itertools.combinations(boxes, 2)
+        if p[0] != q[0] and p[2] < q[3] and q[2] < p[3] and p[4] < q[5] and q[4] < p[5]
+    ]
+
+
+def svg_boxes(svg: str) -> list[Box]:
+    """Every text of every node and edge in a Graphviz SVG, as a box."""
+    out = []
+    for group in ET.fromstring(svg).iter(f"{SVG}g"):
+        ident = group.get("id") or ""
+        if not re.fullmatch(r"n\d+|e\d+_\d+", ident):
+            continue
+        for text in group.iter(f"{SVG}text"):
+            words = "".join(text.itertext()).strip()
+            if not words:
+                continue
+            size, x, y = (float(text.get(k) or 0) for k in ("font-size", "x", "y"))
+            width = 0.6 * size * len(words)
+            anchor = text.get("text-anchor")
+            x0 = x - width / 2 if anchor == "middle" else (x - width if anchor == "end" else x)
+            out.append((ident, words, x0, x0 + width, y - 0.75 * size, y + 0.2 * size))
+    return out
+
+
+_LINE = 0.3  # the height of a line of notes at \scriptsize (cm), generously
+
+
+def tikz_boxes(source: str) -> tuple[list[Box], list[tuple[float, float, float, float]]]:
+    """The notes and names beside each node, as boxes, and every edge as a segment."""
+    boxes: list[Box] = []
+    owner = ""
+    for line in source.splitlines():
+        if head := re.match(r"% \S+ node (\d+)", line):
+            owner = head.group(1)
+        at = re.match(r"\\node\[([^\]]*)\] at \((-?[\d.]+),(-?[\d.]+)\)", line)
+        if not at or "anchor=" not in at.group(1) or "north west" in at.group(1):
+            continue
+        x, y = float(at.group(2)), float(at.group(3))
+        texts = [unlatex(t) for t in _braced(line, at.end()).split(r"\\")]
+        width = max(_width(t) for t in texts)
+        height = _LINE * len(texts)
+        if "anchor=west" in at.group(1):
+            boxes.append((owner, texts[0], x, x + width, y - height / 2, y + height / 2))
+        else:  # a node's letter, right-aligned at x
+            boxes.append((owner, texts[0], x - 0.25 * len(texts[0]), x, y - 0.2, y + 0.2))
+    segments = []
+    for line in source.splitlines():
+        if line.startswith(r"\draw[") and "cycle" not in line:
+            points = [
+                (float(a), float(b)) for a, b in re.findall(r"\((-?[\d.]+),(-?[\d.]+)\)", line)
+            ]
+            segments += [(*p, *q) for p, q in itertools.pairwise(points)]
+    return boxes, segments
+
+
+def crosses(segment: tuple[float, float, float, float], box: Box) -> bool:
+    """The segment passes through the box (sampled finely along the segment)."""
+    x0, y0, x1, y1 = segment
+    return any(
+        box[2] < x0 + (x1 - x0) * t < box[3] and box[4] < y0 + (y1 - y0) * t < box[5]
+        for t in (i / 200 for i in range(201))
+    )
+
+
+@needs_dot
+class TestGraphvizLabelsApart:
+    def test_random_trees(self) -> None:
+        """150 random alpha-beta trees, labels on and off: no two texts of different owners meet."""
+        rng = random.Random(3)
+        for index in range(150):
+            game = load_game("textbook", tree=random_tree(rng, 4))
+            tree = game_tree(game, algorithm="alphabeta", pruned="values")
+            svg = to_svg(
+                tree,
+                legend=False,
+                alpha_beta_labels=index % 2 == 0,
+                order=index % 3 == 0,
+                view=("minimax", "negamax")[index % 4 == 1],
+            )
+            assert overlapping(svg_boxes(svg)) == [], index
+
+
+class TestTikzLabelsApart:
+    def test_random_trees(self) -> None:
+        """300 random trees with windows, ranges, order and cuts: notes and letters never meet
+        each other, and no edge passes through them."""
+        rng = random.Random(5)
+        for index in range(300):
+            game = load_game("textbook", tree=random_tree(rng, 4))
+            tree = game_tree(game, algorithm="alphabeta", pruned="values")
+            source = to_tikz(
+                tree,
+                standalone=False,
+                caption=False,
+                alpha_beta_labels=True,
+                order=index % 2 == 0,
+                exercise=index % 5 == 0,
+            )
+            boxes, segments = tikz_boxes(source)
+            assert overlapping(boxes) == [], index
+            for segment in segments:
+                assert not [b for b in boxes if crosses(segment, b)], (index, segment)
+
+    def test_deep_tree_of_the_issue(self) -> None:
+        """The depth-4 tree whose cut labels collided with each other and with edges."""
+        deep = [[[[3, 17], [2, 12]], [[15], [25, 0]]], [[[2, 5], [3]], [[2, 14]]]]
+        tree = game_tree(load_game("textbook", tree=deep), algorithm="alphabeta")
+        boxes, segments = tikz_boxes(to_tikz(tree, alpha_beta_labels=True, caption=False))
+        assert len([b for b in boxes if b[1].startswith("v=")]) == 0  # cuts are note lines
+        assert overlapping(boxes) == []
+        assert not [b for s in segments for b in boxes if crosses(s, b)]
+
+
+PDFLATEX = shutil.which("pdflatex")
+
+
+@pytest.mark.skipif(PDFLATEX is None, reason="pdflatex is not installed")
+class TestWidthEstimates:
+    def test_estimates_are_at_least_what_tex_measures(self, tmp_path: Path) -> None:
+        """The writer's width estimate of each kind of note is at least its typeset width."""
+        from viz.tikz import latex_text
+
+        samples = ["α=−∞ β=+∞", "[−∞, +∞]", "v=−15 ≥ β=−13", "#128", "[−12, 14]", "α=3 β=+∞"]
+        measure = "".join(
+            rf"\settowidth{{\w}}{{\scriptsize {latex_text(s)}}}\typeout{{W{i}=\the\w}}"
+            for i, s in enumerate(samples)
+        )
+        (tmp_path / "w.tex").write_text(
+            "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\newlength{\\w}\n"
+            f"\\begin{{document}}\n{measure}\n\\end{{document}}\n",
+            encoding="utf-8",
+        )
+        done = subprocess.run(
+            [str(PDFLATEX), "-interaction=nonstopmode", "w.tex"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        widths = {int(i): float(pt) for i, pt in re.findall(r"W(\d+)=([\d.]+)pt", done.stdout)}
+        assert len(widths) == len(samples), done.stdout[-1500:]
+        for index, sample in enumerate(samples):
+            typeset_cm = widths[index] * 2.54 / 72.27
+            assert _width(sample) >= typeset_cm, (sample, _width(sample), typeset_cm)

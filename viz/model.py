@@ -1,0 +1,471 @@
+"""The drawing model: what a figure shows at every node and edge, computed once for all writers.
+
+Every writer (Graphviz in :mod:`viz.dot`, TikZ in :mod:`viz.tikz`, the stepper's frames and
+page, the interactive page) draws a :class:`Figure` and decides nothing of its own about what a
+node shows: its shape, name, value and bound kind, window on entry, running range, visit order,
+leaf label, whether it is on the principal path, pruned, cut, highlighted, or a blank for the
+student to fill in. The texts are written in :mod:`viz.notation`.
+
+A figure is drawn for one set of options (``view``, ``exercise``, ``alpha_beta_labels``,
+``order``) at one step of the search (``step=None``: the finished diagram). :class:`Frame` is
+the one rule for what step ``k`` reveals; :func:`figure` applies it.
+
+>>> from games import load_game
+>>> from viz.build import game_tree
+>>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
+>>> look = figure(tree, alpha_beta_labels=True)
+>>> [(n.name, n.value, n.range) for n in look.nodes.values() if n.name][:3]
+[('A', '3', '[3, 3]'), ('B', '3', '[3, 3]'), ('C', '≤2', '[−∞, 2]')]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from viz.annotations import exercise_value
+from viz.build import GameTree, as_float
+from viz.errors import VizError
+from viz.notation import SWAP, bound_text, cut_text, range_text, window_text
+
+__all__ = [
+    "A4_TEXT_MM",
+    "STYLES",
+    "VIEWS",
+    "EdgeLook",
+    "Figure",
+    "Frame",
+    "NodeLook",
+    "blanks_fit_a4",
+    "default_title",
+    "figure",
+    "shown",
+]
+
+VIEWS = ("minimax", "negamax")
+STYLES = ("default", "aima")
+"""``"aima"``: the book's style: its titles, and values as the book writes them (a node cut off
+shows the value it returned, ``2``, not the bound ``≤2`` it stands for)."""
+
+BOOK_VALUES = "as in the book, a node cut off shows the value it returned (2): a bound (≤2)"
+"""The legend's line for the book's values, in every writer."""
+INF = float("inf")
+
+BLANK_RANGE = "[      ,      ]"
+"""An exercise's range to fill in (the writers give it room for a handwritten −∞)."""
+BLANK_WINDOW = "α=        β=        "
+"""An exercise's window to fill in."""
+
+
+def shown(data: dict[str, Any], view: str) -> tuple[float | None, str]:
+    """A node's value and bound as the view shows them (negamax: from the mover's side)."""
+    value, bound = data["value"], data["bound"]
+    if view == "negamax" and data["player"] == 1 and value is not None:
+        return -value, SWAP[bound]
+    return value, bound
+
+
+class Frame:
+    """What a frame reveals: nodes entered and values found up to ``step``, cuts done.
+
+    ``step=None`` (or past the last step) is the finished diagram.
+    """
+
+    def __init__(self, tree: GameTree, step: int | None) -> None:
+        self.tree = tree
+        self.final = step is None or step >= len(tree.steps)
+        self.step = len(tree.steps) if step is None else max(0, step)
+        self.current = tree.steps[self.step - 1].node if self.step > 0 and not self.final else None
+
+    def known(self, data: dict[str, Any]) -> bool:
+        """The node's value is shown (a summary node has none to hide)."""
+        if self.final:
+            return True
+        if data["kind"] == "pruned":
+            return self.cut(data)
+        return data["reveal"] is not None and bool(data["reveal"] <= self.step)
+
+    def visible(self, data: dict[str, Any]) -> bool:
+        """The search has reached the node (entered it, or cut it off) by this frame."""
+        if self.final:
+            return True
+        if data["kind"] == "summary":
+            return False
+        if data["depth"] == 0:
+            return True  # the search starts at the root
+        return data["opened"] is not None and bool(data["opened"] <= self.step)
+
+    def cut(self, data: dict[str, Any]) -> bool:
+        return self.final or (data["step"] is not None and data["step"] <= self.step)
+
+    def value(self, node: int, view: str) -> tuple[float | None, str]:
+        """The value shown at this frame: final once backed up, else none."""
+        data = self.tree.graph.nodes[node]
+        if not self.known(data):
+            return None, "exact"
+        return shown(data, view)
+
+    def range(self, node: int, view: str) -> tuple[float, float] | None:
+        """[lo, hi] the node's value is known to lie in at this frame (AIMA Figure 5.5).
+
+        Before any child is valued: [−∞, +∞]. While children come in, a MAX node's value is at
+        least the largest child value that is not an upper bound (MIN: at most the smallest
+        that is not a lower bound). Once backed up, the node's own bound decides.
+        """
+        graph = self.tree.graph
+        data = graph.nodes[node]
+        if data["kind"] != "node" or data["leaf"] or not self.visible(data):
+            return None
+        if self.known(data):
+            value, bound = shown(data, view)
+            assert value is not None
+            return (value if bound != "upper" else -INF, value if bound != "lower" else INF)
+        lo, hi = -INF, INF
+        for child in graph.successors(node):
+            kid = graph.nodes[child]
+            if kid["kind"] != "node" or not self.known(kid) or kid["value"] is None:
+                continue
+            if data["player"] == 0 and kid["bound"] != "upper":
+                lo = max(lo, kid["value"])
+            if data["player"] == 1 and kid["bound"] != "lower":
+                hi = min(hi, kid["value"])
+        if view == "negamax" and data["player"] == 1:
+            lo, hi = -hi, -lo
+        return lo, hi
+
+
+@attrs.frozen
+class NodeLook:
+    """Everything one node shows in one figure (texts already written in the notation).
+
+    Attributes:
+        node: the node's id in the tree.
+        kind: ``"node"``, ``"pruned"`` (drawn grey and dashed) or ``"summary"``.
+        role: ``"max"``, ``"min"`` or ``"leaf"``; ``leaf`` the leaf kind (or None).
+        player: 0 (MAX) or 1 (MIN) to move.
+        name: the game's node name (AIMA's letters) or None.
+        value: the value as drawn (``3``, ``≥3``, ``≤−1``), ``""`` for none.
+        reserved: the final value text where ``value`` is not shown yet (the layout keeps room).
+        bound: the bound kind of the value drawn.
+        range: the ``[lo, hi]`` range (alpha-beta labels), ``""`` for none.
+        window: the window on entry ``α=.. β=..`` (alpha-beta labels), ``""`` for none.
+        blanks: the exercise's blanks at this node: ``("range", "window")`` or ``()``.
+        order: the visit order (``"#3"``) or ``""``.
+        label: the leaf label (e.g. captured seeds) or None.
+        hits: how many visits a merged node stands for.
+        principal: drawn on the principal path; ``optimal`` drawn as a best move.
+        visible: drawn at this step (the search has reached it).
+        current: the node just valued (highlighted).
+        cut: the cut that pruned it (for a tooltip), ``""`` for none.
+        board: the position's ``render`` text when boards are drawn; ``cells`` its cells.
+        positions: the positions a summary node stands for.
+        title, state, role_name: how captions and tooltips name the node.
+        bound_class: the bound kind the search gave it (``None``: unvalued or hidden).
+    """
+
+    node: int
+    kind: str
+    role: str
+    leaf: str | None
+    player: int
+    name: str | None
+    value: str
+    reserved: str
+    bound: str
+    range: str
+    window: str
+    blanks: tuple[str, ...]
+    order: str
+    label: str | None
+    hits: int
+    principal: bool
+    optimal: bool
+    visible: bool
+    current: bool
+    cut: str
+    board: str | None
+    cells: Any
+    positions: int
+    title: str
+    state: str
+    role_name: str
+    bound_class: str | None
+    folded: tuple[str, ...]
+
+
+@attrs.frozen
+class EdgeLook:
+    """Everything one move shows: its label, and whether it is pruned, cut or on the best path.
+
+    ``cut`` is the cut-off's inequality on the first pruned move of a cut (``""`` elsewhere);
+    ``cut_shown`` says whether this step has reached it (before, it is laid out but unseen).
+    """
+
+    parent: int
+    child: int
+    move: str
+    folded: tuple[str, ...]
+    pruned: bool
+    cut: str
+    cut_shown: bool
+    principal: bool
+    optimal: bool
+    summary: bool
+    visible: bool
+
+
+@attrs.frozen(eq=False)
+class Figure:
+    """A figure's whole content: one :class:`NodeLook` per node, one :class:`EdgeLook` per edge.
+
+    ``final``: the finished diagram (no step highlighted); ``exercise``: a sheet for students;
+    ``labels``: alpha-beta windows and ranges are drawn; ``step``: the step shown.
+    """
+
+    tree: GameTree
+    nodes: dict[int, NodeLook]
+    edges: tuple[EdgeLook, ...]
+    view: str
+    exercise: bool
+    labels: bool
+    order: bool
+    final: bool
+    step: int
+    current: int | None
+    style: str = "default"
+
+    @property
+    def book_values(self) -> bool:
+        """Some value drawn is a bound written as the book writes it (without ≥ or ≤)."""
+        return self.style == "aima" and any(
+            n.bound != "exact" and n.value and n.kind == "node" for n in self.nodes.values()
+        )
+
+
+A4_TEXT_MM = 170.0
+"""The width an A4 page leaves for a picture (210 mm less two 20 mm margins)."""
+_BLANKED_NODE_MM = 52.0  # an inner node with its value, range and window blanks, and a gap
+_LEAF_MM = 17.0  # a leaf box and the gap beside it
+_MARGINS_MM = 32.0  # the level names left of the rows, and the picture's border
+
+
+def blanks_fit_a4(graph: Any) -> bool:
+    """An exercise with range and window blanks (each room for a handwritten −∞, 12 mm) fits
+    A4's width: its widest row (inner nodes with blanks, leaves), shrunk to :data:`A4_TEXT_MM`,
+    leaves every blank 12 mm wide.
+
+    A larger tree's sheet asks only for the values and the cuts.
+
+    >>> from games import load_game
+    >>> from viz.build import game_tree
+    >>> blanks_fit_a4(game_tree(load_game("textbook"), algorithm="alphabeta").graph)
+    True
+    """
+    rows: dict[int, float] = {}
+    for _, data in graph.nodes(data=True):
+        need = _LEAF_MM if data["leaf"] else _BLANKED_NODE_MM
+        rows[data["depth"]] = rows.get(data["depth"], 0.0) + need
+    # the writers draw blanks 14 mm wide or more: a sheet up to 14/12 of A4's width, shrunk to
+    # fit, still leaves 12 mm
+    return max(rows.values(), default=0.0) + _MARGINS_MM <= A4_TEXT_MM * 14 / 12
+
+
+def cut_at(tree: GameTree, node: int, view: str) -> str:
+    """The cut at ``node`` as an inequality: ``v=2 ≤ α=3`` (negamax: ``v=−2 ≥ β=−3``).
+
+    >>> from games import load_game
+    >>> from viz.build import game_tree
+    >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
+    >>> cut_at(tree, 5, "minimax"), cut_at(tree, 5, "negamax")
+    ('v=2 ≤ α=3', 'v=−2 ≥ β=−3')
+    """
+    data = tree.graph.nodes[node]
+    value = data["value"]
+    if data["player"] == 0:
+        beta = as_float(data["beta_out"])
+        assert beta is not None
+        return cut_text(value, beta, fails_high=True)
+    alpha = as_float(data["alpha_out"])
+    assert alpha is not None
+    if view == "negamax":
+        return cut_text(-value, -alpha, fails_high=True)
+    return cut_text(value, alpha, fails_high=False)
+
+
+def node_window(data: dict[str, Any], view: str) -> str:
+    """The window a node was entered with, ``α=3 β=+∞`` (negamax: the mover's window)."""
+    alpha, beta = as_float(data["alpha_in"]), as_float(data["beta_in"])
+    if alpha is None or beta is None:
+        return ""
+    if view == "negamax" and data["player"] == 1:
+        alpha, beta = -beta, -alpha
+    return window_text(alpha, beta)
+
+
+def figure(
+    tree: GameTree,
+    *,
+    step: int | None = None,
+    view: str = "minimax",
+    exercise: bool = False,
+    alpha_beta_labels: bool = False,
+    order: bool = False,
+    boards: bool = False,
+    style: str = "default",
+) -> Figure:
+    """What the figure of ``tree`` shows with these options, at ``step`` (None: finished).
+
+    ``style="aima"`` writes values as the book does (see :data:`STYLES`).
+
+    Raises:
+        VizError: an unknown ``view`` or ``style``; or an exercise of a tree whose leaves
+            are not all shown (see :func:`viz.annotations.exercise_value`).
+    """
+    if view not in VIEWS:
+        raise VizError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
+    if style not in STYLES:
+        raise VizError(f"unknown style {style!r}; choose one of: {', '.join(STYLES)}")
+    frame = Frame(tree, step)
+    graph = tree.graph
+    labels = alpha_beta_labels and graph.graph["algorithm"] == "alphabeta"
+    if exercise and labels and not blanks_fit_a4(graph):
+        labels = False  # ask only for what the sheet has room for: values and cuts
+    final = frame.final and not exercise
+    nodes = {}
+    for node, data in graph.nodes(data=True):
+        nodes[node] = _node_look(tree, node, data, frame, view, exercise, labels, order, final)
+        if style == "aima":  # the book writes the value returned, not the bound it stands for
+            look = nodes[node]
+            sign = look.value[:1] if look.value[:1] in ("≥", "≤") else ""
+            nodes[node] = attrs.evolve(
+                look,
+                value=look.value[len(sign) :],
+                reserved=look.reserved.lstrip("≥≤"),
+            )
+        if not boards:
+            nodes[node] = attrs.evolve(nodes[node], board=None, cells=None)
+    edges = []
+    for u, v, data in sorted(graph.edges(data=True), key=lambda e: (e[0], e[1])):
+        child, parent = graph.nodes[v], graph.nodes[u]
+        pruned = bool(data["pruned"]) and not exercise
+        edges.append(
+            EdgeLook(
+                parent=u,
+                child=v,
+                move=data["move"],
+                folded=tuple(child["folded"]),
+                pruned=pruned,
+                cut=cut_at(tree, u, view) if pruned and data["cut"] else "",
+                cut_shown=frame.cut(child),
+                principal=bool(data["principal"]) and final,
+                optimal=bool(data["optimal"])
+                and not exercise
+                and not pruned
+                and (frame.final or frame.known(parent)),
+                summary=child["kind"] == "summary",
+                visible=frame.visible(child),
+            )
+        )
+    return Figure(
+        tree=tree,
+        nodes=nodes,
+        edges=tuple(edges),
+        view=view,
+        exercise=exercise,
+        labels=labels,
+        order=order and not exercise,
+        final=frame.final,
+        step=frame.step,
+        current=frame.current,
+        style=style,
+    )
+
+
+def default_title(tree: GameTree, view: str = "minimax", style: str = "default") -> str:
+    """The figure's title: algorithm, game, position, depth, ordering; in the book's style,
+    as the book titles its figures.
+
+    >>> from games import load_game
+    >>> from viz.build import game_tree
+    >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
+    >>> default_title(tree), default_title(tree, style="aima")
+    ('Alpha-beta on textbook from root', 'Alpha–beta search of a two-ply game tree')
+    """
+    facts = tree.graph.graph
+    order = {"given": "", "best": ", best move first", "worst": ", worst move first"}
+    ordering = order[facts.get("ordering", "given")]
+    if style == "aima":
+        name = {"minimax": "Minimax", "alphabeta": "Alpha–beta"}[facts["algorithm"]]
+        plies = max((int(d["depth"]) for _, d in tree.graph.nodes(data=True)), default=0)
+        words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(plies, str(plies))
+        view_note = " (negamax view)" if view == "negamax" else ""
+        return f"{name} search of a {words}-ply game tree{view_note}{ordering}"
+    algorithm = {"minimax": "Minimax", "alphabeta": "Alpha-beta"}[facts["algorithm"]]
+    if view == "negamax":
+        algorithm += " (negamax view)"
+    depth = f", depth {facts['depth']}" if facts["depth"] is not None else ""
+    return f"{algorithm} on {facts['game']} from {facts['position']}{depth}{ordering}"
+
+
+def _node_look(
+    tree: GameTree,
+    node: int,
+    data: dict[str, Any],
+    frame: Frame,
+    view: str,
+    exercise: bool,
+    labels: bool,
+    order: bool,
+    final: bool,
+) -> NodeLook:
+    kind = data["kind"]
+    leaf = data["leaf"]
+    if exercise and kind == "pruned":
+        kind = "node"  # the student must find the cuts: draw it like any other node
+    value, bound = frame.value(node, view)
+    reserved = ""
+    if value is None and not exercise and data["value"] is not None:
+        reserved = bound_text(*shown(data, view))
+    if exercise:
+        value, bound = exercise_value(data, *shown(data, view))
+    span = window = ""
+    blanks: tuple[str, ...] = ()
+    if labels and not leaf and kind == "node":
+        if exercise:
+            blanks = ("range", "window")
+            span, window = BLANK_RANGE, BLANK_WINDOW
+        else:
+            known = frame.range(node, view)
+            span = range_text(*known) if known else ""
+            window = node_window(data, view)  # drawn (or laid out unseen) from the start
+    return NodeLook(
+        node=node,
+        kind=kind,
+        role="leaf" if leaf else ("max", "min")[int(data["player"])],
+        leaf=leaf,
+        player=int(data["player"]),
+        name=data["name"],
+        value=bound_text(value, bound) if kind != "summary" else "",
+        reserved=reserved,
+        bound=bound,
+        range=span,
+        window=window,
+        blanks=blanks,
+        order=f"#{data['order']}" if order and not exercise and data["order"] is not None else "",
+        label=data["label"] if data["label"] and (frame.known(data) or exercise) else None,
+        hits=int(data["hits"]),
+        principal=bool(data["principal"]) and final,
+        optimal=bool(data["optimal"]) and final,
+        visible=frame.visible(data),
+        current=node == frame.current,
+        cut=data["cut"] or "" if not exercise else "",
+        board=data["board"],
+        cells=data["cells"],
+        positions=int(data["positions"]),
+        title=data["title"],
+        state=data["state"],
+        role_name=data["role"],
+        bound_class=None if exercise or data["value"] is None else data["bound"],
+        folded=tuple(data["folded"]),
+    )

@@ -1,0 +1,96 @@
+"""How every figure writes a value, a bound, a window, a range and a cut: one notation.
+
+Every writer (Graphviz, TikZ, the stepper and interactive pages, captions and step texts) takes
+its texts from here, so a number is written the same way everywhere: a true minus sign
+(U+2212, ``−3``, as in ``−∞``), ``+∞`` for infinity, integers without ``.0`` and other numbers
+to 3 significant digits (a diagram is crowded). A lower bound is written ``≥v``, an upper bound
+``≤v``; the window a node is entered with ``α=v β=w``; the range its value is known to lie in
+``[lo, hi]`` (AIMA Figure 5.5); a cut-off ``v=2 ≤ α=3``.
+
+This module imports nothing from the rest of :mod:`viz`, so any module may use it.
+
+>>> number(-3), bound_text(-1, "upper"), window_text(float("-inf"), 3), range_text(3, float("inf"))
+('−3', '≤−1', 'α=−∞ β=3', '[3, +∞]')
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BOUNDS",
+    "BOUND_SIGN",
+    "MINUS",
+    "SWAP",
+    "bound_text",
+    "cut_text",
+    "number",
+    "range_text",
+    "window_text",
+]
+
+MINUS = "\u2212"
+"""The minus sign every figure writes (a hyphen is a dash, not a minus)."""
+
+BOUNDS = ("exact", "lower", "upper")
+BOUND_SIGN = {"exact": "", "lower": "≥", "upper": "≤"}
+"""The sign written before a value of each bound kind."""
+
+SWAP = {"exact": "exact", "lower": "upper", "upper": "lower"}
+"""A bound's kind once its value is negated (the negamax view of a MIN node)."""
+
+_INF = float("inf")
+
+
+def number(value: float | None, digits: int = 3) -> str:
+    """A value as a teacher writes it; ``""`` for none.
+
+    >>> number(3.0), number(-2.5), number(float("inf")), number(float("-inf")), number(None)
+    ('3', '−2.5', '+∞', '−∞', '')
+    >>> number(2 / 3), number(-0.0)
+    ('0.667', '0')
+    """
+    if value is None:
+        return ""
+    if value == _INF:
+        return "+∞"
+    if value == -_INF:
+        return MINUS + "∞"
+    text = str(int(value)) if float(value).is_integer() else f"{value:.{digits}g}"
+    return text.replace("-", MINUS)
+
+
+def bound_text(value: float | None, bound: str) -> str:
+    """``3``, ``≥3`` or ``≤−1`` by the bound's kind; ``""`` for no value.
+
+    >>> bound_text(3, "lower"), bound_text(-1, "upper"), bound_text(2.0, "exact")
+    ('≥3', '≤−1', '2')
+    """
+    return "" if value is None else BOUND_SIGN[bound] + number(value)
+
+
+def window_text(alpha: float, beta: float) -> str:
+    """The window a node is entered with: ``α=3 β=+∞``.
+
+    >>> window_text(3, float("inf"))
+    'α=3 β=+∞'
+    """
+    return f"α={number(alpha)} β={number(beta)}"
+
+
+def range_text(lo: float, hi: float) -> str:
+    """A value range as AIMA writes it: ``[3, +∞]``.
+
+    >>> range_text(float("-inf"), -2)
+    '[−∞, −2]'
+    """
+    return f"[{number(lo)}, {number(hi)}]"
+
+
+def cut_text(value: float, limit: float, *, fails_high: bool) -> str:
+    """A cut-off as an inequality: ``v=5 ≥ β=3`` (failed high) or ``v=2 ≤ α=3`` (failed low).
+
+    >>> cut_text(2, 3, fails_high=False), cut_text(-2, -3, fails_high=True)
+    ('v=2 ≤ α=3', 'v=−2 ≥ β=−3')
+    """
+    if fails_high:
+        return f"v={number(value)} ≥ β={number(limit)}"
+    return f"v={number(value)} ≤ α={number(limit)}"

@@ -1,0 +1,83 @@
+"""The searches' pseudocode as AIMA writes it, and the line each step of a search carries out.
+
+The stepper page shows the pseudocode beside the tree and highlights, frame by frame, the line
+the step just carried out: a leaf valued is the terminal test's ``return``, a value backed up is
+the ``return v`` of MAX-VALUE or MIN-VALUE, a cut-off the test that returned early.
+
+>>> from games import load_game
+>>> from viz.build import game_tree
+>>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
+>>> [step_lines(tree)[k] for k in (0, 1, 4, 6, 12)]
+[None, 'max-leaf', 'min-return', 'min-cut', 'max-return']
+"""
+
+from __future__ import annotations
+
+from viz.build import GameTree
+
+__all__ = ["PSEUDOCODE", "step_lines"]
+
+_MINIMAX = (
+    ("", "function MINIMAX-SEARCH(game, state) returns an action"),
+    ("", "  value, move ← MAX-VALUE(game, state)"),
+    ("", "  return move"),
+    ("", ""),
+    ("", "function MAX-VALUE(game, state) returns a (utility, move) pair"),
+    ("max-leaf", "  if game.IS-TERMINAL(state) then return game.UTILITY(state, player), null"),
+    ("", "  v ← −∞"),
+    ("", "  for each a in game.ACTIONS(state) do"),
+    ("", "    v2, a2 ← MIN-VALUE(game, game.RESULT(state, a))"),
+    ("", "    if v2 > v then v, move ← v2, a"),
+    ("max-return", "  return v, move"),
+    ("", ""),
+    ("", "function MIN-VALUE(game, state) returns a (utility, move) pair"),
+    ("min-leaf", "  if game.IS-TERMINAL(state) then return game.UTILITY(state, player), null"),
+    ("", "  v ← +∞"),
+    ("", "  for each a in game.ACTIONS(state) do"),
+    ("", "    v2, a2 ← MAX-VALUE(game, game.RESULT(state, a))"),
+    ("", "    if v2 < v then v, move ← v2, a"),
+    ("min-return", "  return v, move"),
+)
+
+_ALPHABETA = (
+    ("", "function ALPHA-BETA-SEARCH(game, state) returns an action"),
+    ("", "  value, move ← MAX-VALUE(game, state, −∞, +∞)"),
+    ("", "  return move"),
+    ("", ""),
+    ("", "function MAX-VALUE(game, state, α, β) returns a (utility, move) pair"),
+    ("max-leaf", "  if game.IS-TERMINAL(state) then return game.UTILITY(state, player), null"),
+    ("", "  v ← −∞"),
+    ("", "  for each a in game.ACTIONS(state) do"),
+    ("", "    v2, a2 ← MIN-VALUE(game, game.RESULT(state, a), α, β)"),
+    ("", "    if v2 > v then v, move ← v2, a;  α ← MAX(α, v)"),
+    ("max-cut", "    if v ≥ β then return v, move"),
+    ("max-return", "  return v, move"),
+    ("", ""),
+    ("", "function MIN-VALUE(game, state, α, β) returns a (utility, move) pair"),
+    ("min-leaf", "  if game.IS-TERMINAL(state) then return game.UTILITY(state, player), null"),
+    ("", "  v ← +∞"),
+    ("", "  for each a in game.ACTIONS(state) do"),
+    ("", "    v2, a2 ← MAX-VALUE(game, game.RESULT(state, a), α, β)"),
+    ("", "    if v2 < v then v, move ← v2, a;  β ← MIN(β, v)"),
+    ("min-cut", "    if v ≤ α then return v, move"),
+    ("min-return", "  return v, move"),
+)
+
+PSEUDOCODE = {"minimax": _MINIMAX, "alphabeta": _ALPHABETA}
+"""Each search's pseudocode (AIMA 4th edition, Figures 5.3 and 5.7), as (key, text) lines: the
+key names a line a step can carry out ("" for the others)."""
+
+
+def step_lines(tree: GameTree) -> list[str | None]:
+    """The key of the line each frame's step carried out (None before the search).
+
+    A leaf is valued by the terminal test of the function that entered it (MAX-VALUE for a MAX
+    node); a horizon leaf by the same line, the evaluation standing in for the utility.
+    """
+    out: list[str | None] = [None]
+    for step in tree.steps:
+        data = tree.graph.nodes[step.node]
+        side = "max" if data["player"] == 0 else "min"
+        kind = {"leaf": "leaf", "backup": "return", "cut": "cut"}[step.kind]
+        out.append(f"{side}-{kind}")
+    return out
