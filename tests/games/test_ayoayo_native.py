@@ -313,11 +313,11 @@ class TestTablebaseInsideTheKernel:
 
     @pytest.mark.slow
     def test_thousands_more(self, tablebase: Tablebase) -> None:
-        """2000 positions of 8-48 seeds at depths 1-6 and 200 at depths 7-10."""
+        """1000 positions of 8-48 seeds at depths 1-6 and 100 at depths 7-10."""
         rng = random.Random(23)
-        for state in _positions_of(rng, 2000, 8, 48):
+        for state in _positions_of(rng, 1000, 8, 48):
             self._check(tablebase, state, rng.randint(1, 6), all_values=rng.random() < 0.5)
-        for state in _positions_of(rng, 200, 12, 32):
+        for state in _positions_of(rng, 100, 12, 32):
             self._check(tablebase, state, rng.randint(7, 10), all_values=rng.random() < 0.5)
 
     def test_a_partial_set_of_levels(self, tablebase: Tablebase, tmp_path: Path) -> None:
@@ -627,6 +627,8 @@ class TestPurePython:
             "tests/games/test_tablebase.py",
             "-k",
             "yoayo or Tablebase or Probe or Build",
+            "-m",
+            "not slow",
         ]
         done = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *sample],

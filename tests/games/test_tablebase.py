@@ -165,7 +165,7 @@ class TestAnswersSayHowAsSolveDoes:
         return len(answer.best_actions)
 
     @pytest.mark.parametrize(
-        ("seeds", "count"), [(4, 40), (8, 3), pytest.param(8, 20, marks=pytest.mark.slow)]
+        ("seeds", "count"), [(4, 40), (8, 3), pytest.param(8, 10, marks=pytest.mark.slow)]
     )
     def test_sampled_positions(self, table: Tablebase, seeds: int, count: int) -> None:
         """Sampled covered positions: each optimal move ends in solve's plies, or is endless."""
