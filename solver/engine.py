@@ -731,17 +731,13 @@ class _Driver:
         key = self.nodes.key(state)
         if key in self.guided_memo:
             return self.guided_memo[key]
-        game = self.game
-        seen = {key: 0}
+        seen = {key: 0}  # the walk adds every position of the line, with its ply
         moves, end = self.guided_walk(state, seen, 0)
-        if len(self.guided_memo) + len(moves) >= self.nodes.memo_size:
+        if len(self.guided_memo) + len(seen) >= self.nodes.memo_size:
             self.guided_memo.clear()
-        line = [state]
-        for action in moves:
-            line.append(game.result(line[-1], action))
-        for i, s in enumerate(line[:-1] if end.kind == "repeat" else line):
-            found = {"end": len(moves) - i, "repeat": ENDLESS}.get(end.kind)
-            self.guided_memo.setdefault(self.nodes.key(s), found)
+        for k, ply in seen.items():
+            found = {"end": len(moves) - ply, "repeat": ENDLESS}.get(end.kind)
+            self.guided_memo.setdefault(k, found)
         return self.guided_memo[key]
 
     def line_end(self, root: Any, pv: tuple[Any, ...]) -> tuple[tuple[Any, ...], LineEnd]:
@@ -755,14 +751,14 @@ class _Driver:
         key = self.nodes.key
         seen = {key(root): 0}
         state = root
-        oracle = self.request.oracle
+        oracle, guide = self.request.oracle, self.guide
         for ply, action in enumerate(pv, 1):
             state = game.result(state, action)
             k = key(state)
             if k in seen:
                 return pv[:ply], LineEnd("repeat", at=seen[k])
             seen[k] = ply
-            if self.guide is not None and not game.is_terminal(state) and oracle(state) is not None:  # type: ignore[misc]
+            if guide is not None and not game.is_terminal(state) and guide(state) is not None:
                 moves, end = self.guided_walk(state, seen, ply)
                 return (*pv[:ply], *moves), end
         if game.is_terminal(state):

@@ -77,18 +77,20 @@ def outcome(
     >>> from games import load_game
     >>> game = load_game("ayoayo")
     >>> outcome(game, -4, endless=True), outcome(game, 8, plies=37), outcome(game, 0, plies=3)
-    ('Player 2 wins by 4 by endless play', 'Player 1 wins by 8 in 37 plies', 'draw in 3 plies')
+    ('Player 2 wins by 4 by endless play', 'Player 1 wins by 8 in 37 plies', 'draw after 3 plies')
     """
     if not exact:
         if value == 0:
             return "level at the horizon"
         side = player_label(game, 0 if value > 0 else 1)
         return f"{side} ahead by {num(abs(value))} at the horizon"
+    if value == 0:
+        if endless:
+            return "draw by endless play"
+        return f"draw{' after ' + str(plies) + ' plies' if plies else ''}"
     tail = "" if plies is None else f" in {plies} pl{'y' if plies == 1 else 'ies'}"
     if endless:
         tail = " by endless play"
-    if value == 0:
-        return f"draw{tail}"
     margin = "" if abs(value) == 1 else f" by {num(abs(value))}"
     return f"{player_label(game, 0 if value > 0 else 1)} wins{margin}{tail}"
 
