@@ -127,7 +127,7 @@ from solver.events import Observer
 from solver.game import Game, GameError, GuidingOracle, HasCompiledSearch, HasEvaluate
 from solver.node_search import Limits, NodeSearch, SearchStopped, above, below
 from solver.python_search import CHECK_EVERY, PythonSearch, Tracer
-from solver.results import LineEnd, SearchRequest, SearchResult, ply_preference
+from solver.results import LineEnd, MoveLine, SearchRequest, SearchResult, ply_preference
 from solver.table import END, EXACT
 
 __all__ = ["CHECK_EVERY", "Oracle", "search"]
@@ -164,6 +164,7 @@ def search(
     oracle: Oracle | None = None,
     plies: bool = True,
     all_values: bool = False,
+    lines: bool = False,
     native: bool = True,
 ) -> SearchResult:
     """The value, every optimal move and the preferred one, by iterative-deepening alpha-beta.
@@ -195,6 +196,9 @@ def search(
         all_values: give every root action an exact value in ``action_values`` (an analysis
             table), at the cost of a full-window search of each worse action; by default a
             worse action is only proved worse.
+        lines: give every exactly valued root action its line in ``action_lines`` (the action,
+            then value-keeping play after it, proved as the PV is, and how it ends), so an
+            analysis can show each move's line, not only the best one's.
         native: run the game's own compiled node search under this driver when it has one
             (:class:`~solver.game.HasCompiledSearch`), there is no observer and the evaluation
             is the game's own; False for the Python node search always (to compare the two).
@@ -227,6 +231,7 @@ def search(
         oracle=oracle,
         plies=plies,
         all_values=all_values,
+        lines=lines,
     )
     if evaluate is not None and not callable(evaluate):
         raise TypeError(f"invalid evaluate {evaluate!r}: use a function of a state, or None")
@@ -407,6 +412,11 @@ class _Driver:
             x = found.value if cp == player else -found.value
             line = self.ply_line if known else self.proved_line
             pv, pv_end = self.line_end(root, (chosen, *line(child, cp, depth - 1, x)))
+            lines = {chosen: MoveLine(pv, pv_end)}
+            if self.request.lines:
+                for a in acts:
+                    if a in found.values and a != chosen:
+                        lines[a] = self.action_line(root, player, a, depth, found, action_plies)
         finally:
             nodes.trace = trace
         sign = 1 if player == 0 else -1
@@ -421,8 +431,29 @@ class _Driver:
             action_plies={a: p for a in acts if (p := action_plies.get(a)) is not None},
             exact=found.exact,
             pv_end=pv_end,
+            action_lines=lines if self.request.lines else None,
         )
         return result, {**found.bounds, **found.values}
+
+    def action_line(
+        self,
+        root: Any,
+        player: int,
+        action: Any,
+        depth: float,
+        found: _Iteration,
+        action_plies: dict[Any, int | None],
+    ) -> MoveLine:
+        """``action``'s line: the action, then value-keeping play after it, as the PV's is
+        made (by plies to the end when they are known, else each move proved by a search)."""
+        game = self.game
+        child = game.result(root, action)
+        cp = game.to_move(child)
+        x = found.values[action] if cp == player else -found.values[action]
+        known = found.exact and action_plies.get(action) is not None
+        line = self.ply_line if known else self.proved_line
+        moves, end = self.line_end(root, (action, *line(child, cp, depth - 1, x)))
+        return MoveLine(moves, end)
 
     def search_root(
         self,
@@ -647,11 +678,11 @@ class _Driver:
             candidates = [a for a in best if preference(a) == top]
         seed = self.request.seed
         chosen = candidates[0] if seed is None else random.Random(seed).choice(candidates)
-        if self.guide is not None:
-            pv, pv_end = self.line_end(root, (chosen,))
-        else:
-            line = (chosen, *self.oracle_line(game.result(root, chosen), value, {root}))
-            pv, pv_end = self.line_end(root, line)
+        lines = {
+            a: self.oracle_action_line(root, a, values[a])
+            for a in (acts if self.request.lines else (chosen,))
+        }
+        pv, pv_end = lines[chosen].moves, lines[chosen].end
         return self.result(
             value=_zero(value),
             best_action=chosen,
@@ -663,7 +694,16 @@ class _Driver:
             pv_end=pv_end,
             endless_actions=tuple(endless),
             source="oracle",
+            action_lines=lines if self.request.lines else None,
         )
+
+    def oracle_action_line(self, root: Any, action: Any, value: Any) -> MoveLine:
+        """``action``'s line when the oracle answers at the root: a guide's play to the end,
+        else value-keeping moves while the oracle covers them (``value``: the action's)."""
+        if self.guide is not None:
+            return MoveLine(*self.line_end(root, (action,)))
+        line = (action, *self.oracle_line(self.game.result(root, action), value, {root}))
+        return MoveLine(*self.line_end(root, line))
 
     def oracle_line(self, state: Any, value: Any, seen_states: set[Any]) -> Iterator[Any]:
         """Value-keeping moves from ``state`` while the oracle covers them, no position twice."""
@@ -800,6 +840,7 @@ class _Driver:
         pv_end: LineEnd | None = None,
         endless_actions: tuple[Any, ...] = (),
         source: str = "search",
+        action_lines: dict[Any, MoveLine] | None = None,
     ) -> SearchResult:
         """A :class:`SearchResult` with the search's statistics so far."""
         return SearchResult(
@@ -817,6 +858,7 @@ class _Driver:
             pv_end=pv_end,
             endless_actions=endless_actions,
             source=source,
+            action_lines={} if action_lines is None else action_lines,
         )
 
 

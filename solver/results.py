@@ -9,6 +9,7 @@ import attrs
 
 __all__ = [
     "LineEnd",
+    "MoveLine",
     "SearchRequest",
     "SearchResult",
     "SearchStats",
@@ -66,6 +67,19 @@ class LineEnd:
 
 
 @attrs.frozen
+class MoveLine:
+    """A root move's line: the move, then best play after it, and how the line ends.
+
+    Attributes:
+        moves: the move first, then the value-keeping replies, as the principal variation is.
+        end: how the line ends (:class:`LineEnd`).
+    """
+
+    moves: tuple[Any, ...]
+    end: LineEnd
+
+
+@attrs.frozen
 class SearchResult:
     """The answer of a search from one root state. Values are from player 0's view.
 
@@ -86,6 +100,8 @@ class SearchResult:
         pv_end: how the principal variation ends (None: not said, e.g. no move at all).
         endless_actions: root actions whose exact value is reached only by endless play (an
             oracle that guides play, such as a tablebase, says so; their plies are None).
+        action_lines: with ``lines=True``, each exactly valued root action's line (the action,
+            then best play after it; the chosen action's line is the PV).
         source: where the answer came from: ``"search"``, or ``"oracle"`` when an oracle (a
             tablebase) answered at the root without searching.
     """
@@ -104,6 +120,7 @@ class SearchResult:
     pv_end: LineEnd | None = None
     endless_actions: tuple[Any, ...] = ()
     source: str = "search"
+    action_lines: Mapping[Any, MoveLine] = attrs.field(factory=dict)
 
 
 def _whole(least: int, what: str, unit: str) -> Callable[[Any, Any, Any], None]:
@@ -167,6 +184,7 @@ class SearchRequest:
         oracle: ``oracle(state)``: exact values (player 0's view) of covered positions.
         plies: compute plies to the end and prefer among value-keeping moves by them.
         all_values: give every root action an exact value.
+        lines: give every exactly valued root action its line (``action_lines``).
 
     Raises:
         ValueError: a negative depth, a non-positive limit, a table size < 1.
@@ -200,6 +218,7 @@ class SearchRequest:
     )
     plies: bool = True
     all_values: bool = False
+    lines: bool = False
 
 
 def ply_preference(mover_value: float, plies: int) -> int:

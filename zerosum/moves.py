@@ -15,7 +15,7 @@ from rich.table import Table
 
 from solver.engine import ENDLESS
 from solver.game import format_action, format_state
-from solver.results import SearchResult, ply_preference
+from solver.results import MoveLine, SearchResult, ply_preference
 from zerosum.console import Io
 from zerosum.report import (
     board_lines,
@@ -66,6 +66,7 @@ class MoveRow:
     chosen: bool = False
     note: str = ""
     endless: bool = False
+    line: MoveLine | None = None
 
 
 def move_rows(
@@ -100,6 +101,7 @@ def move_rows(
         row.optimal = row.action in best if best else row.value == result.value
         row.chosen = row.action == result.best_action
         row.endless = row.action in result.endless_actions
+        row.line = result.action_lines.get(row.action)
     return rows
 
 
@@ -126,6 +128,9 @@ def moves_table(
     if exact:
         columns.append(">plies to end")
     columns += ["", "outcome"]
+    lines = any(row.line is not None for row in rows)
+    if lines:
+        columns.append("line")
     table = io.table(*columns)
     for row in _preferred_order(game, state, rows):
         mark = "best" if row.chosen else ("optimal" if row.optimal else "")
@@ -140,8 +145,25 @@ def moves_table(
         if exact:
             cells.append("endless" if row.endless else "-" if row.plies is None else str(row.plies))
         cells += [mark, said]
+        if lines:
+            cells.append("" if row.line is None else line_brief(game, state, row.line))
         table.add_row(*cells, style="bold" if row.chosen and io.fancy else None)
     return table
+
+
+LINE_SHOWN = 8
+"""Moves of a root move's line the table shows (the JSON has them all)."""
+
+
+def line_brief(game: Any, state: Any, line: MoveLine) -> str:
+    """A root move's line for the table: its first moves in the game's notation, then how
+    long it is and how it ends in a word (``…, 31 plies, repeats``)."""
+    moves = pv_notation(game, state, line.moves)
+    shown = " ".join(moves[:LINE_SHOWN])
+    end = {"end": "ends", "repeat": "repeats", "depth": "depth", "cut": "cut"}[line.end.kind]
+    if len(moves) > LINE_SHOWN:
+        return f"{shown} … ({len(moves)} plies, {end})"
+    return f"{shown} ({end})"
 
 
 def best_move(
@@ -214,6 +236,8 @@ def result_json(
                 "endless": r.endless,
                 "optimal": r.optimal,
                 "best": r.chosen,
+                "line": None if r.line is None else pv_moves(game, state, r.line.moves),
+                "line_end": None if r.line is None else line_end_json(r.line.end),
             }
             for r in rows
         ],

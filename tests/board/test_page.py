@@ -296,7 +296,19 @@ class TestAnalysis:
         for m in cli["moves"]:
             row = page.locator(f"#move-values tbody tr[data-move='{m['move']}']")
             assert f"{m['plies']} plies" in row.inner_text()
+            shown = row.locator("td.line .pvmove").all_inner_texts()
+            assert shown == [step["move"] for step in m["line"]], m
         assert rows.count() == len(cli["moves"])
+
+    def test_a_moves_line_previews_when_clicked(self, page: Any) -> None:
+        """Clicking the second move of a non-best move's line previews the board after it."""
+        open_board(page, "?game=tictactoe&position=x.o/.x./...")
+        wait_for(page, "document.querySelector('#engine-stats').textContent.includes('finished')")
+        row = page.locator("#move-values tbody tr:not(.best)").first
+        steps = row.locator("td.line .pvmove")
+        assert steps.count() >= 2
+        steps.nth(1).click()
+        wait_for(page, "!document.querySelector('#preview-bar').hidden")
 
 
 class TestTablebaseAnswers:
@@ -365,6 +377,19 @@ class TestScreenshots:
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         time.sleep(0.3)
         assert keep_screenshot(page, tmp_path, f"board-{name}.png", full_page=name == "phone")
+
+    def test_a_phone_gets_the_narrow_board_with_large_pits(self, page: Any) -> None:
+        """At a phone's width the stores go above and below the rows, so each pit is drawn
+        at least 45 px across (a fingertip), and pits still play; turning it back widens it."""
+        page.set_viewport_size({"width": 390, "height": 844})
+        open_board(page)
+        assert page.get_attribute("#board", "data-layout") == "narrow"
+        hole = page.locator(".pit[data-row='0'][data-cell='2'] circle.hole").bounding_box()
+        assert hole is not None and hole["width"] >= 45, hole
+        click_pit(page, 2)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.set_viewport_size({"width": 1280, "height": 820})
+        wait_for(page, "document.querySelector('#board').dataset.layout === 'wide'")
 
 
 class TestRecords:

@@ -59,6 +59,22 @@ class TestAnalyseValues:
             assert step["action"] in game.actions(state)
             state = game.result(state, step["action"])
 
+    def test_every_move_has_its_line(self, run):
+        """Each move's line starts with it, replays legally and is the PV for the best move;
+        the table shows each line's first moves."""
+        game = load_game("ayoayo")
+        data = run("analyse", "ayoayo", "-p", ARTICLE, "-d", "5", "--json").json()
+        for m in data["moves"]:
+            assert m["line"][0]["move"] == m["move"] and m["line_end"]["kind"] in ("depth", "end")
+            state = game.parse_state(ARTICLE)
+            for step in m["line"]:
+                assert step["action"] in game.actions(state)
+                state = game.result(state, step["action"])
+            if m["best"]:
+                assert m["line"] == data["pv"]
+        text = run("analyse", "ayoayo", "-p", ARTICLE, "-d", "5").out
+        assert "line" in text and " ".join(s["move"] for s in data["pv"]) in text
+
     def test_default_time_limit_when_no_depth(self, run):
         """Without --depth or --time the search gets the default time (an exact game ends early)."""
         data = run("analyse", "tictactoe", "-p", "xx./oo./...", "--json").json()

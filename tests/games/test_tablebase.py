@@ -53,6 +53,13 @@ def table(built: Path) -> Tablebase:
     return Tablebase(built, game=Ayoayo())
 
 
+def replay_line(state: AyoayoState, moves: tuple[int, ...]) -> AyoayoState:
+    """The position after ``moves`` from ``state``."""
+    for move in moves:
+        state = GAME.result(state, move)
+    return state
+
+
 def _state(view: tuple[int, ...], mover_captured: int, mover: int) -> AyoayoState:
     """The position with ``view`` seen from ``mover``, who has captured ``mover_captured``."""
     other = 48 - sum(view) - mover_captured
@@ -147,9 +154,19 @@ class TestAnswersSayHowAsSolveDoes:
 
     def _check(self, table: Tablebase, root: AyoayoState) -> int:
         solution = solve(Ayoayo(), root)
-        answer = search(GAME, root, oracle=table, all_values=True)
+        answer = search(GAME, root, oracle=table, all_values=True, lines=True)
         assert answer.source == "oracle" and answer.exact
         where = GAME.format_state(root)
+        assert answer.action_lines[answer.best_action].moves == answer.pv
+        for action, line in answer.action_lines.items():  # every move: the guide's play
+            assert line.moves[0] == action
+            if action in answer.endless_actions:
+                assert line.end.kind == "repeat", (where, action)
+            else:
+                assert line.end.kind == "end", (where, action)
+                assert len(line.moves) == answer.action_plies[action], (where, action)
+                end = replay_line(root, line.moves)
+                assert GAME.utility(end) == answer.action_values[action], (where, action)
         for action in answer.best_actions:
             child = GAME.result(root, action)
             endless = not GAME.is_terminal(child) and solution.endless(child)

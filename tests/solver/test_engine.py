@@ -178,6 +178,28 @@ class TestEveryTicTacToeState:
                 assert result.pv[0] == result.best_action
 
     @pytest.mark.parametrize("name", TIC_TAC_TOES)
+    def test_every_moves_line_keeps_its_value_to_the_end(self, name: str) -> None:
+        """With ``lines``, each move's line starts with it, keeps its value at every ply (the
+        strong solver's values), is as long as its plies and ends the game; the chosen move's
+        line is the PV."""
+        game = load_game(name)
+        solved = solution(name)
+        for state in sample_states(name, 150, seed=3):
+            result = search(game, state, all_values=True, lines=True)
+            if result.best_action is None:
+                continue
+            assert set(result.action_lines) == set(game.actions(state))
+            assert result.action_lines[result.best_action].moves == result.pv
+            for action, line in result.action_lines.items():
+                assert line.moves[0] == action and line.end.kind == "end"
+                assert len(line.moves) == result.action_plies[action]
+                here = state
+                for move in line.moves:
+                    here = game.result(here, move)
+                    assert solved.value(here) == result.action_values[action]
+                assert game.utility(here) == result.action_values[action]
+
+    @pytest.mark.parametrize("name", TIC_TAC_TOES)
     def test_the_chosen_move_has_the_preferred_plies(self, name: str) -> None:
         """Among the optimal moves the choice follows ply_preference (quick win, slow loss)."""
         game = load_game(name)
@@ -242,6 +264,26 @@ class TestDepthLimited:
                 assert len(result.pv) == 2
             leaf = game.utility(end) if game.is_terminal(end) else game.evaluate(end)
             assert leaf == result.value
+
+    def test_every_moves_line_reaches_the_horizon_with_its_value(self) -> None:
+        """Depth-limited lines: each move's line is legal, at most ``depth`` long (full length
+        unless the game ends) and its end evaluates to that move's value (minimax's)."""
+        game = load_game("tictactoe-bitboard")
+        for state in sample_states("tictactoe-bitboard", 100, seed=8):
+            result = search(game, state, depth=3, all_values=True, lines=True)
+            expected = minimax(game, state, depth=3)
+            for action, line in result.action_lines.items():
+                assert result.action_values[action] == expected.action_values[action]
+                end = replay(game, state, line.moves)
+                assert line.moves[0] == action and len(line.moves) <= 3
+                if not game.is_terminal(end):
+                    assert len(line.moves) == 3 and line.end.kind == "depth"
+                leaf = game.utility(end) if game.is_terminal(end) else game.evaluate(end)
+                assert leaf == result.action_values[action]
+
+    def test_no_lines_unless_asked(self) -> None:
+        """Without ``lines`` the result carries none (they cost a proof per move and ply)."""
+        assert search(load_game("tictactoe-bitboard"), all_values=True).action_lines == {}
 
     def test_on_depth_reports_each_completed_depth(self) -> None:
         """on_depth is called with depths 1..d in order, the last being the answer."""

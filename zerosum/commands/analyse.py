@@ -74,6 +74,7 @@ def analysis_search(
         seed=seed,
         on_depth=on_depth,
         all_values=True,  # the table gives every legal move its value, not just a bound
+        lines=True,  # and its line, as the principal variation is the best move's
         oracle=tablebase,  # probed inside the search (inside the compiled kernel)
     )
 

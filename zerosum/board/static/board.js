@@ -1,6 +1,6 @@
 // The analysis board: a game tree of positions, the board, the streaming analysis.
 import { AnalysisStream, get, post } from "./api.js";
-import { drawGrid, drawMoves, drawPits } from "./draw.js";
+import { drawGrid, drawMoves, drawPits, layoutFor } from "./draw.js";
 import { computerChoice, computerSeat, fillSeats, setUpEditor, setUpPlay, setUpRecords } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
@@ -43,6 +43,7 @@ function pitState(view, extra = {}) {
     legal: board.animating || board.preview ? [] : view.moves,
     players: view.players,
     toMove: view.to_move,
+    layout: layoutFor($("board-area").clientWidth),
     ...extra,
   };
 }
@@ -392,11 +393,40 @@ function drawAnalysis(answer, finished = false) {
     for (const cell of [row.move + (row.best ? " ★" : ""), signed(row.value), said]) {
       const td = document.createElement("td");
       td.textContent = cell;
+      td.addEventListener("click", () => playMove(row.move));
       tr.appendChild(td);
     }
-    tr.addEventListener("click", () => playMove(row.move));
+    tr.appendChild(lineCell(row, view));
     body.appendChild(tr);
   }
+}
+
+// A move's line in its row: each move previews the line up to it; long lines are folded.
+const LINE_SHOWN = 10;
+
+function lineCell(row, view) {
+  const td = document.createElement("td");
+  td.className = "line";
+  if (!row.line) return td;
+  const moves = row.line.map((s) => s.move);
+  row.line.slice(0, LINE_SHOWN).forEach((step, i) => {
+    const span = document.createElement("span");
+    span.className = "pvmove";
+    span.textContent = step.move;
+    span.title = `${view.players[step.player]} plays ${step.move}; click to preview`;
+    span.addEventListener("click", () => previewLine(moves.slice(0, i + 1)));
+    td.append(span, " ");
+  });
+  const more = row.line.length > LINE_SHOWN ? `… ${row.line.length} plies` : "";
+  const end = row.line_end && row.line_end.kind !== "depth" ? row.line_end.kind === "repeat" ? "repeats" : row.line_end.kind === "end" ? "ends" : "cut" : "";
+  if (more || end) {
+    const tail = document.createElement("span");
+    tail.className = "small";
+    tail.textContent = [more, end].filter(Boolean).join(", ");
+    if (row.line_end) tail.title = row.line_end.text;
+    td.append(tail);
+  }
+  return td;
 }
 
 function setEvalBar(value) {
@@ -472,6 +502,10 @@ async function main() {
   $("engine-on").addEventListener("change", analyse);
   $("position-load").addEventListener("click", () => start(board.game, $("position-text").value));
   document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", () => {  // a phone turned: the other layout, if it changes
+    const svg = $("board");
+    if (svg.dataset.layout && svg.dataset.layout !== layoutFor($("board-area").clientWidth) && !board.animating) draw();
+  });
   const ui = {
     node, game: () => board.game, start, highlight, lineForExport, loadRecord, showReview,
     computerMove, asking,

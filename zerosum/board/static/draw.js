@@ -15,11 +15,23 @@ function text(parent, x, y, content, attrs = {}) {
   return node;
 }
 
+// The board's two layouts: "wide", stores at the ends of the rows as on a real board; and
+// "narrow" (phones), stores as bars above and below, so the pits take the whole width.
+const LAYOUTS = {
+  wide: { width: 720, height: 320, x0: 145, rowY: [105, 215], labelY: [20, 300] },
+  narrow: { width: 540, height: 420, x0: 48, rowY: [160, 260], labelY: [16, 404] },
+};
+
+export function layoutFor(width) {
+  return width < 600 ? "narrow" : "wide";
+}
+
 // Where pit (row, cell) is drawn: columns follow the sowing, counter-clockwise, whichever
 // player sits at the bottom.
-export function pitPlace(row, cell, bottom) {
+export function pitPlace(row, cell, bottom, layout = "wide") {
+  const { x0, rowY } = LAYOUTS[layout];
   const column = bottom === 0 ? 5 - cell : cell;
-  return { x: 145 + column * 86, y: row === bottom ? 215 : 105 };
+  return { x: x0 + column * 86, y: row === bottom ? rowY[1] : rowY[0] };
 }
 
 const SEED_SPOTS = (() => {
@@ -42,22 +54,29 @@ function seeds(group, x, y, count) {
   }
 }
 
-// The mancala board. `counts` is [[row 0 cells 0..5], [row 1 ...]], `stores` the captured seeds.
+// The mancala board. `counts` is [[row 0 cells 0..5], [row 1 ...]], `stores` the captured
+// seeds; `layout` "wide" or "narrow" (see LAYOUTS).
 export function drawPits(svg, view, state, onPit) {
   const { counts, stores, bottom, legal, active, hit, players, toMove } = state;
+  const layout = state.layout || "wide";
+  const L = LAYOUTS[layout];
+  const narrow = layout === "narrow";
   svg.innerHTML = "";
-  svg.setAttribute("viewBox", "0 0 720 320");
-  el("rect", { x: 4, y: 40, width: 712, height: 240, rx: 36, fill: "#b9834a", stroke: "#7a4f25", "stroke-width": 3 }, svg);
+  svg.dataset.layout = layout;
+  svg.setAttribute("viewBox", `0 0 ${L.width} ${L.height}`);
+  const boardY = narrow ? 34 : 40;
+  el("rect", { x: 4, y: boardY, width: L.width - 8, height: L.height - 2 * boardY, rx: 36, fill: "#b9834a", stroke: "#7a4f25", "stroke-width": 3 }, svg);
   const top = 1 - bottom;
   for (const row of [top, bottom]) {
-    const y = row === bottom ? 215 : 105;
-    if (toMove === row) el("rect", { x: 100, y: y - 46, width: 520, height: 92, rx: 44, fill: "#d9a86b", class: "mover-band" }, svg);
+    const y = row === bottom ? L.rowY[1] : L.rowY[0];
+    const bandX = L.x0 - 45;
+    if (toMove === row) el("rect", { x: bandX, y: y - 46, width: 520, height: 92, rx: 44, fill: "#d9a86b", class: "mover-band" }, svg);
     const label = `${players[row]}${toMove === row ? " — to move" : ""}`;
-    text(svg, 360, row === bottom ? 300 : 20, label, { "font-size": 17, "font-weight": toMove === row ? 700 : 400, class: `player-label row-${row}` });
+    text(svg, L.width / 2, row === bottom ? L.labelY[1] : L.labelY[0], label, { "font-size": narrow ? 22 : 17, "font-weight": toMove === row ? 700 : 400, class: `player-label row-${row}` });
   }
   for (const row of [0, 1]) {
     for (let cell = 0; cell < 6; cell++) {
-      const { x, y } = pitPlace(row, cell, bottom);
+      const { x, y } = pitPlace(row, cell, bottom, layout);
       const isLegal = legal.some((m) => m.cell && m.cell[0] === row && m.cell[1] === cell);
       const classes = ["pit"];
       if (isLegal) classes.push("legal");
@@ -66,19 +85,28 @@ export function drawPits(svg, view, state, onPit) {
       const group = el("g", { class: classes.join(" "), "data-row": row, "data-cell": cell, "data-count": counts[row][cell] }, svg);
       el("circle", { cx: x, cy: y, r: 38, fill: "#5b3818", class: "hole" }, group);
       seeds(group, x, y, counts[row][cell]);
-      text(group, x + 28, y - 30, String(counts[row][cell]), { "font-size": 19, "font-weight": 700, fill: "#fff", stroke: "#3b220c", "stroke-width": 3, "paint-order": "stroke" });
-      const cellY = row === bottom ? y + 54 : y - 54;
-      text(group, x, cellY, `cell ${cell}`, { "font-size": 14, fill: "#3b220c" });
+      text(group, x + 28, y - 30, String(counts[row][cell]), { "font-size": narrow ? 24 : 19, "font-weight": 700, fill: "#fff", stroke: "#3b220c", "stroke-width": 3, "paint-order": "stroke" });
+      if (narrow) {  // the cell's number at the pit's lower left, across from its count
+        text(group, x - 30, y + 30, String(cell), { "font-size": 16, fill: "#3b220c", stroke: "#d9a86b", "stroke-width": 3, "paint-order": "stroke", class: "cell-number" });
+      } else {
+        text(group, x, row === bottom ? y + 54 : y - 54, `cell ${cell}`, { "font-size": 14, fill: "#3b220c" });
+      }
       if (isLegal) group.addEventListener("click", () => onPit(row, cell));
     }
   }
   for (const row of [0, 1]) {
-    const x = row === bottom ? 662 : 58;
     const group = el("g", { class: `store store-${row}`, "data-seeds": stores[row] }, svg);
-    el("rect", { x: x - 36, y: 70, width: 72, height: 180, rx: 32, fill: "#5b3818" }, group);
-    text(group, x, 130, String(stores[row]), { "font-size": 30, "font-weight": 700, fill: "#fff" });
-    text(group, x, 165, "captured", { "font-size": 12, fill: "#f3e4c0" });
-    text(group, x, 185, players[row], { "font-size": 12, fill: "#f3e4c0" });
+    if (narrow) {  // a bar beside the owner's row: above the top row, below the bottom one
+      const y = row === bottom ? L.rowY[1] + 50 : L.rowY[0] - 50 - 50;
+      el("rect", { x: 40, y, width: L.width - 80, height: 50, rx: 24, fill: "#5b3818" }, group);
+      text(group, L.width / 2, y + 25, `${stores[row]} captured`, { "font-size": 24, "font-weight": 700, fill: "#fff" });
+    } else {
+      const x = row === bottom ? 662 : 58;
+      el("rect", { x: x - 36, y: 70, width: 72, height: 180, rx: 32, fill: "#5b3818" }, group);
+      text(group, x, 130, String(stores[row]), { "font-size": 30, "font-weight": 700, fill: "#fff" });
+      text(group, x, 165, "captured", { "font-size": 12, fill: "#f3e4c0" });
+      text(group, x, 185, players[row], { "font-size": 12, fill: "#f3e4c0" });
+    }
   }
 }
 
