@@ -122,7 +122,8 @@ def _ai_spec(args: argparse.Namespace) -> str:
     if args.time is not None or args.depth is not None:
         raise UsageError(
             f"--time/--depth go with a bare --ai engine (or minimax/alphabeta), not {spec!r}; "
-            "write the limit in the spec instead, e.g. --ai engine:0.5, --ai minimax:4 or --ai mcts:2000"
+            "write the limit in the spec instead, e.g. --ai engine:0.5, --ai minimax:4 or "
+            "--ai mcts:2000"
         )
     return spec
 
