@@ -35,7 +35,7 @@ def record(game: Any, state: Any = None, **options: Any) -> tuple[Any, list[Mcts
 
 def replay(steps: list[MctsStep]) -> dict[int, dict[str, Any]]:
     """Each node's parent, last reported counts and own playouts, from the steps alone."""
-    nodes: dict[int, dict[str, Any]] = {0: {"parent": None, "own": 0, "own_w": 0.0}}
+    nodes: dict[int, dict[str, Any]] = {0: {"parent": None, "own": 0, "own_w": 0.0, "n": 0, "w": 0}}
     for step in steps:
         if step.expanded is not None:
             nodes[step.expanded] = {"parent": step.parent, "own": 0, "own_w": 0.0}
