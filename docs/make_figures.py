@@ -210,6 +210,20 @@ def ayoayo_figures(out: Path) -> None:
     )
 
 
+def mcts_figures(out: Path) -> None:
+    """Monte Carlo tree search: Figure 5.2 after 12 iterations, its steps, and a proof."""
+    from viz.mcts_tree import mcts_tree
+
+    print("Monte Carlo tree search:")
+    textbook = mcts_tree(load_game("textbook"), iterations=12, seed=0)
+    both(textbook, out, "mcts_textbook")
+    page = write_html(textbook, out / "mcts_textbook_steps.html")
+    print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}")
+    ttt: Any = load_game("tictactoe")
+    state = ttt.parse_state("xo./.x./o..")
+    both(mcts_tree(ttt, state, iterations=30, seed=2, solver=True), out, "mcts_tictactoe_solver")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures")
@@ -219,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     textbook_figures(out)
     tictactoe_figures(out)
     ayoayo_figures(out)
+    mcts_figures(out)
     tictactoe_counts()
     return 0
 

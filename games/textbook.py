@@ -222,6 +222,15 @@ class TextbookTree:
             return self._estimate[state]
         return self._mean[state]
 
+    @property
+    def utility_range(self) -> tuple[float, float]:
+        """The smallest and largest leaf value.
+
+        >>> TextbookTree([[3, 12], [2, 4]]).utility_range
+        (2, 12)
+        """
+        return min(self._leaf.values()), max(self._leaf.values())
+
     def key(self, state: Path) -> Path:
         """The state itself (a short tuple)."""
         return state

@@ -82,6 +82,7 @@ class TicTacToe:
 
     name: str = "tictactoe"
     player_names: tuple[str, str] = ("X", "O")
+    utility_range: tuple[float, float] = (-1, 1)
 
     def initial_state(self) -> Board:
         """The empty board."""

@@ -83,6 +83,7 @@ class BitboardTicTacToe:
 
     name: str = "tictactoe-bitboard"
     player_names: tuple[str, str] = ("X", "O")
+    utility_range: tuple[float, float] = (-1, 1)
 
     def initial_state(self) -> Bitboard:
         """The empty board, ``0``."""

@@ -60,6 +60,7 @@ __all__ = [
     "HasStateNotation",
     "HasSymmetries",
     "HasTablebase",
+    "HasUtilityRange",
     "IllegalActionError",
     "InvalidStateError",
     "Player",
@@ -128,6 +129,19 @@ class HasEndlessValue(Protocol):
     """
 
     def endless_value(self, state: Any) -> float: ...
+
+
+@runtime_checkable
+class HasUtilityRange(Protocol):
+    """The least and greatest ``utility`` any terminal state can have (player 0's view).
+
+    Lets Monte Carlo tree search scale its exploration to the game's units and its solver
+    prove a node as soon as one move reaches the best possible outcome (tic-tac-toe: a win,
+    ``(-1, 1)``), as Winands et al.'s MCTS-Solver does.
+    """
+
+    @property
+    def utility_range(self) -> tuple[float, float]: ...
 
 
 @runtime_checkable

@@ -17,6 +17,12 @@ Agents (:func:`parse_agent` specs):
   ``engine:1``. The engine breaks ties among value-keeping moves with a seed drawn from the game's
   random stream. A time-limited engine depends on the machine's speed, so its games are *not*
   reproducible; ``engine:dN`` games are.
+- ``mcts:ITERATIONS`` (e.g. ``mcts:2000``) or ``mcts:SECONDSs`` (e.g. ``mcts:0.5s``):
+  :func:`solver.mcts.mcts` (UCT) with that many iterations or that time per move; ``mcts``
+  alone is ``mcts:1000``. Options follow after commas: ``c=C`` (the exploration constant),
+  ``solver`` (MCTS-Solver's proven values), ``heuristic`` (playouts guided by ``evaluate``),
+  e.g. ``mcts:2000,c=0.5,solver``. Its random stream is seeded from the game's, so
+  ``mcts:ITERATIONS`` games are reproducible.
 - ``human``: asks for each move through an injectable ``ask`` function (``input`` by default)
   and re-asks, quoting the error, until the text names a legal move.
 
@@ -100,6 +106,7 @@ __all__ = [
     "HumanAgent",
     "MatchInterrupted",
     "MatchResult",
+    "MctsAgent",
     "MinimaxAgent",
     "RandomAgent",
     "SeatTally",
@@ -109,6 +116,7 @@ __all__ = [
     "play_game",
     "run_match",
     "tree_sizes",
+    "unfinished_score",
 ]
 
 Ending: TypeAlias = Literal["terminal", "repetition", "ply-limit"]
@@ -117,7 +125,10 @@ GameFactory: TypeAlias = Callable[[], AnyGame]
 Progress: TypeAlias = Callable[[int, int], None]
 MoveObserver: TypeAlias = Callable[[int, Any, Any, Any], None]
 
-AGENT_SPECS = "random, minimax:D, alphabeta:D, engine:SECONDS, engine:dN, human"
+AGENT_SPECS = (
+    "random, minimax:D, alphabeta:D, engine:SECONDS, engine:dN, mcts:ITERATIONS, "
+    "mcts:SECONDSs (options: ,c=C ,solver ,heuristic), human"
+)
 """The agent specs :func:`parse_agent` accepts, as listed in its error messages."""
 
 DEFAULT_ENGINE_SECONDS = 1.0
@@ -237,6 +248,100 @@ class EngineAgent:
 
 
 @attrs.frozen
+class MctsAgent:
+    """Monte Carlo tree search (:func:`solver.mcts.mcts`) with ``iterations`` or ``seconds``.
+
+    >>> from games import load_game
+    >>> game = load_game("tictactoe")
+    >>> agent = MctsAgent(iterations=300, solver=True)
+    >>> agent.name, agent.choose(game, game.parse_state("xx./oo./..."), random.Random(0))
+    ('mcts:300,solver', 2)
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+    exploration: float | None = None
+    solver: bool = False
+    heuristic: bool = False
+    interactive: bool = attrs.field(default=False, init=False)
+
+    @property
+    def name(self) -> str:
+        """The agent's spec, e.g. ``"mcts:2000"`` or ``"mcts:0.5s,c=0.7,solver"``."""
+        parts = [f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)]
+        if self.exploration is not None:
+            parts.append(f"c={self.exploration:g}")
+        parts += [flag for flag in ("solver", "heuristic") if getattr(self, flag)]
+        return "mcts:" + ",".join(parts)
+
+    def choose(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
+        """The search's move, its random stream seeded from ``rng``.
+
+        Raises:
+            KeyboardInterrupt: Ctrl-C during the search (a match or game ends rather than
+                play the move of a search cut short).
+        """
+        from solver.mcts import DEFAULT_EXPLORATION, mcts
+
+        with watching_interrupts() as watch:
+            result = mcts(
+                game,
+                state,
+                iterations=self.iterations,
+                time_limit=self.seconds,
+                seed=rng.getrandbits(32),
+                exploration=DEFAULT_EXPLORATION if self.exploration is None else self.exploration,
+                playout="heuristic" if self.heuristic else "random",
+                solver=self.solver,
+            )
+        if watch.interrupted or result.interrupted:
+            raise KeyboardInterrupt
+        return result.best_action
+
+
+MAX_MCTS_ITERATIONS: Final = 10**8
+"""The most iterations an ``mcts:N`` agent may run for one move (hours of pure Python)."""
+
+
+def _mcts_agent(spec: str, argument: str) -> MctsAgent:
+    """The MCTS agent of a spec's argument: a limit, then options (see :func:`parse_agent`)."""
+    form = "mcts:ITERATIONS or mcts:SECONDSs, then ,c=C ,solver ,heuristic"
+    limit, *options = argument.split(",") if argument else ["1000"]
+    found: dict[str, Any] = {}
+    if limit.endswith("s"):
+        seconds = float(limit[:-1]) if _SECONDS.fullmatch(limit[:-1]) else math.nan
+        if not 0 < seconds <= MAX_ENGINE_SECONDS:
+            raise AgentError(
+                f"bad time {quote(limit)} in agent {quote(spec)}; expected decimal seconds above "
+                f"0 and at most {MAX_ENGINE_SECONDS:g} followed by s, e.g. mcts:0.5s ({form})"
+            )
+        found["seconds"] = seconds
+    else:
+        iterations = int(limit) if _DIGITS.fullmatch(limit) else 0
+        if not 1 <= iterations <= MAX_MCTS_ITERATIONS:
+            raise AgentError(
+                f"bad iterations {quote(limit)} in agent {quote(spec)}; expected a whole number "
+                f"from 1 to {MAX_MCTS_ITERATIONS:,}, e.g. mcts:2000 ({form})"
+            )
+        found["iterations"] = iterations
+    for option in options:
+        if option in ("solver", "heuristic"):
+            found[option] = True
+        elif option.startswith("c="):
+            text = option[2:]
+            value = float(text) if _SECONDS.fullmatch(text) else math.nan
+            if not 0 <= value <= 1000:
+                raise AgentError(
+                    f"bad exploration constant {quote(text)} in agent {quote(spec)}; expected a "
+                    f"decimal number from 0 to 1000, e.g. c=1.4 ({form})"
+                )
+            found["exploration"] = value
+        else:
+            raise AgentError(f"unknown option {quote(option)} in agent {quote(spec)}; {form}")
+    return MctsAgent(**found)
+
+
+@attrs.frozen
 class HumanAgent:
     """A person at a terminal: asks for a move until the answer names a legal one.
 
@@ -311,7 +416,7 @@ def parse_agent(spec: str) -> Agent:
     Traceback (most recent call last):
     ...
     solver.errors.AgentError: unknown agent 'minmax:3'; valid: random, minimax:D, alphabeta:D, \
-engine:SECONDS, engine:dN, human
+engine:SECONDS, engine:dN, mcts:ITERATIONS, mcts:SECONDSs (options: ,c=C ,solver ,heuristic), human
 
     Raises:
         AgentError: the spec names no agent, or its depth or time is not valid (depths are
@@ -338,6 +443,8 @@ engine:SECONDS, engine:dN, human
                 "for a fixed depth"
             )
         return EngineAgent(seconds=seconds)
+    if kind == "mcts":
+        return _mcts_agent(spec, argument)
     raise AgentError(f"unknown agent {quote(spec)}; valid: {AGENT_SPECS}")
 
 
@@ -462,7 +569,12 @@ def _winner(score: float) -> Player | None:
     return 0 if score > 0 else 1 if score < 0 else None
 
 
-def _unfinished_score(game: AnyGame, state: Any, ended: Ending) -> float:
+def unfinished_score(game: AnyGame, state: Any, ended: Ending) -> float:
+    """The score of a game (or playout) stopped before a terminal state, player 0's view.
+
+    At a repetition, the game's ``endless_value`` when it has one; otherwise, and at a ply
+    limit, its ``evaluate`` when it has one; else 0 (a draw).
+    """
     if ended == "repetition" and isinstance(game, HasEndlessValue):
         return game.endless_value(state)  # the score solve gives endless play
     return game.evaluate(state) if isinstance(game, HasEvaluate) else 0
@@ -555,7 +667,7 @@ def play_game(
             ended = "repetition"
             break
         seen.add(key)
-    score = game.utility(state) if ended == "terminal" else _unfinished_score(game, state, ended)
+    score = game.utility(state) if ended == "terminal" else unfinished_score(game, state, ended)
     return GameRecord(
         agents=(players[0].name, players[1].name),
         moves=tuple(moves),

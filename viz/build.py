@@ -104,7 +104,9 @@ INF = float("inf")
 class Step:
     """One frame of backward induction: a leaf valued, a value backed up, or a cut-off."""
 
-    kind: Literal["leaf", "backup", "cut"]
+    kind: Literal["leaf", "backup", "cut", "select", "expand", "playout"]
+    """Backward induction's ``leaf``, ``backup`` and ``cut``; Monte Carlo tree search's four
+    phases ``select``, ``expand``, ``playout`` and ``backup`` (:mod:`viz.mcts_tree`)."""
     node: int
     text: str
 

@@ -415,6 +415,8 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
 def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
     facts = tree.graph.graph
     nodes = [d for _, d in tree.graph.nodes(data=True)]
+    if facts["algorithm"] == "mcts":
+        return _mcts_legend(look)
     if look.view == "negamax":
         items = [
             "● each node takes the largest of its children's values, negated: values are "
@@ -469,6 +471,23 @@ def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
     for start in range(0, len(lines), 3):
         rows.append(lines[start : start + 3])
     return rows
+
+
+def _mcts_legend(look: _Look) -> list[list[str]]:
+    """The legend of a Monte Carlo tree search's tree (:mod:`viz.mcts_tree`)."""
+    items = [
+        '<FONT COLOR="#1f5fa8">▲</FONT> MAX to move   <FONT COLOR="#b03a2e">▼</FONT> MIN',
+        "□ leaf: end of the game",
+        "<B>━</B> the most visited line (the move played)",
+    ]
+    lines = [
+        "W/N: total playout result (MAX's view) over N playouts through the node",
+        "UCB: exploitation (mean, for the mover above) + exploration",
+        "minimax: the exact value   proven: MCTS-Solver's proof",
+    ]
+    if not look.fig.final or look.marks:
+        lines.append(f'<FONT COLOR="{_CURRENT_KEY}">■</FONT> the node of this step')
+    return [items, lines[:3], lines[3:]] if len(lines) > 3 else [items, lines]
 
 
 def _legend_table(rows: list[list[str]]) -> str:

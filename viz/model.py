@@ -27,6 +27,7 @@ import attrs
 from viz.annotations import exercise_value
 from viz.build import GameTree, as_float
 from viz.errors import VizError
+from viz.mcts_tree import mcts_texts
 from viz.notation import SWAP, bound_text, cut_text, range_text, window_text
 
 __all__ = [
@@ -328,13 +329,15 @@ def figure(
         raise VizError(f"unknown style {style!r}; choose one of: {', '.join(STYLES)}")
     frame = Frame(tree, step)
     graph = tree.graph
-    labels = alpha_beta_labels and graph.graph["algorithm"] == "alphabeta"
+    mcts = graph.graph["algorithm"] == "mcts"
+    labels = (alpha_beta_labels and graph.graph["algorithm"] == "alphabeta") or mcts
     if exercise and labels and not blanks_fit_a4(graph):
         labels = False  # ask only for what the sheet has room for: values and cuts
     final = frame.final and not exercise
     nodes = {}
     for node, data in graph.nodes(data=True):
-        nodes[node] = _node_look(tree, node, data, frame, view, exercise, labels, order, final)
+        ab_rows = labels and not mcts  # an MCTS tree fills those rows with its own texts
+        nodes[node] = _node_look(tree, node, data, frame, view, exercise, ab_rows, order, final)
         if style == "aima":  # the book writes the value returned, not the bound it stands for
             look = nodes[node]
             sign = look.value[:1] if look.value[:1] in ("≥", "≤") else ""
@@ -342,6 +345,11 @@ def figure(
                 look,
                 value=look.value[len(sign) :],
                 reserved=look.reserved.lstrip("≥≤"),
+            )
+        if mcts:  # counts, UCB terms and exact value in the value, range and window rows
+            counts, ucb, exact = mcts_texts(graph, node, None if frame.final else frame.step)
+            nodes[node] = attrs.evolve(
+                nodes[node], value=counts, range=ucb, window=exact, reserved="", bound_class=None
             )
         if not boards:
             nodes[node] = attrs.evolve(nodes[node], board=None, cells=None)
@@ -393,6 +401,12 @@ def default_title(tree: GameTree, view: str = "minimax", style: str = "default")
     ('Alpha-beta on textbook from root', 'Alpha–beta search of a two-ply game tree')
     """
     facts = tree.graph.graph
+    if facts["algorithm"] == "mcts":
+        solver = " with MCTS-Solver" if facts.get("solver") else ""
+        return (
+            f"Monte Carlo tree search (UCT){solver} on {facts['game']} from {facts['position']}, "
+            f"{facts['iterations']} iterations, c={facts['exploration']:.3g}, seed {facts['seed']}"
+        )
     order = {"given": "", "best": ", best move first", "worst": ", worst move first"}
     ordering = order[facts.get("ordering", "given")]
     if style == "aima":

@@ -63,8 +63,19 @@ _ALPHABETA = (
     ("min-return", "  return v, move"),
 )
 
-PSEUDOCODE = {"minimax": _MINIMAX, "alphabeta": _ALPHABETA}
-"""Each search's pseudocode (AIMA 4th edition, Figures 5.3 and 5.7), as (key, text) lines: the
+_MCTS = (
+    ("", "function MONTE-CARLO-TREE-SEARCH(state) returns an action"),
+    ("", "  tree ← NODE(state)"),
+    ("", "  while IS-TIME-REMAINING() do"),
+    ("select", "    leaf ← SELECT(tree)          // UCB1 down to a node with an untried move"),
+    ("expand", "    child ← EXPAND(leaf)"),
+    ("playout", "    result ← SIMULATE(child)     // play on at random to the end"),
+    ("backup", "    BACK-PROPAGATE(result, child) // N + 1, W + result up to the root"),
+    ("", "  return the move in ACTIONS(state) whose node has the most playouts"),
+)
+
+PSEUDOCODE = {"minimax": _MINIMAX, "alphabeta": _ALPHABETA, "mcts": _MCTS}
+"""Each search's pseudocode (AIMA 4th edition, Figures 5.3, 5.7 and 5.11), as (key, text) lines: the
 key names a line a step can carry out ("" for the others)."""
 
 
@@ -75,6 +86,8 @@ def step_lines(tree: GameTree) -> list[str | None]:
     node); a horizon leaf by the same line, the evaluation standing in for the utility.
     """
     out: list[str | None] = [None]
+    if tree.graph.graph["algorithm"] == "mcts":  # one line per phase of an iteration
+        return out + [step.kind for step in tree.steps]
     for step in tree.steps:
         data = tree.graph.nodes[step.node]
         side = "max" if data["player"] == 0 else "min"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, Final
@@ -229,6 +230,17 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"invalid value {quote(text)}: expected a number of seconds above 0 and at most "
             f"{MAX_SECONDS:g} (e.g. 0.5)"
+        )
+    return value
+
+
+def exploration_float(text: str) -> float:
+    """An exploration constant: a decimal number from 0 to 1000 (UCB1's is about 1.41)."""
+    value = float(text) if _DECIMAL.fullmatch(text.strip()) else math.nan
+    if not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(
+            f"invalid exploration constant {quote(text)}: expected a decimal number from 0 to "
+            "1000 (e.g. 1.41, UCB1's √2)"
         )
     return value
 

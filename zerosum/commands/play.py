@@ -61,7 +61,8 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
         default="engine",
         metavar="AGENT",
         help="the computer player: a strength (beginner, casual, club, strong, expert, perfect), "
-        "engine (with --time S or --depth N), engine:S, engine:dN, minimax:D, alphabeta:D or "
+        "engine (with --time S or --depth N), engine:S, engine:dN, minimax:D, alphabeta:D, "
+        "mcts (with --time S), mcts:ITERATIONS, mcts:Ss (options: ,c=C ,solver ,heuristic) or "
         "random (default: engine, 1 s a move)",
     )
     play.add_argument("--time", type=positive_float, metavar="S", help="engine: seconds a move")
@@ -113,13 +114,16 @@ def _ai_spec(args: argparse.Namespace) -> str:
         if args.depth is not None:
             return f"engine:d{args.depth}"
         return f"engine:{args.time:g}" if args.time is not None else "engine"
+    if spec.lower() == "mcts" and args.time is not None and args.depth is None:
+        return f"mcts:{args.time:g}s"
     if spec.lower() in ("minimax", "alphabeta"):
         depth = args.depth if args.depth is not None else 3
         return f"{spec.lower()}:{depth}"
     if args.time is not None or args.depth is not None:
         raise UsageError(
             f"--time/--depth go with a bare --ai engine (or minimax/alphabeta), not {spec!r}; "
-            "write the limit in the spec instead, e.g. --ai engine:0.5 or --ai minimax:4"
+            "write the limit in the spec instead, e.g. --ai engine:0.5, --ai minimax:4 or "
+            "--ai mcts:2000"
         )
     return spec
 

@@ -14,6 +14,7 @@ from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
     checked_frames,
     checked_output,
+    exploration_float,
     extra_fields,
     game_arguments,
     load,
@@ -39,10 +40,28 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--algorithm",
         "-a",
-        choices=("minimax", "alphabeta", "engine"),
+        choices=("minimax", "alphabeta", "engine", "mcts"),
         default="minimax",
         help="the search to draw (default: minimax; engine: the fast search's last iteration, "
-        "with its table hits)",
+        "with its table hits; mcts: Monte Carlo tree search after --iterations)",
+    )
+    mcts = tree.add_argument_group("Monte Carlo tree search (-a mcts)")
+    mcts.add_argument(
+        "--iterations", type=positive_int, default=20, metavar="N", help="iterations (default 20)"
+    )
+    mcts.add_argument(
+        "--exploration",
+        type=exploration_float,
+        default=None,
+        metavar="C",
+        help="UCB1's exploration constant (default √2 ≈ 1.41)",
+    )
+    mcts.add_argument("--solver", action="store_true", help="MCTS-Solver: back up proven values")
+    mcts.add_argument(
+        "--playout",
+        choices=("random", "heuristic"),
+        default="random",
+        help="random playouts (default) or guided by the game's evaluation",
     )
     tree.add_argument("--boards", action="store_true", help="draw boards inside the nodes")
     tree.add_argument(
@@ -95,7 +114,9 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         help="a printable sheet of N seeded random alpha-beta exercises and its key, "
         "of --depth plies (default 2)",
     )
-    sheet.add_argument("--seed", type=int, default=1, help="the sheet's seed (default 1)")
+    sheet.add_argument(
+        "--seed", type=int, default=1, help="the sheet's seed, or -a mcts's (default 1)"
+    )
     sheet.add_argument(
         "--branching",
         type=_pair,
@@ -202,6 +223,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     state = position(game, args)
     if args.algorithm == "engine":  # stopped by --max-nodes while it runs
         return _engine(args, io, game, state)
+    if args.algorithm == "mcts":
+        return _mcts(args, io, game, state)
     refuse_unaffordable(game, state, args.algorithm, args.depth, None)
     leaf_label = _score_label(game) if isinstance(game, HasScore) and args.leaf_score else None
     try:
@@ -280,6 +303,63 @@ def run(args: argparse.Namespace, io: Io) -> int:
         f"{tree.graph.number_of_nodes():,} nodes drawn, {tree.searched:,} searched, "
         f"{tree.pruned:,} moves pruned{saved}"
     )
+    for item in written:
+        io.print(f"wrote {item}")
+    return EXIT_OK
+
+
+def _mcts(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
+    """``tree -a mcts``: the tree Monte Carlo tree search grew, with every step for the pages."""
+    from solver.mcts import DEFAULT_EXPLORATION
+    from viz.mcts_tree import mcts_tree
+
+    if args.interactive is not None:
+        raise UsageError(
+            "-a mcts draws pictures (-o), frames (--frames) and the step-by-step page (--html); "
+            "the --interactive page recomputes minimax values, so it takes minimax or alphabeta"
+        )
+    try:
+        tree = mcts_tree(
+            game,
+            state,
+            iterations=args.iterations,
+            seed=args.seed,
+            exploration=DEFAULT_EXPLORATION if args.exploration is None else args.exploration,
+            playout=args.playout,
+            solver=args.solver,
+            max_nodes=args.max_nodes,
+        )
+        looks = {"boards": args.boards, "style": args.style, "large": args.large}
+        written = _write(tree, args, looks, io)
+    except viz.UnknownFormatError as exc:
+        raise UsageError(str(exc)) from None
+    except viz.UnreadableError as exc:
+        raise viz.UnreadableError(_unreadable(exc), exc.inches, exc.shrink) from None
+    except viz.TooManyNodesError as exc:
+        raise UsageError(f"{exc} (--iterations, --max-nodes)") from None
+    facts = tree.graph.graph
+    if args.json:
+        io.json(
+            {
+                "game": game.name,
+                "position": format_state(game, state),
+                "algorithm": "mcts",
+                "iterations": facts["iterations"],
+                "seed": args.seed,
+                "value": json_num(tree.result.value),
+                "exact": tree.result.exact,
+                "best_move": facts["best_move"],
+                "pv": facts["pv"],
+                "nodes_drawn": tree.graph.number_of_nodes(),
+                "written": written,
+            }
+        )
+        return EXIT_OK
+    io.print(
+        f"mcts from {format_state(game, state)}: {facts['value_text']}, best move "
+        f"{facts['best_move'] or '-'} after {facts['iterations']} iterations (seed {args.seed})"
+    )
+    io.print(f"most visited line: {' '.join(facts['pv']) or '(none: the game is over)'}")
     for item in written:
         io.print(f"wrote {item}")
     return EXIT_OK

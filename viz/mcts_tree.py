@@ -1,0 +1,320 @@
+"""Monte Carlo tree search drawn as it runs: the tree after N iterations, and every step.
+
+:func:`solver.mcts.mcts` reports each iteration to an observer (the selected path, the new
+node, the playout's result, every counted node's ``N``, ``W`` and bounds); :func:`mcts_tree`
+keeps those reports and builds the same :class:`~viz.build.GameTree` the other searches give,
+so every writer (Graphviz, TikZ, the stepper's frames and page) draws it through the one
+drawing model (:func:`viz.model.figure`). Nothing is computed twice: the counts shown at a
+frame are those the search reported, and the UCB terms are :func:`solver.mcts.ucb_terms` of
+them.
+
+Each iteration is four steps, so a class can follow it: *select* (the path down, ending at the
+node highlighted), *expand* (the new node appears), *playout* (its result and how it ended),
+*back up* (the counts change along the path). A node shows ``W/N`` (total result from MAX's
+view over visits), the UCB1 score its parent's mover sees, split into exploitation +
+exploration, and, for games small enough to solve, the exact minimax value beside MCTS's
+estimate, to show the means converging on it (or where they go wrong). With the solver, a
+proven node says so.
+
+Assumes what the search assumes (two players, zero-sum, deterministic) and a small tree: at
+most ``max_nodes`` nodes drawn (one per iteration, and the root).
+
+>>> from games import load_game
+>>> tree = mcts_tree(load_game("textbook"), iterations=12, seed=0)
+>>> tree.graph.number_of_nodes(), len(tree.steps), tree.graph.nodes[0]["history"][-1][1:3]
+(12, 48, [12, 72.0])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+from solver.errors import GameError
+from solver.game import Game, format_action, format_state
+from solver.mcts import DEFAULT_EXPLORATION, MctsResult, MctsStep, PlayoutKind, mcts, ucb_terms
+from solver.results import SearchResult, SearchStats
+from solver.solve import solve
+from viz.build import (
+    DEFAULT_MAX_NODES,
+    GameTree,
+    Step,
+    _blank,
+    _cells,
+    _edge_attrs,
+    _json_float,
+    _node_name,
+    _title,
+)
+from viz.errors import TooManyNodesError
+from viz.notation import number
+
+__all__ = ["EXACT_STATES", "mcts_texts", "mcts_tree"]
+
+EXACT_STATES = 200_000
+"""The most positions solved to show exact values beside the estimates (else none shown)."""
+
+_ENDED = {"terminal": "the game ended", "repetition": "a position repeated", "ply-limit": "cap"}
+
+
+def mcts_tree(
+    game: Game[Any, Any],
+    state: Any = None,
+    *,
+    iterations: int = 20,
+    seed: int = 0,
+    exploration: float = DEFAULT_EXPLORATION,
+    playout: PlayoutKind = "random",
+    solver: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    exact: bool = True,
+) -> GameTree:
+    """Run :func:`solver.mcts.mcts` for ``iterations`` and build the tree it grew.
+
+    Args:
+        game, state: the rulebook and the root (None: the initial state).
+        iterations, seed, exploration, playout, solver: as for :func:`solver.mcts.mcts`.
+        max_nodes: the most nodes to draw (None: no limit); the tree has at most
+            ``iterations + 1``.
+        exact: solve the game from the root (up to :data:`EXACT_STATES` positions) to show
+            each node's exact minimax value.
+
+    Raises:
+        TooManyNodesError: more iterations than the drawing may hold.
+        ValueError: a bad option (see :func:`solver.mcts.mcts`).
+    """
+    if state is None:
+        state = game.initial_state()
+    if (
+        max_nodes is not None
+        and isinstance(iterations, int)
+        and not isinstance(iterations, bool)
+        and iterations + 1 > max_nodes
+    ):
+        raise TooManyNodesError(
+            f"{iterations:,} iterations would draw up to {iterations + 1:,} nodes, over the "
+            f"limit of {max_nodes:,}; draw fewer iterations or raise the limit",
+            nodes=iterations + 1,
+            max_nodes=max_nodes,
+        )
+    reports: list[MctsStep] = []
+    result = mcts(
+        game,
+        state,
+        iterations=iterations,
+        seed=seed,
+        exploration=exploration,
+        playout=playout,
+        solver=solver,
+        observer=reports.append,
+    )
+    values = _exact_values(game, state) if exact else None
+    graph = nx.DiGraph()
+    steps: list[Step] = []
+    root = _blank("node", game.to_move(state), 0)
+    root.update(_describe(game, state, [], values), order=1, history=[], mcts_state=state)
+    graph.add_node(0, **root)
+    for report in reports:
+        _add_iteration(game, graph, steps, report, values, playout)
+    graph.graph.update(_facts(game, state, result, graph, iterations, seed, exploration))
+    graph.graph.update(solver=solver, playout=playout, exact_shown=values is not None)
+    _mark_line(graph, result)
+    for node in graph.nodes:
+        graph.nodes[node].pop("mcts_state")
+        graph.nodes[node].pop("mcts_action", None)
+    return GameTree(
+        graph=graph,
+        root=0,
+        result=_search_result(result),
+        steps=tuple(steps),
+        searched=graph.number_of_nodes(),
+        pruned=0,
+        has_boards=all(d["board"] is not None for _, d in graph.nodes(data=True)),
+    )
+
+
+def _exact_values(game: Game[Any, Any], state: Any) -> Any:
+    """The exact value of every position below ``state``, or None for a game too large."""
+    try:
+        return solve(game, state, max_states=EXACT_STATES).value
+    except GameError:
+        return None
+
+
+def _describe(game: Game[Any, Any], state: Any, path: list[str], values: Any) -> dict[str, Any]:
+    from solver.game import HasRender
+
+    name = _node_name(game, state)
+    terminal = game.is_terminal(state)
+    return {
+        "path": path,
+        "title": _title(name, path),
+        "state": format_state(game, state),
+        "board": game.render(state) if isinstance(game, HasRender) else None,
+        "cells": _cells(game, state),
+        "name": name,
+        "leaf": "terminal" if terminal else None,
+        "minimax": None if values is None else _json_float(values(state)),
+    }
+
+
+def _add_iteration(
+    game: Game[Any, Any],
+    graph: Any,
+    steps: list[Step],
+    report: MctsStep,
+    values: Any,
+    playout: str,
+) -> None:
+    k = report.iteration
+    selected = report.path[:-1] if report.expanded is not None else report.path
+    titles = " → ".join(graph.nodes[n]["title"] for n in selected)
+    steps.append(Step("select", selected[-1], f"iteration {k}: select {titles} by UCB1"))
+    if report.expanded is not None:
+        parent = report.parent
+        assert parent is not None
+        pdata = graph.nodes[parent]
+        move = format_action(game, pdata["mcts_state"], report.action)
+        data = _blank("node", game.to_move(report.state), pdata["depth"] + 1)
+        data.update(
+            _describe(game, report.state, [*pdata["path"], move], values),
+            move=move,
+            order=report.expanded + 1,
+            history=[],
+            mcts_state=report.state,
+            mcts_action=report.action,
+            opened=len(steps) + 1,
+        )
+        graph.add_node(report.expanded, **data)
+        graph.add_edge(parent, report.expanded, **_edge_attrs(move))
+        steps.append(
+            Step("expand", report.expanded, f"iteration {k}: expand {data['title']}, a new node")
+        )
+    else:
+        why = "it is terminal" if graph.nodes[selected[-1]]["leaf"] else "the tree is full"
+        steps.append(Step("expand", selected[-1], f"iteration {k}: nothing to expand: {why}"))
+    start = graph.nodes[report.path[-1]]
+    ended = _ENDED[report.ended]
+    if report.ended == "ply-limit":
+        ended = f"the playout cap of {report.plies} plies"
+    said = (
+        f"playout from {start['title']}: {number(report.result)} after {report.plies} "
+        f"{playout} {'ply' if report.plies == 1 else 'plies'} ({ended})"
+    )
+    if report.plies == 0 and report.ended == "terminal":
+        said = f"{start['title']} is terminal: no playout, its utility {number(report.result)}"
+    steps.append(Step("playout", report.path[-1], f"iteration {k}: {said}"))
+    steps.append(
+        Step(
+            "backup",
+            report.path[-1],
+            f"iteration {k}: back up {number(report.result)}: N + 1 and W + "
+            f"{number(report.result)} at {len(report.path)} "
+            f"{'node' if len(report.path) == 1 else 'nodes'} up to the root",
+        )
+    )
+    for stat in report.stats:
+        graph.nodes[stat.node]["history"].append(
+            [len(steps), stat.n, stat.w, _json_float(stat.lo), _json_float(stat.hi), report.span]
+        )
+
+
+def _facts(
+    game: Game[Any, Any],
+    state: Any,
+    result: MctsResult,
+    graph: Any,
+    iterations: int,
+    seed: int,
+    exploration: float,
+) -> dict[str, Any]:
+    here = state
+    moves = []
+    for action in result.pv:
+        moves.append(format_action(game, here, action))
+        here = game.result(here, action)
+    return {
+        "game": game.name,
+        "algorithm": "mcts",
+        "depth": None,
+        "position": format_state(game, state),
+        "value": result.value,
+        "value_text": "mean "
+        + number(round(result.value, 3))
+        + ("" if result.proven is None else f" (proven {number(result.proven)})"),
+        "best_move": moves[0] if moves else None,
+        "pv": moves,
+        "searched": graph.number_of_nodes(),
+        "pruned": 0,
+        "exact": result.proven is not None,
+        "iterations": result.iterations,
+        "seed": seed,
+        "exploration": exploration,
+    }
+
+
+def _mark_line(graph: Any, result: MctsResult) -> None:
+    """The line :func:`~solver.mcts.mcts` chose (most visited, or proven) is principal."""
+    node = 0
+    graph.nodes[0]["principal"] = True
+    for action in result.pv:
+        kids = list(graph.successors(node))
+        best = next(c for c in kids if graph.nodes[c]["mcts_action"] == action)
+        graph.edges[node, best]["principal"] = True
+        graph.nodes[best]["principal"] = True
+        node = best
+
+
+def _search_result(result: MctsResult) -> SearchResult:
+    return SearchResult(
+        value=result.proven if result.proven is not None else result.value,
+        best_action=result.best_action,
+        pv=result.pv,
+        action_values={c.action: c.mean for c in result.children},
+        stats=SearchStats(nodes=result.nodes, leaves=result.iterations, seconds=result.seconds),
+        exact=result.proven is not None,
+    )
+
+
+def mcts_texts(graph: Any, node: int, step: int | None) -> tuple[str, str, str]:
+    """What a node of an MCTS tree shows at ``step`` (None: the end): its ``W/N``, its UCB1
+    score as its parent's mover sees it (exploitation + exploration) and its exact value
+    (and, with the solver, what is proven).
+
+    >>> from games import load_game
+    >>> tree = mcts_tree(load_game("textbook"), iterations=12, seed=0)
+    >>> mcts_texts(tree.graph, 1, None)
+    ('W/N 34/5', 'UCB 6.8 + 12', 'minimax 3')
+    """
+    data = graph.nodes[node]
+    entry = _entry(data, step)
+    exact = "" if data["minimax"] is None else f"minimax {number(float(data['minimax']))}"
+    if entry is None:
+        return "", "", exact
+    _, n, w, lo, hi, _ = entry
+    if float(lo) == float(hi) and graph.graph.get("solver"):
+        exact = f"proven {number(float(lo))}" + (f" · {exact}" if exact else "")
+    counts = f"W/N {number(round(w, 2))}/{n}"
+    parents = list(graph.predecessors(node))
+    if not parents:
+        return counts, "", exact
+    parent = graph.nodes[parents[0]]
+    above = _entry(parent, step)
+    now = _entry(graph.nodes[0], step)
+    assert above is not None and now is not None  # a parent is counted whenever its child is
+    span = now[5]  # the scale of the latest iteration (the root is counted in every one)
+    exploit, explore = ucb_terms(
+        int(parent["player"]), above[1], n, w, float(graph.graph["exploration"]), span
+    )
+    return counts, f"UCB {number(round(exploit, 2))} + {number(round(explore, 2))}", exact
+
+
+def _entry(data: dict[str, Any], step: int | None) -> list[Any] | None:
+    """The node's last reported counts at or before ``step`` (None: not yet counted)."""
+    found = None
+    for entry in data["history"]:
+        if step is not None and entry[0] > step:
+            break
+        found = entry
+    return found
