@@ -20,6 +20,7 @@ import pytest
 from games.ayoayo import Ayoayo
 from tests.cli.conftest import Run
 from zerosum.board.sowing import sowing_steps
+from zerosum.records import parse_record
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -412,6 +413,28 @@ class TestRecords:
         page.keyboard.press("End")
         assert shown_position(page) == game.format_state(states[-1])
         assert "a note" in str(page.get_attribute("#movelist .mv[data-node='3']", "title"))
+
+    def test_variations_are_imported_shown_and_exported(self, page: Any) -> None:
+        """A record with a variation shows it in the move list, and exporting gives it back;
+        a variation played on the page is exported too."""
+        record = "game: tictactoe\n1. 4\n2. 0\n  (2. 1  # an edge\n   3. 0)\n3. 8\n"
+        open_board(page, "?game=tictactoe")
+        page.click("#record-box summary")
+        page.fill("#record-text", record)
+        page.click("#record-import")
+        wait_for(page, "document.querySelectorAll('#movelist .variation').length === 1")
+        assert "an edge" in str(page.get_attribute("#movelist .variation .mv", "title"))
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowLeft")  # before 3. 8: play 2 instead, a new variation
+        page.click(".cell.legal[data-row='0'][data-cell='2']")
+        wait_for(page, "document.querySelectorAll('#movelist .variation').length === 2")
+        page.click("#record-export")
+        wait_for(page, "document.querySelector('#record-text').value.includes('(3. 2)')")
+        exported = parse_record(page.input_value("#record-text"))
+        assert exported.moves == ("4", "0", "8")
+        assert [v.moves for v in exported.variations[1]] == [("1", "0")]
+        assert exported.variations[1][0].comments == {0: "an edge"}
+        assert [v.moves for v in exported.variations[2]] == [("2",)]
 
     def test_a_bad_record_is_refused_with_its_line(self, page: Any) -> None:
         """An illegal move in an imported record is named with the legal ones."""

@@ -7,11 +7,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from games import load_game
 from tests.cli.conftest import Run
-from zerosum.records import RecordError, format_record, parse_record
+from zerosum.records import RecordError, Variation, format_record, parse_record
 from zerosum.review import mark, review_record
 
 BLUNDER = "game: tictactoe\n1. 4\n2. 0\n3. 1\n4. 2\n5. 7\n"
@@ -57,6 +59,81 @@ class TestRecordFormat:
         """The moves are checked in order against the rules."""
         record = parse_record("game: tictactoe\n1. 4\n2. 4\n")
         with pytest.raises(RecordError, match=r"move 2 \('4'\): .*legal: 0, 1, 2, 3, 5"):
+            record.positions()
+
+
+TICTACTOE = load_game("tictactoe")
+
+
+@st.composite
+def lines(draw: st.DrawFn, depth: int = 0, state: object = None) -> Variation:
+    """A random legal tic-tac-toe line from ``state``, with comments and nested variations."""
+    game = TICTACTOE
+    state = game.initial_state() if state is None else state
+    moves, comments, variations, states = [], {}, {}, [state]
+    for _ in range(draw(st.integers(1, 5))):
+        if game.is_terminal(states[-1]):
+            break
+        action = draw(st.sampled_from(game.actions(states[-1])))
+        if draw(st.booleans()):
+            comments[len(moves)] = draw(st.text("abc (x) #!", min_size=1, max_size=8)).strip("#")
+        if depth < 2 and draw(st.integers(0, 3)) == 0:
+            variations[len(moves)] = (draw(lines(depth + 1, states[-1])),)
+        moves.append(game.format_action(states[-1], action))
+        states.append(game.result(states[-1], action))
+    comments = {k: " ".join(v.replace("#", " ").split()) for k, v in comments.items()}
+    return Variation(tuple(moves), {k: v for k, v in comments.items() if v}, variations)
+
+
+class TestVariations:
+    @settings(max_examples=150, deadline=None)
+    @given(lines())
+    def test_random_lines_with_variations_survive_writing_and_reading(
+        self, line: Variation
+    ) -> None:
+        """Written with its variations, comments and nested variations, a line reads back
+        as it was; every move of every variation is checked legal where it is played."""
+        game = TICTACTOE
+        state, actions = game.initial_state(), []
+        for move in line.moves:
+            actions.append(game.parse_action(state, move))
+            state = game.result(state, actions[-1])
+        text = format_record(
+            game,
+            game.initial_state(),
+            actions,
+            comments=line.comments,
+            variations=line.variations,
+        )
+        record = parse_record(text)
+        record.positions()
+        assert Variation(record.moves, record.comments, record.variations) == line
+
+    def test_a_variation_replaces_the_move_it_follows(self) -> None:
+        """``2. 0 (2. 1 3. 0)``: the variation starts from the position before move 2."""
+        record = parse_record("game: tictactoe\n1. 4 2. 0 (2. 1 3. 0) 3. 8\n")
+        assert record.moves == ("4", "0", "8")
+        assert record.variations == {1: (Variation(("1", "0")),)}
+        record.positions()
+
+    @pytest.mark.parametrize(
+        ("text", "message"),
+        [
+            ("game: tictactoe\n(1. 4)\n", "'(' before any move"),
+            ("game: tictactoe\n1. 4 )\n", "')' closes no variation"),
+            ("game: tictactoe\n1. 4 ()\n", "an empty variation"),
+            ("game: tictactoe\n1. 4\n2. 0 (3. 1)\n", "where move of this variation 2"),
+            ("game: tictactoe\n1. 4\n2. 0\n(2. 1\n3. 0\n", "line 4: the variation opened"),
+            ("game: tictactoe\n1. 4" + " (1. 0" * 60 + ")" * 60, "nested more than 50 deep"),
+        ],
+    )
+    def test_a_bad_variation_says_what_is_wrong(self, text: str, message: str) -> None:
+        with pytest.raises(RecordError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            parse_record(text)
+
+    def test_an_illegal_move_in_a_variation_is_named(self) -> None:
+        record = parse_record("game: tictactoe\n1. 4\n2. 0 (2. 4)\n")
+        with pytest.raises(RecordError, match=r"in a variation: move 2 \('4'\)"):
             record.positions()
 
 
@@ -120,3 +197,47 @@ class TestReview:
         written = client.post("/api/export", json={"game": "tictactoe", "moves": moves}).json()
         assert parse_record(written["record"]).moves == tuple(moves)
         assert "result: X wins" in written["record"]
+
+    def test_the_api_keeps_variations_and_comments(self, client: TestClient) -> None:
+        """A record with a nested variation and comments: read with every position, exported
+        back from the same tree, it is the same record."""
+        text = (
+            "game: tictactoe\n1. 4  # centre\n2. 0\n  (2. 1  # an edge\n   3. 0\n"
+            "    (3. 2)\n   4. 8)\n3. 8\n"
+        )
+        read = client.post("/api/record", json={"record": text}).json()
+        alternative = read["moves"][1]["variations"][0]
+        assert [m["move"] for m in alternative] == ["1", "0", "8"]
+        assert alternative[0]["comment"] == "an edge"
+        assert alternative[1]["variations"][0][0]["position"]["position"] == ".ox/.x./..."
+        tree = {
+            "game": "tictactoe",
+            "moves": ["4", "0", "8"],
+            "comments": {"0": "centre"},
+            "variations": {
+                "1": [
+                    {
+                        "moves": ["1", "0", "8"],
+                        "comments": {"0": "an edge"},
+                        "variations": {"1": [{"moves": ["2"]}]},
+                    }
+                ]
+            },
+        }
+        written = client.post("/api/export", json=tree).json()["record"]
+        again = parse_record(written)
+        first = parse_record(text)
+        assert (again.moves, again.comments, again.variations) == (
+            first.moves,
+            first.comments,
+            first.variations,
+        )
+
+    def test_the_api_refuses_a_bad_variation(self, client: TestClient) -> None:
+        """An illegal move in a variation, or a bad index, is a 400 naming it."""
+        bad = {"game": "tictactoe", "moves": ["4"], "variations": {"0": [{"moves": ["9"]}]}}
+        answer = client.post("/api/export", json=bad)
+        assert answer.status_code == 400 and "move 1 ('9')" in answer.json()["error"]
+        bad["variations"] = {"5": [{"moves": ["1"]}]}
+        answer = client.post("/api/export", json=bad)
+        assert answer.status_code == 400 and "invalid move index '5'" in answer.json()["error"]

@@ -11,8 +11,10 @@ Routes (documented for players and scripts in ``docs/board.md``):
   an Ayòayò sowing.
 * ``POST /api/analyse`` ``{game, position, depth | time | level}``: what ``analyse --json``
   prints (``level``: a named strength, see :mod:`zerosum.strength`).
-* ``POST /api/record`` ``{record}``: a game record read, every position after each move.
-* ``POST /api/export`` ``{game, position, moves}``: the record of moves played from a position.
+* ``POST /api/record`` ``{record}``: a game record read, every position after each move, with
+  its comments and variations.
+* ``POST /api/export`` ``{game, position, moves, comments?, variations?}``: the record of moves
+  played from a position (variations: ``{index: [{moves, comments?, variations?}]}``).
 * ``POST /api/review`` ``{record, depth | time}``: what ``gamesolver review --json`` prints.
 * ``WS /api/stream``: send ``{"type": "analyse", "game", "position"}`` and receive a
   ``line`` per completed depth then ``done``; a new position (or ``{"type": "stop"}``) stops
@@ -48,7 +50,13 @@ from zerosum.board.views import describe, load_position, play_move
 from zerosum.board.workers import DEFAULT_SEARCH_SECONDS, Job, SearchPool, SearchUnavailable
 from zerosum.commands.analyse import DEFAULT_ANALYSE_SECONDS, over_json
 from zerosum.console import UsageError
-from zerosum.records import format_record, parse_record
+from zerosum.records import (
+    Variation,
+    format_record,
+    line_states,
+    parse_record,
+    variation_from_json,
+)
 from zerosum.strength import LEVELS, level
 
 __all__ = ["MAX_BODY", "BoardConfig", "create_app"]
@@ -86,6 +94,22 @@ class BadRequest(Exception):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+def _line_json(game: Any, start: Any, line: Variation) -> list[dict[str, Any]]:
+    """Each move of ``line`` as the page plays it (position, sowing), with its comment and
+    its variations (each a list of such moves), nested."""
+    moves = []
+    state = start
+    for index, move in enumerate(line.moves):
+        played = play_move(game, state, move)
+        played["comment"] = line.comments.get(index, "")
+        played["variations"] = [
+            _line_json(game, state, variation) for variation in line.variations.get(index, ())
+        ]
+        moves.append(played)
+        state = game.result(state, parse_action(game, state, move))
+    return moves
 
 
 async def _read_json(request: Request) -> dict[str, Any]:
@@ -185,25 +209,22 @@ class _Endpoints:
     async def record(self, request: Request) -> Response:
         parsed = parse_record((await _read_json(request)).get("record"))
         game, states = parsed.positions()
-        moves = [
-            {**play_move(game, states[index], move), "comment": parsed.comments.get(index, "")}
-            for index, move in enumerate(parsed.moves)
-        ]
+        line = Variation(parsed.moves, parsed.comments, parsed.variations)
+        moves = _line_json(game, states[0], line)
         start = describe(game, states[0])
         headers = dict(parsed.headers)
         return JSONResponse({"game": game.name, "start": start, "moves": moves, "headers": headers})
 
     async def export(self, request: Request) -> Response:
         data = await _read_json(request)
-        game, state = self.position_of(data)
-        moves = data.get("moves")
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise BadRequest(f"invalid moves {quote(moves)}: expected a list of moves as text")
-        start, actions = state, []
-        for move in moves:
-            actions.append(parse_action(game, state, move))
-            state = game.result(state, actions[-1])
-        return JSONResponse({"record": format_record(game, start, actions)})
+        game, start = self.position_of(data)
+        line = variation_from_json(data)
+        states = line_states(game, start, line.moves, 1)
+        actions = [parse_action(game, states[i], move) for i, move in enumerate(line.moves)]
+        text = format_record(
+            game, start, actions, comments=line.comments, variations=line.variations
+        )
+        return JSONResponse({"record": text})
 
     async def review(self, request: Request) -> Response:
         data = await _read_json(request)

@@ -269,17 +269,51 @@ function lineForExport() {
   return { game: board.game, position: board.nodes[0].view.position, moves };
 }
 
+// The whole move tree for a record: the main line from the start (first children), each
+// other child a variation of the move it replaces, with comments.
+function treeForExport() {
+  const lineFrom = (id) => {
+    const line = { moves: [], comments: {}, variations: {} };
+    for (let n = board.nodes[id]; n.children.length; ) {
+      const [main, ...others] = n.children;
+      const index = line.moves.length;
+      const next = board.nodes[main];
+      line.moves.push(next.move);
+      if (next.comment) line.comments[index] = next.comment;
+      if (others.length) line.variations[index] = others.map((alt) => variationFrom(alt));
+      n = next;
+    }
+    return line;
+  };
+  const variationFrom = (id) => {
+    const first = board.nodes[id];
+    const rest = lineFrom(id);
+    const shift = (map) => Object.fromEntries(Object.entries(map).map(([k, v]) => [String(Number(k) + 1), v]));
+    return {
+      moves: [first.move, ...rest.moves],
+      comments: { ...(first.comment ? { 0: first.comment } : {}), ...shift(rest.comments) },
+      variations: shift(rest.variations),
+    };
+  };
+  return { game: board.game, position: board.nodes[0].view.position, ...lineFrom(0) };
+}
+
 function loadRecord(read) {
   board.game = read.game;
   board.nodes = [];
   board.preview = null;
   board.animation++;
   board.animating = false;
-  let parent = newNode(null, null, null, read.start, null);
-  for (const m of read.moves) {
-    parent = newNode(parent.id, m.move, m.mover, m.position, m.steps || null);
-    parent.comment = m.comment;
-  }
+  const addLine = (from, moves) => {
+    let parent = from;
+    for (const m of moves) {
+      const before = parent;
+      parent = newNode(before.id, m.move, m.mover, m.position, m.steps || null);
+      parent.comment = m.comment;
+      for (const variation of m.variations || []) addLine(before, variation);
+    }
+  };
+  addLine(newNode(null, null, null, read.start, null), read.moves);
   board.current = 0;
   $("game").value = read.game;
   fillSeats(read.start.players);
@@ -507,7 +541,7 @@ async function main() {
     if (svg.dataset.layout && svg.dataset.layout !== layoutFor($("board-area").clientWidth) && !board.animating) draw();
   });
   const ui = {
-    node, game: () => board.game, start, highlight, lineForExport, loadRecord, showReview,
+    node, game: () => board.game, start, highlight, lineForExport, treeForExport, loadRecord, showReview,
     computerMove, asking,
   };
   setUpPlay(ui, levels);

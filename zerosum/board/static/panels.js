@@ -57,7 +57,7 @@ export function setUpRecords(ui) {
   $("record-export").addEventListener("click", async () => {
     $("record-error").textContent = "";
     try {
-      const { record } = await post("/api/export", ui.lineForExport());
+      const { record } = await post("/api/export", ui.treeForExport());
       $("record-text").value = record;
       const url = URL.createObjectURL(new Blob([record], { type: "text/plain" }));
       $("record-download").href = url;
