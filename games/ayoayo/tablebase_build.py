@@ -24,8 +24,8 @@ read from their files and never recomputed:
 Steps 1-3 are the three functions of a :class:`LevelKernel`: :data:`PURE` (this module's
 :func:`gather` and :func:`solve`, moves through the rules) or the compiled
 :data:`games.ayoayo.native_tablebase.KERNEL`, which writes the same bytes in a fraction of the
-time and memory. Before anything is built, the largest missing level's memory need (the
-kernel's measured bytes a board) is checked against the memory available.
+time and memory. Before each level is built, its memory need (the kernel's measured bytes a
+board) is checked against the memory this process may still allocate.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
@@ -35,6 +35,7 @@ kernel's measured bytes a board) is checked against the memory available.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -54,8 +55,9 @@ from games.ayoayo.tablebase_files import (
     level_path,
     read_build_record,
     read_level,
+    verified_header,
     write_build_record,
-    write_level,
+    write_tables,
 )
 from games.ayoayo.tablebase_index import (
     board_count,
@@ -65,6 +67,7 @@ from games.ayoayo.tablebase_index import (
 )
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
 from solver.errors import GameError
+from solver.resources import available_memory
 from solver.retrograde import ENDLESS, solve_graph
 
 __all__ = [
@@ -78,9 +81,11 @@ __all__ = [
     "available_memory",
     "build",
     "build_level",
+    "check_memory",
     "endless_values",
     "gather",
     "memory_needed",
+    "recorded_seconds",
     "solve",
 ]
 
@@ -140,34 +145,40 @@ def build(
 
     Raises:
         ValueError: ``up_to`` is not a level.
-        LevelTooLargeError: building the largest missing level would need more memory than
-            the machine has available (checked before anything is built).
+        LevelTooLargeError: building a missing level would need more memory than this process
+            has available (:func:`check_memory`, before each level is started).
     """
     kernel = kernel or PURE
-    _check_memory(up_to, directory, kernel)
     reports = []
     lower: dict[int, npt.NDArray[np.int8]] = {}
+    built_on = 0  # the lineage of the level below, as read or written
     for seeds in levels_up_to(up_to):
         path = level_path(directory, seeds)
         try:
+            header = verified_header(directory, seeds)
+            verified_header(directory, seeds, DISTANCES)
             existing = read_level(path, seeds=seeds)
-        except TablebaseFileError:
+        except TablebaseFileError as refused:
             existing = None
+            if progress and os.path.lexists(path):
+                progress(f"level {seeds:2d}: refused, so rebuilt: {refused}")
         if existing is not None:
             lower[seeds] = existing.values
+            built_on = header.chain
             seconds = read_build_record(directory, seeds).get("seconds")
             reports.append(
                 LevelReport(
                     seeds,
                     level_size(seeds),
                     0,
-                    float(seconds) if isinstance(seconds, (int, float)) else None,
+                    recorded_seconds(seconds),
                     existing.path,
                 )
             )
             if progress:
                 progress(f"level {seeds:2d}: present ({_positions(seeds)})")
             continue
+        check_memory(seeds, kernel)
         if progress:
             progress(f"level {seeds:2d}: building {_positions(seeds)} ...")
         began = time.perf_counter()
@@ -176,8 +187,7 @@ def build(
             seeds, lower, executor=executor, kernel=kernel, block=block, phases=phases
         )
         seconds = time.perf_counter() - began
-        write_level(directory, seeds, distances, kind=DISTANCES)  # first: values mark a level
-        write_level(directory, seeds, values)
+        write_tables(directory, seeds, values, distances, built_on=built_on)
         write_build_record(
             directory,
             seeds,
@@ -187,11 +197,21 @@ def build(
             solve=_name(kernel.solve),
             executor=_name(executor),
         )
-        lower[seeds] = read_level(path, seeds=seeds).values
+        written = read_level(path, seeds=seeds)
+        assert written.header is not None
+        lower[seeds] = written.values
+        built_on = written.header.chain
         reports.append(LevelReport(seeds, values.size, 1, seconds, path))
         if progress:
             progress(f"level {seeds:2d}: built in {seconds:.1f} s")
     return reports
+
+
+def recorded_seconds(recorded: object) -> float | None:
+    """A build time read from a record: a finite number of seconds, else None."""
+    if isinstance(recorded, bool) or not isinstance(recorded, (int, float)):
+        return None
+    return float(recorded) if math.isfinite(recorded) and recorded >= 0 else None
 
 
 def build_level(
@@ -307,40 +327,28 @@ class LevelTooLargeError(GameError, MemoryError):
     """Building a level would need more memory than the machine has available."""
 
 
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation (Linux ``MemAvailable``), None if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as info:
-            for line in info:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, AttributeError):
-        return None
-
-
 def memory_needed(seeds: int, kernel: LevelKernel) -> int:
     """About how many bytes building level ``seeds`` takes with ``kernel`` (measured peaks)."""
     return kernel.bytes_per_board * board_count(seeds)
 
 
-def _check_memory(up_to: int, directory: str | os.PathLike[str], kernel: LevelKernel) -> None:
-    """Refuse a build whose largest missing level would not fit in the memory available."""
-    missing = [n for n in levels_up_to(up_to) if not level_path(directory, n).exists()]
+def check_memory(seeds: int, kernel: LevelKernel) -> None:
+    """Refuse to start level ``seeds`` if its build would not fit in the memory this process
+    may still allocate (:func:`solver.resources.available_memory`: the machine's, a cgroup's
+    limit, ``ulimit -v``); run before every level built.
+
+    Raises:
+        LevelTooLargeError: naming the level, the memory it needs and the memory available.
+    """
     have = available_memory()
-    if not missing or have is None:
+    need = memory_needed(seeds, kernel)
+    if have is None or need <= have:
         return
-    need = memory_needed(missing[-1], kernel)
-    if need <= have:
-        return
-    fits = [n for n in levels_up_to(up_to) if memory_needed(n, kernel) <= have]
+    fits = [n for n in levels_up_to(seeds) if memory_needed(n, kernel) <= have]
     raise LevelTooLargeError(
-        f"level {missing[-1]} needs about {need / 1e9:.1f} GB of memory to build and "
-        f"{have / 1e9:.1f} GB is available; build up to --seeds {fits[-1] if fits else 0} "
-        "here"
+        f"level {seeds} needs about {need / 1e9:.2f} GB of memory to build and "
+        f"{have / 1e9:.2f} GB is available (the least of the machine's, the cgroup's and "
+        f"ulimit -v); build up to --seeds {fits[-1] if fits else 0} here"
         + ("" if kernel is not PURE else ", or install the fast extra (a tenth of the memory)")
     )
 

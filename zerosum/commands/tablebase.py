@@ -179,18 +179,39 @@ def _info(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: 
             f"no levels built; build some with: gamesolver tablebase build {game.name} --seeds 12"
         )
         return EXIT_OK
-    table = io.table(">seeds", ">positions", ">bytes", ">build s", "status")
+    table = io.table(">seeds", ">positions", ">bytes", ">build s", "values", "distances")
     for row in rows:
         seconds = row["seconds"]
+        size = row["bytes"]
         table.add_row(
             str(row["seeds"]),
             f"{row['positions']:,}",
-            f"{row['bytes']:,}",
+            "-" if size is None else f"{size:,}",
             "-" if seconds is None else f"{seconds:.1f}",
-            row["status"],
+            _short(row["status"]),
+            _short(row["distances"]),
         )
     io.print(table)
+    problems = [
+        row[key] for row in rows for key in ("status", "distances") if row[key] not in _GOOD
+    ]
+    for problem in problems:
+        io.print(f"not used: {problem}")
+    if problems:
+        top = max(row["seeds"] for row in rows)
+        io.print(
+            f"a build replaces what is not used: gamesolver tablebase build {game.name} "
+            f"--seeds {top}" + (f" --dir {quote(str(tablebase.directory))}" if args.dir else "")
+        )
     return EXIT_OK
+
+
+_GOOD = ("ok", "missing")
+
+
+def _short(status: str) -> str:
+    """A status for the table: ``ok``, ``missing`` or ``not used`` (the reason below it)."""
+    return status if status in _GOOD else "not used"
 
 
 def _probe(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
