@@ -65,8 +65,8 @@ def open_tablebase(
         what = "does not exist" if not os.path.lexists(chosen) else "is not a directory"
         raise UsageError(
             f"invalid --tablebase-dir {quote(chosen)}: it {what}; give the directory the levels "
-            f"were built in (gamesolver tablebase build {getattr(game, 'name', 'GAME')} --dir DIR --seeds N), or "
-            "--no-tablebase"
+            f"were built in (gamesolver tablebase build {getattr(game, 'name', 'GAME')} "
+            "--dir DIR --seeds N), or --no-tablebase"
         )
     tablebase = game.tablebase(chosen)
     levels = tablebase.levels

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, Final
 
@@ -70,6 +69,7 @@ from games.ayoayo.tablebase_index import (
     splits,
     view_of,
 )
+from solver.workers import Mapper
 
 __all__ = ["ENV_DIRECTORY", "Tablebase", "default_directory"]
 
@@ -197,7 +197,7 @@ class Tablebase:
         self,
         up_to: int,
         *,
-        executor: Executor | None = None,
+        executor: Mapper | None = None,
         progress: Callable[[str], None] | None = None,
     ) -> list[LevelReport]:
         """Build the missing levels up to ``up_to`` seeds here (:func:`tablebase_build.build`)."""

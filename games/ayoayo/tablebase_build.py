@@ -39,7 +39,6 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import Final
 
@@ -69,6 +68,7 @@ from games.ayoayo.tablebase_moves import LevelMoves, level_moves
 from solver.errors import GameError
 from solver.resources import available_memory
 from solver.retrograde import ENDLESS, solve_graph
+from solver.workers import Mapper
 
 __all__ = [
     "BLOCK",
@@ -123,7 +123,7 @@ def build(
     up_to: int,
     directory: str | os.PathLike[str],
     *,
-    executor: Executor | None = None,
+    executor: Mapper | None = None,
     kernel: LevelKernel | None = None,
     block: int = BLOCK,
     progress: Callable[[str], None] | None = None,
@@ -218,7 +218,7 @@ def build_level(
     seeds: int,
     lower: Mapping[int, npt.NDArray[np.int8]],
     *,
-    executor: Executor | None = None,
+    executor: Mapper | None = None,
     kernel: LevelKernel | None = None,
     block: int = BLOCK,
     phases: dict[str, float] | None = None,
@@ -367,7 +367,7 @@ def _name(thing: object) -> str:
 
 
 def _map_blocks(
-    seeds: int, boards: int, executor: Executor | None, moves: MovesFunction, block: int
+    seeds: int, boards: int, executor: Mapper | None, moves: MovesFunction, block: int
 ) -> Iterator[LevelMoves]:
     starts = list(range(0, boards, block))
     stops = [min(s + block, boards) for s in starts]

@@ -7,20 +7,25 @@ correct), and a build replaces exactly what is wrong.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import shutil
+import signal
 import struct
+import subprocess
+import sys
 import threading
 import zlib
 from pathlib import Path
 
+import attrs
 import numpy as np
 import pytest
 
 from games.ayoayo import Ayoayo
 from games.ayoayo import tablebase_files as files
 from games.ayoayo.tablebase import Tablebase
-from games.ayoayo.tablebase_build import build, recorded_seconds
+from games.ayoayo.tablebase_build import PURE, build, recorded_seconds
 from games.ayoayo.tablebase_files import (
     CHECKSUMS,
     DISTANCES,
@@ -35,8 +40,14 @@ from games.ayoayo.tablebase_files import (
     write_level,
     write_tables,
 )
+from games.ayoayo.tablebase_moves import LevelMoves, level_moves
+from tests.solver.test_workers import children, gone
+from zerosum.cli import main
+from zerosum.commands import tablebase as tablebase_command
+from zerosum.commands.tablebase import worker_limit
 
 GAME = Ayoayo(cache_size=0)
+ROOT = Path(__file__).resolve().parents[2]
 STATE_4 = GAME.state_from([[0, 0, 0, 0, 1, 2], [1, 0, 0, 0, 0, 0]], captured=(24, 20))
 STATE_8 = GAME.state_from([[0, 0, 0, 0, 1, 2], [1, 0, 0, 2, 2, 0]], captured=(20, 20))
 
@@ -267,3 +278,87 @@ class TestTruncatedUnderAReader:
 
 def test_lineage_chains_differ_with_their_parts() -> None:
     assert len({Lineage(a, b).chain for a in (0, 1) for b in (0, 1)}) == 4
+
+
+def _moves_then_die(seeds: int, start: int, stop: int) -> LevelMoves:
+    """The moves of a block, except that the worker doing level 8's second block dies."""
+    if seeds == 8 and start > 0:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return level_moves(seeds, start, stop)
+
+
+class TestBuildWorkers:
+    """A build on worker processes ends cleanly when one dies, and its workers are bounded."""
+
+    def test_a_killed_worker_ends_the_build_naming_it(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        kernel = attrs.evolve(PURE, moves=_moves_then_die)
+        monkeypatch.setattr(
+            Ayoayo, "tablebase", lambda self, d=None: Tablebase(d, builder=lambda: kernel)
+        )
+        before = set(multiprocessing.active_children())
+        argv = ["tablebase", "build", "ayoayo", "--seeds", "8", "--workers", "2"]
+        code = main([*argv, "--dir", str(tmp_path)])
+        err = capsys.readouterr().err
+        assert code == 1 and "Traceback" not in err
+        assert "worker process tablebase-worker-" in err and "SIGKILL" in err
+        assert set(multiprocessing.active_children()) <= before
+        assert not level_path(tmp_path, 8).exists() and level_path(tmp_path, 4).exists()
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp")]
+
+    def test_too_many_workers_are_refused_naming_the_limit(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        limit, _ = worker_limit()
+        argv = ["tablebase", "build", "ayoayo", "--seeds", "4", "--dir", str(tmp_path)]
+        code = main([*argv, "--workers", str(limit + 1)])
+        err = capsys.readouterr().err
+        assert code == 2 and f"invalid --workers {limit + 1}: expected 1 to {limit}" in err
+        assert not tmp_path.joinpath("ayoayo-00.tb").exists()
+
+    def test_workers_are_bounded_by_memory(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(tablebase_command, "cpus", lambda: 64)
+        monkeypatch.setattr(
+            tablebase_command, "available_memory", lambda: 3 * tablebase_command.WORKER_BYTES
+        )
+        limit, bound = worker_limit()
+        assert limit == 3 and "memory" in bound
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("sent", "code"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -signal.SIGKILL)],
+)
+def test_a_signal_during_a_build_leaves_no_process_and_no_partial_level(
+    reference: Path, tmp_path: Path, sent: int, code: int
+) -> None:
+    """Ctrl-C, SIGTERM or kill -9 while level 12 is built: the build ends (130, 143), its
+    workers end with it, and no file of level 12 is left; a rerun builds it whole."""
+    directory = tmp_path / "tb"
+    shutil.copytree(reference, directory)
+    argv = ["tablebase", "build", "ayoayo", "--seeds", "12", "--workers", "2"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zerosum", *argv, "--dir", str(directory)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        if "level 12: building" in line:
+            break
+    workers = children(process.pid)
+    assert len(workers) == 2
+    process.send_signal(sent)
+    try:
+        _, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == code and "Traceback" not in err
+    assert gone(workers)
+    assert not [p.name for p in directory.iterdir() if "12" in p.name]
