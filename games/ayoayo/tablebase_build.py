@@ -35,8 +35,11 @@ board) is checked against the memory this process may still allocate.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import math
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -49,6 +52,7 @@ import numpy.typing as npt
 from games.ayoayo.board import CELLS, TOTAL_SEEDS, WIN_THRESHOLD
 from games.ayoayo.tablebase_files import (
     DISTANCES,
+    HEADER_SIZE,
     NO_DISTANCE,
     TablebaseFileError,
     level_path,
@@ -81,6 +85,7 @@ __all__ = [
     "available_memory",
     "build",
     "build_level",
+    "check_disk",
     "check_memory",
     "endless_values",
     "gather",
@@ -88,6 +93,9 @@ __all__ = [
     "recorded_seconds",
     "solve",
 ]
+
+LOCK: Final = ".ayoayo-build.lock"
+"""The file a build holds locked in its directory (one build at a time)."""
 
 BLOCK: Final = 1 << 13
 """Boards per block handed to a worker (small enough that Ctrl-C waits well under a second
@@ -149,6 +157,62 @@ def build(
             has available (:func:`check_memory`, before each level is started).
     """
     kernel = kernel or PURE
+    with _building(Path(directory)):
+        return _build(up_to, Path(directory), executor, kernel, block, progress)
+
+
+@contextlib.contextmanager
+def _building(directory: Path) -> Iterator[None]:
+    """Hold the directory's build lock (one build at a time), after checking that it can be
+    written; then remove the temporary files a killed build left."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        lock = os.open(directory / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise TablebaseFileError(
+            f"cannot build in {str(directory)!r}: {e.strerror}; give a writable --dir"
+        ) from None
+    try:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise TablebaseFileError(
+                f"another build is running in {str(directory)!r}; wait for it to finish"
+            ) from None
+        for stale in directory.glob(".tmp-ayoayo-*"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
+        yield
+    finally:
+        os.close(lock)
+
+
+def check_disk(directory: Path, seeds: int) -> None:
+    """Refuse to start level ``seeds`` if its files would not fit on the disk.
+
+    Raises:
+        TablebaseFileError: naming the directory, the bytes needed and the bytes free.
+    """
+    need = 3 * level_size(seeds) + 2 * HEADER_SIZE  # one byte of value, two of distance
+    try:
+        free = shutil.disk_usage(directory).free
+    except OSError:
+        return
+    if need > free:
+        raise TablebaseFileError(
+            f"level {seeds} needs {need / 1e6:.1f} MB of disk in {str(directory)!r} and "
+            f"{free / 1e6:.1f} MB is free; free some space or give another --dir"
+        )
+
+
+def _build(
+    up_to: int,
+    directory: Path,
+    executor: Mapper | None,
+    kernel: LevelKernel,
+    block: int,
+    progress: Callable[[str], None] | None,
+) -> list[LevelReport]:
     reports = []
     lower: dict[int, npt.NDArray[np.int8]] = {}
     built_on = 0  # the lineage of the level below, as read or written
@@ -179,6 +243,7 @@ def build(
                 progress(f"level {seeds:2d}: present ({_positions(seeds)})")
             continue
         check_memory(seeds, kernel)
+        check_disk(directory, seeds)
         if progress:
             progress(f"level {seeds:2d}: building {_positions(seeds)} ...")
         began = time.perf_counter()

@@ -22,7 +22,7 @@ import attrs
 import numpy as np
 import pytest
 
-from games.ayoayo import Ayoayo
+from games.ayoayo import Ayoayo, tablebase_build
 from games.ayoayo import tablebase_files as files
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_build import PURE, build, recorded_seconds
@@ -362,3 +362,32 @@ def test_a_signal_during_a_build_leaves_no_process_and_no_partial_level(
     assert process.returncode == code and "Traceback" not in err
     assert gone(workers)
     assert not [p.name for p in directory.iterdir() if "12" in p.name]
+
+
+class TestBuildDirectory:
+    """A build checks its directory and disk before the work and cleans what a kill left."""
+
+    def test_stale_temporary_files_are_removed(self, copy: Path) -> None:
+        stale = copy / ".tmp-ayoayo-12-abc.tb"
+        stale.write_bytes(b"half a level")
+        build(8, copy)
+        assert not stale.exists()
+
+    def test_a_second_build_at_once_is_refused(self, copy: Path) -> None:
+        with tablebase_build._building(copy), pytest.raises(TablebaseFileError, match="another"):
+            build(8, copy)
+
+    def test_an_unusable_directory_is_refused_first(self, tmp_path: Path) -> None:
+        (tmp_path / "file").write_text("")
+        with pytest.raises(TablebaseFileError, match="cannot build in"):
+            build(4, tmp_path / "file" / "tb")
+
+    def test_a_full_disk_is_refused_before_the_level(
+        self, copy: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(
+            tablebase_build.shutil, "disk_usage", lambda _: shutil._ntuple_diskusage(1, 1, 1000)
+        )
+        with pytest.raises(TablebaseFileError, match=r"level 12 needs 16\.2 MB of disk"):
+            build(12, copy)
+        assert not level_path(copy, 12).exists()
