@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.ayoayo import Ayoayo, AyoayoState, tablebase_build, tablebase_moves
+from games.ayoayo import Ayoayo, AyoayoState, jit_cache, tablebase_build, tablebase_moves
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
 from solver.engine import search
@@ -445,11 +445,16 @@ class TestWiring:
         """When the package folder is read-only, numba caches under $XDG_CACHE_HOME."""
         monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-        monkeypatch.setattr(native_jit.os, "access", lambda path, mode: False)
+        package = Path(native_jit.__file__).parent / "__pycache__"
+        monkeypatch.setattr(jit_cache, "_writable", lambda folder: folder != package)
         monkeypatch.setattr(native_jit.numba.config, "CACHE_DIR", "")
-        native_jit._point_cache()
-        assert str(tmp_path / "gamesolver" / "numba") == native_jit.numba.config.CACHE_DIR
-        assert native_jit.cache_directory() == tmp_path / "gamesolver" / "numba"
+        jit_cache.cache_directory.cache_clear()
+        try:
+            native_jit._point_cache()
+            assert str(tmp_path / "gamesolver" / "numba") == native_jit.numba.config.CACHE_DIR
+            assert native_jit.cache_directory() == tmp_path / "gamesolver" / "numba"
+        finally:
+            jit_cache.cache_directory.cache_clear()
 
     def test_compiling_is_said_once(
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
