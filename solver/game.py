@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
 
@@ -28,6 +27,7 @@ import attrs
 if TYPE_CHECKING:
     from solver.node_search import Limits, NodeSearch
     from solver.results import SearchRequest
+    from solver.workers import Mapper
 
 from solver.errors import (
     CapabilityError,
@@ -282,7 +282,7 @@ class EndgameTablebase(Protocol):
         self,
         up_to: int,
         *,
-        executor: Executor | None = None,
+        executor: Mapper | None = None,
         progress: Callable[[str], None] | None = None,
     ) -> Sequence[Any]: ...
 

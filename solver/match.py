@@ -58,17 +58,11 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
-import itertools
 import json
 import math
-import multiprocessing
 import os
-import pickle
-import queue
 import random
 import re
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Literal, Protocol, TypeAlias, cast, runtime_checkable
@@ -92,6 +86,7 @@ from solver.game import (
 from solver.interrupts import watching_interrupts
 from solver.output import write_text
 from solver.quoting import quote
+from solver.workers import LOOK_AHEAD, WorkerPool
 
 __all__ = [
     "AGENT_SPECS",
@@ -1097,34 +1092,9 @@ class MatchInterrupted(KeyboardInterrupt):
         self.result = result
 
 
-WATCH_SECONDS: Final = 0.1
-"""How often a worker checks that its match still wants it (stop event, parent alive)."""
-
-LOOK_AHEAD: Final = 2
-"""Chunks in flight per worker: enough to keep workers busy, few enough to stop at once."""
-
-
 def max_workers() -> int:
     """The most worker processes a match starts: four per CPU (more only compete for them)."""
     return 4 * (os.cpu_count() or 1)
-
-
-def _worker_start(stop: Any, parent: int) -> None:
-    """Set up a match worker: Ctrl-C is the parent's business; exit when stopped or orphaned.
-
-    The terminal sends Ctrl-C to the whole process group; the parent answers it by setting
-    ``stop``. A watcher thread ends the worker at once (``os._exit``: mid-game, nothing to
-    save) when ``stop`` is set or the parent process is gone (killed, even by SIGKILL).
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch() -> None:
-        while not stop.wait(WATCH_SECONDS):
-            if os.getppid() != parent:
-                break
-        os._exit(1)
-
-    threading.Thread(target=watch, name="match-watcher", daemon=True).start()
 
 
 def _chunks(games: int, size: int) -> Iterator[range]:
@@ -1303,7 +1273,7 @@ def run_match(
             if executor is not None:
                 _play_in_pool(executor, task, chunks, in_flight, record)
             else:
-                _play_in_own_pool(pool_workers, task, chunks, in_flight, record)
+                _play_in_own_pool(pool_workers, task, chunks, record)
     except KeyboardInterrupt:
         interrupted = True
     else:
@@ -1325,91 +1295,18 @@ def run_match(
     return result
 
 
-def _worker_main(
-    task: Callable[[range], Any], tasks: Any, results: Any, stop: Any, parent: int
-) -> None:
-    """A match worker's life: set up, then play each chunk sent until told to stop."""
-    _worker_start(stop, parent)
-    while (indices := tasks.get()) is not None:
-        try:
-            results.put((True, task(indices)))
-        except Exception as error:  # sent to the parent, which raises it there
-            try:
-                pickle.dumps(error)
-            except Exception:
-                error = RuntimeError(f"{type(error).__name__}: {error}")
-            results.put((False, error))
-
-
 def _play_in_own_pool(
     workers: int,
     task: Callable[[range], Any],
     chunks: Iterator[range],
-    in_flight: int,
     record: Callable[[list[GameOutcome]], None],
 ) -> None:
-    """Run the chunks on worker processes of our own, stopped at once on any exception.
-
-    Not a ``ProcessPoolExecutor``: stopping its workers mid-chunk can leave its manager thread
-    waiting for ever on a half-written result, so Ctrl-C could hang. Here the parent stops
-    reading as soon as it stops, the workers exit by themselves (``stop``), and any that has
-    not within a second is terminated.
-    """
-    context = multiprocessing.get_context()
-    stop = context.Event()
-    tasks = context.Queue()
-    results = context.Queue()
-    processes = [
-        context.Process(
-            target=_worker_main,
-            args=(task, tasks, results, stop, os.getpid()),
-            name=f"match-worker-{n}",
-            daemon=True,  # never outlive this process, even on an unexpected exit
-        )
-        for n in range(workers)
-    ]
-    for process in processes:
-        process.start()
-    finished = False
-    try:
-        pending = 0
-        for indices in itertools.islice(chunks, in_flight):
-            tasks.put(indices)
-            pending += 1
-        while pending:
-            try:
-                ok, payload = results.get(timeout=0.5)
-            except queue.Empty:
-                if not all(process.is_alive() for process in processes):
-                    raise AgentError(
-                        "a match worker process died (killed, or out of memory?)"
-                    ) from None
-                continue
-            pending -= 1
-            if not ok:
-                raise payload
-            record(payload)
-            following = next(chunks, None)
-            if following is not None:
-                tasks.put(following)
-                pending += 1
-        finished = True
-    finally:
-        if finished:
-            for _ in processes:
-                tasks.put(None)
-        else:
-            stop.set()  # running chunks are abandoned: workers exit within WATCH_SECONDS
-            tasks.cancel_join_thread()  # nothing more need reach them
-        deadline = time.monotonic() + 1.0
-        for process in processes:
-            process.join(max(0.0, deadline - time.monotonic()))
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-                process.join()
-        tasks.close()
-        results.close()
+    """Run the chunks on worker processes of our own (:class:`solver.workers.WorkerPool`):
+    a dead worker raises :class:`solver.workers.WorkerDiedError` naming it, and any exception
+    here (Ctrl-C included) ends every worker at once."""
+    with WorkerPool(workers, name="match-worker") as pool:
+        for outcomes in pool.imap_unordered(task, ((indices,) for indices in chunks)):
+            record(outcomes)
 
 
 def _result(

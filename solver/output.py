@@ -10,7 +10,8 @@ goes through here, so that:
   leaves either the old file or the new one, never a truncated one;
 - an existing file is replaced only with ``overwrite=True`` (the command line's ``--force``);
 - a reused frames directory is emptied of its old frames (:func:`prepare_directory`), so an
-  animation never mixes two runs.
+  animation never mixes two runs; :func:`replacing_files` goes further: the new set is written
+  aside and swapped in only once whole, so an interruption or a full disk keeps the old set.
 
 Assumes a local file system where the target's directory accepts a temporary file.
 
@@ -29,7 +30,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
@@ -43,6 +47,7 @@ __all__ = [
     "check_directory",
     "check_output",
     "prepare_directory",
+    "replacing_files",
     "write_bytes",
     "write_text",
 ]
@@ -215,3 +220,55 @@ def prepare_directory(path: PathLike, pattern: str, *, overwrite: bool = False) 
     for entry in old:
         entry.unlink()
     return folder
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back (delivered at the end) while a few renames complete."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextlib.contextmanager
+def replacing_files(path: PathLike, pattern: str, *, overwrite: bool = False) -> Iterator[Path]:
+    """A hidden staging folder inside directory ``path`` to write a new set of files into; if
+    the block succeeds, the set replaces the files of ``pattern`` there.
+
+    The old set is untouched until the new one is whole: an error, Ctrl-C or a full disk
+    while writing leaves the old files as they were (and removes the staging folder). The swap
+    is a rename per file (with Ctrl-C and SIGTERM held back for those instants), then the old
+    files the new set does not replace are removed.
+
+    Raises:
+        OutputError: as :func:`check_directory`, or a write or rename failed.
+    """
+    folder = check_directory(path, pattern, overwrite=overwrite)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=_TEMP_PREFIX + "set-", dir=folder))
+    except OSError as error:
+        raise OutputError(f"cannot write in {_where(folder)}: {error.strerror or error}") from None
+    try:
+        yield staging
+        matcher = re.compile(pattern)
+        new = sorted(staging.iterdir())
+        names = {entry.name for entry in new}
+        old = [e for e in folder.iterdir() if matcher.fullmatch(e.name) and e.name not in names]
+        with _signals_held():
+            for entry in new:
+                os.replace(entry, folder / entry.name)
+            for entry in old:
+                entry.unlink()
+    except OSError as error:
+        if isinstance(error, OutputError):
+            raise
+        raise OutputError(f"cannot write in {_where(folder)}: {error.strerror or error}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -55,7 +55,7 @@ AYOAYO_FLOORS = (
     ("board",),
     ("rules",),
     ("tablebase_index", "tablebase_files", "tablebase_moves", "tablebase_build", "tablebase"),
-    ("native_jit", "native_rules", "native_search", "native_tablebase", "accel"),
+    ("jit_cache", "native_jit", "native_rules", "native_search", "native_tablebase", "accel"),
     ("game", "__init__"),
 )
 

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from solver.output import prepare_directory, write_bytes, write_text
+from solver.output import replacing_files, write_bytes, write_text
 from viz.build import GameTree
 from viz.dot import pipe, readable_options, to_dot
 from viz.errors import UnknownFormatError
@@ -64,10 +64,11 @@ def write_frames(
     """Write every frame as ``frame-000.svg``, ``frame-001.svg``, ... into ``directory``.
 
     ``looks`` are :func:`viz.dot.to_dot` options (boards, alpha_beta_labels, order, view,
-    title) and ``large``. The directory is created if needed. A reused directory's old frames
-    (``frame-N.*`` of any frame format) are removed first, so the folder never mixes two runs;
-    ``overwrite=False`` refuses instead. Each frame is written atomically. Returns the files in
-    order.
+    title) and ``large``. The directory is created if needed. The frames are written aside
+    and swapped in once all are written (:func:`solver.output.replacing_files`): a reused
+    directory's old frames (``frame-N.*`` of any frame format) are replaced as a set, kept
+    whole if the run fails or is interrupted, and never mixed with the new ones;
+    ``overwrite=False`` refuses instead. Returns the files in order.
 
     Raises:
         OutputError: the directory cannot be created or written, or holds old frames and
@@ -81,19 +82,20 @@ def write_frames(
         raise UnknownFormatError(
             f"unknown frame format {format!r}; use one of: {', '.join(FRAME_FORMATS)}"
         )
-    folder = prepare_directory(directory, FRAME_PATTERN, overwrite=overwrite)
+    folder = Path(directory)
     count = len(tree.steps) + 1
     width = max(3, len(str(count - 1)))
-    names = [folder / f"frame-{index:0{width}d}.{fmt}" for index in range(count)]
-    if fmt == "svg":
-        for path, svg in zip(names, frame_svgs(tree, **looks), strict=True):
-            write_text(path, svg)
-        return names
-    large = bool(looks.pop("large", False))  # a choice of layout, not a look of the nodes
-    layout = readable_options(tree, large=large, **looks)  # one layout for every frame
-    for path, source in zip(names, frame_sources(tree, **looks, **layout), strict=True):
-        if fmt == "dot":
-            write_text(path, source)
+    names = [f"frame-{index:0{width}d}.{fmt}" for index in range(count)]
+    with replacing_files(folder, FRAME_PATTERN, overwrite=overwrite) as staging:
+        if fmt == "svg":
+            for name, svg in zip(names, frame_svgs(tree, **looks), strict=True):
+                write_text(staging / name, svg)
         else:
-            write_bytes(path, pipe(source, fmt))
-    return names
+            large = bool(looks.pop("large", False))  # a choice of layout, not a look
+            layout = readable_options(tree, large=large, **looks)  # one layout for all frames
+            for name, source in zip(names, frame_sources(tree, **looks, **layout), strict=True):
+                if fmt == "dot":
+                    write_text(staging / name, source)
+                else:
+                    write_bytes(staging / name, pipe(source, fmt))
+    return [folder / name for name in names]

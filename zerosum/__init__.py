@@ -10,12 +10,24 @@ while the rest (numpy, networkx, rich, the games) is still being imported.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
-__all__ = ["main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_TERMINATED", "Terminated", "main"]
 
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is (as Ctrl-C is), so every ``finally`` runs: worker
+    processes are ended and temporary files removed before the exit."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -26,8 +38,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     True
     """
     try:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _terminate)
         from zerosum.cli import main as run
+
+        return run(argv)
+    except Terminated:
+        sys.stderr.write("gamesolver: error: terminated\n")
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         sys.stderr.write("gamesolver: error: interrupted\n")
         return EXIT_INTERRUPTED
-    return run(argv)

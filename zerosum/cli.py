@@ -25,6 +25,7 @@ from typing import NoReturn
 from solver import DISTRIBUTION, __version__
 from solver.game import GameError
 from solver.quoting import QUOTE_LIMIT, quote
+from zerosum import EXIT_TERMINATED, Terminated
 from zerosum.commands import COMMANDS
 from zerosum.console import (
     EXIT_GAME_ERROR,
@@ -115,6 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "search to the end; give a --depth N (or use the engine with --time S)",
         )
         return EXIT_GAME_ERROR
+    except Terminated:
+        _error(io, "terminated")
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         _error(io, "interrupted")
         return EXIT_INTERRUPTED

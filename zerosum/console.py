@@ -68,6 +68,11 @@ class Io:
         self.out.file.write("".join(line.rstrip() + "\n" for line in lines) or "\n")
         self.out.file.flush()
 
+    def warn(self, text: str) -> None:
+        """Print one line of warning to stderr (never to stdout, which may carry JSON)."""
+        self.err.file.write(text.rstrip() + "\n")
+        self.err.file.flush()
+
     def json(self, data: object) -> None:
         """Write ``data`` as indented JSON to stdout, bypassing rich's wrapping.
 

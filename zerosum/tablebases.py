@@ -10,13 +10,18 @@ search end at covered positions with their exact values. ``--no-tablebase`` turn
 from __future__ import annotations
 
 import argparse
+import os
 import random
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import attrs
 
 from solver.game import EndgameTablebase, HasTablebase
 from solver.match import EngineAgent
+from solver.quoting import quote
+from zerosum.console import UsageError
 
 __all__ = [
     "SOURCE",
@@ -42,12 +47,34 @@ def tablebase_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--no-tablebase", action="store_true", help="do not use an endgame tablebase")
 
 
-def open_tablebase(game: Any, args: argparse.Namespace) -> EndgameTablebase | None:
-    """The game's tablebase when it has one with levels built (and it is not turned off)."""
+def open_tablebase(
+    game: Any, args: argparse.Namespace, warn: Callable[[str], None] | None = None
+) -> EndgameTablebase | None:
+    """The game's tablebase when it has one with levels built (and it is not turned off).
+
+    ``warn`` (e.g. the error stream) is told of each file present but not used (damaged, of
+    another level, version or lineage), naming it, so a fall-back to search is never silent.
+
+    Raises:
+        UsageError: ``--tablebase-dir`` names something that is not a directory.
+    """
     if getattr(args, "no_tablebase", False) or not isinstance(game, HasTablebase):
         return None
-    tablebase = game.tablebase(getattr(args, "tablebase_dir", None))
-    return tablebase if tablebase.levels else None
+    chosen = getattr(args, "tablebase_dir", None)
+    if chosen is not None and not Path(chosen).expanduser().is_dir():
+        what = "does not exist" if not os.path.lexists(chosen) else "is not a directory"
+        raise UsageError(
+            f"invalid --tablebase-dir {quote(chosen)}: it {what}; give the directory the levels "
+            f"were built in (gamesolver tablebase build {getattr(game, 'name', 'GAME')} "
+            "--dir DIR --seeds N), or --no-tablebase"
+        )
+    tablebase = game.tablebase(chosen)
+    levels = tablebase.levels
+    problems = getattr(tablebase, "problems", None)
+    if warn is not None and callable(problems):
+        for problem in problems():
+            warn(f"warning: tablebase file not used: {problem}")
+    return tablebase if levels else None
 
 
 def from_tablebase(tablebase: EndgameTablebase | None, state: Any) -> bool:

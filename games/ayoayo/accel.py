@@ -15,6 +15,8 @@ import os
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from games.ayoayo import jit_cache
+
 if TYPE_CHECKING:
     from games.ayoayo.tablebase_build import LevelKernel
 
@@ -22,14 +24,15 @@ __all__ = ["compile_kernels", "enabled", "level_kernel", "search_kernel"]
 
 
 def enabled() -> bool:
-    """Whether the kernels are to be used: numba installed and not switched off."""
+    """Whether the kernels are to be used: numba installed, not switched off, and a writable
+    folder for its cache (:mod:`games.ayoayo.jit_cache`)."""
     if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
         return False
     try:
         import numba  # noqa: F401
     except ImportError:
         return False
-    return True
+    return jit_cache.cache_directory() is not None
 
 
 def _ready(group: str) -> tuple[ModuleType, ModuleType] | None:

@@ -11,9 +11,9 @@ names, with :func:`warm_up`, a small call of its entry points. Then:
   how long it took and where the cache is.
   :func:`solver.engine.search` starts its clock after this, so a compile never eats a search's
   time limit; ``gamesolver compile`` (run by the set-up) does it ahead of time.
-* **Where the cache lives.** numba's ``__pycache__`` beside these files when that folder is
-  writable; otherwise the user cache directory (``$XDG_CACHE_HOME/gamesolver/numba`` or
-  ``~/.cache/gamesolver/numba``); ``NUMBA_CACHE_DIR`` overrides both.
+* **Where the cache lives.** The first writable of numba's ``__pycache__`` beside these
+  files, the user cache directory and a temporary folder (:mod:`games.ayoayo.jit_cache`);
+  ``NUMBA_CACHE_DIR`` overrides them.
 * **A light load.** A later process links the cached machine code without readying numba's
   compiler (:class:`_CachedKernel`): the search kernels allocate nothing and are compiled
   without numba's runtime, so a second process pays little more than ``import numba``.
@@ -38,6 +38,8 @@ from typing import Any, Final, TypeVar, cast
 import numba
 from numba.core.runtime import nrt
 
+from games.ayoayo import jit_cache
+
 __all__ = ["GROUPS", "cache_directory", "compiled", "kernel", "ready", "warm_up"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,22 +52,20 @@ _PACKAGE: Final = __name__.rsplit(".", 1)[0]
 
 
 def cache_directory() -> Path:
-    """Where numba keeps this package's compiled kernels (see the module notes)."""
-    configured = os.environ.get("NUMBA_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    here = Path(__file__).parent
-    if os.access(here, os.W_OK):
-        return here / "__pycache__"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gamesolver" / "numba"
+    """Where numba keeps this package's compiled kernels (:mod:`games.ayoayo.jit_cache`)."""
+    folder = jit_cache.cache_directory()
+    if folder is None:  # accel does not load the kernels then; a direct import still may
+        raise OSError("no writable folder for numba's cache; set NUMBA_CACHE_DIR")
+    return folder
 
 
 def _point_cache() -> None:
-    """Point numba's cache at the user cache directory when this package's folder is read-only."""
-    if os.environ.get("NUMBA_CACHE_DIR") or os.access(Path(__file__).parent, os.W_OK):
+    """Point numba's cache at the first writable folder (unless NUMBA_CACHE_DIR says)."""
+    folder = jit_cache.cache_directory()
+    if os.environ.get("NUMBA_CACHE_DIR") or folder is None:
         return
-    setattr(numba.config, "CACHE_DIR", str(cache_directory()))  # noqa: B010
+    if folder != Path(__file__).parent / "__pycache__":
+        setattr(numba.config, "CACHE_DIR", str(folder))  # noqa: B010
 
 
 _point_cache()

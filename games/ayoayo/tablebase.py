@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, Final
 
@@ -56,10 +55,13 @@ from games.ayoayo.tablebase_build import LevelKernel, LevelReport
 from games.ayoayo.tablebase_files import (
     DISTANCES,
     NO_DISTANCE,
+    VALUES,
+    FileKind,
     TablebaseFileError,
     level_path,
     read_build_record,
     read_level,
+    verified_header,
 )
 from games.ayoayo.tablebase_index import (
     level_size,
@@ -67,6 +69,7 @@ from games.ayoayo.tablebase_index import (
     splits,
     view_of,
 )
+from solver.workers import Mapper
 
 __all__ = ["ENV_DIRECTORY", "Tablebase", "default_directory"]
 
@@ -90,10 +93,12 @@ def default_directory() -> Path:
 class Tablebase:
     """The Ayòayò tablebase levels found in a directory, opened lazily and memory-mapped.
 
-    A level is opened (and its checksum verified) the first time a probe needs it; a level
-    found missing is not looked for again until :meth:`refresh`. A file that fails its checks
-    (another rules version, truncated, corrupt) is not used. The object pickles without its
-    open files (to reach worker processes) and reopens them there.
+    A level is read (its checksum verified once per file, its lineage checked) the first time a
+    probe needs it; a level found missing is not looked for again until :meth:`refresh`. A file
+    that fails its checks (another version, level or lineage, truncated, corrupt) is not used,
+    and is named by :meth:`problems`: a probe there answers None as for a level not built, and
+    :meth:`covered` tells the two apart. The object pickles without its open files (to reach
+    worker processes) and reopens them there.
 
     Args:
         directory: where the level files are; None: :func:`default_directory`.
@@ -114,6 +119,7 @@ class Tablebase:
         self.builder = builder
         self._open: dict[int, npt.NDArray[np.int8]] = {}
         self._missing: set[int] = set()
+        self._refused: dict[tuple[int, str], str] = {}
         self._distance_tables: dict[int, npt.NDArray[np.uint16] | None] = {}
 
     def __repr__(self) -> str:
@@ -121,8 +127,44 @@ class Tablebase:
 
     @property
     def levels(self) -> tuple[int, ...]:
-        """The levels whose files are present and valid, smallest first."""
-        return tuple(n for n in range(0, TOTAL_SEEDS + 1, 4) if self._level(n) is not None)
+        """The levels whose files are present and valid, smallest first (headers, lineage and
+        remembered checksums checked; the values are read at the first probe)."""
+        return tuple(n for n in range(0, TOTAL_SEEDS + 1, 4) if self._usable(n))
+
+    def problems(self) -> list[str]:
+        """Why each level file present here is not used (damaged, of another level, version or
+        lineage), one message a file naming it; empty if every file present is good."""
+        for n in range(0, TOTAL_SEEDS + 1, 4):
+            if self._usable(n):
+                self._distances(n)
+        return [self._refused[k] for k in sorted(self._refused)]
+
+    def covered(self, seeds: int) -> str:
+        """``"ok"``, ``"not built"`` (no file) or ``"damaged"`` (a file refused: see
+        :meth:`problems`) for the level of ``seeds`` on the board."""
+        if self._usable(seeds):
+            return "ok"
+        return "damaged" if (seeds, VALUES.suffix) in self._refused else "not built"
+
+    def _check(self, seeds: int, kind: FileKind) -> bool:
+        """Whether level ``seeds`` of ``kind`` is usable; a refusal of a file present is kept."""
+        try:
+            verified_header(self.directory, seeds, kind)
+        except TablebaseFileError as e:
+            if os.path.lexists(level_path(self.directory, seeds, kind)):
+                self._refused[seeds, kind.suffix] = str(e)
+            return False
+        return True
+
+    def _usable(self, seeds: int) -> bool:
+        if seeds in self._open:
+            return True
+        if seeds in self._missing:
+            return False
+        if not self._check(seeds, VALUES):
+            self._missing.add(seeds)
+            return False
+        return True
 
     def __getstate__(self) -> dict[str, object]:
         return {"directory": self.directory, "game": self.game, "builder": self.builder}
@@ -134,16 +176,18 @@ class Tablebase:
         """Forget the levels opened or found missing, so the next probes look again."""
         self._open.clear()
         self._missing.clear()
+        self._refused.clear()
         self._distance_tables.clear()
 
     def _level(self, seeds: int) -> npt.NDArray[np.int8] | None:
         values = self._open.get(seeds)
         if values is None:
-            if seeds in self._missing:
+            if not self._usable(seeds):
                 return None
             try:
                 values = read_level(level_path(self.directory, seeds), seeds=seeds).values
-            except TablebaseFileError:
+            except TablebaseFileError as e:  # changed since its header was checked
+                self._refused[seeds, VALUES.suffix] = str(e)
                 self._missing.add(seeds)
                 return None
             self._open[seeds] = values
@@ -153,7 +197,7 @@ class Tablebase:
         self,
         up_to: int,
         *,
-        executor: Executor | None = None,
+        executor: Mapper | None = None,
         progress: Callable[[str], None] | None = None,
     ) -> list[LevelReport]:
         """Build the missing levels up to ``up_to`` seeds here (:func:`tablebase_build.build`)."""
@@ -169,28 +213,39 @@ class Tablebase:
             self.refresh()
 
     def info(self) -> list[dict[str, Any]]:
-        """One row per level file present: seeds, positions, bytes, whether its distances are
-        there, build seconds, status."""
+        """One row per level file present: seeds, positions, bytes, the status of its
+        distances file, build seconds, status (``"ok"`` or why the file is refused)."""
+        self.refresh()
         rows: list[dict[str, Any]] = []
         for n in range(0, TOTAL_SEEDS + 1, 4):
             path = level_path(self.directory, n)
-            if not path.exists():
+            distances = level_path(self.directory, n, DISTANCES)
+            if not (os.path.lexists(path) or os.path.lexists(distances)):
                 continue
-            row: dict[str, Any] = {
-                "seeds": n,
-                "positions": level_size(n),
-                "bytes": path.stat().st_size,
-                "distances": level_path(self.directory, n, DISTANCES).exists(),
-                "seconds": read_build_record(self.directory, n).get("seconds"),
-                "path": str(path),
-            }
             try:
-                read_level(path, seeds=n)
-                row["status"] = "ok"
-            except TablebaseFileError as e:
-                row["status"] = str(e)
-            rows.append(row)
+                size = path.stat().st_size
+            except OSError:
+                size = None
+            seconds = read_build_record(self.directory, n).get("seconds")
+            rows.append(
+                {
+                    "seeds": n,
+                    "positions": level_size(n),
+                    "bytes": size,
+                    "distances": self._file_status(n, DISTANCES),
+                    "seconds": tablebase_build.recorded_seconds(seconds),
+                    "path": str(path),
+                    "status": self._file_status(n, VALUES),
+                }
+            )
         return rows
+
+    def _file_status(self, seeds: int, kind: FileKind) -> str:
+        if not os.path.lexists(level_path(self.directory, seeds, kind)):
+            return "missing"
+        if self._check(seeds, kind):
+            return "ok"
+        return self._refused[seeds, kind.suffix]
 
     def probe(self, state: AyoayoState) -> int | None:
         """The exact value of ``state`` for player 0, or None when the tablebase lacks it.
@@ -267,11 +322,13 @@ class Tablebase:
 
     def _distances(self, seeds: int) -> npt.NDArray[np.uint16] | None:
         if seeds not in self._distance_tables:
-            try:
-                path = level_path(self.directory, seeds, DISTANCES)
-                found = read_level(path, kind=DISTANCES, seeds=seeds).values
-            except TablebaseFileError:
-                found = None
+            found = None
+            if self._check(seeds, DISTANCES):
+                try:
+                    path = level_path(self.directory, seeds, DISTANCES)
+                    found = read_level(path, kind=DISTANCES, seeds=seeds).values
+                except TablebaseFileError as e:  # changed since its header was checked
+                    self._refused[seeds, DISTANCES.suffix] = str(e)
             self._distance_tables[seeds] = found
         return self._distance_tables[seeds]
 

@@ -24,8 +24,8 @@ read from their files and never recomputed:
 Steps 1-3 are the three functions of a :class:`LevelKernel`: :data:`PURE` (this module's
 :func:`gather` and :func:`solve`, moves through the rules) or the compiled
 :data:`games.ayoayo.native_tablebase.KERNEL`, which writes the same bytes in a fraction of the
-time and memory. Before anything is built, the largest missing level's memory need (the
-kernel's measured bytes a board) is checked against the memory available.
+time and memory. Before each level is built, its memory need (the kernel's measured bytes a
+board) is checked against the memory this process may still allocate.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
@@ -35,10 +35,13 @@ kernel's measured bytes a board) is checked against the memory available.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import math
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import Final
 
@@ -49,13 +52,15 @@ import numpy.typing as npt
 from games.ayoayo.board import CELLS, TOTAL_SEEDS, WIN_THRESHOLD
 from games.ayoayo.tablebase_files import (
     DISTANCES,
+    HEADER_SIZE,
     NO_DISTANCE,
     TablebaseFileError,
     level_path,
     read_build_record,
     read_level,
+    verified_header,
     write_build_record,
-    write_level,
+    write_tables,
 )
 from games.ayoayo.tablebase_index import (
     board_count,
@@ -65,7 +70,9 @@ from games.ayoayo.tablebase_index import (
 )
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
 from solver.errors import GameError
+from solver.resources import available_memory
 from solver.retrograde import ENDLESS, solve_graph
+from solver.workers import Mapper
 
 __all__ = [
     "BLOCK",
@@ -78,11 +85,17 @@ __all__ = [
     "available_memory",
     "build",
     "build_level",
+    "check_disk",
+    "check_memory",
     "endless_values",
     "gather",
     "memory_needed",
+    "recorded_seconds",
     "solve",
 ]
+
+LOCK: Final = ".ayoayo-build.lock"
+"""The file a build holds locked in its directory (one build at a time)."""
 
 BLOCK: Final = 1 << 13
 """Boards per block handed to a worker (small enough that Ctrl-C waits well under a second
@@ -118,7 +131,7 @@ def build(
     up_to: int,
     directory: str | os.PathLike[str],
     *,
-    executor: Executor | None = None,
+    executor: Mapper | None = None,
     kernel: LevelKernel | None = None,
     block: int = BLOCK,
     progress: Callable[[str], None] | None = None,
@@ -140,34 +153,97 @@ def build(
 
     Raises:
         ValueError: ``up_to`` is not a level.
-        LevelTooLargeError: building the largest missing level would need more memory than
-            the machine has available (checked before anything is built).
+        LevelTooLargeError: building a missing level would need more memory than this process
+            has available (:func:`check_memory`, before each level is started).
     """
     kernel = kernel or PURE
-    _check_memory(up_to, directory, kernel)
+    with _building(Path(directory)):
+        return _build(up_to, Path(directory), executor, kernel, block, progress)
+
+
+@contextlib.contextmanager
+def _building(directory: Path) -> Iterator[None]:
+    """Hold the directory's build lock (one build at a time), after checking that it can be
+    written; then remove the temporary files a killed build left."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        lock = os.open(directory / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise TablebaseFileError(
+            f"cannot build in {str(directory)!r}: {e.strerror}; give a writable --dir"
+        ) from None
+    try:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise TablebaseFileError(
+                f"another build is running in {str(directory)!r}; wait for it to finish"
+            ) from None
+        for stale in directory.glob(".tmp-ayoayo-*"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
+        yield
+    finally:
+        os.close(lock)
+
+
+def check_disk(directory: Path, seeds: int) -> None:
+    """Refuse to start level ``seeds`` if its files would not fit on the disk.
+
+    Raises:
+        TablebaseFileError: naming the directory, the bytes needed and the bytes free.
+    """
+    need = 3 * level_size(seeds) + 2 * HEADER_SIZE  # one byte of value, two of distance
+    try:
+        free = shutil.disk_usage(directory).free
+    except OSError:
+        return
+    if need > free:
+        raise TablebaseFileError(
+            f"level {seeds} needs {need / 1e6:.1f} MB of disk in {str(directory)!r} and "
+            f"{free / 1e6:.1f} MB is free; free some space or give another --dir"
+        )
+
+
+def _build(
+    up_to: int,
+    directory: Path,
+    executor: Mapper | None,
+    kernel: LevelKernel,
+    block: int,
+    progress: Callable[[str], None] | None,
+) -> list[LevelReport]:
     reports = []
     lower: dict[int, npt.NDArray[np.int8]] = {}
+    built_on = 0  # the lineage of the level below, as read or written
     for seeds in levels_up_to(up_to):
         path = level_path(directory, seeds)
         try:
+            header = verified_header(directory, seeds)
+            verified_header(directory, seeds, DISTANCES)
             existing = read_level(path, seeds=seeds)
-        except TablebaseFileError:
+        except TablebaseFileError as refused:
             existing = None
+            if progress and os.path.lexists(path):
+                progress(f"level {seeds:2d}: refused, so rebuilt: {refused}")
         if existing is not None:
             lower[seeds] = existing.values
+            built_on = header.chain
             seconds = read_build_record(directory, seeds).get("seconds")
             reports.append(
                 LevelReport(
                     seeds,
                     level_size(seeds),
                     0,
-                    float(seconds) if isinstance(seconds, (int, float)) else None,
+                    recorded_seconds(seconds),
                     existing.path,
                 )
             )
             if progress:
                 progress(f"level {seeds:2d}: present ({_positions(seeds)})")
             continue
+        check_memory(seeds, kernel)
+        check_disk(directory, seeds)
         if progress:
             progress(f"level {seeds:2d}: building {_positions(seeds)} ...")
         began = time.perf_counter()
@@ -176,8 +252,7 @@ def build(
             seeds, lower, executor=executor, kernel=kernel, block=block, phases=phases
         )
         seconds = time.perf_counter() - began
-        write_level(directory, seeds, distances, kind=DISTANCES)  # first: values mark a level
-        write_level(directory, seeds, values)
+        write_tables(directory, seeds, values, distances, built_on=built_on)
         write_build_record(
             directory,
             seeds,
@@ -187,18 +262,28 @@ def build(
             solve=_name(kernel.solve),
             executor=_name(executor),
         )
-        lower[seeds] = read_level(path, seeds=seeds).values
+        written = read_level(path, seeds=seeds)
+        assert written.header is not None
+        lower[seeds] = written.values
+        built_on = written.header.chain
         reports.append(LevelReport(seeds, values.size, 1, seconds, path))
         if progress:
             progress(f"level {seeds:2d}: built in {seconds:.1f} s")
     return reports
 
 
+def recorded_seconds(recorded: object) -> float | None:
+    """A build time read from a record: a finite number of seconds, else None."""
+    if isinstance(recorded, bool) or not isinstance(recorded, (int, float)):
+        return None
+    return float(recorded) if math.isfinite(recorded) and recorded >= 0 else None
+
+
 def build_level(
     seeds: int,
     lower: Mapping[int, npt.NDArray[np.int8]],
     *,
-    executor: Executor | None = None,
+    executor: Mapper | None = None,
     kernel: LevelKernel | None = None,
     block: int = BLOCK,
     phases: dict[str, float] | None = None,
@@ -307,40 +392,28 @@ class LevelTooLargeError(GameError, MemoryError):
     """Building a level would need more memory than the machine has available."""
 
 
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation (Linux ``MemAvailable``), None if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as info:
-            for line in info:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, AttributeError):
-        return None
-
-
 def memory_needed(seeds: int, kernel: LevelKernel) -> int:
     """About how many bytes building level ``seeds`` takes with ``kernel`` (measured peaks)."""
     return kernel.bytes_per_board * board_count(seeds)
 
 
-def _check_memory(up_to: int, directory: str | os.PathLike[str], kernel: LevelKernel) -> None:
-    """Refuse a build whose largest missing level would not fit in the memory available."""
-    missing = [n for n in levels_up_to(up_to) if not level_path(directory, n).exists()]
+def check_memory(seeds: int, kernel: LevelKernel) -> None:
+    """Refuse to start level ``seeds`` if its build would not fit in the memory this process
+    may still allocate (:func:`solver.resources.available_memory`: the machine's, a cgroup's
+    limit, ``ulimit -v``); run before every level built.
+
+    Raises:
+        LevelTooLargeError: naming the level, the memory it needs and the memory available.
+    """
     have = available_memory()
-    if not missing or have is None:
+    need = memory_needed(seeds, kernel)
+    if have is None or need <= have:
         return
-    need = memory_needed(missing[-1], kernel)
-    if need <= have:
-        return
-    fits = [n for n in levels_up_to(up_to) if memory_needed(n, kernel) <= have]
+    fits = [n for n in levels_up_to(seeds) if memory_needed(n, kernel) <= have]
     raise LevelTooLargeError(
-        f"level {missing[-1]} needs about {need / 1e9:.1f} GB of memory to build and "
-        f"{have / 1e9:.1f} GB is available; build up to --seeds {fits[-1] if fits else 0} "
-        "here"
+        f"level {seeds} needs about {need / 1e9:.2f} GB of memory to build and "
+        f"{have / 1e9:.2f} GB is available (the least of the machine's, the cgroup's and "
+        f"ulimit -v); build up to --seeds {fits[-1] if fits else 0} here"
         + ("" if kernel is not PURE else ", or install the fast extra (a tenth of the memory)")
     )
 
@@ -359,7 +432,7 @@ def _name(thing: object) -> str:
 
 
 def _map_blocks(
-    seeds: int, boards: int, executor: Executor | None, moves: MovesFunction, block: int
+    seeds: int, boards: int, executor: Mapper | None, moves: MovesFunction, block: int
 ) -> Iterator[LevelMoves]:
     starts = list(range(0, boards, block))
     stops = [min(s + block, boards) for s in starts]

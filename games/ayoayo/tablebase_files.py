@@ -1,22 +1,32 @@
-"""Tablebase level files: a 64-byte header and one signed byte per position, written atomically.
+"""Tablebase level files: a 64-byte header saying what the file is, then one entry a position.
 
 Assumes the layout of :mod:`games.ayoayo.tablebase_index`. One file per level, named
-``ayoayo-NN.tb`` (``NN`` the seeds on the board, two digits). The format (version 1), all
+``ayoayo-NN.tb`` (``NN`` the seeds on the board, two digits). The format (version 2), all
 little-endian:
 
 ====== ======= ===============================================================================
 offset type    field
 ====== ======= ===============================================================================
-0      8 bytes magic ``b"AYOAYOTB"``
+0      8 bytes magic: the game and the kind, ``b"AYOAYOTB"`` (values) or ``b"AYOAYODS"``
 8      uint32  format version (:data:`FORMAT_VERSION`)
 12     uint32  rules version (:data:`RULES_VERSION`): bumped whenever the rules change a value
 16     uint32  level: seeds on the board
 20     uint32  splits at this level (``len(splits(level))``)
 24     uint64  boards at this level (``board_count(level)``)
-32     uint32  CRC-32 (zlib) of the value bytes
-36     28      zero bytes (reserved)
-64     int8    ``splits * boards`` values, a C-order ``(splits, boards)`` array
+32     uint32  CRC-32 (zlib) of the entry bytes
+36     uint32  built on: the lineage of the level below (0 for level 0)
+40     uint32  lineage of this level: CRC-32 of (built on, CRC-32 of the level's values)
+44     20      zero bytes (reserved)
+64     ...     ``splits * boards`` entries, a C-order ``(splits, boards)`` array
 ====== ======= ===============================================================================
+
+**Lineage.** A level is computed from every level below it, so its header records the lineage
+of the level below (which covers all of them, as each lineage folds in the one below), and
+its own lineage folds in its values. A level is used only if every level below is present and
+is the one it was built on (:func:`check_lineage`): a level built on a wrong lower level, or
+on one that was rebuilt differently since, is refused and rebuilt, never silently wrong. The
+distances file of a level carries the lineage of its values file, so a distances file of
+another build or level is refused too.
 
 The file depends only on the values, so builds of a level by any means (pure Python, a
 native kernel, any executor) are equal byte for byte. How long a build took is kept beside
@@ -25,14 +35,19 @@ it, in ``ayoayo-NN.json`` (``{"seconds": ..., "moves": ...}``), written after th
 A value is the exact final ``mover's captured - opponent's captured`` with perfect play (the
 module notes of :mod:`games.ayoayo.tablebase` say what "exact" means).
 
-Beside it, ``ayoayo-NN.dist`` has the same header (magic ``b"AYOAYODS"``, the CRC-32 of its
-bytes) and one little-endian uint16 a position: the plies until optimal play leaves the level
-(a capture or the end), :data:`NO_DISTANCE` (65535) where it stays in the level for ever. A
-player that prefers the shortest distance when ahead of endless play (the longest when behind)
-turns its value into a result instead of circling. The builder writes it before the values
-file, so a level whose values file is present has both. A file is written to a
-temporary name in the same directory, flushed to disk, then renamed, so a reader sees a whole
-level or none.
+Beside it, ``ayoayo-NN.dist`` has the same header (magic ``b"AYOAYODS"``) and one
+little-endian uint16 a position: the plies until optimal play leaves the level (a capture or
+the end), :data:`NO_DISTANCE` (65535) where it stays in the level for ever. A player that
+prefers the shortest distance when ahead of endless play (the longest when behind) turns its
+value into a result instead of circling. :func:`write_tables` writes it before the values
+file, so a level whose values file is present has both.
+
+**Safety.** A file is written to a temporary name in the same directory, flushed to disk, then
+renamed, so a reader sees a whole level or none. A file is read into memory (never mapped: a
+file truncated in place under a running process cannot crash it), only if it is a regular
+file (a FIFO is refused, not waited on). Checksums are verified once per file and remembered
+in ``ayoayo-checksums.json`` beside the levels, keyed by the file's size, modification time
+and inode, so later commands do not read every level again.
 
 >>> import tempfile, numpy as np
 >>> with tempfile.TemporaryDirectory() as d:
@@ -43,8 +58,10 @@ level or none.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import stat
 import struct
 import zlib
 from collections.abc import Iterable
@@ -60,6 +77,7 @@ from solver.game import GameError
 from solver.output import atomic_path
 
 __all__ = [
+    "CHECKSUMS",
     "DISTANCES",
     "FORMAT_VERSION",
     "HEADER_SIZE",
@@ -68,55 +86,111 @@ __all__ = [
     "RULES_VERSION",
     "VALUES",
     "FileKind",
+    "Header",
     "LevelFile",
+    "Lineage",
     "TablebaseFileError",
     "build_record_path",
     "level_path",
+    "lower_lineage",
     "read_build_record",
+    "read_header",
     "read_level",
+    "rebuild_hint",
+    "verified_header",
     "write_atomically",
     "write_build_record",
     "write_level",
+    "write_tables",
 ]
 
 MAGIC: Final = b"AYOAYOTB"
 NO_DISTANCE: Final = 0xFFFF
 """The distance of a position whose optimal play never leaves its level."""
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
+"""Version 2 added the lineage (version 1 files are refused with a rebuild hint)."""
 RULES_VERSION: Final = 1
 """The rules of :mod:`games.ayoayo.rules` (reference rules, a never-ending sowing illegal,
 endless play scored by the captured seeds). Files of another rules version are not used."""
 HEADER_SIZE: Final = 64
-_HEADER: Final = struct.Struct("<8sIIIIQI28x")
+CHECKSUMS: Final = "ayoayo-checksums.json"
+"""The file beside the levels remembering which files' checksums were verified."""
+_HEADER: Final = struct.Struct("<8sIIIIQIII20x")
+_PREFIX: Final = struct.Struct("<8sI")
 _CHUNK: Final = 1 << 24
+_TOP: Final = 48
 
 
 @attrs.frozen
 class FileKind:
-    """What a level file holds: its magic, its file suffix and its element type."""
+    """What a level file holds: its magic, its file suffix, its element type and its name."""
 
     magic: bytes
     suffix: str
     dtype: str
+    name: str
 
 
-VALUES: Final = FileKind(MAGIC, "tb", "i1")
-DISTANCES: Final = FileKind(b"AYOAYODS", "dist", "<u2")
+VALUES: Final = FileKind(MAGIC, "tb", "i1", "values")
+DISTANCES: Final = FileKind(b"AYOAYODS", "dist", "<u2", "distances")
 
 
 class TablebaseFileError(GameError, ValueError):
-    """A level file that is missing, truncated, corrupt or of another version."""
+    """A level file that is missing, truncated, corrupt, of another version, level or
+    lineage."""
+
+
+def rebuild_hint(seeds: int) -> str:
+    """What to run to replace a refused level file."""
+    return f"rebuild with `gamesolver tablebase build ayoayo --seeds {seeds}`"
+
+
+@attrs.frozen
+class Lineage:
+    """Where a level comes from: the lineage of the level below and the checksum of its values.
+
+    >>> Lineage(0, 0).chain == Lineage(0, 1).chain
+    False
+    """
+
+    built_on: int
+    values_checksum: int
+
+    @property
+    def chain(self) -> int:
+        """This level's lineage: a CRC-32 of both (what the level above records)."""
+        return zlib.crc32(struct.pack("<II", self.built_on, self.values_checksum))
+
+
+@attrs.frozen
+class Header:
+    """A level file's header, checked against the file's size (not yet its checksum)."""
+
+    path: Path
+    kind: FileKind
+    seeds: int
+    splits: int
+    boards: int
+    checksum: int
+    built_on: int
+    chain: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """The ``(splits, boards)`` shape of the entries."""
+        return (self.splits, self.boards)
 
 
 @attrs.frozen(eq=False)
 class LevelFile:
-    """An opened level: its header fields and its values, memory-mapped read-only."""
+    """An opened level: its header fields and its entries, read into memory (read-only)."""
 
     path: Path
     seeds: int
     checksum: int
     values: npt.NDArray[Any]
-    """A ``(splits, boards)`` array (a read-only memory map): int8 values, or distances."""
+    """A ``(splits, boards)`` read-only array: int8 values, or distances."""
+    header: Header | None = None
 
 
 def level_path(directory: str | os.PathLike[str], seeds: int, kind: FileKind = VALUES) -> Path:
@@ -132,8 +206,24 @@ def _crc(values: npt.NDArray[Any]) -> int:
     flat = values.reshape(-1).view(np.uint8)
     crc = 0
     for i in range(0, flat.size, _CHUNK):
-        crc = zlib.crc32(flat[i : i + _CHUNK].tobytes(), crc)
+        crc = zlib.crc32(flat[i : i + _CHUNK].data, crc)
     return crc
+
+
+def _shape(seeds: int) -> tuple[int, int]:
+    return (len(splits(seeds)), board_count(seeds))
+
+
+def lower_lineage(directory: str | os.PathLike[str], seeds: int) -> int:
+    """The lineage a level ``seeds`` built here is built on: 0 for level 0, else the lineage of
+    the level below, verified (checksum and its own lineage).
+
+    Raises:
+        TablebaseFileError: the level below is missing or refused.
+    """
+    if seeds == 0:
+        return 0
+    return verified_header(directory, seeds - 4).chain
 
 
 def write_level(
@@ -142,20 +232,31 @@ def write_level(
     values: npt.NDArray[Any],
     *,
     kind: FileKind = VALUES,
+    lineage: Lineage | None = None,
 ) -> Path:
     """Write level ``seeds`` atomically (temporary file, flush, rename); return its path.
 
+    ``lineage``: the level's :class:`Lineage`; None (values only): built on the levels below
+    in ``directory`` as they are now. A distances file needs its values' lineage.
+
     Raises:
         ValueError: ``values`` is not an array of shape ``(splits, boards)`` of the level, of
-            the kind's element type.
+            the kind's element type, or a distances file has no lineage.
+        TablebaseFileError: no lineage given and the level below is missing or refused.
+        OutputError: the directory cannot be written, or the write failed (a full disk).
     """
-    shape = (len(splits(seeds)), board_count(seeds))
+    shape = _shape(seeds)
     if values.dtype != np.dtype(kind.dtype) or values.shape != shape:
         raise ValueError(
             f"level {seeds} {kind.suffix} must be {np.dtype(kind.dtype)} of shape {shape}, "
             f"got {values.dtype} of shape {values.shape}"
         )
     values = np.ascontiguousarray(values, dtype=np.dtype(kind.dtype))
+    checksum = _crc(values)
+    if lineage is None:
+        if kind != VALUES:
+            raise ValueError(f"level {seeds} {kind.name} need the lineage of their values")
+        lineage = Lineage(lower_lineage(directory, seeds), checksum)
     header = _HEADER.pack(
         kind.magic,
         FORMAT_VERSION,
@@ -163,11 +264,35 @@ def write_level(
         seeds,
         shape[0],
         shape[1],
-        _crc(values),
+        checksum,
+        lineage.built_on,
+        lineage.chain,
     )
     target = level_path(directory, seeds, kind)
     write_atomically(target, [header, values.reshape(-1).view(np.uint8).data])
+    _remember(target, checksum)
     return target
+
+
+def write_tables(
+    directory: str | os.PathLike[str],
+    seeds: int,
+    values: npt.NDArray[np.int8],
+    distances: npt.NDArray[np.uint16],
+    *,
+    built_on: int,
+) -> Path:
+    """Write a built level: its distances, then its values (which mark the level complete).
+
+    ``built_on``: the lineage of the level below as the build read it
+    (:func:`lower_lineage`; 0 for level 0). Returns the values file's path.
+
+    Raises:
+        ValueError, OutputError: as :func:`write_level`.
+    """
+    lineage = Lineage(built_on, _crc(np.ascontiguousarray(values)))
+    write_level(directory, seeds, distances, kind=DISTANCES, lineage=lineage)
+    return write_level(directory, seeds, values, lineage=lineage)
 
 
 def write_atomically(target: Path, chunks: Iterable[bytes | memoryview]) -> None:
@@ -199,9 +324,89 @@ def read_build_record(directory: str | os.PathLike[str], seeds: int) -> dict[str
     """What :func:`write_build_record` wrote for the level, or ``{}`` if nothing readable."""
     try:
         record = json.loads(build_record_path(directory, seeds).read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     return record if isinstance(record, dict) else {}
+
+
+def _open_regular(path: Path, kind: FileKind) -> int:
+    """A read-only descriptor of ``path``, refused unless it is a regular file (never blocks
+    on a FIFO)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise TablebaseFileError(
+            f"cannot read tablebase {kind.name} file {str(path)!r}: {e.strerror}"
+        ) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise TablebaseFileError(
+            f"{str(path)!r} is not a regular file (a FIFO, device or directory); expected an "
+            f"Ayòayò tablebase {kind.name} file"
+        )
+    return fd
+
+
+def _parse(path: Path, raw: bytes, size: int, kind: FileKind, expected: int | None) -> Header:
+    if len(raw) < _PREFIX.size or raw[:8] != kind.magic:
+        other = DISTANCES if kind is VALUES else VALUES
+        if raw[:8] == other.magic:
+            raise TablebaseFileError(
+                f"{str(path)!r} is an Ayòayò tablebase {other.name} file, not a {kind.name} file"
+            )
+        raise TablebaseFileError(f"{str(path)!r} is not an Ayòayò tablebase {kind.name} file")
+    fmt = _PREFIX.unpack_from(raw)[1]
+    if fmt != FORMAT_VERSION or len(raw) < HEADER_SIZE:
+        raise TablebaseFileError(
+            f"{str(path)!r} has format version {fmt}; this gamesolver reads format "
+            f"{FORMAT_VERSION} (which records the levels each level was built on): "
+            f"{rebuild_hint(expected if expected is not None else 0)}"
+        )
+    _, _, rules, seeds, n_splits, n_boards, checksum, built_on, chain = _HEADER.unpack(raw)
+    hint = rebuild_hint(expected if expected is not None else seeds)
+    if rules != RULES_VERSION:
+        raise TablebaseFileError(
+            f"{str(path)!r} has rules version {rules}; this gamesolver plays rules "
+            f"{RULES_VERSION}: {hint}"
+        )
+    if seeds % 4 or seeds > _TOP or (n_splits, n_boards) != _shape(seeds):
+        raise TablebaseFileError(
+            f"{str(path)!r} claims level {seeds} with {n_splits} x {n_boards} positions, "
+            f"which is not a level's shape: {hint}"
+        )
+    if expected is not None and seeds != expected:
+        raise TablebaseFileError(
+            f"{str(path)!r} holds level {seeds}, not level {expected}: it was copied or "
+            f"renamed from another level: {hint}"
+        )
+    length = HEADER_SIZE + n_splits * n_boards * np.dtype(kind.dtype).itemsize
+    if size != length:
+        raise TablebaseFileError(
+            f"{str(path)!r} holds {size} bytes, expected {length} (truncated or damaged): {hint}"
+        )
+    return Header(path, kind, seeds, n_splits, n_boards, checksum, built_on, chain)
+
+
+def read_header(
+    path: str | os.PathLike[str], *, kind: FileKind = VALUES, seeds: int | None = None
+) -> Header:
+    """A file's header, checked (magic, versions, level ``seeds``, shape, size), not its
+    checksum.
+
+    Raises:
+        TablebaseFileError: the file is missing, not a regular file, of another kind, format,
+            rules version or level, or of the wrong size.
+    """
+    path = Path(path)
+    fd = _open_regular(path, kind)
+    try:
+        raw = os.pread(fd, HEADER_SIZE, 0)
+        size = os.fstat(fd).st_size
+    except OSError as e:
+        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+    finally:
+        os.close(fd)
+    return _parse(path, raw, size, kind, seeds)
 
 
 def read_level(
@@ -211,49 +416,144 @@ def read_level(
     kind: FileKind = VALUES,
     seeds: int | None = None,
 ) -> LevelFile:
-    """Open a level file, checking its header, its size and (``verify``) its checksum.
+    """Read a level file into memory, checking its header, its size and (``verify``) its
+    checksum (once per file: see the module notes).
 
     ``seeds``: the level the file is to be used as; a file whose header says another level
     (copied or renamed from one) is refused, as its checksum is valid for the wrong positions.
+    The lineage is not checked here: :func:`verified_header` does.
 
     Raises:
-        TablebaseFileError: the file is missing, truncated, corrupt, of another format or
-            rules version, or of another level than ``seeds``.
+        TablebaseFileError: the file is missing, truncated (even while being read), corrupt,
+            of another format or rules version, or of another level than ``seeds``.
     """
     path = Path(path)
+    fd = _open_regular(path, kind)
     try:
-        with path.open("rb") as f:
-            raw = f.read(HEADER_SIZE)
-        size = path.stat().st_size
+        with os.fdopen(fd, "rb", closefd=True) as f:
+            before = os.fstat(f.fileno())
+            header = _parse(path, f.read(HEADER_SIZE), before.st_size, kind, seeds)
+            values: npt.NDArray[Any] = np.empty(header.shape, dtype=np.dtype(kind.dtype))
+            view = values.reshape(-1).view(np.uint8).data
+            got = 0
+            while got < len(view):
+                n = f.readinto(view[got:])
+                if not n:
+                    break
+                got += n
+            after = os.fstat(f.fileno())
     except OSError as e:
+        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+    if got < len(view) or _key(after) != _key(before):
         raise TablebaseFileError(
-            f"cannot read tablebase file {str(path)!r}: {e.strerror}"
+            f"{str(path)!r} changed while it was read (truncated or rewritten in place): "
+            f"{rebuild_hint(header.seeds)}"
+        )
+    if verify and not _known_good(path, after, header.checksum):
+        if _crc(values) != header.checksum:
+            raise TablebaseFileError(
+                f"{str(path)!r} fails its checksum (damaged): {rebuild_hint(header.seeds)}"
+            )
+        _remember(path, header.checksum, after)
+    values.flags.writeable = False
+    return LevelFile(path, header.seeds, header.checksum, values, header)
+
+
+def verified_header(
+    directory: str | os.PathLike[str], seeds: int, kind: FileKind = VALUES
+) -> Header:
+    """The header of level ``seeds`` of ``kind`` in ``directory``, once the file is known good:
+    its checksum verified (once per file), every level below present and the one it was built
+    on, and a distances file of the same build as its values.
+
+    Raises:
+        TablebaseFileError: naming the file refused and why.
+    """
+    path = level_path(directory, seeds, kind)
+    header = read_header(path, kind=kind, seeds=seeds)
+    try:
+        now = os.stat(path)
+    except OSError as e:
+        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+    if not _known_good(path, now, header.checksum):
+        read_level(path, kind=kind, seeds=seeds)  # verifies and remembers the checksum
+    if kind != VALUES:
+        own = verified_header(directory, seeds, VALUES)
+        if own.chain != header.chain:
+            raise TablebaseFileError(
+                f"{str(path)!r} belongs to another build of level {seeds} than "
+                f"{str(own.path)!r}: {rebuild_hint(seeds)}"
+            )
+        return header
+    if Lineage(header.built_on, header.checksum).chain != header.chain:
+        raise TablebaseFileError(
+            f"{str(path)!r} has a lineage that does not match its values (edited): "
+            f"{rebuild_hint(seeds)}"
+        )
+    if seeds == 0:
+        if header.built_on != 0:
+            raise TablebaseFileError(
+                f"{str(path)!r} claims to be built on a level below 0: {rebuild_hint(0)}"
+            )
+        return header
+    below = level_path(directory, seeds - 4)
+    try:
+        lower = verified_header(directory, seeds - 4)
+    except TablebaseFileError as e:
+        missing = not os.path.lexists(below)
+        raise TablebaseFileError(
+            f"{str(path)!r} was built on level {seeds - 4}, which is "
+            + ("missing" if missing else f"refused ({e})")
+            + f": {rebuild_hint(seeds)} (levels that come out the same are kept)"
         ) from None
-    if len(raw) < HEADER_SIZE or raw[:8] != kind.magic:
-        raise TablebaseFileError(f"{str(path)!r} is not an Ayòayò tablebase {kind.suffix} file")
-    expected = seeds
-    _, fmt, rules, seeds, n_splits, n_boards, checksum = _HEADER.unpack(raw)
-    if fmt != FORMAT_VERSION or rules != RULES_VERSION:
+    if lower.chain != header.built_on:
         raise TablebaseFileError(
-            f"{str(path)!r} has format version {fmt} and rules version {rules}; this gamesolver "
-            f"reads format {FORMAT_VERSION}, rules {RULES_VERSION}: rebuild it"
+            f"{str(path)!r} was built on another level {seeds - 4} than {str(below)!r} "
+            f"(replaced or rebuilt since), so its values may be wrong: {rebuild_hint(seeds)}"
         )
-    if seeds % 4 or seeds > 48 or (n_splits, n_boards) != (len(splits(seeds)), board_count(seeds)):
-        raise TablebaseFileError(
-            f"{str(path)!r} claims level {seeds} with {n_splits} x {n_boards} positions, "
-            "which is not a level's shape"
-        )
-    if expected is not None and seeds != expected:
-        raise TablebaseFileError(
-            f"{str(path)!r} holds level {seeds}, not level {expected}: it was copied or "
-            "renamed from another level; delete it and build again"
-        )
-    length = HEADER_SIZE + n_splits * n_boards * np.dtype(kind.dtype).itemsize
-    if size != length:
-        raise TablebaseFileError(f"{str(path)!r} holds {size} bytes, expected {length}")
-    values: npt.NDArray[Any] = np.memmap(
-        path, dtype=np.dtype(kind.dtype), mode="r", offset=HEADER_SIZE, shape=(n_splits, n_boards)
-    )
-    if verify and _crc(values) != checksum:
-        raise TablebaseFileError(f"{str(path)!r} fails its checksum: rebuild it")
-    return LevelFile(path, seeds, checksum, values)
+    return header
+
+
+# The checksums verified: (device, inode, size, modification time) -> checksum, per directory.
+_verified: dict[Path, dict[str, list[int]]] = {}
+
+
+def _key(info: os.stat_result) -> list[int]:
+    return [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns]
+
+
+def _cache_file(directory: Path) -> Path:
+    return directory / CHECKSUMS
+
+
+def _known(directory: Path) -> dict[str, list[int]]:
+    found = _verified.get(directory)
+    if found is None:
+        found = {}
+        with contextlib.suppress(OSError, ValueError, RecursionError):
+            loaded = json.loads(_cache_file(directory).read_text())
+            if isinstance(loaded, dict):
+                found = {
+                    k: v
+                    for k, v in loaded.items()
+                    if isinstance(k, str)
+                    and isinstance(v, list)
+                    and len(v) == 5
+                    and all(type(x) is int for x in v)
+                }
+        _verified[directory] = found
+    return found
+
+
+def _known_good(path: Path, info: os.stat_result, checksum: int) -> bool:
+    return _known(path.parent).get(path.name) == [*_key(info), checksum]
+
+
+def _remember(path: Path, checksum: int, info: os.stat_result | None = None) -> None:
+    """Remember that ``path`` (as it is now) has ``checksum`` verified; best effort on disk."""
+    with contextlib.suppress(OSError):
+        info = info if info is not None else os.stat(path)
+        known = _known(path.parent)
+        known[path.name] = [*_key(info), checksum]
+        text = json.dumps(known, sort_keys=True)
+        write_atomically(_cache_file(path.parent), [text.encode()])

@@ -277,13 +277,14 @@ class TestFiles:
     """Level files carry a checked header and are written atomically."""
 
     def test_header(self, built: Path) -> None:
-        """The header names the format, rules, level and shape; the size matches."""
-        path = level_path(built, 8)
-        raw = path.read_bytes()
-        magic, fmt, rules, seeds, n_splits, n_boards = struct.unpack_from("<8sIIIIQ", raw)
-        assert (magic, fmt, rules, seeds) == (b"AYOAYOTB", 1, 1, 8)
+        """The header names the format, rules, level, shape and lineage; the size matches."""
+        raw = level_path(built, 8).read_bytes()
+        fields = struct.unpack_from("<8sIIIIQIII", raw)
+        magic, fmt, rules, seeds, n_splits, n_boards, _, built_on, _ = fields
+        assert (magic, fmt, rules, seeds) == (b"AYOAYOTB", 2, 1, 8)
         assert (n_splits, n_boards) == (3, board_count(8))
         assert len(raw) == HEADER_SIZE + level_size(8)
+        assert built_on == struct.unpack_from("<I", level_path(built, 4).read_bytes(), 40)[0]
 
     @pytest.mark.parametrize(
         ("damage", "message"),
@@ -308,7 +309,8 @@ class TestFiles:
     def test_a_level_under_another_levels_name_is_refused(
         self, built: Path, tmp_path: Path
     ) -> None:
-        """Level 8's files copied as level 4's: refused by name, never probed, rebuilt."""
+        """Level 8's files copied as level 4's: refused by name, never probed, rebuilt; level
+        8 waits for its level 4 and is kept once level 4 comes out the same."""
         for n in (0, 8):
             for kind in (VALUES, DISTANCES):
                 source = level_path(built, n, kind)
@@ -318,12 +320,14 @@ class TestFiles:
         with pytest.raises(TablebaseFileError, match="holds level 8, not level 4"):
             read_level(level_path(tmp_path, 4), seeds=4)
         swapped = Tablebase(tmp_path)
-        assert swapped.levels == (0, 8)
+        assert swapped.levels == (0,)
         status = {row["seeds"]: row["status"] for row in swapped.info()}
         assert status[0] == "ok" and "holds level 8, not level 4" in status[4]
+        assert "built on level 4, which is refused" in status[8]
         state = GAME.state_from([[0, 0, 0, 0, 1, 2], [1, 0, 0, 0, 0, 0]], captured=(24, 20))
         assert swapped.probe(state) is None and swapped.distance(state) is None
-        build(8, tmp_path)  # the wrong level 4 is built again; level 8 kept
+        reports = build(8, tmp_path)  # the wrong level 4 is built again; level 8 kept
+        assert [r.built for r in reports] == [0, 1, 0]
         for kind in (VALUES, DISTANCES):
             assert (
                 level_path(tmp_path, 4, kind).read_bytes()
@@ -343,7 +347,9 @@ class TestBuild:
     def test_resumes_without_recomputing(self, built: Path, tmp_path: Path) -> None:
         """Present levels are read, not rebuilt; only the missing one is built."""
         for n in (0, 4):
-            (tmp_path / level_path(built, n).name).write_bytes(level_path(built, n).read_bytes())
+            for kind in (VALUES, DISTANCES):
+                source = level_path(built, n, kind)
+                (tmp_path / source.name).write_bytes(source.read_bytes())
         calls: list[int] = []
 
         def counting(seeds: int, start: int, stop: int) -> LevelMoves:
@@ -354,15 +360,15 @@ class TestBuild:
         assert [r.built for r in reports] == [0, 0, 1] and set(calls) == {8}
         assert level_path(tmp_path, 8).read_bytes() == level_path(built, 8).read_bytes()
 
-    def test_a_level_too_large_for_the_memory_is_refused_first(
+    def test_a_level_too_large_for_the_memory_is_refused_before_it_starts(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """Before anything is built, a level that would not fit is refused, naming what fits."""
+        """A level that would not fit is refused before it is started, naming what fits."""
         monkeypatch.setattr(tablebase_build, "available_memory", lambda: 100_000_000)
-        with pytest.raises(LevelTooLargeError, match=r"level 12 needs about 1\.2 GB") as e:
+        with pytest.raises(LevelTooLargeError, match=r"level 12 needs about 1\.22 GB") as e:
             build(12, tmp_path / "tb")
         assert "up to --seeds 8 here" in str(e.value)
-        assert not (tmp_path / "tb").exists()
+        assert not level_path(tmp_path / "tb", 12).exists()
 
     def test_available_memory_is_found(self) -> None:
         """This machine's available memory is read and positive."""
@@ -379,7 +385,7 @@ class TestBuild:
 
         with pytest.raises(KeyboardInterrupt):
             build(8, tmp_path, kernel=attrs.evolve(PURE, moves=interrupted), block=4096)
-        names = sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".json"))
+        names = sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".tb", ".dist"))
         assert names == ["ayoayo-00.dist", "ayoayo-00.tb", "ayoayo-04.dist", "ayoayo-04.tb"]
 
     @pytest.mark.slow

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             for line in board_lines(game, state):
                 io.print(line)
         return EXIT_OK
-    tablebase = open_tablebase(game, args)
+    tablebase = open_tablebase(game, args, io.warn)
     exact_at_root = from_tablebase(tablebase, state)
     time_limit = args.time
     if args.depth is None and time_limit is None:

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             "use --algorithm engine, or --depth N for the teaching searches"
         )
     refuse_unaffordable(game, state, args.algorithm, args.depth, args.time)
-    tablebase = open_tablebase(game, args) if args.algorithm == "engine" else None
+    tablebase = open_tablebase(game, args, io.warn) if args.algorithm == "engine" else None
     unbounded = args.depth is None and args.time is None and isinstance(game, HasEndlessValue)
     if unbounded and not from_tablebase(tablebase, state) and not game.is_terminal(state):
         limits = "--depth N or --time S" if args.algorithm == "engine" else "--depth N"

@@ -51,7 +51,7 @@ def add_arguments(match: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver match``: two agents play many games; the table of results."""
     game = load(args)
-    tablebase = open_tablebase(game, args)
+    tablebase = open_tablebase(game, args, io.warn)
     agent_a = with_tablebase(agent(args.agent_a, "agent A"), tablebase)
     agent_b = with_tablebase(agent(args.agent_b, "agent B"), tablebase)
     workers = args.workers

@@ -304,7 +304,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     state = position(game, args)
     if game.is_terminal(state):
         raise GameError(f"the game is already over in {format_state(game, state)!r}")
-    tablebase = open_tablebase(game, args)
+    tablebase = open_tablebase(game, args, io.warn)
     ai = with_tablebase(agent(_ai_spec(args), "--ai"), tablebase)
     if ai.interactive:
         raise UsageError(f"invalid --ai {args.ai!r}: the AI must be a computer player")

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         game, _ = record.positions()
     except RecordError as exc:
         raise RecordError(f"{args.file}: {exc}") from None
-    tablebase = open_tablebase(game, args)
+    tablebase = open_tablebase(game, args, io.warn)
     _, reviews = review_record(record, depth=args.depth, time_limit=args.time, tablebase=tablebase)
     answer = review_json(game, record, reviews)
     if args.json:

@@ -9,14 +9,13 @@ value and its value-keeping moves. ``--dir`` overrides the directory.
 from __future__ import annotations
 
 import argparse
-import os
-import signal
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, cast
 
 from solver.engine import search
 from solver.game import CapabilityError, EndgameTablebase, HasTablebase
 from solver.quoting import quote
+from solver.resources import available_memory, cpus
+from solver.workers import WorkerPool
 from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
 from zerosum.moves import move_rows, print_answer, result_json
 from zerosum.options import (
@@ -52,7 +51,7 @@ def add_arguments(tablebase: argparse.ArgumentParser) -> None:
         "--workers",
         type=positive_int,
         metavar="W",
-        help=f"processes generating moves (default: {os.cpu_count() or 1}, the CPUs)",
+        help="processes generating moves (default and most: the CPUs, fewer if memory is short)",
     )
     build.add_argument(
         "--dask",
@@ -80,8 +79,32 @@ def _seeds(text: str) -> int:
     return value
 
 
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+WORKER_BYTES = 100_000_000
+"""The memory a build worker takes (measured: about 60 MB resident with the fast extra,
+most of it the interpreter, numpy and numba; a block of moves adds a few MB)."""
+
+
+def worker_limit() -> tuple[int, str]:
+    """The most build workers this machine affords, and what bounds it (CPUs or memory)."""
+    cores = cpus()
+    have = available_memory()
+    by_memory = cores if have is None else max(1, have // WORKER_BYTES)
+    if by_memory < cores:
+        return by_memory, f"the memory available ({(have or 0) / 1e9:.1f} GB) for workers"
+    return cores, "the CPUs this process may use"
+
+
+def _workers(asked: int | None) -> int:
+    """``--workers``, checked against :func:`worker_limit`; the limit when not given."""
+    limit, bound = worker_limit()
+    if asked is None:
+        return limit
+    if asked > limit:
+        raise UsageError(
+            f"invalid --workers {asked}: expected 1 to {limit} ({bound}: more workers would "
+            "only compete for them)"
+        )
+    return asked
 
 
 def _dask_client(address: str) -> Any:
@@ -121,9 +144,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
 def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
     if args.seeds > 48:
         raise UsageError(f"invalid --seeds {args.seeds}: the board holds at most 48 seeds")
-    workers = args.workers or os.cpu_count() or 1
     if args.dask is not None and args.workers is not None:
         raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
+    workers = _workers(args.workers)
     client = None if args.dask is None else _dask_client(args.dask)
     headed = False
 
@@ -140,14 +163,10 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
         with client:
             reports = tablebase.build(args.seeds, executor=client.get_executor(), progress=lines)
     elif workers > 1:
-        # Workers leave Ctrl-C to this process, which drops the queued blocks and stops.
-        executor = ProcessPoolExecutor(workers, initializer=_ignore_interrupts)
-        try:
-            reports = tablebase.build(args.seeds, executor=executor, progress=lines)
-        except BaseException:
-            executor.shutdown(wait=False, cancel_futures=True)
-            raise
-        executor.shutdown()
+        # Our own workers: a dead one ends the build naming it; Ctrl-C, SIGTERM or any error
+        # here ends them all; they exit by themselves if this process dies.
+        with WorkerPool(workers, name="tablebase-worker") as pool:
+            reports = tablebase.build(args.seeds, executor=pool, progress=lines)
     else:
         reports = tablebase.build(args.seeds, progress=lines)
     if args.json:
@@ -179,18 +198,39 @@ def _info(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: 
             f"no levels built; build some with: gamesolver tablebase build {game.name} --seeds 12"
         )
         return EXIT_OK
-    table = io.table(">seeds", ">positions", ">bytes", ">build s", "status")
+    table = io.table(">seeds", ">positions", ">bytes", ">build s", "values", "distances")
     for row in rows:
         seconds = row["seconds"]
+        size = row["bytes"]
         table.add_row(
             str(row["seeds"]),
             f"{row['positions']:,}",
-            f"{row['bytes']:,}",
+            "-" if size is None else f"{size:,}",
             "-" if seconds is None else f"{seconds:.1f}",
-            row["status"],
+            _short(row["status"]),
+            _short(row["distances"]),
         )
     io.print(table)
+    problems = [
+        row[key] for row in rows for key in ("status", "distances") if row[key] not in _GOOD
+    ]
+    for problem in problems:
+        io.print(f"not used: {problem}")
+    if problems:
+        top = max(row["seeds"] for row in rows)
+        io.print(
+            f"a build replaces what is not used: gamesolver tablebase build {game.name} "
+            f"--seeds {top}" + (f" --dir {quote(str(tablebase.directory))}" if args.dir else "")
+        )
     return EXIT_OK
+
+
+_GOOD = ("ok", "missing")
+
+
+def _short(status: str) -> str:
+    """A status for the table: ``ok``, ``missing`` or ``not used`` (the reason below it)."""
+    return status if status in _GOOD else "not used"
 
 
 def _probe(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:

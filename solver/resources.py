@@ -1,0 +1,97 @@
+"""What this process may use: the CPUs it may run on and the memory it may still allocate.
+
+Assumes Linux for the limits below the machine's (cgroups, ``RLIMIT_AS``); elsewhere only
+what ``os`` reports. The memory available is the least of: the machine's available memory
+(``MemAvailable``), the room left under a cgroup's limit (v2 ``memory.max`` or v1
+``memory.limit_in_bytes``, the container's or the service's), and the room left under the
+address-space limit (``ulimit -v``) of this process.
+
+>>> cpus() >= 1
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+from pathlib import Path
+from typing import Final
+
+__all__ = ["address_space_room", "available_memory", "cgroup_room", "cpus"]
+
+_UNLIMITED: Final = 1 << 60
+"""Above this a limit means none (cgroup v1 writes about 2**63 for "no limit")."""
+_CGROUP_ROOT: Final = Path("/sys/fs/cgroup")
+
+
+def cpus() -> int:
+    """The CPUs this process may run on (its affinity, else the machine's count)."""
+    with contextlib.suppress(AttributeError, OSError):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def _read_int(path: Path) -> int | None:
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return None
+    if text == "max":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        return None
+    return value if 0 <= value < _UNLIMITED else None
+
+
+def _memory_line(path: Path, key: str) -> int | None:
+    with contextlib.suppress(OSError, ValueError, IndexError), path.open(encoding="ascii") as f:
+        for line in f:
+            if line.startswith(key):
+                return int(line.split()[1]) * 1024
+    return None
+
+
+def cgroup_room(root: Path = _CGROUP_ROOT, proc: Path = Path("/proc/self/cgroup")) -> int | None:
+    """Bytes left under the memory limit of this process's cgroup, None if it has none."""
+    rooms = []
+    with contextlib.suppress(OSError):
+        for line in proc.read_text().splitlines():
+            _, controllers, where = line.split(":", 2)
+            relative = where.lstrip("/")
+            if controllers == "":  # v2: one unified hierarchy
+                limit_name, usage_name, base = "memory.max", "memory.current", root
+            elif "memory" in controllers.split(","):
+                limit_name, usage_name = "memory.limit_in_bytes", "memory.usage_in_bytes"
+                base = root / "memory"
+            else:
+                continue
+            # Inside a container the cgroup's own folder is mounted at the root.
+            for folder in (base / relative, base):
+                limit = _read_int(folder / limit_name)
+                if limit is not None:
+                    usage = _read_int(folder / usage_name) or 0
+                    rooms.append(max(0, limit - usage))
+                    break
+    return min(rooms) if rooms else None
+
+
+def address_space_room() -> int | None:
+    """Bytes of address space left under ``ulimit -v`` (RLIMIT_AS), None if unlimited."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft >= _UNLIMITED:
+        return None
+    used = _memory_line(Path("/proc/self/status"), "VmSize:") or 0
+    return max(0, soft - used)
+
+
+def available_memory() -> int | None:
+    """Bytes this process may still allocate (see the module notes), None if unknown."""
+    machine = _memory_line(Path("/proc/meminfo"), "MemAvailable:")
+    if machine is None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            machine = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    found = [room for room in (machine, cgroup_room(), address_space_room()) if room is not None]
+    return min(found) if found else None

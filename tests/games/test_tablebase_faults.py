@@ -1,0 +1,393 @@
+"""Fault injection on tablebase files: damaged, swapped, stale and partial files.
+
+Each case asserts the promise: the file is refused naming it and why (or the answer is
+correct), and a build replaces exactly what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import zlib
+from pathlib import Path
+
+import attrs
+import numpy as np
+import pytest
+
+from games.ayoayo import Ayoayo, tablebase_build
+from games.ayoayo import tablebase_files as files
+from games.ayoayo.tablebase import Tablebase
+from games.ayoayo.tablebase_build import PURE, build, recorded_seconds
+from games.ayoayo.tablebase_files import (
+    CHECKSUMS,
+    DISTANCES,
+    HEADER_SIZE,
+    VALUES,
+    Lineage,
+    TablebaseFileError,
+    level_path,
+    lower_lineage,
+    read_level,
+    verified_header,
+    write_level,
+    write_tables,
+)
+from games.ayoayo.tablebase_moves import LevelMoves, level_moves
+from tests.solver.test_workers import children, gone
+from zerosum.cli import main
+from zerosum.commands import tablebase as tablebase_command
+from zerosum.commands.tablebase import worker_limit
+
+GAME = Ayoayo(cache_size=0)
+ROOT = Path(__file__).resolve().parents[2]
+STATE_4 = GAME.state_from([[0, 0, 0, 0, 1, 2], [1, 0, 0, 0, 0, 0]], captured=(24, 20))
+STATE_8 = GAME.state_from([[0, 0, 0, 0, 1, 2], [1, 0, 0, 2, 2, 0]], captured=(20, 20))
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Levels 0, 4 and 8, built once."""
+    directory = tmp_path_factory.mktemp("reference")
+    build(8, directory)
+    return directory
+
+
+@pytest.fixture
+def copy(reference: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the reference levels (without the remembered checksums)."""
+    target = tmp_path / "tb"
+    shutil.copytree(reference, target, ignore=shutil.ignore_patterns(CHECKSUMS))
+    files._verified.clear()  # as a new process
+    return target
+
+
+def _same_as(reference: Path, directory: Path, *levels: int) -> bool:
+    return all(
+        level_path(directory, n, kind).read_bytes() == level_path(reference, n, kind).read_bytes()
+        for n in levels
+        for kind in (VALUES, DISTANCES)
+    )
+
+
+def _wrong_level_4(directory: Path) -> None:
+    """Level 4 with some values changed, its header made consistent (a wrong build)."""
+    values = read_level(level_path(directory, 4)).values.copy()
+    values[0, :50] = np.clip(values[0, :50].astype(np.int16) + 4, -48, 48).astype(np.int8)
+    distances = read_level(level_path(directory, 4, DISTANCES), kind=DISTANCES).values
+    write_tables(directory, 4, values, distances.copy(), built_on=lower_lineage(directory, 4))
+
+
+class TestOldFormat:
+    """Files of format version 1 are refused with the command that rebuilds them."""
+
+    def test_version_1_is_refused_with_a_rebuild_hint(self, copy: Path) -> None:
+        path = level_path(copy, 8)
+        raw = bytearray(path.read_bytes())
+        raw[8:12] = struct.pack("<I", 1)
+        path.write_bytes(bytes(raw))
+        with pytest.raises(TablebaseFileError, match="format version 1") as e:
+            read_level(path, seeds=8)
+        assert str(path) in str(e.value)
+        assert "gamesolver tablebase build ayoayo --seeds 8" in str(e.value)
+
+
+class TestLineage:
+    """A level is used only on the lower levels it was built from."""
+
+    def test_a_build_on_a_wrong_lower_level_is_undone_by_its_repair(
+        self, reference: Path, copy: Path
+    ) -> None:
+        """Level 8 built on a wrong level 4 is refused once level 4 is repaired, then rebuilt
+        right."""
+        for n in (4, 8):
+            for kind in (VALUES, DISTANCES):
+                level_path(copy, n, kind).unlink()
+        build(4, copy)
+        _wrong_level_4(copy)
+        build(8, copy)  # on the wrong level 4: self-consistent, so used
+        assert not _same_as(reference, copy, 8)
+        for kind in (VALUES, DISTANCES):  # the repair of level 4
+            shutil.copyfile(level_path(reference, 4, kind), level_path(copy, 4, kind))
+        table = Tablebase(copy)
+        assert table.levels == (0, 4)
+        assert "was built on another level 4" in table.problems()[0]
+        assert table.covered(8) == "damaged" and table.probe(STATE_8) is None
+        reports = build(8, copy)
+        assert [r.built for r in reports] == [0, 0, 1]
+        assert _same_as(reference, copy, 0, 4, 8)
+
+    def test_a_level_whose_lower_level_is_missing_is_refused(self, copy: Path) -> None:
+        for kind in (VALUES, DISTANCES):
+            level_path(copy, 4, kind).unlink()
+        table = Tablebase(copy)
+        assert table.levels == (0,)
+        assert "built on level 4, which is missing" in table.problems()[0]
+
+    def test_values_edited_with_a_fixed_checksum_are_refused(self, copy: Path) -> None:
+        path = level_path(copy, 4)
+        raw = bytearray(path.read_bytes())
+        raw[HEADER_SIZE] ^= 1
+        raw[32:36] = struct.pack("<I", zlib.crc32(bytes(raw[HEADER_SIZE:])))
+        path.write_bytes(bytes(raw))
+        with pytest.raises(TablebaseFileError, match="lineage that does not match"):
+            verified_header(copy, 4)
+
+    def test_distances_of_another_build_are_refused(self, reference: Path, copy: Path) -> None:
+        """The distances of a wrong level 4 beside the right values: refused, then rebuilt."""
+        _wrong_level_4(copy)
+        shutil.copyfile(level_path(reference, 4), level_path(copy, 4))
+        table = Tablebase(copy)
+        assert table.levels == (0, 4, 8)
+        assert table.distance(STATE_4) is None
+        (problem,) = table.problems()
+        assert "ayoayo-04.dist" in problem and "another build of level 4" in problem
+        assert [r.built for r in build(8, copy)] == [0, 1, 0]
+        assert _same_as(reference, copy, 0, 4, 8)
+
+    def test_distances_of_another_level_are_refused(self, reference: Path, copy: Path) -> None:
+        shutil.copyfile(level_path(reference, 8, DISTANCES), level_path(copy, 4, DISTANCES))
+        table = Tablebase(copy)
+        assert table.distance(STATE_4) is None and table.probe(STATE_4) is not None
+        assert "holds level 8, not level 4" in table.problems()[0]
+
+    def test_a_distances_file_needs_a_lineage(self, tmp_path: Path) -> None:
+        with pytest.raises(ValueError, match="need the lineage"):
+            write_level(tmp_path, 0, np.zeros((1, 1), np.uint16), kind=DISTANCES)
+
+
+class TestDamagedIsNotUncovered:
+    """A probe tells a level not built from a damaged one, and info names the file."""
+
+    def test_damaged_values(self, copy: Path) -> None:
+        path = level_path(copy, 8)
+        raw = bytearray(path.read_bytes())
+        raw[-1] ^= 0x7F
+        path.write_bytes(bytes(raw))
+        table = Tablebase(copy)
+        assert table.covered(8) == "damaged" and table.covered(12) == "not built"
+        assert table.probe(STATE_8) is None
+        (problem,) = table.problems()
+        assert str(path) in problem and "fails its checksum" in problem
+        rows = {row["seeds"]: row for row in Tablebase(copy).info()}
+        assert "fails its checksum" in rows[8]["status"] and rows[4]["status"] == "ok"
+
+    def test_damaged_or_missing_distances_are_reported_and_rebuilt(
+        self, reference: Path, copy: Path
+    ) -> None:
+        level_path(copy, 0, DISTANCES).unlink()
+        path = level_path(copy, 4, DISTANCES)
+        path.write_bytes(path.read_bytes()[:-2])
+        rows = {row["seeds"]: row for row in Tablebase(copy).info()}
+        assert rows[0]["distances"] == "missing"
+        assert "holds" in rows[4]["distances"] and "truncated" in rows[4]["distances"]
+        assert rows[8]["distances"] == "ok"
+        assert [r.built for r in build(8, copy)] == [1, 1, 0]
+        assert _same_as(reference, copy, 0, 4, 8)
+
+    def test_a_fifo_named_like_a_level_is_refused_at_once(self, copy: Path) -> None:
+        path = level_path(copy, 8)
+        path.unlink()
+        os.mkfifo(path)
+        found: list[object] = []
+        worker = threading.Thread(target=lambda: found.append(Tablebase(copy).problems()))
+        worker.start()
+        worker.join(10)
+        assert not worker.is_alive(), "opening a FIFO blocked"
+        problems = found[0]
+        assert isinstance(problems, list) and "not a regular file" in problems[0]
+
+    def test_a_build_record_with_a_bad_time_is_shown_without_one(self, copy: Path) -> None:
+        (copy / "ayoayo-08.json").write_text(json.dumps({"seconds": "soon"}))
+        rows = {row["seeds"]: row for row in Tablebase(copy).info()}
+        assert rows[8]["seconds"] is None
+        assert [recorded_seconds(x) for x in (1, 2.5, float("nan"), -1, True, "1")] == [
+            1.0,
+            2.5,
+            None,
+            None,
+            None,
+            None,
+        ]
+
+
+class TestChecksumsOncePerFile:
+    """Checksums are verified once per file (size, time, inode), then remembered."""
+
+    def test_a_second_opening_reads_no_checksum(
+        self, copy: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        calls: list[int] = []
+        real = files._crc
+
+        def counting(values: np.ndarray) -> int:
+            calls.append(values.size)
+            return real(values)
+
+        monkeypatch.setattr(files, "_crc", counting)
+        assert Tablebase(copy).levels == (0, 4, 8)
+        assert len(calls) == 3 and (copy / CHECKSUMS).exists()
+        files._verified.clear()  # a new process: the checksums come from the file
+        calls.clear()
+        table = Tablebase(copy)
+        assert table.levels == (0, 4, 8) and table.probe(STATE_8) is not None
+        assert calls == []
+
+    def test_a_file_changed_after_its_check_is_checked_again(self, copy: Path) -> None:
+        assert Tablebase(copy).levels == (0, 4, 8)
+        path = level_path(copy, 8)
+        raw = bytearray(path.read_bytes())
+        raw[-1] ^= 0x7F
+        path.write_bytes(bytes(raw))  # a new size-time-inode: checked again
+        assert Tablebase(copy).levels == (0, 4)
+
+    def test_a_damaged_cache_is_ignored(self, copy: Path) -> None:
+        (copy / CHECKSUMS).write_text("{not json")
+        assert Tablebase(copy).levels == (0, 4, 8)
+        (copy / CHECKSUMS).write_text(json.dumps({"ayoayo-08.tb": "x"}))
+        files._verified.clear()
+        assert Tablebase(copy).levels == (0, 4, 8)
+
+
+class TestTruncatedUnderAReader:
+    """A level truncated in place while a process uses it never crashes that process."""
+
+    def test_truncated_after_it_was_read(self, copy: Path) -> None:
+        table = Tablebase(copy)
+        value = table.probe(STATE_8)
+        assert value is not None
+        os.truncate(level_path(copy, 8), HEADER_SIZE + 10)
+        assert table.probe(STATE_8) == value  # read into memory, not mapped
+        table.refresh()
+        assert table.probe(STATE_8) is None and "holds" in table.problems()[0]
+
+    def test_truncated_between_header_and_values(self, copy: Path) -> None:
+        table = Tablebase(copy)
+        assert table.levels == (0, 4, 8)  # headers checked, values not yet read
+        os.truncate(level_path(copy, 8), HEADER_SIZE + 10)
+        assert table.probe(STATE_8) is None
+        assert "ayoayo-08.tb" in table.problems()[0]
+
+
+def test_lineage_chains_differ_with_their_parts() -> None:
+    assert len({Lineage(a, b).chain for a in (0, 1) for b in (0, 1)}) == 4
+
+
+def _moves_then_die(seeds: int, start: int, stop: int) -> LevelMoves:
+    """The moves of a block, except that the worker doing level 8's second block dies."""
+    if seeds == 8 and start > 0:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return level_moves(seeds, start, stop)
+
+
+class TestBuildWorkers:
+    """A build on worker processes ends cleanly when one dies, and its workers are bounded."""
+
+    def test_a_killed_worker_ends_the_build_naming_it(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        kernel = attrs.evolve(PURE, moves=_moves_then_die)
+        monkeypatch.setattr(
+            Ayoayo, "tablebase", lambda self, d=None: Tablebase(d, builder=lambda: kernel)
+        )
+        before = set(multiprocessing.active_children())
+        argv = ["tablebase", "build", "ayoayo", "--seeds", "8", "--workers", "2"]
+        code = main([*argv, "--dir", str(tmp_path)])
+        err = capsys.readouterr().err
+        assert code == 1 and "Traceback" not in err
+        assert "worker process tablebase-worker-" in err and "SIGKILL" in err
+        assert set(multiprocessing.active_children()) <= before
+        assert not level_path(tmp_path, 8).exists() and level_path(tmp_path, 4).exists()
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp")]
+
+    def test_too_many_workers_are_refused_naming_the_limit(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        limit, _ = worker_limit()
+        argv = ["tablebase", "build", "ayoayo", "--seeds", "4", "--dir", str(tmp_path)]
+        code = main([*argv, "--workers", str(limit + 1)])
+        err = capsys.readouterr().err
+        assert code == 2 and f"invalid --workers {limit + 1}: expected 1 to {limit}" in err
+        assert not tmp_path.joinpath("ayoayo-00.tb").exists()
+
+    def test_workers_are_bounded_by_memory(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(tablebase_command, "cpus", lambda: 64)
+        monkeypatch.setattr(
+            tablebase_command, "available_memory", lambda: 3 * tablebase_command.WORKER_BYTES
+        )
+        limit, bound = worker_limit()
+        assert limit == 3 and "memory" in bound
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("sent", "code"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -signal.SIGKILL)],
+)
+def test_a_signal_during_a_build_leaves_no_process_and_no_partial_level(
+    reference: Path, tmp_path: Path, sent: int, code: int
+) -> None:
+    """Ctrl-C, SIGTERM or kill -9 while level 12 is built: the build ends (130, 143), its
+    workers end with it, and no file of level 12 is left; a rerun builds it whole."""
+    directory = tmp_path / "tb"
+    shutil.copytree(reference, directory)
+    argv = ["tablebase", "build", "ayoayo", "--seeds", "12", "--workers", "2"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zerosum", *argv, "--dir", str(directory)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        if "level 12: building" in line:
+            break
+    workers = children(process.pid)
+    assert len(workers) == 2
+    process.send_signal(sent)
+    try:
+        _, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == code and "Traceback" not in err
+    assert gone(workers)
+    assert not [p.name for p in directory.iterdir() if "12" in p.name]
+
+
+class TestBuildDirectory:
+    """A build checks its directory and disk before the work and cleans what a kill left."""
+
+    def test_stale_temporary_files_are_removed(self, copy: Path) -> None:
+        stale = copy / ".tmp-ayoayo-12-abc.tb"
+        stale.write_bytes(b"half a level")
+        build(8, copy)
+        assert not stale.exists()
+
+    def test_a_second_build_at_once_is_refused(self, copy: Path) -> None:
+        with tablebase_build._building(copy), pytest.raises(TablebaseFileError, match="another"):
+            build(8, copy)
+
+    def test_an_unusable_directory_is_refused_first(self, tmp_path: Path) -> None:
+        (tmp_path / "file").write_text("")
+        with pytest.raises(TablebaseFileError, match="cannot build in"):
+            build(4, tmp_path / "file" / "tb")
+
+    def test_a_full_disk_is_refused_before_the_level(
+        self, copy: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(
+            tablebase_build.shutil, "disk_usage", lambda _: shutil._ntuple_diskusage(1, 1, 1000)
+        )
+        with pytest.raises(TablebaseFileError, match=r"level 12 needs 16\.2 MB of disk"):
+            build(12, copy)
+        assert not level_path(copy, 12).exists()

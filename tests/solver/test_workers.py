@@ -1,0 +1,154 @@
+"""Worker processes under faults: a dead worker is named, nothing hangs, nothing is left.
+
+Each case asserts the promise: a clear error or the right answer, and no process left running.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from solver.workers import WorkerDiedError, WorkerPool
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _kill_myself(x: int) -> int:
+    if x == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x
+
+
+def _fail(x: int) -> int:
+    if x == 2:
+        raise ValueError(f"bad {x}")
+    return x
+
+
+def _sleep(x: float) -> float:
+    time.sleep(x)
+    return x
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie, dead but not yet reaped, counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def gone(pids: list[int], within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not any(_alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def children(pid: int) -> list[int]:
+    """The process ids whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+class TestResults:
+    """Answers come back in order, and a task's own error is raised as it is."""
+
+    def test_map_is_in_order(self) -> None:
+        with WorkerPool(2) as pool:
+            assert list(pool.map(pow, range(20), [2] * 20)) == [x * x for x in range(20)]
+            assert sorted(pool.imap_unordered(abs, [(-1,), (2,), (-3,)])) == [1, 2, 3]
+
+    def test_a_task_error_is_raised_and_the_workers_end(self) -> None:
+        with WorkerPool(2) as pool:
+            pids = pool.pids
+            with pytest.raises(ValueError, match="bad 2"):
+                list(pool.map(_fail, range(5)))
+        assert gone(pids)
+
+    def test_bad_worker_counts_are_refused(self) -> None:
+        with pytest.raises(ValueError, match="expected an int >= 1"):
+            WorkerPool(0).start()
+
+
+class TestDeadWorker:
+    """A worker killed (as by the out-of-memory killer) ends the work, naming it."""
+
+    def test_a_killed_worker_is_named_and_the_others_end(self) -> None:
+        began = time.monotonic()
+        with WorkerPool(2, name="t") as pool:
+            pids = pool.pids
+            with pytest.raises(WorkerDiedError) as e:
+                list(pool.map(_kill_myself, range(8)))
+        message = str(e.value)
+        assert "SIGKILL" in message and "worker process t-" in message
+        assert any(f"pid {p}" in message for p in pids)
+        assert gone(pids) and time.monotonic() - began < 10
+
+
+SCRIPT = textwrap.dedent(
+    """
+    import sys, time
+    sys.path.insert(0, {root!r})
+    from zerosum import main
+    from tests.solver.test_workers import _sleep
+    from solver.workers import WorkerPool
+
+    def run(argv):
+        with WorkerPool(2) as pool:
+            print(*pool.pids, flush=True)
+            list(pool.map(_sleep, [60.0] * 4))
+        return 0
+
+    import zerosum.cli
+    zerosum.cli.main = run
+    sys.exit(main([]))
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("sent", "code"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -signal.SIGKILL)],
+)
+def test_a_signal_to_the_parent_ends_every_worker(sent: int, code: int) -> None:
+    """Ctrl-C and SIGTERM end the parent (130, 143, no traceback) and its workers; after
+    kill -9 of the parent, the workers end by themselves."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT.format(root=str(ROOT))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert process.stdout is not None
+    pids = [int(p) for p in process.stdout.readline().split()]
+    assert len(pids) == 2
+    time.sleep(0.3)  # the workers are in their tasks
+    process.send_signal(sent)
+    try:
+        _, err = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert process.returncode == code
+    assert "Traceback" not in err
+    assert gone(pids), "a worker outlived its parent"
