@@ -64,6 +64,7 @@ from games.ayoayo.tablebase_index import (
     splits,
 )
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
+from games.ayoayo.tablebase_partitions import OutOfCoreBuilder
 from solver.errors import GameError
 from solver.retrograde import ENDLESS, solve_graph
 
@@ -122,6 +123,7 @@ def build(
     kernel: LevelKernel | None = None,
     block: int = BLOCK,
     progress: Callable[[str], None] | None = None,
+    out_of_core: OutOfCoreBuilder | None = None,
 ) -> list[LevelReport]:
     """Build every missing level up to ``up_to`` seeds in ``directory``, smallest first.
 
@@ -134,6 +136,9 @@ def build(
             the same contracts, which gives the same bytes).
         block: boards per block.
         progress: called with a line of text as each level starts and ends.
+        out_of_core: builds each level in partitions on disk instead
+            (:class:`games.ayoayo.native_partitions.PartitionedBuilder`: the same bytes, in
+            a memory budget); its scratch disk is checked instead of the memory.
 
     Returns:
         A :class:`LevelReport` per level, smallest first.
@@ -144,7 +149,10 @@ def build(
             the machine has available (checked before anything is built).
     """
     kernel = kernel or PURE
-    _check_memory(up_to, directory, kernel)
+    if out_of_core is None:
+        _check_memory(up_to, directory, kernel)
+    else:
+        out_of_core.check(n for n in levels_up_to(up_to) if not level_path(directory, n).exists())
     reports = []
     lower: dict[int, npt.NDArray[np.int8]] = {}
     for seeds in levels_up_to(up_to):
@@ -172,9 +180,12 @@ def build(
             progress(f"level {seeds:2d}: building {_positions(seeds)} ...")
         began = time.perf_counter()
         phases: dict[str, float] = {}
-        values, distances = build_level(
-            seeds, lower, executor=executor, kernel=kernel, block=block, phases=phases
-        )
+        if out_of_core is None:
+            values, distances = build_level(
+                seeds, lower, executor=executor, kernel=kernel, block=block, phases=phases
+            )
+        else:
+            values, distances = out_of_core(seeds, lower, executor=executor, phases=phases)
         seconds = time.perf_counter() - began
         write_level(directory, seeds, distances, kind=DISTANCES)  # first: values mark a level
         write_level(directory, seeds, values)
@@ -184,11 +195,14 @@ def build(
             seconds=round(seconds, 3),
             phases={k: round(v, 3) for k, v in phases.items()},
             moves=_name(kernel.moves),
-            solve=_name(kernel.solve),
+            solve=_name(kernel.solve if out_of_core is None else out_of_core),
             executor=_name(executor),
         )
+        if out_of_core is not None:
+            del values, distances
+            out_of_core.finish(seeds)
         lower[seeds] = read_level(path, seeds=seeds).values
-        reports.append(LevelReport(seeds, values.size, 1, seconds, path))
+        reports.append(LevelReport(seeds, level_size(seeds), 1, seconds, path))
         if progress:
             progress(f"level {seeds:2d}: built in {seconds:.1f} s")
     return reports
