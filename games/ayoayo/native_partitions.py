@@ -33,7 +33,7 @@ a group's values or a group's plies.
 >>> from games.ayoayo.tablebase_build import build
 >>> from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
 >>> with tempfile.TemporaryDirectory() as parts, tempfile.TemporaryDirectory() as whole:
-...     ooc = PartitionedBuilder(Path(parts) / "scratch", partition=100)
+...     ooc = PartitionedBuilder(Path(parts) / "scratch", partition=128)
 ...     _ = build(8, parts, out_of_core=ooc), build(8, whole, kernel=KERNEL)
 ...     [level_path(parts, 8, k).read_bytes() == level_path(whole, 8, k).read_bytes()
 ...      for k in (VALUES, DISTANCES)]
@@ -135,20 +135,21 @@ def _predecessors(pairs: Any, boards: int) -> Any:
 
 
 @_jit
-def _expand(
-    front: Any, ptr: Any, src: Any, value: Any, copies: int, size: int, boards: int, parts: int
-) -> Any:
+def _expand(front: Any, ptr: Any, src: Any, value: Any, copies: int, shift: int, nts: Any) -> Any:
     """The updates a partition's decided positions ``front`` send their predecessors.
 
-    Returns ``(target, payload, first)``: the target's position in its own partition, the
-    decided child's value, and where each target partition's updates start.
+    Partitions are ``1 << shift`` boards (``nts[t]``: partition ``t``'s). Returns ``(target,
+    payload, first)``: the target's position in its own partition, the decided child's
+    value, and where each target partition's updates start.
     """
+    parts = nts.shape[0]
+    mask = (1 << shift) - 1
     nk = ptr.shape[0] - 1
     first = np.zeros(parts + 1, dtype=np.int64)
     for f in range(front.shape[0]):
         i = front[f] % nk
         for j in range(ptr[i], ptr[i + 1]):
-            first[src[j] // size + 1] += 1
+            first[(src[j] >> shift) + 1] += 1
     for t in range(parts):
         first[t + 1] += first[t]
     target = np.empty(first[parts], dtype=np.int32)
@@ -157,17 +158,16 @@ def _expand(
     for f in range(front.shape[0]):
         u = front[f]
         c = u // nk
-        i = u % nk
+        i = u - c * nk
         to = 0 if copies == 1 else 1 - c  # a move crosses to the other split of a pair
         v = value[u]
         for j in range(ptr[i], ptr[i + 1]):
             b = src[j]
-            t = b // size
-            lo = t * size
-            nt = min(size, boards - lo)
-            target[fill[t]] = to * nt + b - lo
-            payload[fill[t]] = v
-            fill[t] += 1
+            t = b >> shift
+            at = fill[t]
+            target[at] = to * nts[t] + (b & mask)
+            payload[at] = v
+            fill[t] = at + 1
     return target, payload, first
 
 
@@ -404,7 +404,8 @@ class PartitionedBuilder:
         root: where the levels' scratch directories go (``ayoayo-NN.scratch``).
         memory: the memory budget in bytes, which sets the partition size (default: half the
             memory available).
-        partition: boards per partition, overriding the budget (tests use small ones).
+        partition: boards per partition, a power of two, overriding the budget (tests use
+            small ones).
         threads: groups of splits solved at once (default: the CPUs, at most 2 a level's
             memory budget is shared between).
         kernel: the moves function (the compiled one).
@@ -434,7 +435,7 @@ class PartitionedBuilder:
         """The partitions of level ``seeds`` under this budget."""
         if self.partition is not None:
             boards = board_count(seeds)
-            return PartitionLayout(seeds, boards, max(1, min(self.partition, boards)))
+            return PartitionLayout(seeds, boards, self.partition)
         return layout_for(seeds, self.memory // self.threads)
 
     def check(self, missing: Iterable[int]) -> None:
@@ -679,6 +680,8 @@ class _Group:
         the frontier is each partition's every position (the pending counts)."""
         layout = self.layout
         chunk = self.level.update_cap
+        shift = layout.size.bit_length() - 1
+        nts = np.array([layout.nodes(t) for t in range(self.parts)], dtype=np.int64)
         for k in range(self.parts):
             self.level._check_stop()
             positions = (
@@ -687,14 +690,7 @@ class _Group:
             ptr, src = self.graph[k]
             for at in range(0, positions.size, chunk):
                 target, payload, first = _expand(
-                    positions[at : at + chunk],
-                    ptr,
-                    src,
-                    value[k],
-                    self.copies,
-                    layout.size,
-                    layout.boards,
-                    self.parts,
+                    positions[at : at + chunk], ptr, src, value[k], self.copies, shift, nts
                 )
                 self.level.builder.rounds += 1
                 for t in range(self.parts):

@@ -20,9 +20,9 @@ partition's moves, a partition's reversed moves, a group's values, a group's pli
 by a file written atomically after its arrays are flushed, so a build killed at any moment
 resumes at the first unmarked step; a step's files are rewritten from the start when it runs.
 
->>> layout = PartitionLayout(8, board_count(8), 10_000)
->>> layout.parts, layout.bounds(7), layout.nodes(7, copies=2)
-(8, (70000, 75582), 11164)
+>>> layout = PartitionLayout(8, board_count(8), 1 << 13)
+>>> layout.parts, layout.bounds(9), layout.nodes(9, copies=2)
+(10, (73728, 75582), 3708)
 """
 
 from __future__ import annotations
@@ -103,11 +103,19 @@ class OutOfCoreBuilder(Protocol):
 
 @attrs.frozen
 class PartitionLayout:
-    """Level ``seeds`` cut into partitions of ``size`` consecutive board ranks."""
+    """Level ``seeds`` cut into partitions of ``size`` consecutive board ranks.
+
+    ``size`` is a power of two, so a board's partition is a shift of its rank.
+    """
 
     seeds: int
     boards: int
-    size: int
+    size: int = attrs.field()
+
+    @size.validator
+    def _power_of_two(self, _: object, size: int) -> None:
+        if size < 1 or size & (size - 1):
+            raise ValueError(f"a partition size must be a power of two, got {size!r}")
 
     @property
     def parts(self) -> int:
@@ -132,8 +140,8 @@ def layout_for(seeds: int, memory: int) -> PartitionLayout:
     (2, 1)
     """
     boards = board_count(seeds)
-    size = max(MIN_PARTITION, memory // MEMORY_BYTES_PER_PARTITION_BOARD)
-    return PartitionLayout(seeds, boards, min(size, boards) or 1)
+    size = max(MIN_PARTITION, min(memory // MEMORY_BYTES_PER_PARTITION_BOARD, boards))
+    return PartitionLayout(seeds, boards, 1 << (size.bit_length() - 1))
 
 
 def disk_needed(seeds: int) -> int:
