@@ -63,7 +63,14 @@ AYOAYO_FLOORS = (
         "tablebase_plan",
         "tablebase",
     ),
-    ("native_jit", "native_rules", "native_search", "native_tablebase", "native_partitions", "accel"),
+    (
+        "native_jit",
+        "native_rules",
+        "native_search",
+        "native_tablebase",
+        "native_partitions",
+        "accel",
+    ),
     ("game", "__init__"),
 )
 

@@ -172,7 +172,7 @@ def _expand(front: Any, ptr: Any, src: Any, value: Any, copies: int, shift: int,
 
 
 @_jit
-def _apply(  # noqa: C901 (compiled hot loop, kept inline)
+def _apply(
     phase: int,
     target: Any,
     payload: Any,
@@ -261,9 +261,7 @@ def _by_exit(rel: Any, top: int) -> Any:
 
 
 @_jit
-def _seed_values(
-    order: Any, first: Any, top: int, s: int, value: Any, count: Any, out: Any
-) -> int:
+def _seed_values(order: Any, first: Any, top: int, s: int, value: Any, count: Any, out: Any) -> int:
     """Threshold ``s``: an exit worth ``s`` decides a win; one worth ``-s`` is no longer
     better than ``-s`` (the counter of a position all of whose moves lead into W)."""
     n = 0
@@ -648,7 +646,9 @@ class _Group:
     def state(self, array: str, dtype: Any, *, create: bool = False) -> list[npt.NDArray[Any]]:
         shapes = [(self.layout.nodes(k, self.copies),) for k in range(self.parts)]
         if create:
-            maps = [self.scratch.create(self.name(array, k), dtype, s) for k, s in enumerate(shapes)]
+            maps = [
+                self.scratch.create(self.name(array, k), dtype, s) for k, s in enumerate(shapes)
+            ]
         else:
             maps = [
                 self.scratch.open(self.name(array, k), dtype, s, write=True)
@@ -804,7 +804,9 @@ class _Group:
         count: Sequence[npt.NDArray[Any]],
     ) -> None:
         """Draws left open take the quickest value-keeping end (``_open_draws``, by ply)."""
-        opened = sum(int(np.count_nonzero((p == -1) & (v == 0))) for v, p in zip(value, plies))
+        opened = sum(
+            int(np.count_nonzero((p == -1) & (v == 0))) for v, p in zip(value, plies, strict=True)
+        )
         if not opened:
             return
         top = max((int(p.max()) for p in plies if p.size), default=0)

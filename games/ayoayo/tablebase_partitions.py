@@ -28,7 +28,6 @@ resumes at the first unmarked step; a step's files are rewritten from the start 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from collections.abc import Iterable, Mapping
