@@ -33,7 +33,7 @@ a group's values or a group's plies.
 >>> from games.ayoayo.tablebase_build import build
 >>> from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
 >>> with tempfile.TemporaryDirectory() as parts, tempfile.TemporaryDirectory() as whole:
-...     ooc = PartitionedBuilder(Path(parts) / "scratch", partition=128)
+...     ooc = PartitionedBuilder(Path(parts) / "scratch", partition=1 << 12)
 ...     _ = build(8, parts, out_of_core=ooc), build(8, whole, kernel=KERNEL)
 ...     [level_path(parts, 8, k).read_bytes() == level_path(whole, 8, k).read_bytes()
 ...      for k in (VALUES, DISTANCES)]
@@ -499,8 +499,8 @@ class _Level:
             self.distances = scratch.create("distances", np.uint16, shape)
             self.values = scratch.create("values", np.int8, shape)
         budget = builder.memory // builder.threads
-        self.update_cap = max(1 << 16, budget // 16)  # positions a batch of updates comes from
-        self.frontier_cap = max(1 << 20, budget // 8)
+        self.update_cap = max(256, budget // 64)  # positions a batch of updates comes from
+        self.frontier_cap = budget // 8  # bytes of frontiers kept in memory, the rest on disk
         self.stop = threading.Event()
 
     def _mark(self, step: str, *arrays: npt.NDArray[Any]) -> None:

@@ -139,7 +139,9 @@ def layout_for(seeds: int, memory: int) -> PartitionLayout:
     (2, 1)
     """
     boards = board_count(seeds)
-    size = max(MIN_PARTITION, min(memory // MEMORY_BYTES_PER_PARTITION_BOARD, boards))
+    size = max(MIN_PARTITION, memory // MEMORY_BYTES_PER_PARTITION_BOARD)
+    if size >= boards:  # one partition: the level's boards rounded up to a power of two
+        return PartitionLayout(seeds, boards, 1 << (boards - 1).bit_length())
     return PartitionLayout(seeds, boards, 1 << (size.bit_length() - 1))
 
 
