@@ -6,6 +6,7 @@ Usage (from the project root)::
     .venv/bin/python benchmarks/tablebase.py --seeds 20 --verify 20000   # compiled, to 20
     .venv/bin/python benchmarks/tablebase.py --kernel pure --seeds 8 --workers 1
     .venv/bin/python benchmarks/tablebase.py --json out/tablebase.json --markdown
+    .venv/bin/python benchmarks/tablebase.py --seeds 16 --memory 2G    # out of core, 2 GB
 
 Builds every level up to ``--seeds`` from nothing into a fresh temporary directory (or
 ``--dir``, which is kept; levels already there are reused, as a resumed build would), with
@@ -71,6 +72,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         choices=["compiled", "pure"],
         default="compiled" if level_kernel() is not None else "pure",
         help="the compiled builder (default when numba is installed) or the pure one",
+    )
+    parser.add_argument(
+        "--memory",
+        help="build out of core within this memory (e.g. 2G; partitions on disk, scratch in the "
+        "build directory)",
     )
     parser.add_argument("--verify", type=int, default=0, help="positions checked a level (0)")
     parser.add_argument("--probes", type=int, default=20_000, help="probes a round (20000)")
@@ -159,14 +165,27 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if len(words) > 2 and words[2] in ("built", "present"):  # "level NN: built in ..."
             peaks[int(words[1].rstrip(":"))] = _peak_bytes()
 
+    out_of_core = None
+    if args.memory is not None:
+        from games.ayoayo.native_partitions import PartitionedBuilder
+        from games.ayoayo.tablebase_partitions import parse_size
+
+        out_of_core = PartitionedBuilder(directory, memory=parse_size(args.memory))
     began = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as executor:
             reports = build(
-                args.seeds, directory, executor=executor, kernel=kernel, progress=progress
+                args.seeds,
+                directory,
+                executor=executor,
+                kernel=kernel,
+                progress=progress,
+                out_of_core=out_of_core,
             )
     else:
-        reports = build(args.seeds, directory, kernel=kernel, progress=progress)
+        reports = build(
+            args.seeds, directory, kernel=kernel, progress=progress, out_of_core=out_of_core
+        )
     total = time.perf_counter() - began
     levels = []
     for report in reports:
@@ -206,6 +225,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "seeds": args.seeds,
         "kernel": args.kernel,
         "workers": args.workers,
+        "memory": args.memory,
         "cpus": os.cpu_count(),
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],

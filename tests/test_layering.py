@@ -54,8 +54,24 @@ class TestLayering:
 AYOAYO_FLOORS = (
     ("board",),
     ("rules",),
-    ("tablebase_index", "tablebase_files", "tablebase_moves", "tablebase_build", "tablebase"),
-    ("jit_cache", "native_jit", "native_rules", "native_search", "native_tablebase", "accel"),
+    (
+        "tablebase_index",
+        "tablebase_files",
+        "tablebase_moves",
+        "tablebase_partitions",
+        "tablebase_build",
+        "tablebase_plan",
+        "tablebase",
+    ),
+    (
+        "jit_cache",
+        "native_jit",
+        "native_rules",
+        "native_search",
+        "native_tablebase",
+        "native_partitions",
+        "accel",
+    ),
     ("game", "__init__"),
 )
 

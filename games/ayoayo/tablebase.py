@@ -69,6 +69,7 @@ from games.ayoayo.tablebase_index import (
     splits,
     view_of,
 )
+from games.ayoayo.tablebase_partitions import OutOfCoreBuilder
 from solver.workers import Mapper
 
 __all__ = ["ENV_DIRECTORY", "Tablebase", "default_directory"]
@@ -199,8 +200,10 @@ class Tablebase:
         *,
         executor: Mapper | None = None,
         progress: Callable[[str], None] | None = None,
+        out_of_core: OutOfCoreBuilder | None = None,
     ) -> list[LevelReport]:
-        """Build the missing levels up to ``up_to`` seeds here (:func:`tablebase_build.build`)."""
+        """Build the missing levels up to ``up_to`` seeds here (:func:`tablebase_build.build`;
+        ``out_of_core``: in partitions on disk)."""
         try:
             return tablebase_build.build(
                 up_to,
@@ -208,6 +211,7 @@ class Tablebase:
                 executor=executor,
                 kernel=None if self.builder is None else self.builder(),
                 progress=progress,
+                out_of_core=out_of_core,
             )
         finally:
             self.refresh()

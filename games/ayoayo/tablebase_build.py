@@ -69,6 +69,7 @@ from games.ayoayo.tablebase_index import (
     splits,
 )
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
+from games.ayoayo.tablebase_partitions import OutOfCoreBuilder
 from solver.errors import GameError
 from solver.resources import available_memory
 from solver.retrograde import ENDLESS, solve_graph
@@ -135,6 +136,7 @@ def build(
     kernel: LevelKernel | None = None,
     block: int = BLOCK,
     progress: Callable[[str], None] | None = None,
+    out_of_core: OutOfCoreBuilder | None = None,
 ) -> list[LevelReport]:
     """Build every missing level up to ``up_to`` seeds in ``directory``, smallest first.
 
@@ -147,6 +149,9 @@ def build(
             the same contracts, which gives the same bytes).
         block: boards per block.
         progress: called with a line of text as each level starts and ends.
+        out_of_core: builds each level in partitions on disk instead
+            (:class:`games.ayoayo.native_partitions.PartitionedBuilder`: the same bytes, in
+            a memory budget); its scratch disk is checked instead of the memory.
 
     Returns:
         A :class:`LevelReport` per level, smallest first.
@@ -158,7 +163,7 @@ def build(
     """
     kernel = kernel or PURE
     with _building(Path(directory)):
-        return _build(up_to, Path(directory), executor, kernel, block, progress)
+        return _build(up_to, Path(directory), executor, kernel, block, progress, out_of_core)
 
 
 @contextlib.contextmanager
@@ -212,7 +217,10 @@ def _build(
     kernel: LevelKernel,
     block: int,
     progress: Callable[[str], None] | None,
+    out_of_core: OutOfCoreBuilder | None,
 ) -> list[LevelReport]:
+    if out_of_core is not None:  # the largest level's scratch must fit: refused before any work
+        out_of_core.check(n for n in levels_up_to(up_to) if not level_path(directory, n).exists())
     reports = []
     lower: dict[int, npt.NDArray[np.int8]] = {}
     built_on = 0  # the lineage of the level below, as read or written
@@ -242,15 +250,21 @@ def _build(
             if progress:
                 progress(f"level {seeds:2d}: present ({_positions(seeds)})")
             continue
-        check_memory(seeds, kernel)
+        if out_of_core is None:
+            check_memory(seeds, kernel)
+        else:  # its memory is its budget; its scratch disk is what must fit
+            out_of_core.check([seeds])
         check_disk(directory, seeds)
         if progress:
             progress(f"level {seeds:2d}: building {_positions(seeds)} ...")
         began = time.perf_counter()
         phases: dict[str, float] = {}
-        values, distances = build_level(
-            seeds, lower, executor=executor, kernel=kernel, block=block, phases=phases
-        )
+        if out_of_core is None:
+            values, distances = build_level(
+                seeds, lower, executor=executor, kernel=kernel, block=block, phases=phases
+            )
+        else:
+            values, distances = out_of_core(seeds, lower, executor=executor, phases=phases)
         seconds = time.perf_counter() - began
         write_tables(directory, seeds, values, distances, built_on=built_on)
         write_build_record(
@@ -259,14 +273,17 @@ def _build(
             seconds=round(seconds, 3),
             phases={k: round(v, 3) for k, v in phases.items()},
             moves=_name(kernel.moves),
-            solve=_name(kernel.solve),
+            solve=_name(kernel.solve if out_of_core is None else out_of_core),
             executor=_name(executor),
         )
+        if out_of_core is not None:
+            del values, distances
+            out_of_core.finish(seeds)
         written = read_level(path, seeds=seeds)
         assert written.header is not None
         lower[seeds] = written.values
         built_on = written.header.chain
-        reports.append(LevelReport(seeds, values.size, 1, seconds, path))
+        reports.append(LevelReport(seeds, level_size(seeds), 1, seconds, path))
         if progress:
             progress(f"level {seeds:2d}: built in {seconds:.1f} s")
     return reports

@@ -3,14 +3,21 @@
 ``build GAME --seeds N`` builds every missing level up to N seeds on the board (a line per
 level; resumable: levels already built are kept; Ctrl-C leaves no half-built level);
 ``info GAME`` lists the levels present; ``probe GAME --position P`` gives a position's exact
-value and its value-keeping moves. ``--dir`` overrides the directory.
+value and its value-keeping moves; ``plan GAME --seeds N`` what building up to N costs
+(positions, disk, memory, core-hours). ``--dir`` overrides the directory. ``build --memory
+SIZE`` (or ``--out-of-core``) builds each level in partitions on disk within SIZE of memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any, cast
 
+import attrs
+
+from games.ayoayo.tablebase_partitions import parse_size
 from solver.engine import search
 from solver.game import CapabilityError, EndgameTablebase, HasTablebase
 from solver.quoting import quote
@@ -59,13 +66,48 @@ def add_arguments(tablebase: argparse.ArgumentParser) -> None:
         help="generate the moves on a Dask cluster, e.g. tcp://scheduler:8786 (needs the "
         "cluster extra; the levels are solved and written here)",
     )
+    build.add_argument(
+        "--memory",
+        type=_size,
+        metavar="SIZE",
+        help="build each level out of core, in partitions on disk, within SIZE of memory "
+        "(e.g. 8G; the same files; needs the fast extra)",
+    )
+    build.add_argument(
+        "--out-of-core",
+        action="store_true",
+        help="build out of core within half the memory available (what --memory sets)",
+    )
+    build.add_argument(
+        "--scratch",
+        metavar="DIR",
+        help="where an out-of-core build keeps its partitions (default: the tablebase "
+        "directory); a rerun resumes there",
+    )
+    plan = actions.add_parser(
+        "plan", help="what building up to --seeds N costs: positions, disk, memory, core-hours"
+    )
+    game_arguments(plan)
+    plan.add_argument("--seeds", type=_seeds, required=True, metavar="N", help="the largest level")
+    plan.add_argument(
+        "--memory", type=_size, metavar="SIZE", help="memory a worker has (default: this machine's)"
+    )
+    plan.add_argument(
+        "--rate",
+        type=float,
+        metavar="R",
+        help="positions per core-second (default: measured from the levels built in --dir)",
+    )
+    plan.add_argument(
+        "--cores", type=positive_int, metavar="C", help="cores of the cluster, for the hours"
+    )
     info = actions.add_parser("info", help="list the levels built, their sizes and build times")
     game_arguments(info)
     probe = actions.add_parser("probe", help="the exact value of a covered position")
     game_arguments(probe)
     position_argument(probe, required=True)
     extra_fields(probe)
-    for sub in (build, info, probe):
+    for sub in (build, info, probe, plan):
         sub.add_argument("--dir", metavar="DIR", help="the tablebase directory")
         sub.add_argument("--json", action="store_true", help="print JSON")
 
@@ -107,6 +149,13 @@ def _workers(asked: int | None) -> int:
     return asked
 
 
+def _size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"invalid size: {e}") from None
+
+
 def _dask_client(address: str) -> Any:
     """A Dask client connected to the scheduler at ``address`` (the cluster extra)."""
     try:
@@ -138,6 +187,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
         return _build(tablebase, args, io)
     if args.action == "info":
         return _info(game, tablebase, args, io)
+    if args.action == "plan":
+        return _plan(tablebase, args, io)
     return _probe(game, tablebase, args, io)
 
 
@@ -148,6 +199,9 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
         raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
     workers = _workers(args.workers)
     client = None if args.dask is None else _dask_client(args.dask)
+    options: dict[str, Any] = {}
+    if args.memory is not None or args.out_of_core or args.scratch is not None:
+        options["out_of_core"] = _out_of_core(tablebase, args)
     headed = False
 
     def progress(line: str) -> None:
@@ -159,16 +213,17 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
         io.print(line)
 
     lines = None if args.json else progress
+    builder = cast(Any, tablebase).build
     if client is not None:
         with client:
-            reports = tablebase.build(args.seeds, executor=client.get_executor(), progress=lines)
+            reports = builder(args.seeds, executor=client.get_executor(), progress=lines, **options)
     elif workers > 1:
         # Our own workers: a dead one ends the build naming it; Ctrl-C, SIGTERM or any error
         # here ends them all; they exit by themselves if this process dies.
         with WorkerPool(workers, name="tablebase-worker") as pool:
-            reports = tablebase.build(args.seeds, executor=pool, progress=lines)
+            reports = builder(args.seeds, executor=pool, progress=lines, **options)
     else:
-        reports = tablebase.build(args.seeds, progress=lines)
+        reports = builder(args.seeds, progress=lines, **options)
     if args.json:
         io.json(
             {
@@ -183,6 +238,91 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
                     for r in reports
                 ],
             }
+        )
+    return EXIT_OK
+
+
+def _out_of_core(tablebase: EndgameTablebase, args: argparse.Namespace) -> Any:
+    """The out-of-core builder the options ask for (Ayòayò's, on the compiled kernel)."""
+    from games.ayoayo.accel import level_kernel
+
+    if level_kernel() is None:
+        raise UsageError("--memory and --out-of-core need the compiled kernel: the fast extra")
+    from games.ayoayo.native_partitions import PartitionedBuilder
+
+    root = Path(args.scratch) if args.scratch is not None else Path(tablebase.directory)
+    return PartitionedBuilder(root, memory=args.memory)
+
+
+def _plan(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
+    """Per level: positions, disk, memory per worker and core-hours; then the totals."""
+    from games.ayoayo import tablebase_plan
+    from games.ayoayo.tablebase_build import available_memory
+
+    memory = args.memory or (available_memory() or 1 << 32) // 2
+    found = tablebase_plan.measured(tablebase.directory)
+    fall = tablebase_plan.slowdown(found)
+    at = 0
+    if args.rate is not None:
+        if not args.rate > 0:
+            raise UsageError(f"invalid --rate {args.rate!r}: expected positions per second > 0")
+        rate, source = args.rate, "given"
+    elif found:
+        best = max(found, key=lambda m: (m.out_of_core, m.seeds))
+        rate, source, at = best.rate, f"measured at level {best.seeds}", best.seeds
+    else:
+        rate, source = tablebase_plan.DEFAULT_RATE, "the default (nothing measured here)"
+    rows = tablebase_plan.plan(args.seeds, rate=rate, memory=memory, at=at, fall=fall)
+    total = tablebase_plan.totals(rows)
+    cores = args.cores or os.cpu_count() or 1
+    checks = tablebase_plan.check(found)
+    if args.json:
+        io.json(
+            {
+                "rate": rate,
+                "rate_source": source,
+                "slowdown_per_level": fall,
+                "memory": memory,
+                "cores": cores,
+                "levels": [attrs.asdict(r) for r in rows],
+                "total": total,
+                "hours": total["core_hours"] / cores,
+                "check": [
+                    {"seeds": n, "predicted_seconds": p, "measured_seconds": m}
+                    for n, p, m in checks
+                ],
+            }
+        )
+        return EXIT_OK
+    io.print(
+        f"rate: {rate / 1e6:.2f} M positions per core-second ({source}), falling "
+        f"{fall:.2f}x a level above it (measured between the levels built here)"
+    )
+    io.print(f"memory per worker: {memory / 1e9:.1f} GB")
+    table = io.table(
+        ">seeds", ">positions", ">level GB", ">scratch GB", ">partitions", ">worker GB", ">core-h"
+    )
+    for r in rows:
+        table.add_row(
+            str(r.seeds),
+            f"{r.positions:,}",
+            f"{r.level_bytes / 1e9:.2f}",
+            f"{r.scratch_bytes / 1e9:.2f}",
+            str(r.partitions),
+            f"{r.worker_memory / 1e9:.2f}",
+            f"{r.core_hours:.2f}",
+        )
+    io.print(table)
+    io.print(
+        f"total: {total['positions']:,.0f} positions, {total['core_hours']:,.1f} core-hours "
+        f"({total['core_hours'] / cores:,.1f} h on {cores} cores), "
+        f"{total['level_bytes'] / 1e12:.3f} TB of level files, "
+        f"{total['scratch_bytes'] / 1e9:,.1f} GB of scratch for the largest level"
+    )
+    for n, predicted, seconds in checks:
+        io.print(
+            f"check: level {n} predicted {predicted:.1f} s from the level below, "
+            f"measured {seconds:.1f} s"
         )
     return EXIT_OK
 

@@ -1,0 +1,845 @@
+"""Building a tablebase level out of core: partitions on disk, updates batched per partition.
+
+The in-memory builder (:mod:`games.ayoayo.native_tablebase`) holds a whole level's move graph
+and solve state at once: about 125 bytes a board, 52 GB at level 24. This one keeps them in
+the files of :mod:`games.ayoayo.tablebase_partitions`, a partition of board ranks each, and
+works on one partition at a time (as Bal & Allis, Romein & Bal, and Wu, Liu & Hsu solve
+awari and Chinese chess endgames in parts):
+
+1. **Moves.** Per partition, the moves of its boards (the kernel's ``moves``, over the
+   executor) and each split's best exit (:func:`games.ayoayo.native_tablebase._absorb`, the
+   same kernel as in memory) into ``stay-k`` and ``exit-k``.
+2. **Moves reversed.** Each partition's moves are bucketed by the partition of their child and
+   appended to that partition's spill file; each spill is then sorted into the partition's
+   predecessor lists (``rptr-k``, ``rsrc-k``).
+3. **Solve, a group of splits at a time** (on threads), in *rounds*: a round takes each
+   partition's frontier (the positions decided in the last round), walks their predecessors
+   and sends each an update ``(position, value of the decided child)``; updates are batched
+   per target partition and applied there, which decides new positions: the next frontier.
+   The rounds follow :func:`games.ayoayo.native_tablebase._values` (a sweep of thresholds
+   from the largest exit value down, a breadth-first search per threshold; the sets it
+   builds are least fixpoints, so the order updates arrive in does not change them), then
+   ``_plies`` and ``_open_draws`` (breadth-first by ply: the plies a round gives are one
+   more than its frontier's, exactly the in-memory queue's order), so values and distances,
+   and the files, are the same byte for byte.
+
+Memory: one partition's arrays and the update batches, sized by the memory budget
+(:func:`games.ayoayo.tablebase_partitions.layout_for`); everything else is in files. A killed
+build resumes at the first unfinished step: a partition's moves, a partition's reversed moves,
+a group's values or a group's plies.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> from games.ayoayo.tablebase_build import build
+>>> from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
+>>> with tempfile.TemporaryDirectory() as parts, tempfile.TemporaryDirectory() as whole:
+...     ooc = PartitionedBuilder(Path(parts) / "scratch", partition=1 << 12)
+...     _ = build(8, parts, out_of_core=ooc), build(8, whole, kernel=KERNEL)
+...     [level_path(parts, 8, k).read_bytes() == level_path(whole, 8, k).read_bytes()
+...      for k in (VALUES, DISTANCES)]
+[True, True]
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from games.ayoayo.native_jit import compiled
+from games.ayoayo.native_tablebase import KERNEL, LowerLevels, _absorb
+from games.ayoayo.tablebase_build import (
+    BLOCK,
+    NO_EXIT,
+    LevelKernel,
+    _split_groups,
+    available_memory,
+    endless_values,
+)
+from games.ayoayo.tablebase_files import NO_DISTANCE
+from games.ayoayo.tablebase_index import board_count, splits
+from games.ayoayo.tablebase_partitions import (
+    PartitionLayout,
+    Scratch,
+    check_disk,
+    layout_for,
+    remove_scratch,
+    scratch_directory,
+)
+
+__all__ = ["PartitionedBuilder", "default_memory"]
+
+_NO_EXIT_REL: Final = 1 << 14
+"""A relative exit value no exit has (exits are within +-96), as in the in-memory kernels."""
+
+_VALUES, _PENDING, _PLIES, _DRAWS = 0, 1, 2, 3
+"""What an update does where it is applied (:func:`_apply`)."""
+
+
+def _jit(fn: Any) -> Any:
+    return compiled(fn, nogil=True)
+
+
+# ---- step 2: the moves reversed ----------------------------------------------------------------
+
+
+@_jit
+def _bucket_edges(stay: Any, lo: int, size: int, parts: int) -> Any:
+    """The moves of a partition as ``(child's local rank, board)`` pairs, by child partition."""
+    first = np.zeros(parts + 1, dtype=np.int64)
+    for i in range(stay.shape[0]):
+        for c in range(6):
+            x = stay[i, c]
+            if x >= 0:
+                first[x // size + 1] += 1
+    for t in range(parts):
+        first[t + 1] += first[t]
+    pairs = np.empty((first[parts], 2), dtype=np.int32)
+    fill = first[:-1].copy()
+    for i in range(stay.shape[0]):
+        for c in range(6):
+            x = stay[i, c]
+            if x >= 0:
+                t = x // size
+                pairs[fill[t], 0] = x - t * size
+                pairs[fill[t], 1] = lo + i
+                fill[t] += 1
+    return pairs, first
+
+
+@_jit
+def _predecessors(pairs: Any, boards: int) -> Any:
+    """The CSR of a partition's predecessors from its spilled ``(local rank, board)`` pairs."""
+    ptr = np.zeros(boards + 1, dtype=np.int64)
+    for j in range(pairs.shape[0]):
+        ptr[pairs[j, 0] + 1] += 1
+    for b in range(boards):
+        ptr[b + 1] += ptr[b]
+    src = np.empty(pairs.shape[0], dtype=np.int32)
+    fill = ptr[:-1].copy()
+    for j in range(pairs.shape[0]):
+        x = pairs[j, 0]
+        src[fill[x]] = pairs[j, 1]
+        fill[x] += 1
+    return ptr, src
+
+
+# ---- step 3: rounds of updates ------------------------------------------------------------------
+
+
+@_jit
+def _expand(front: Any, ptr: Any, src: Any, value: Any, copies: int, shift: int, nts: Any) -> Any:
+    """The updates a partition's decided positions ``front`` send their predecessors.
+
+    Partitions are ``1 << shift`` boards (``nts[t]``: partition ``t``'s). Returns ``(target,
+    payload, first)``: the target's position in its own partition, the decided child's
+    value, and where each target partition's updates start.
+    """
+    parts = nts.shape[0]
+    mask = (1 << shift) - 1
+    nk = ptr.shape[0] - 1
+    first = np.zeros(parts + 1, dtype=np.int64)
+    for f in range(front.shape[0]):
+        i = front[f] % nk
+        for j in range(ptr[i], ptr[i + 1]):
+            first[(src[j] >> shift) + 1] += 1
+    for t in range(parts):
+        first[t + 1] += first[t]
+    target = np.empty(first[parts], dtype=np.int32)
+    payload = np.empty(first[parts], dtype=np.int8)
+    fill = first[:-1].copy()
+    for f in range(front.shape[0]):
+        u = front[f]
+        c = u // nk
+        i = u - c * nk
+        to = 0 if copies == 1 else 1 - c  # a move crosses to the other split of a pair
+        v = value[u]
+        for j in range(ptr[i], ptr[i + 1]):
+            b = src[j]
+            t = b >> shift
+            at = fill[t]
+            target[at] = to * nts[t] + (b & mask)
+            payload[at] = v
+            fill[t] = at + 1
+    return target, payload, first
+
+
+@_jit
+def _apply(
+    phase: int,
+    target: Any,
+    payload: Any,
+    arg: int,
+    value: Any,
+    count: Any,
+    plies: Any,
+    pending: Any,
+    out: Any,
+) -> int:
+    """Apply updates to a partition's state; the positions decided go to ``out`` (returns how
+    many). ``arg`` is the threshold (values) or the senders' ply (plies, draws)."""
+    n = 0
+    for m in range(target.shape[0]):
+        y = target[m]
+        vx = payload[m]
+        if phase == 0:  # values at threshold arg: the sender joined W (vx > 0) or L (vx < 0)
+            if value[y] != 0:
+                continue
+            if vx < 0:
+                value[y] = arg
+                out[n] = y
+                n += 1
+            else:
+                count[y] -= 1
+                if count[y] == 0:
+                    value[y] = -arg
+                    out[n] = y
+                    n += 1
+        elif phase == 1:  # pending: the moves that keep the value
+            if vx == -value[y]:
+                pending[y] += 1
+        elif phase == 2:  # plies: a winner's quickest, a loser's or drawer's slowest
+            if plies[y] != -1 or value[y] != -vx:
+                continue
+            if value[y] > 0:
+                plies[y] = arg + 1
+                out[n] = y
+                n += 1
+            else:
+                pending[y] -= 1
+                if pending[y] == 0:
+                    plies[y] = arg + 1
+                    out[n] = y
+                    n += 1
+        else:  # open draws take the quickest value-keeping end
+            if plies[y] == -1 and value[y] == 0:
+                plies[y] = arg + 1
+                out[n] = y
+                n += 1
+    return n
+
+
+@_jit
+def _init_values(stay: Any, rel: Any, value: Any, count: Any) -> None:
+    """Undecided positions, each with its moves plus one for its exit to count down."""
+    nk = stay.shape[0]
+    for u in range(rel.shape[0]):
+        b = u % nk
+        d = 0
+        for c in range(6):
+            if stay[b, c] >= 0:
+                d += 1
+        if rel[u] != _NO_EXIT_REL:
+            d += 1
+        count[u] = d
+        value[u] = 0
+
+
+@_jit
+def _by_exit(rel: Any, top: int) -> Any:
+    """The positions with an exit, by exit value (counting sort), and where each value starts."""
+    first = np.zeros(2 * top + 2, dtype=np.int64)
+    for u in range(rel.shape[0]):
+        if rel[u] != _NO_EXIT_REL:
+            first[rel[u] + top + 1] += 1
+    for k in range(2 * top + 1):
+        first[k + 1] += first[k]
+    order = np.empty(first[2 * top + 1], dtype=np.int32)
+    fill = first.copy()
+    for u in range(rel.shape[0]):
+        if rel[u] != _NO_EXIT_REL:
+            order[fill[rel[u] + top]] = u
+            fill[rel[u] + top] += 1
+    return order, first
+
+
+@_jit
+def _seed_values(order: Any, first: Any, top: int, s: int, value: Any, count: Any, out: Any) -> int:
+    """Threshold ``s``: an exit worth ``s`` decides a win; one worth ``-s`` is no longer
+    better than ``-s`` (the counter of a position all of whose moves lead into W)."""
+    n = 0
+    for k in range(first[s + top], first[s + top + 1]):
+        u = order[k]
+        if value[u] == 0:
+            value[u] = s
+            out[n] = u
+            n += 1
+    for k in range(first[top - s], first[top - s + 1]):
+        u = order[k]
+        if value[u] == 0:
+            count[u] -= 1
+            if count[u] == 0:
+                value[u] = -s
+                out[n] = u
+                n += 1
+    return n
+
+
+@_jit
+def _init_plies(stay: Any, rel: Any, plies: Any, pending: Any, out: Any) -> int:
+    """No plies yet; positions without a move or an exit (the game over) end in 0 plies."""
+    nk = stay.shape[0]
+    n = 0
+    for u in range(rel.shape[0]):
+        b = u % nk
+        d = 0
+        for c in range(6):
+            if stay[b, c] >= 0:
+                d += 1
+        pending[u] = 0
+        plies[u] = -1
+        if d == 0 and rel[u] == _NO_EXIT_REL:
+            plies[u] = 0
+            out[n] = u
+            n += 1
+    return n
+
+
+@_jit
+def _seed_plies(rel: Any, value: Any, pending: Any, plies: Any, out: Any) -> int:
+    """A value-keeping exit ends in 1 ply: for winners, and for the others with nothing else."""
+    n = 0
+    for u in range(rel.shape[0]):
+        if rel[u] == value[u] and (value[u] > 0 or pending[u] == 0):
+            plies[u] = 1
+            out[n] = u
+            n += 1
+    return n
+
+
+@_jit
+def _settled_draws(value: Any, plies: Any, top: int) -> Any:
+    """The draws with plies, by ply (counting sort), and where each ply starts."""
+    first = np.zeros(top + 2, dtype=np.int64)
+    for u in range(value.shape[0]):
+        if value[u] == 0 and plies[u] >= 0:
+            first[plies[u] + 1] += 1
+    for k in range(top + 1):
+        first[k + 1] += first[k]
+    order = np.empty(first[top + 1], dtype=np.int32)
+    fill = first.copy()
+    for u in range(value.shape[0]):
+        if value[u] == 0 and plies[u] >= 0:
+            order[fill[plies[u]]] = u
+            fill[plies[u]] += 1
+    return order, first
+
+
+@_jit
+def _seed_draws(rel: Any, value: Any, plies: Any, out: Any) -> int:
+    """Open draws with an exit worth a draw end in 1 ply."""
+    n = 0
+    for u in range(rel.shape[0]):
+        if plies[u] == -1 and value[u] == 0 and rel[u] == 0:
+            plies[u] = 1
+            out[n] = u
+            n += 1
+    return n
+
+
+# ---- the driver ---------------------------------------------------------------------------------
+
+
+def default_memory() -> int:
+    """The default memory budget: half the memory available (at least 256 MB)."""
+    return max(1 << 28, (available_memory() or 1 << 32) // 2)
+
+
+class _Interrupted(Exception):
+    """Another thread of the build stopped (Ctrl-C or an error)."""
+
+
+class _Frontiers:
+    """Each partition's positions decided in a round, in memory up to a cap, then on disk."""
+
+    def __init__(self, scratch: Scratch, tag: str, parts: int, cap: int) -> None:
+        self.scratch = scratch
+        self.tag = tag
+        self.kept: list[list[npt.NDArray[np.int32]]] = [[] for _ in range(parts)]
+        self.spilled = [0] * parts
+        self.bytes = 0
+        self.cap = cap
+
+    def add(self, k: int, positions: npt.NDArray[np.int32]) -> None:
+        if not positions.size:
+            return
+        if self.bytes + positions.nbytes <= self.cap:
+            self.kept[k].append(positions.copy())
+            self.bytes += positions.nbytes
+            return
+        with self.scratch.path(f"front-{self.tag}-{k}").open("ab") as f:
+            f.write(positions.data)
+        self.spilled[k] += positions.size
+
+    def empty(self) -> bool:
+        return not any(self.kept) and not any(self.spilled)
+
+    def take(self, k: int) -> npt.NDArray[np.int32]:
+        parts = self.kept[k]
+        self.kept[k] = []
+        self.bytes -= sum(p.nbytes for p in parts)
+        if self.spilled[k]:
+            path = self.scratch.path(f"front-{self.tag}-{k}")
+            parts.append(np.fromfile(path, dtype=np.int32))
+            path.unlink()
+            self.spilled[k] = 0
+        if not parts:
+            return np.zeros(0, dtype=np.int32)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+class PartitionedBuilder:
+    """Builds a level in partitions on disk (see the module notes); the same bytes as in memory.
+
+    Args:
+        root: where the levels' scratch directories go (``ayoayo-NN.scratch``).
+        memory: the memory budget in bytes, which sets the partition size (default: half the
+            memory available).
+        partition: boards per partition, a power of two, overriding the budget (tests use
+            small ones).
+        threads: groups of splits solved at once (default: the CPUs, at most 2 a level's
+            memory budget is shared between).
+        kernel: the moves function (the compiled one).
+        step: called with the name of each step as it is marked done (a test kills a build
+            there).
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        memory: int | None = None,
+        partition: int | None = None,
+        threads: int | None = None,
+        kernel: LevelKernel = KERNEL,
+        step: Callable[[str], None] | None = None,
+    ) -> None:
+        self.root = Path(root)
+        self.memory = memory if memory is not None else default_memory()
+        self.partition = partition
+        self.threads = threads or min(2, os.cpu_count() or 1)
+        self.kernel = kernel
+        self.step = step
+        self.rounds = 0
+
+    def layout(self, seeds: int) -> PartitionLayout:
+        """The partitions of level ``seeds`` under this budget."""
+        if self.partition is not None:
+            boards = board_count(seeds)
+            return PartitionLayout(seeds, boards, self.partition)
+        return layout_for(seeds, self.memory // self.threads)
+
+    def check(self, missing: Iterable[int]) -> None:
+        """Raise :class:`ScratchTooLargeError` if the largest missing level's scratch files
+        would not fit on the scratch disk."""
+        levels = list(missing)
+        if levels:
+            check_disk(max(levels), self.root)
+
+    def finish(self, seeds: int) -> None:
+        """Remove level ``seeds``'s scratch directory."""
+        remove_scratch(self.root, seeds)
+
+    def __call__(
+        self,
+        seeds: int,
+        lower: Mapping[int, npt.NDArray[np.int8]],
+        *,
+        executor: Any = None,
+        phases: dict[str, float] | None = None,
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.uint16]]:
+        """The values and distances of level ``seeds`` (memory maps of scratch files)."""
+        layout = self.layout(seeds)
+        scratch = Scratch(scratch_directory(self.root, seeds), layout)
+        level = _Level(self, scratch, layout, lower, executor)
+        times = phases if phases is not None else {}
+        began = time.perf_counter()
+        level.moves()
+        times["moves"] = time.perf_counter() - began
+        began = time.perf_counter()
+        level.reverse()
+        times["graph"] = time.perf_counter() - began
+        began = time.perf_counter()
+        level.solve()
+        times["solve"] = time.perf_counter() - began
+        times["partitions"] = layout.parts
+        return level.values, level.distances
+
+
+class _Level:
+    """One level's out-of-core build: its scratch files and the steps over them."""
+
+    def __init__(
+        self,
+        builder: PartitionedBuilder,
+        scratch: Scratch,
+        layout: PartitionLayout,
+        lower: Mapping[int, npt.NDArray[np.int8]],
+        executor: Any,
+    ) -> None:
+        self.builder = builder
+        self.scratch = scratch
+        self.layout = layout
+        self.lower = lower
+        self.executor = executor
+        self.seeds = layout.seeds
+        self.cms = splits(self.seeds)
+        shape = (len(self.cms), layout.boards)
+        if scratch.path("values").exists():
+            self.values = scratch.open("values", np.int8, shape, write=True)
+            self.distances = scratch.open("distances", np.uint16, shape, write=True)
+        else:
+            self.distances = scratch.create("distances", np.uint16, shape)
+            self.values = scratch.create("values", np.int8, shape)
+        budget = builder.memory // builder.threads
+        self.update_cap = max(256, budget // 64)  # positions a batch of updates comes from
+        self.frontier_cap = budget // 8  # bytes of frontiers kept in memory, the rest on disk
+        self.stop = threading.Event()
+
+    def _mark(self, step: str, *arrays: npt.NDArray[Any]) -> None:
+        self.scratch.mark(step, *arrays)
+        if self.builder.step is not None:
+            self.builder.step(step)
+
+    # -- step 1 ------------------------------------------------------------------------------
+
+    def moves(self) -> None:
+        layout = self.layout
+        todo = [k for k in range(layout.parts) if not self.scratch.done(f"moves-{k}")]
+        if not todo:
+            return
+        below = LowerLevels(self.seeds, self.lower)
+        cms = np.array(self.cms, dtype=np.int64)
+        moves = self.builder.kernel.moves
+        for k in todo:
+            lo, hi = layout.bounds(k)
+            stay = self.scratch.create(f"stay-{k}", np.int32, (hi - lo, 6))
+            best = self.scratch.create(f"exit-{k}", np.int8, (len(self.cms), hi - lo))
+            best[:] = NO_EXIT
+            starts = list(range(lo, hi, BLOCK))
+            stops = [min(s + BLOCK, hi) for s in starts]
+            mapper = map if self.executor is None else self.executor.map
+            for part in mapper(moves, [self.seeds] * len(starts), starts, stops):
+                _absorb(
+                    self.seeds,
+                    part.start - lo,
+                    part.child,
+                    part.gain_mover,
+                    part.gain_opponent,
+                    cms,
+                    below.flat,
+                    below.offset,
+                    below.boards,
+                    below.first,
+                    np.asarray(stay),
+                    np.asarray(best),
+                )
+            self._mark(f"moves-{k}", stay, best)
+
+    # -- step 2 ------------------------------------------------------------------------------
+
+    def _stay(self, k: int) -> npt.NDArray[np.int32]:
+        lo, hi = self.layout.bounds(k)
+        return np.asarray(self.scratch.open(f"stay-{k}", np.int32, (hi - lo, 6)))
+
+    def _exit(self, k: int) -> npt.NDArray[np.int8]:
+        lo, hi = self.layout.bounds(k)
+        return np.asarray(self.scratch.open(f"exit-{k}", np.int8, (len(self.cms), hi - lo)))
+
+    def reverse(self) -> None:
+        layout = self.layout
+        parts = layout.parts
+        if all(self.scratch.done(f"reverse-{t}") for t in range(parts)):
+            return
+        if not self.scratch.done("spill"):
+            self.scratch.remove(*(f"spill-{t}" for t in range(parts)))
+            for k in range(parts):
+                self._check_stop()
+                lo, _ = layout.bounds(k)
+                pairs, first = _bucket_edges(self._stay(k), lo, layout.size, parts)
+                for t in range(parts):
+                    if first[t + 1] > first[t]:
+                        with self.scratch.path(f"spill-{t}").open("ab") as f:
+                            f.write(pairs[first[t] : first[t + 1]].data)
+            self._mark("spill")
+        for t in range(parts):
+            if self.scratch.done(f"reverse-{t}"):
+                continue
+            self._check_stop()
+            path = self.scratch.path(f"spill-{t}")
+            pairs = np.fromfile(path, dtype=np.int32) if path.exists() else np.zeros(0, np.int32)
+            lo, hi = layout.bounds(t)
+            ptr, src = _predecessors(pairs.reshape(-1, 2), hi - lo)
+            self.scratch.save(f"rptr-{t}", ptr)
+            self.scratch.save(f"rsrc-{t}", src)
+            self._mark(f"reverse-{t}")
+        self.scratch.remove(*(f"spill-{t}" for t in range(parts)))
+
+    # -- step 3 ------------------------------------------------------------------------------
+
+    def solve(self) -> None:
+        groups = _split_groups(self.seeds)
+        todo = [g for g in range(len(groups)) if not self.scratch.done(f"plies-{g}")]
+        if not todo:
+            return
+        graph = [
+            (self.scratch.load(f"rptr-{t}", np.int64), self.scratch.load(f"rsrc-{t}", np.int32))
+            for t in range(self.layout.parts)
+        ]
+        pool = ThreadPoolExecutor(max_workers=self.builder.threads, thread_name_prefix="ooc")
+        try:
+            futures = [pool.submit(_Group(self, g, groups[g], graph).run) for g in todo]
+            _wait_all(futures)
+        except BaseException:
+            self.stop.set()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _check_stop(self) -> None:
+        if self.stop.is_set():
+            raise _Interrupted
+
+
+class _Group:
+    """The solve of one group of one or two mirrored splits, in rounds over the partitions."""
+
+    def __init__(
+        self,
+        level: _Level,
+        g: int,
+        group: tuple[int, ...],
+        graph: Sequence[tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]],
+    ) -> None:
+        self.level = level
+        self.scratch = level.scratch
+        self.layout = level.layout
+        self.g = g
+        self.group = group
+        self.copies = len(group)
+        self.endless = endless_values(level.seeds, group)
+        self.graph = graph
+        self.parts = self.layout.parts
+        self.dummy8 = np.zeros(1, dtype=np.uint8)
+        self.dummy32 = np.zeros(1, dtype=np.int32)
+
+    def name(self, array: str, k: int) -> str:
+        return f"{array}-{self.g}-{k}"
+
+    def rel(self, k: int) -> npt.NDArray[np.int16]:
+        """Partition ``k``'s best exits relative to endless play, both copies end to end."""
+        best = self.level._exit(k)
+        return np.concatenate(
+            [
+                np.where(best[s] == NO_EXIT, _NO_EXIT_REL, best[s].astype(np.int16) - end)
+                for s, end in zip(self.group, self.endless, strict=True)
+            ]
+        ).astype(np.int16)
+
+    def state(self, array: str, dtype: Any, *, create: bool = False) -> list[npt.NDArray[Any]]:
+        shapes = [(self.layout.nodes(k, self.copies),) for k in range(self.parts)]
+        if create:
+            maps = [
+                self.scratch.create(self.name(array, k), dtype, s) for k, s in enumerate(shapes)
+            ]
+        else:
+            maps = [
+                self.scratch.open(self.name(array, k), dtype, s, write=True)
+                for k, s in enumerate(shapes)
+            ]
+        return maps
+
+    def run(self) -> None:
+        if not self.scratch.done(f"values-{self.g}"):
+            self.values()
+        self.plies()
+
+    def rounds(
+        self,
+        phase: int,
+        front: _Frontiers,
+        arg: int,
+        value: Sequence[npt.NDArray[Any]],
+        count: Sequence[npt.NDArray[Any]],
+        plies: Sequence[npt.NDArray[Any]],
+        pending: Sequence[npt.NDArray[Any]],
+        nxt: _Frontiers | None,
+        *,
+        every: bool = False,
+    ) -> None:
+        """One round: every partition's frontier sends its updates, batched per target
+        partition and applied there; what they decide goes to ``nxt`` (or, when None, back to
+        ``front``, for the values of a threshold, where the order does not matter). ``every``:
+        the frontier is each partition's every position (the pending counts)."""
+        layout = self.layout
+        chunk = self.level.update_cap
+        shift = layout.size.bit_length() - 1
+        nts = np.array([layout.nodes(t) for t in range(self.parts)], dtype=np.int64)
+        for k in range(self.parts):
+            self.level._check_stop()
+            positions = (
+                np.arange(layout.nodes(k, self.copies), dtype=np.int32) if every else front.take(k)
+            )
+            ptr, src = self.graph[k]
+            for at in range(0, positions.size, chunk):
+                target, payload, first = _expand(
+                    positions[at : at + chunk], ptr, src, value[k], self.copies, shift, nts
+                )
+                self.level.builder.rounds += 1
+                for t in range(self.parts):
+                    lo, hi = first[t], first[t + 1]
+                    if lo == hi:
+                        continue
+                    out = np.empty(0 if phase == _PENDING else hi - lo, dtype=np.int32)
+                    n = _apply(
+                        phase,
+                        target[lo:hi],
+                        payload[lo:hi],
+                        arg,
+                        value[t],
+                        count[t],
+                        plies[t],
+                        pending[t],
+                        out,
+                    )
+                    if n:
+                        (front if nxt is None else nxt).add(t, out[:n])
+
+    def values(self) -> None:
+        """Each position's value relative to endless play (``_values``'s sweep, in rounds)."""
+        top = 0
+        for k in range(self.parts):
+            rel = self.rel(k)
+            has = rel[rel != _NO_EXIT_REL]
+            if has.size:
+                top = max(top, int(np.abs(has).max()))
+        value = [np.asarray(a) for a in self.state("value", np.int8, create=True)]
+        count = [np.asarray(a) for a in self.state("count", np.uint8, create=True)]
+        plies = [self.dummy32] * self.parts
+        pending = [self.dummy8] * self.parts
+        firsts = []
+        for k in range(self.parts):
+            rel = self.rel(k)
+            _init_values(self.level._stay(k), rel, value[k], count[k])
+            order, first = _by_exit(rel, top)
+            self.scratch.save(self.name("byexit", k), order)
+            firsts.append(first)
+        orders = [
+            (self.scratch.load(self.name("byexit", k), np.int32), first)
+            for k, first in enumerate(firsts)
+        ]
+        front = _Frontiers(self.scratch, f"v{self.g}", self.parts, self.level.frontier_cap)
+        for s in range(top, 0, -1):
+            for k, (order, first) in enumerate(orders):
+                seeds = first[s + top + 1] - first[s + top] + first[top - s + 1] - first[top - s]
+                out = np.empty(seeds, dtype=np.int32)
+                n = _seed_values(order, first, top, s, value[k], count[k], out)
+                front.add(k, out[:n])
+            while not front.empty():
+                self.rounds(_VALUES, front, s, value, count, plies, pending, None)
+        self.scratch.mark(f"values-{self.g}", *self.state("value", np.int8))
+        self.scratch.remove(
+            *(self.name(a, k) for a in ("count", "byexit") for k in range(self.parts))
+        )
+        if self.level.builder.step is not None:
+            self.level.builder.step(f"values-{self.g}")
+
+    def plies(self) -> None:
+        """Plies to leaving the level (``_plies`` then ``_open_draws``, in rounds by ply)."""
+        value = [np.asarray(a) for a in self.state("value", np.int8)]
+        plies = [np.asarray(a) for a in self.state("plies", np.int32, create=True)]
+        pending = [np.asarray(a) for a in self.state("pending", np.uint8, create=True)]
+        count = [self.dummy8] * self.parts
+        cap = self.level.frontier_cap
+        front = _Frontiers(self.scratch, f"p{self.g}a", self.parts, cap)
+        for k in range(self.parts):
+            rel = self.rel(k)
+            out = np.empty(rel.size, dtype=np.int32)
+            front.add(k, out[: _init_plies(self.level._stay(k), rel, plies[k], pending[k], out)])
+        self.rounds(_PENDING, front, 0, value, count, plies, pending, None, every=True)
+        nxt = _Frontiers(self.scratch, f"p{self.g}b", self.parts, cap)
+        for k in range(self.parts):
+            rel = self.rel(k)
+            out = np.empty(rel.size, dtype=np.int32)
+            nxt.add(k, out[: _seed_plies(rel, value[k], pending[k], plies[k], out)])
+        p = 0
+        while not (front.empty() and nxt.empty()):
+            self.rounds(_PLIES, front, p, value, count, plies, pending, nxt)
+            front, nxt = nxt, front
+            p += 1
+        self.draws(value, plies, pending, count)
+        for k in range(self.parts):
+            lo, hi = self.layout.bounds(k)
+            nk = hi - lo
+            for c, (s, end) in enumerate(zip(self.group, self.endless, strict=True)):
+                part = slice(c * nk, (c + 1) * nk)
+                self.level.values[s, lo:hi] = value[k][part] + np.int8(end)
+                p_k = plies[k][part]
+                self.level.distances[s, lo:hi] = np.where(
+                    p_k == -1, NO_DISTANCE, np.minimum(p_k, NO_DISTANCE - 1)
+                )
+        self.scratch.mark(f"plies-{self.g}", self.level.values, self.level.distances)
+        self.scratch.remove(
+            *(
+                self.name(a, k)
+                for a in ("value", "plies", "pending", "settled")
+                for k in range(self.parts)
+            )
+        )
+        if self.level.builder.step is not None:
+            self.level.builder.step(f"plies-{self.g}")
+
+    def draws(
+        self,
+        value: Sequence[npt.NDArray[Any]],
+        plies: Sequence[npt.NDArray[Any]],
+        pending: Sequence[npt.NDArray[Any]],
+        count: Sequence[npt.NDArray[Any]],
+    ) -> None:
+        """Draws left open take the quickest value-keeping end (``_open_draws``, by ply)."""
+        opened = sum(
+            int(np.count_nonzero((p == -1) & (v == 0))) for v, p in zip(value, plies, strict=True)
+        )
+        if not opened:
+            return
+        top = max((int(p.max()) for p in plies if p.size), default=0)
+        firsts = []
+        for k in range(self.parts):
+            order, first = _settled_draws(value[k], plies[k], top)
+            self.scratch.save(self.name("settled", k), order)
+            firsts.append(first)
+        settled = [
+            (self.scratch.load(self.name("settled", k), np.int32), first)
+            for k, first in enumerate(firsts)
+        ]
+        cap = self.level.frontier_cap
+        front = _Frontiers(self.scratch, f"d{self.g}a", self.parts, cap)
+        nxt = _Frontiers(self.scratch, f"d{self.g}b", self.parts, cap)
+        for k in range(self.parts):
+            rel = self.rel(k)
+            out = np.empty(rel.size, dtype=np.int32)
+            nxt.add(k, out[: _seed_draws(rel, value[k], plies[k], out)])
+        p = 0
+        while p <= top or not (front.empty() and nxt.empty()):
+            if p <= top:
+                for k, (order, first) in enumerate(settled):
+                    front.add(k, order[first[p] : first[p + 1]])
+            self.rounds(_DRAWS, front, p, value, count, plies, pending, nxt)
+            front, nxt = nxt, front
+            p += 1
+
+
+def _wait_all(futures: list[Future[None]]) -> None:
+    """Wait in short steps (so Ctrl-C is seen at once), raising the first failure."""
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+        for f in done:
+            f.result()

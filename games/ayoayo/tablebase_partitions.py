@@ -1,0 +1,281 @@
+"""A tablebase level cut into partitions on disk: the layout, the scratch files, resuming.
+
+Assumes the layout of :mod:`games.ayoayo.tablebase_index`: a level is ``splits x boards``
+positions; its moves that stay in the level link split ``cm`` to split ``48 - n - cm``. The
+out-of-core builder (:mod:`games.ayoayo.native_partitions`) cuts the boards into partitions
+of consecutive ranks, all the same size but the last, and keeps every array of a partition in
+its own file under a scratch directory:
+
+- per partition ``k``: ``stay`` (the moves that stay in the level, int32, ``(boards, 6)``),
+  ``exit`` (the best exit of each split, int8), ``rptr``/``rsrc`` (the same moves reversed:
+  a CSR of the predecessors of its boards);
+- per group of splits and partition: the solve's state (``value``, ``count``, ``plies``,
+  ``pending``, ``byexit``), files of the frontiers of a round;
+- the level's values and distances, ``(splits, boards)`` files that each partition fills its
+  columns of, then handed to :func:`games.ayoayo.tablebase_files.write_level`.
+
+Only one partition's arrays (and a bounded batch of updates) are worked on at a time, so the
+memory a build needs is set by the partition size, not by the level. Each finished step (a
+partition's moves, a partition's reversed moves, a group's values, a group's plies) is marked
+by a file written atomically after its arrays are flushed, so a build killed at any moment
+resumes at the first unmarked step; a step's files are rewritten from the start when it runs.
+
+>>> layout = PartitionLayout(8, board_count(8), 1 << 13)
+>>> layout.parts, layout.bounds(9), layout.nodes(9, copies=2)
+(10, (73728, 75582), 3708)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from games.ayoayo.tablebase_files import write_atomically
+from games.ayoayo.tablebase_index import board_count, splits
+from solver.errors import GameError
+
+__all__ = [
+    "DISK_BYTES_PER_BOARD",
+    "MEMORY_BYTES_PER_PARTITION_BOARD",
+    "MIN_PARTITION",
+    "OutOfCoreBuilder",
+    "PartitionLayout",
+    "Scratch",
+    "ScratchTooLargeError",
+    "check_disk",
+    "disk_needed",
+    "free_disk",
+    "layout_for",
+    "parse_size",
+    "remove_scratch",
+    "scratch_directory",
+]
+
+MEMORY_BYTES_PER_PARTITION_BOARD: Final = 200
+"""Memory a partition's board takes while it is worked on: its moves both ways (about 60
+bytes), a group's solve state for both copies (22), the batches of updates and frontiers, and
+two groups at once on two threads. The partition size is the memory budget divided by this."""
+
+DISK_BYTES_PER_BOARD: Final = 90
+"""Scratch bytes a board of the level needs besides ``splits`` bytes of values and twice that
+of distances: moves (24) both ways (8 + 4 a move, about 2.5 moves a board), the spill of the
+reversed moves (8 a move, while it is sorted), two groups' solve state (2 x 22), frontiers."""
+
+MIN_PARTITION: Final = 1 << 10
+"""The smallest partition (boards) a memory budget may give."""
+
+
+class ScratchTooLargeError(GameError, OSError):
+    """The scratch files of a level would not fit on the disk they go to."""
+
+
+class OutOfCoreBuilder(Protocol):
+    """What :func:`games.ayoayo.tablebase_build.build` calls to build a level out of core."""
+
+    def check(self, missing: Iterable[int]) -> None:
+        """Raise if the largest of the ``missing`` levels cannot be built (disk space)."""
+        ...
+
+    def __call__(
+        self,
+        seeds: int,
+        lower: Mapping[int, npt.NDArray[np.int8]],
+        *,
+        executor: Any = None,
+        phases: dict[str, float] | None = None,
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.uint16]]:
+        """The level's ``(splits, boards)`` values and distances (memory-mapped files)."""
+        ...
+
+    def finish(self, seeds: int) -> None:
+        """Remove the level's scratch files, once its level files are written."""
+        ...
+
+
+@attrs.frozen
+class PartitionLayout:
+    """Level ``seeds`` cut into partitions of ``size`` consecutive board ranks.
+
+    ``size`` is a power of two, so a board's partition is a shift of its rank.
+    """
+
+    seeds: int
+    boards: int
+    size: int = attrs.field()
+
+    @size.validator
+    def _power_of_two(self, _: object, size: int) -> None:
+        if size < 1 or size & (size - 1):
+            raise ValueError(f"a partition size must be a power of two, got {size!r}")
+
+    @property
+    def parts(self) -> int:
+        """How many partitions."""
+        return -(-self.boards // self.size)
+
+    def bounds(self, k: int) -> tuple[int, int]:
+        """The board ranks ``lo .. hi - 1`` of partition ``k``."""
+        lo = k * self.size
+        return lo, min(lo + self.size, self.boards)
+
+    def nodes(self, k: int, copies: int = 1) -> int:
+        """Positions of partition ``k`` in a group of ``copies`` splits."""
+        lo, hi = self.bounds(k)
+        return copies * (hi - lo)
+
+
+def layout_for(seeds: int, memory: int) -> PartitionLayout:
+    """The partitions of level ``seeds`` whose work fits in ``memory`` bytes.
+
+    >>> layout_for(16, 2 * 10**9).parts, layout_for(4, 2 * 10**9).parts
+    (2, 1)
+    """
+    boards = board_count(seeds)
+    size = max(MIN_PARTITION, memory // MEMORY_BYTES_PER_PARTITION_BOARD)
+    if size >= boards:  # one partition: the level's boards rounded up to a power of two
+        return PartitionLayout(seeds, boards, 1 << (boards - 1).bit_length())
+    return PartitionLayout(seeds, boards, 1 << (size.bit_length() - 1))
+
+
+def disk_needed(seeds: int) -> int:
+    """Scratch bytes of level ``seeds`` (besides its level files, written at the end).
+
+    >>> round(disk_needed(24) / 1e9, 1)
+    46.3
+    """
+    return board_count(seeds) * (DISK_BYTES_PER_BOARD + 3 * len(splits(seeds)))
+
+
+def free_disk(path: Path) -> int:
+    """Bytes free for this user on the file system of ``path`` (or its nearest parent)."""
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return shutil.disk_usage(path).free
+
+
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE)
+_UNITS: Final = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes from a size such as ``12G``, ``512M``, ``1.5g`` or ``4096`` (powers of 1024).
+
+    Raises:
+        ValueError: not a size, or below 64 MB.
+
+    >>> parse_size("12G"), parse_size("512m")
+    (12884901888, 536870912)
+    """
+    match = _SIZE.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"{text!r} is not a size; expected e.g. 12G, 512M or 4096 (bytes)")
+    size = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+    if size < 1 << 26:
+        raise ValueError(f"{text!r} is too small; give at least 64M")
+    return size
+
+
+class Scratch:
+    """The scratch directory of one level's out-of-core build: arrays, marks and layout.
+
+    A directory whose recorded layout differs from ``layout`` (another memory budget) is
+    emptied: its partial work belongs to other partitions.
+    """
+
+    def __init__(self, directory: Path, layout: PartitionLayout) -> None:
+        self.directory = directory
+        self.layout = layout
+        record = directory / "layout.json"
+        wanted = {"seeds": layout.seeds, "boards": layout.boards, "size": layout.size}
+        try:
+            found = json.loads(record.read_text())
+        except (OSError, ValueError):
+            found = None
+        if found != wanted:
+            if directory.exists():
+                shutil.rmtree(directory)
+            directory.mkdir(parents=True)
+            write_atomically(record, [json.dumps(wanted).encode()])
+
+    @property
+    def resumed(self) -> list[str]:
+        """The steps already done (by an earlier, interrupted build)."""
+        return sorted(p.name[:-5] for p in self.directory.glob("*.done"))
+
+    def done(self, step: str) -> bool:
+        """Whether ``step`` was finished (its files are complete)."""
+        return (self.directory / f"{step}.done").exists()
+
+    def mark(self, step: str, *arrays: npt.NDArray[Any]) -> None:
+        """Flush ``arrays`` (memory maps) to disk, then mark ``step`` done, atomically."""
+        for array in arrays:
+            if isinstance(array, np.memmap):
+                array.flush()
+        write_atomically(self.directory / f"{step}.done", [b"done\n"])
+
+    def path(self, name: str) -> Path:
+        """The file of array ``name`` (e.g. ``"stay-3"``)."""
+        return self.directory / f"{name}.bin"
+
+    def create(self, name: str, dtype: Any, shape: tuple[int, ...]) -> npt.NDArray[Any]:
+        """A new zeroed file-backed array (any old one replaced)."""
+        path = self.path(name)
+        path.unlink(missing_ok=True)
+        if 0 in shape:
+            return np.zeros(shape, dtype=dtype)
+        return np.memmap(path, dtype=dtype, mode="w+", shape=shape)
+
+    def open(self, name: str, dtype: Any, shape: tuple[int, ...], *, write: bool = False) -> Any:
+        """An existing file-backed array (read-only unless ``write``)."""
+        if 0 in shape:
+            return np.zeros(shape, dtype=dtype)
+        return np.memmap(self.path(name), dtype=dtype, mode="r+" if write else "r", shape=shape)
+
+    def save(self, name: str, array: npt.NDArray[Any]) -> None:
+        """Write a whole array atomically (its length read back by :meth:`load`)."""
+        write_atomically(self.path(name), [np.ascontiguousarray(array).reshape(-1).data])
+
+    def load(self, name: str, dtype: Any) -> npt.NDArray[Any]:
+        """An array written by :meth:`save`, memory-mapped (empty if nothing was written)."""
+        path = self.path(name)
+        if not path.exists() or path.stat().st_size == 0:
+            return np.zeros(0, dtype=dtype)
+        return np.memmap(path, dtype=dtype, mode="r")
+
+    def remove(self, *names: str) -> None:
+        """Delete the files of arrays ``names`` (missing ones are fine)."""
+        for name in names:
+            self.path(name).unlink(missing_ok=True)
+
+
+def scratch_directory(root: Path, seeds: int) -> Path:
+    """Where level ``seeds`` keeps its scratch files under ``root``.
+
+    >>> scratch_directory(Path("/tmp/ooc"), 8).name
+    'ayoayo-08.scratch'
+    """
+    return root / f"ayoayo-{seeds:02d}.scratch"
+
+
+def check_disk(seeds: int, root: Path) -> None:
+    """Refuse a level whose scratch files would not fit on the disk of ``root``."""
+    need = disk_needed(seeds)
+    have = free_disk(root)
+    if need > have:
+        raise ScratchTooLargeError(
+            f"level {seeds} needs about {need / 1e9:.1f} GB of scratch disk and "
+            f"{have / 1e9:.1f} GB is free at {str(root)!r}; give another --scratch directory"
+        )
+
+
+def remove_scratch(root: Path, seeds: int) -> None:
+    """Remove level ``seeds``'s scratch directory under ``root`` (if any)."""
+    shutil.rmtree(scratch_directory(root, seeds), ignore_errors=True)

@@ -1,0 +1,224 @@
+"""The out-of-core builder: partitions on disk give the in-memory builder's bytes, and resume."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from games.ayoayo import tablebase_build, tablebase_partitions, tablebase_plan
+from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
+from games.ayoayo.tablebase_index import levels_up_to
+from games.ayoayo.tablebase_moves import LevelMoves
+from games.ayoayo.tablebase_partitions import (
+    PartitionLayout,
+    ScratchTooLargeError,
+    layout_for,
+    parse_size,
+    scratch_directory,
+)
+
+native_partitions = pytest.importorskip("games.ayoayo.native_partitions")
+native_tablebase = pytest.importorskip("games.ayoayo.native_tablebase")
+KERNEL = native_tablebase.KERNEL
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Levels 0-8 built in memory (the reference bytes)."""
+    directory = tmp_path_factory.mktemp("whole")
+    tablebase_build.build(8, directory, kernel=KERNEL)
+    return directory
+
+
+def assert_same(built: Path, reference: Path, up_to: int) -> None:
+    for n in levels_up_to(up_to):
+        for kind in (VALUES, DISTANCES):
+            a = level_path(built, n, kind).read_bytes()
+            b = level_path(reference, n, kind).read_bytes()
+            assert a == b, level_path(built, n, kind).name
+
+
+class TestLayout:
+    def test_partitions_cover_the_level(self) -> None:
+        """Consecutive rank ranges of one power-of-two size, the last one shorter."""
+        layout = PartitionLayout(8, 75582, 1 << 12)
+        ranges = [layout.bounds(k) for k in range(layout.parts)]
+        assert ranges[0][0] == 0 and ranges[-1][1] == 75582
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(ranges))
+
+    def test_a_size_that_is_not_a_power_of_two_is_refused(self) -> None:
+        with pytest.raises(ValueError, match="power of two, got 1000"):
+            PartitionLayout(8, 75582, 1000)
+
+    def test_the_budget_sets_the_partition_size(self) -> None:
+        """Twice the memory, half the partitions (at least one; never above the level)."""
+        small, large = layout_for(20, 1 << 30), layout_for(20, 1 << 31)
+        assert small.parts == 2 * large.parts - (small.parts % 2)
+        assert layout_for(4, 1 << 30).parts == 1
+
+    @pytest.mark.parametrize(
+        ("text", "error"), [("5x", "not a size"), ("", "not a size"), ("1M", "too small")]
+    )
+    def test_bad_sizes_say_what_is_valid(self, text: str, error: str) -> None:
+        with pytest.raises(ValueError, match=error):
+            parse_size(text)
+
+    def test_sizes(self) -> None:
+        assert parse_size("2G") == 2 << 30 and parse_size("1.5g") == 3 << 29
+
+    def test_a_level_without_the_scratch_disk_is_refused_first(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(tablebase_partitions, "free_disk", lambda path: 10**6)
+        builder = native_partitions.PartitionedBuilder(tmp_path, partition=1 << 10)
+        with pytest.raises(ScratchTooLargeError, match="level 8 needs about"):
+            tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        assert not level_path(tmp_path, 0).exists()
+
+
+class TestSameBytes:
+    def test_many_small_partitions(self, whole: Path, tmp_path: Path) -> None:
+        """Levels 0-8 in partitions of 2048 boards (37 at level 8), the scratch removed."""
+        builder = native_partitions.PartitionedBuilder(tmp_path / "scratch", partition=1 << 11)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        assert_same(tmp_path, whole, 8)
+        assert not any((tmp_path / "scratch").iterdir())
+
+    def test_frontiers_spilled_to_disk(self, whole: Path, tmp_path: Path) -> None:
+        """With no memory for frontiers or updates they go through files: the same bytes."""
+        builder = native_partitions.PartitionedBuilder(
+            tmp_path / "scratch", partition=1 << 12, memory=1 << 14
+        )
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        assert_same(tmp_path, whole, 8)
+
+    @pytest.mark.slow
+    def test_levels_to_16(self, tmp_path: Path) -> None:
+        """Levels 12 and 16 in 21 and 50 partitions equal the in-memory build's."""
+        tablebase_build.build(16, tmp_path / "whole", kernel=KERNEL)
+        for n in levels_up_to(8):
+            for kind in (VALUES, DISTANCES):
+                target = level_path(tmp_path / "parts", n, kind)
+                target.parent.mkdir(exist_ok=True)
+                target.write_bytes(level_path(tmp_path / "whole", n, kind).read_bytes())
+        builder = native_partitions.PartitionedBuilder(tmp_path / "scratch", partition=1 << 16)
+        tablebase_build.build(12, tmp_path / "parts", kernel=KERNEL, out_of_core=builder)
+        builder = native_partitions.PartitionedBuilder(tmp_path / "scratch", partition=1 << 18)
+        tablebase_build.build(16, tmp_path / "parts", kernel=KERNEL, out_of_core=builder)
+        assert_same(tmp_path / "parts", tmp_path / "whole", 16)
+
+
+class _Killed(Exception):
+    pass
+
+
+class TestResume:
+    @pytest.mark.parametrize("at", ["moves-10", "spill", "reverse-5", "values-1", "plies-0"])
+    def test_killed_in_a_level_resumes_there(self, whole: Path, tmp_path: Path, at: str) -> None:
+        """A build stopped after a step of level 8 keeps its finished steps; the rerun does
+        only the rest (no partition's moves twice) and writes the same bytes."""
+
+        scratch = tmp_path / "scratch"
+
+        def kill(step: str) -> None:
+            if step == at and scratch_directory(scratch, 8).exists():
+                raise _Killed
+
+        builder = native_partitions.PartitionedBuilder(scratch, partition=1 << 12, step=kill)
+        with pytest.raises(_Killed):
+            tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        assert not level_path(tmp_path, 8).exists()
+        done = {p.name for p in scratch_directory(scratch, 8).glob("*.done")}
+        assert f"{at}.done" in done
+        calls: list[int] = []
+
+        def counting(seeds: int, start: int, stop: int) -> LevelMoves:
+            calls.append(start)
+            moves: LevelMoves = KERNEL.moves(seeds, start, stop)
+            return moves
+
+        kernel = tablebase_build.LevelKernel(counting, KERNEL.gather, KERNEL.solve, 125)
+        again = native_partitions.PartitionedBuilder(scratch, partition=1 << 12, kernel=kernel)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=again)
+        assert_same(tmp_path, whole, 8)
+        finished = {int(name[6:-5]) for name in done if name.startswith("moves-")}
+        assert not {start // 4096 for start in calls} & finished
+        assert len({start // 4096 for start in calls}) == 19 - len(finished)
+
+    def test_another_budget_starts_the_level_again(self, whole: Path, tmp_path: Path) -> None:
+        """Scratch files of other partitions are not reused."""
+
+        def kill(step: str) -> None:
+            if step == "values-0" and scratch_directory(tmp_path / "s", 8).exists():
+                raise _Killed
+
+        first = native_partitions.PartitionedBuilder(tmp_path / "s", partition=1 << 12, step=kill)
+        with pytest.raises(_Killed):
+            tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=first)
+        builder = native_partitions.PartitionedBuilder(tmp_path / "s", partition=1 << 14)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        assert_same(tmp_path, whole, 8)
+
+    @pytest.mark.slow
+    def test_a_killed_process_resumes(self, tmp_path: Path) -> None:
+        """``build --memory`` killed (SIGKILL) in the middle of level 12 resumes and gives the
+        in-memory bytes."""
+        tablebase_build.build(12, tmp_path / "whole", kernel=KERNEL)
+        command = [
+            sys.executable,
+            "-m",
+            "zerosum",
+            "tablebase",
+            "build",
+            "ayoayo",
+            "--seeds",
+            "12",
+            "--memory",
+            "64M",
+            "--workers",
+            "1",
+            "--dir",
+            str(tmp_path / "parts"),
+        ]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+        marker = scratch_directory(tmp_path / "parts", 12) / "values-0.done"
+        began = time.monotonic()
+        while not marker.exists() and process.poll() is None and time.monotonic() - began < 300:
+            time.sleep(0.05)
+        assert process.poll() is None, "the build ended before it could be killed"
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        assert not level_path(tmp_path / "parts", 12).exists()
+        subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+        assert_same(tmp_path / "parts", tmp_path / "whole", 12)
+
+
+class TestPlan:
+    def test_levels_and_totals(self) -> None:
+        """The whole game: 7.7e11 positions, three bytes each kept."""
+        rows = tablebase_plan.plan(48, rate=1e6, memory=8 << 30)
+        total = tablebase_plan.totals(rows)
+        assert round(total["positions"] / 1e11, 1) == 7.7
+        assert total["level_bytes"] == sum(3 * r.positions + 128 for r in rows)
+        assert total["core_hours"] == pytest.approx(total["positions"] / 1e6 / 3600)
+
+    def test_a_slowdown_per_level_is_measured_and_checked(self, tmp_path: Path) -> None:
+        """Throughput falling 2x a level: the slowdown is 2 and each level is predicted."""
+        for seeds, seconds in ((8, 1.0), (12, 2 * 5408312 / 226746), (16, 4 * 65189475 / 226746)):
+            (tmp_path / f"ayoayo-{seeds:02d}.json").write_text(json.dumps({"seconds": seconds}))
+        found = tablebase_plan.measured(tmp_path, cores=1)
+        assert tablebase_plan.slowdown(found) == pytest.approx(2.0)
+        for _, predicted, measured in tablebase_plan.check(found):
+            assert predicted == pytest.approx(measured)
+        rows = tablebase_plan.plan(24, rate=found[-1].rate, memory=1 << 30, at=16, fall=2.0)
+        assert rows[-1].core_hours == pytest.approx(rows[-1].positions / found[-1].rate * 4 / 3600)
