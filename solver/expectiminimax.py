@@ -26,7 +26,11 @@ by 1/n).
   Star2 first *probes* each outcome whose next node is MAX's (MIN's) move: it searches only that
   node's first move, whose value is a lower (upper) bound on the node. If the probed bounds
   already settle the expectation, the chance node is cut before any full search; else the
-  Star1 pass follows with the tighter bounds. (Probed nodes are searched again in full.)
+  Star1 pass follows with the tighter bounds. An outcome is probed only when the window leaves
+  its bound room to cut (β_i below ``hi`` for a MAX node, α_i above ``lo`` for a MIN node).
+  Probed nodes are searched again in full: without a transposition table (these teaching
+  searches have none) a probe that does not cut is work done twice, so Star2 can search more
+  nodes than Star1; it pays where first moves are good and cuts come early.
 
   Both return exactly :func:`expectiminimax`'s value at the root (their values are fail-soft
   bounds elsewhere, as alpha-beta's are: ``Backup.bound`` says which at chance nodes).
@@ -40,7 +44,7 @@ the moves out of them, ``Enter.probe`` on Star2's probes and ``Cutoff.fails_high
 >>> expectiminimax(game).value, star1(game).value, star2(game).value
 (2, 2, 2)
 >>> expectiminimax(game).stats.nodes, star1(game).stats.nodes, star2(game).stats.nodes
-(15, 13, 17)
+(15, 13, 13)
 """
 
 from __future__ import annotations
@@ -345,6 +349,8 @@ class _StarNode:
             low, high = self.lo_bound, min(b_i, self.hi_bound)
         else:
             low, high = max(a_i, self.lo_bound), self.hi_bound
+        if (player == MAX and high >= self.hi_bound) or (player != MAX and low <= self.lo_bound):
+            return  # no first move could reach the window's edge: the probe cannot cut
         node = search.nodes
         search.nodes += 1
         action, p = self.pairs[i]

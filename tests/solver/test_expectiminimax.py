@@ -62,7 +62,7 @@ def trees(draw: st.DrawFn, depth: int = 0) -> Any:
     return subtrees
 
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 class TestAgainstBruteForce:
