@@ -240,8 +240,8 @@ class Solution:
         (null where the value is reached only by endless play), ``best_actions`` (a list in
         the game's action notation) and ``endless``; an exact fraction's ``value`` is a float,
         with the fraction itself as text in ``exact_value`` (``"13/18"``). Records are written
-        one at a time, so memory stays flat however many states there are. The file is written atomically
-        (:mod:`solver.output`); ``overwrite=False`` refuses to replace one.
+        one at a time, so memory stays flat however many states there are. The file is written
+        atomically (:mod:`solver.output`); ``overwrite=False`` refuses to replace one.
         """
         counts = attrs.asdict(self.counts)
         if isinstance(self.counts.value, Fraction):
