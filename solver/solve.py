@@ -202,7 +202,7 @@ class Solution:
         Raises:
             UnknownStateError: ``state`` is not reachable from the solved root.
         """
-        return _item(self._values[self._number(state)])
+        return _item(self._values[self._number(state)])  # type: ignore[no-any-return]
 
     def plies(self, state: Any) -> int | None:
         """Plies to the end under optimal play from ``state`` (0 if it is over).

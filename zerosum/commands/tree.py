@@ -39,10 +39,17 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--algorithm",
         "-a",
-        choices=("minimax", "alphabeta", "engine"),
+        choices=("minimax", "alphabeta", "engine", "expectiminimax", "star1", "star2"),
         default="minimax",
         help="the search to draw (default: minimax; engine: the fast search's last iteration, "
-        "with its table hits)",
+        "with its table hits; for games with chance: expectiminimax, or *-minimax's star1 and "
+        "star2, which prune at chance nodes within --bounds)",
+    )
+    tree.add_argument(
+        "--bounds",
+        type=_pair,
+        metavar="LO,HI",
+        help="star1/star2: every utility lies in [LO, HI] (default: the game's utility_bounds)",
     )
     tree.add_argument("--boards", action="store_true", help="draw boards inside the nodes")
     tree.add_argument(
@@ -202,7 +209,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     state = position(game, args)
     if args.algorithm == "engine":  # stopped by --max-nodes while it runs
         return _engine(args, io, game, state)
-    refuse_unaffordable(game, state, args.algorithm, args.depth, None)
+    if args.algorithm in ("minimax", "alphabeta"):
+        refuse_unaffordable(game, state, args.algorithm, args.depth, None)
     leaf_label = _score_label(game) if isinstance(game, HasScore) and args.leaf_score else None
     try:
         tree = viz.game_tree(
@@ -217,6 +225,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             leaf_label=leaf_label,
             ordering=args.ordering,
             pruned="values" if args.exercise else args.pruned,
+            bounds=args.bounds,
         )
         looks = {
             "boards": args.boards,
