@@ -157,6 +157,12 @@ class Hog:
         """Each score the chosen dice can make, with its exact probability."""
         return list(roll_points(state[3], self.sides))
 
+    def evaluate(self, state: HogState) -> float:
+        """A heuristic for the search horizon: the lead as a share of the goal, in [-1, 1]."""
+        if self.is_terminal(state):
+            return self.utility(state)
+        return (state[0] - state[1]) / self.goal
+
     def utility_bounds(self) -> tuple[float, float]:
         """Every utility is -1 or +1."""
         return (-1, 1)
