@@ -9,14 +9,14 @@ entry point: the built-in wins.
 Games import nothing from ``solver`` at run time but types and errors (see DESIGN.md).
 
 >>> available_games()[:3]
-['ayoayo', 'textbook', 'tictactoe']
+['ayoayo', 'hog', 'textbook']
 >>> game = load_game("textbook", tree=[[3, 12], [2, 4]])
 >>> game.name, list(game.actions(game.initial_state()))
 ('textbook', [0, 1])
 >>> load_game("tictac")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.errors.UnknownGameError: unknown game 'tictac'; available: ayoayo, textbook, tictactoe, ...
+solver.errors.UnknownGameError: unknown game 'tictac'; available: ayoayo, hog, textbook, ...
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ BUILTIN_GAMES: Final[dict[str, tuple[str, str]]] = {
     "ayoayo": (
         "games.ayoayo:Ayoayo",
         "Ayòayò, the Yoruba mancala: two rows of six pits, sow and capture",
+    ),
+    "hog": (
+        "games.hog:Hog",
+        "Hog, a dice race: roll 1-3 dice a turn, a 1 scores only 1 point; first to 20 wins",
     ),
     "textbook": (
         "games.textbook:TextbookTree",

@@ -1,10 +1,19 @@
 """Explicit game trees given as nested lists of leaf values: the trees of the textbook figures.
 
-Assumes two players, zero-sum, deterministic: MAX (player 0) moves at the root and the players
-alternate by depth, so MIN moves at depth 1, MAX at depth 2, and so on. A tree is either a bare
-number (a one-node tree: the game is over before it starts) or a non-empty list of subtrees; the
-branching may differ from node to node and leaves may sit at different depths. Leaves are ``int``
-or ``float`` values from MAX's point of view (booleans, strings, NaN and infinities are rejected).
+Assumes two players, zero-sum: MAX (player 0) moves at the root and the players alternate by
+depth, so MIN moves at depth 1, MAX at depth 2, and so on. A tree is either a bare number (a
+one-node tree: the game is over before it starts) or a non-empty list of subtrees; the branching
+may differ from node to node and leaves may sit at different depths. Leaves are ``int`` or
+``float`` values from MAX's point of view (booleans, strings, NaN and infinities are rejected).
+
+Chance nodes (AIMA 4e §5.5, Figure 5.11) are written in braces, each outcome as
+``probability: subtree``: ``[{1/2: [3, 12], 1/2: [2, 4]}, ...]`` (in Python, a :class:`Chance`
+of ``(probability, subtree)`` pairs). Probabilities are fractions ``1/6`` (kept exact, as
+``fractions.Fraction``), decimals ``0.25`` or integers; each > 0, and they sum to 1 (exactly,
+unless a decimal is among them). A chance node is not a player's move: the players alternate
+over the *decision* nodes, so below MAX's move and a roll it is MIN's turn. A tree with chance
+nodes is a :class:`ChanceTree` (``TextbookTree`` returns one), which has
+:class:`solver.game.HasChance`: expectiminimax and *-minimax search it; minimax refuses it.
 
 A state is the tuple of child indices from the root: ``()`` is the root, ``(1, 2)`` the third
 child of the second child. Actions are the child indices ``0 .. n-1`` of a node.
@@ -34,15 +43,57 @@ import math
 import re
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final, Literal, TypeAlias
+from fractions import Fraction
+from typing import Any, Final, Literal, TypeAlias
 
-from solver.game import IllegalActionError, InvalidStateError, Player
+from solver.chance import check_probabilities
+from solver.game import IllegalActionError, InvalidStateError, Player, Probability
 from solver.quoting import quote
 
-__all__ = ["AIMA_FIGURE_5_2", "Path", "TextbookTree", "Tree", "parse_tree"]
+__all__ = [
+    "AIMA_FIGURE_5_2",
+    "Chance",
+    "ChanceTree",
+    "Path",
+    "TextbookTree",
+    "Tree",
+    "parse_tree",
+]
 
-Tree: TypeAlias = "float | int | Sequence[Tree]"
-"""A nested list of leaf values; a bare number is a one-node tree."""
+Tree: TypeAlias = "float | int | Sequence[Tree] | Chance"
+"""A nested list of leaf values; a bare number is a one-node tree; a :class:`Chance` a chance
+node."""
+
+
+class Chance:
+    """A chance node of a tree: its outcomes as ``(probability, subtree)`` pairs, in order.
+
+    >>> Chance([(Fraction(1, 2), 3), (Fraction(1, 2), [1, 2])])
+    Chance({1/2: 3, 1/2: [1, 2]})
+    """
+
+    def __init__(self, outcomes: Sequence[tuple[Probability, Tree]]) -> None:
+        self.outcomes = tuple(outcomes)
+
+    def __repr__(self) -> str:
+        return f"Chance({_text(_freeze(self))})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Chance) and self.outcomes == other.outcomes
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _ChanceNode(tuple[object, ...]):
+    """A frozen chance node: the children, with ``probabilities`` beside them."""
+
+    probabilities: tuple[Probability, ...]
+
+    def __new__(cls, children: Sequence[object], probabilities: Sequence[Probability]) -> Any:
+        node = super().__new__(cls, children)
+        node.probabilities = tuple(probabilities)
+        return node
+
 
 Path: TypeAlias = tuple[int, ...]
 """A state: the child indices from the root, ``()`` for the root."""
@@ -99,6 +150,19 @@ class TextbookTree:
 
     name: str = "textbook"
 
+    def __new__(
+        cls,
+        tree: Tree | str | None = None,
+        labels: Literal["index", "aima"] = "index",
+        estimates: Mapping[str, float] | None = None,
+    ) -> Any:
+        """A :class:`ChanceTree` when ``tree`` has a chance node, else a TextbookTree."""
+        if cls is TextbookTree and tree is not None:
+            frozen = _freeze(parse_tree(tree) if isinstance(tree, str) else tree)
+            if isinstance(frozen, tuple) and _has_chance(frozen):
+                cls = ChanceTree
+        return super().__new__(cls)
+
     def __init__(
         self,
         tree: Tree | str | None = None,
@@ -118,6 +182,8 @@ class TextbookTree:
         self._mean: dict[Path, float] = {}
         self._name: dict[Path, str] = {}
         self._named: dict[str, Path] = {}
+        self._player: dict[Path, Player] = {}
+        self._chance: dict[Path, tuple[Probability, ...]] = {}
         self._index(self.tree)
         self._estimate: dict[Path, float] = {}
         if estimates is not None and not isinstance(estimates, Mapping):
@@ -143,17 +209,26 @@ class TextbookTree:
             self._estimate[path] = value
 
     def _index(self, tree: object) -> None:
-        """Fill the per-node tables (arity, leaf values, leaf means, AIMA names) breadth-first."""
-        queue: deque[tuple[Path, object]] = deque([((), tree)])
+        """Fill the per-node tables (arity, leaf values, leaf means, AIMA names, who moves, chance
+        probabilities) breadth-first.
+
+        The players alternate over decision nodes: a chance node passes the turn on unchanged.
+        """
+        queue: deque[tuple[Path, object, Player]] = deque([((), tree, 0)])
         order: list[Path] = []
         while queue:
-            path, node = queue.popleft()
+            path, node, player = queue.popleft()
             order.append(path)
+            self._player[path] = player
             if isinstance(node, tuple):
                 self._arity[path] = len(node)
                 self._name[path] = _letters(len(self._named))
                 self._named[self._name[path]] = path
-                queue.extend(((*path, i), child) for i, child in enumerate(node))
+                if isinstance(node, _ChanceNode):
+                    self._chance[path] = node.probabilities
+                else:
+                    player = 1 - player
+                queue.extend(((*path, i), child, player) for i, child in enumerate(node))
             else:
                 assert isinstance(node, (int, float))
                 self._arity[path] = 0
@@ -175,8 +250,9 @@ class TextbookTree:
         return ()
 
     def to_move(self, state: Path) -> Player:
-        """MAX (0) at even depths, MIN (1) at odd depths."""
-        return len(state) % 2
+        """MAX (0) at even depths, MIN (1) at odd depths, counting only decision nodes (a
+        chance node passes the turn on: there, the player whose turn the outcome decides)."""
+        return self._player[state]
 
     def actions(self, state: Path) -> range:
         """The child indices ``0 .. n-1``; empty at a leaf."""
@@ -222,14 +298,14 @@ class TextbookTree:
             return self._estimate[state]
         return self._mean[state]
 
-    @property
-    def utility_range(self) -> tuple[float, float]:
-        """The smallest and largest leaf value.
+    def utility_bounds(self) -> tuple[float, float]:
+        """The least and greatest leaf value (and estimate): bounds for *-minimax.
 
-        >>> TextbookTree([[3, 12], [2, 4]]).utility_range
-        (2, 12)
+        >>> TextbookTree().utility_bounds()
+        (2, 14)
         """
-        return min(self._leaf.values()), max(self._leaf.values())
+        values = [*self._leaf.values(), *self._estimate.values()]
+        return min(values), max(values)
 
     def key(self, state: Path) -> Path:
         """The state itself (a short tuple)."""
@@ -334,6 +410,8 @@ class TextbookTree:
         line = " ".join(parts) if state else f"{parts[0]} (root)"
         if state in self._leaf:
             return f"{line}\nleaf value {self._leaf[state]}"
+        if state in self._chance:
+            return f"{line}\nchance: {self._arity[state]} outcomes"
         mover = "MAX" if self.to_move(state) == 0 else "MIN"
         return f"{line}\n{mover} to move, {self._arity[state]} children"
 
@@ -341,10 +419,42 @@ class TextbookTree:
         text = _text(self.tree)
         if len(text) > 60:
             text = f"{text[:60]}… ({len(text):,} characters)"
-        return f"TextbookTree({text})"
+        return f"{type(self).__name__}({text})"
 
 
-_TOKEN = re.compile(r"\[|\]|,|[^\s\[\],]+")
+class ChanceTree(TextbookTree):
+    """A textbook tree with chance nodes (AIMA 4e Figure 5.11): :class:`solver.game.HasChance`.
+
+    ``TextbookTree(tree)`` returns one when ``tree`` holds a chance node. The chance outcomes
+    are the child indices, with the probabilities the tree gives them.
+
+    >>> game = TextbookTree("[{1/6: [3, 1], 5/6: [2, 4]}, 0]")
+    >>> type(game).__name__, game.is_chance((0,)), game.chance_outcomes((0,))
+    ('ChanceTree', True, [(0, Fraction(1, 6)), (1, Fraction(5, 6))])
+    >>> [game.to_move(s) for s in [(), (0,), (0, 1)]]  # MAX, a roll, then MIN moves
+    [0, 1, 1]
+    >>> TextbookTree("[{1/2: 3, 1/3: 5}]")
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidStateError: invalid probabilities at chance node tree[0]: 1/2, 1/3 \
+sum to 5/6, not 1; give each outcome a probability > 0 so that they sum to 1
+    """
+
+    def is_chance(self, state: Path) -> bool:
+        """True at a chance node."""
+        return state in self._chance
+
+    def chance_outcomes(self, state: Path) -> list[tuple[int, Probability]]:
+        """The child indices with their probabilities."""
+        return list(enumerate(self._chance[state]))
+
+    def probability(self, state: Path) -> Probability | None:
+        """The probability of the move into ``state`` when its parent is a chance node."""
+        probabilities = self._chance.get(state[:-1]) if state else None
+        return None if probabilities is None else probabilities[state[-1]]
+
+
+_TOKEN = re.compile(r"[\[\]{},:]|[^\s\[\]{},:]+")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?", re.ASCII)
 _LONGEST_LEAF: Final = 400
 """The most characters a leaf may have in tree text (a float has at most ~330)."""
@@ -374,6 +484,17 @@ the end; expected JSON nested lists of numbers, e.g. [[3,12,8],[2,4,6],[14,5,2]]
     return reader.finish()
 
 
+class _ChanceFrame(list[Tree]):
+    """An open chance node while reading: its subtrees so far, their probabilities, and the
+    probability read for the next one (``pending``, until its ``:`` and subtree come)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.probabilities: list[Probability] = []
+        self.pending: Probability | None = None
+        self.colon = False  # the ':' after ``pending`` was read
+
+
 class _TreeReader:
     """The state of :func:`parse_tree`: the lists still open and whether a value just ended."""
 
@@ -389,46 +510,73 @@ class _TreeReader:
             "e.g. [[3,12,8],[2,4,6],[14,5,2]]"
         )
 
+    def chance(self) -> _ChanceFrame | None:
+        """The innermost open node if it is a chance node."""
+        top = self.stack[-1] if self.stack else None
+        return top if isinstance(top, _ChanceFrame) else None
+
     def step(self, token: str, at: int) -> None:
         if self.root:
             raise self.bad(f"unexpected {quote(token)} after the tree at character {at}")
-        if token == "[":
-            self.open(at)
-        elif token == "]":
-            self.close(at)
+        frame = self.chance()
+        if frame is not None and not self.after_value and frame.pending is None:
+            if token == "}" and not frame:
+                raise self.bad(f"empty chance node before '}}' at character {at}")
+            if token in "[]{},:":
+                raise self.bad(f"expected a probability before {quote(token)} at character {at}")
+            frame.pending = _probability(token, at, self.bad)
+            return
+        if frame is not None and frame.pending is not None and not frame.colon:
+            if token != ":":
+                raise self.bad(f"expected ':' after a probability at character {at}")
+            frame.colon = True
+            return
+        if token in ("[", "{"):
+            self.open(token, at)
+        elif token in ("]", "}"):
+            self.close(token, at)
         elif token == ",":
             if not self.after_value or not self.stack:
                 raise self.bad(f"unexpected ',' at character {at}")
             self.after_value = False
+        elif token == ":":
+            raise self.bad(f"unexpected ':' at character {at} (only after a chance probability)")
         else:
             if self.after_value:
                 raise self.bad(f"expected ',' or ']' before {quote(token)} at character {at}")
             self.add(_number(token, at, self.bad))
 
-    def open(self, at: int) -> None:
+    def open(self, token: str, at: int) -> None:
         if self.after_value:
-            raise self.bad(f"expected ',' or ']' before '[' at character {at}")
-        opened: list[Tree] = []
-        if self.stack:
-            self.stack[-1].append(opened)
-        self.stack.append(opened)
+            raise self.bad(f"expected ',' or ']' before {quote(token)} at character {at}")
+        self.stack.append(_ChanceFrame() if token == "{" else [])
 
-    def close(self, at: int) -> None:
+    def close(self, token: str, at: int) -> None:
         if not self.stack:
-            raise self.bad(f"unmatched ']' at character {at}")
-        if not self.after_value and self.stack[-1]:
-            raise self.bad(f"expected a value before ']' at character {at}")
+            raise self.bad(f"unmatched {quote(token)} at character {at}")
+        frame = self.stack[-1]
+        if isinstance(frame, _ChanceFrame) != (token == "}"):
+            want = "}" if isinstance(frame, _ChanceFrame) else "]"
+            raise self.bad(f"expected {want!r} but found {quote(token)} at character {at}")
+        if not self.after_value and frame:
+            raise self.bad(f"expected a value before {quote(token)} at character {at}")
         closed = self.stack.pop()
-        self.after_value = True
-        if not self.stack:
-            self.root.append(closed)
-
-    def add(self, leaf: Tree) -> None:
-        self.after_value = True
-        if self.stack:
-            self.stack[-1].append(leaf)
+        if isinstance(closed, _ChanceFrame):
+            self.add(Chance(list(zip(closed.probabilities, closed, strict=True))))
         else:
-            self.root.append(leaf)
+            self.add(closed)
+
+    def add(self, value: Tree) -> None:
+        self.after_value = True
+        frame = self.chance()
+        if frame is not None:
+            assert frame.pending is not None
+            frame.probabilities.append(frame.pending)
+            frame.pending, frame.colon = None, False
+        if self.stack:
+            self.stack[-1].append(value)
+        else:
+            self.root.append(value)
 
     def finish(self) -> Tree:
         if self.stack:
@@ -436,6 +584,21 @@ class _TreeReader:
         if not self.root:
             raise self.bad("no tree")
         return self.root[0]
+
+
+_PROBABILITY = re.compile(r"-?[0-9]{1,18}(?:/[0-9]{1,18}|\.[0-9]{1,18})?", re.ASCII)
+
+
+def _probability(token: str, at: int, bad: Callable[[str], InvalidStateError]) -> Probability:
+    """A probability token: ``1/6`` (an exact Fraction), ``0.25`` (a float) or ``1`` (an int)."""
+    if not _PROBABILITY.fullmatch(token):
+        raise bad(f"{quote(token)} at character {at} is not a probability (write 1/6, 0.25 or 1)")
+    if "/" in token:
+        top, bottom = token.split("/")
+        if int(bottom) == 0:
+            raise bad(f"probability {quote(token)} at character {at} divides by zero")
+        return Fraction(int(top), int(bottom))
+    return float(token) if "." in token else int(token)
 
 
 def _number(token: str, at: int, bad: Callable[[str], InvalidStateError]) -> float | int:
@@ -472,40 +635,87 @@ def _leaf(node: object, path: Callable[[], Path]) -> float | int:
     return node
 
 
+def _split(node: object) -> tuple[Sequence[object], tuple[Probability, ...] | None] | None:
+    """An inner node's children and (for a chance node) probabilities; None for a leaf."""
+    if isinstance(node, _ChanceNode):
+        return node, node.probabilities
+    if isinstance(node, Chance):
+        pairs = node.outcomes
+        for pair in pairs:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise InvalidStateError(
+                    f"invalid chance outcome {quote(pair)}: use a (probability, subtree) pair"
+                )
+        return [t for _, t in pairs], tuple(p for p, _ in pairs)
+    if isinstance(node, (list, tuple)):
+        return node, None
+    return None
+
+
 def _freeze(tree: object) -> float | int | tuple[object, ...]:
-    """Validate ``tree`` and return it as nested tuples, at any depth (no recursion)."""
-    if not isinstance(tree, (list, tuple)):
+    """Validate ``tree`` and return it as nested tuples, at any depth (no recursion).
+
+    A chance node becomes a :class:`_ChanceNode` (a tuple with its probabilities), checked.
+    """
+    top = _split(tree)
+    if top is None:
         return _leaf(tree, lambda: ())
-    # Each frame: a list being read and the frozen children read so far.
-    stack: list[tuple[Sequence[object], list[object]]] = [(tree, [])]
+    # Each frame: a node's children, the frozen children read so far, its probabilities.
+    stack: list[tuple[Sequence[object], list[object], tuple[Probability, ...] | None]] = []
 
     def path() -> Path:
-        return tuple(len(done) for _, done in stack)
+        return tuple(len(done) for _, done, _ in stack)
 
-    if not tree:
-        raise InvalidStateError("empty list at tree: an inner node needs at least one child")
+    def opened(children: Sequence[object], probabilities: Any) -> None:
+        if not children:
+            where = _where(path()) if stack else "tree"
+            raise InvalidStateError(
+                f"empty {'chance node' if probabilities is not None else 'list'} at {where}: "
+                "an inner node needs at least one child"
+            )
+        if probabilities is not None:
+            where = _where(path()) if stack else "tree"
+            check_probabilities(probabilities, f"chance node {where}")
+
+    opened(*top)
+    stack.append((top[0], [], top[1]))
     while True:
-        node, done = stack[-1]
+        node, done, probabilities = stack[-1]
         if len(done) == len(node):
             stack.pop()
-            frozen = tuple(done)
+            frozen = tuple(done) if probabilities is None else _ChanceNode(done, probabilities)
             if not stack:
                 return frozen
             stack[-1][1].append(frozen)
             continue
         child = node[len(done)]
-        if isinstance(child, (list, tuple)):
-            if not child:
-                raise InvalidStateError(
-                    f"empty list at {_where(path())}: an inner node needs at least one child"
-                )
-            stack.append((child, []))
+        inner = _split(child)
+        if inner is not None:
+            opened(*inner)
+            stack.append((inner[0], [], inner[1]))
         else:
             done.append(_leaf(child, path))
 
 
+def _has_chance(tree: tuple[object, ...]) -> bool:
+    """True if the frozen ``tree`` holds a chance node (no recursion)."""
+    stack: list[object] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _ChanceNode):
+            return True
+        if isinstance(node, tuple):
+            stack.extend(node)
+    return False
+
+
+def _probability_source(p: Probability) -> str:
+    """A probability as the tree notation reads it back: ``1/6``, ``0.25``, ``1``."""
+    return str(p) if isinstance(p, Fraction) else repr(p)
+
+
 def _text(tree: object) -> str:
-    """The frozen tree as JSON text, at any depth (no recursion)."""
+    """The frozen tree as text (JSON lists; chance nodes in braces), at any depth (no recursion)."""
     parts: list[str] = []
     stack: list[object] = [tree]
     while stack:
@@ -513,12 +723,16 @@ def _text(tree: object) -> str:
         if isinstance(item, str):  # a bracket or separator pushed below
             parts.append(item)
         elif isinstance(item, tuple):
-            stack.append("]")
+            odds = item.probabilities if isinstance(item, _ChanceNode) else None
+            chance = odds is not None
+            stack.append("}" if chance else "]")
             for i in range(len(item) - 1, -1, -1):
                 stack.append(item[i])
+                if odds is not None:
+                    stack.append(_probability_source(odds[i]) + ": ")
                 if i:
                     stack.append(", ")
-            parts.append("[")
+            parts.append("{" if chance else "[")
         else:
             parts.append(repr(item))
     return "".join(parts)

@@ -82,7 +82,10 @@ class TicTacToe:
 
     name: str = "tictactoe"
     player_names: tuple[str, str] = ("X", "O")
-    utility_range: tuple[float, float] = (-1, 1)
+
+    def utility_bounds(self) -> tuple[float, float]:
+        """A loss and a win: every utility and evaluation lies in ``[-1, 1]``."""
+        return (-1, 1)
 
     def initial_state(self) -> Board:
         """The empty board."""

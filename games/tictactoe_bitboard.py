@@ -83,7 +83,10 @@ class BitboardTicTacToe:
 
     name: str = "tictactoe-bitboard"
     player_names: tuple[str, str] = ("X", "O")
-    utility_range: tuple[float, float] = (-1, 1)
+
+    def utility_bounds(self) -> tuple[float, float]:
+        """A loss and a win: every utility and evaluation lies in ``[-1, 1]``."""
+        return (-1, 1)
 
     def initial_state(self) -> Bitboard:
         """The empty board, ``0``."""

@@ -123,6 +123,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
+from solver.chance import refuse_chance
 from solver.events import Observer
 from solver.game import Game, GameError, GuidingOracle, HasCompiledSearch, HasEvaluate
 from solver.node_search import Limits, NodeSearch, SearchStopped, above, below
@@ -211,7 +212,8 @@ def search(
         ValueError: a negative depth, a non-positive limit or table size.
         TypeError: an option of the wrong kind (a seed that is not an int, a callback that is
             not callable).
-        CapabilityError: the search met its horizon and there is no evaluation function.
+        CapabilityError: the search met its horizon and there is no evaluation function, or
+            the game has chance moves (use :mod:`solver.expectiminimax`).
         GameError: a search to the end that never ends (the game cycles), or an oracle
             whose value at the root no move reaches.
 
@@ -235,6 +237,7 @@ def search(
     )
     if evaluate is not None and not callable(evaluate):
         raise TypeError(f"invalid evaluate {evaluate!r}: use a function of a state, or None")
+    refuse_chance(game, "the engine")
     if observer is not None and not callable(observer):
         raise TypeError(f"invalid observer {observer!r}: use a function of an event, or None")
     if state is None:

@@ -88,9 +88,12 @@ class Enter:
     action: Any  # the move from the parent that led here; None at the root
     state: Any
     depth: int  # plies below the root
-    player: Player  # the player to move here
+    player: Player  # the player to move here (at a chance node: whose turn the outcome decides)
     alpha: float = -INF
     beta: float = INF
+    chance: bool = False  # chance moves here (expectiminimax); ``player`` chooses nothing
+    probability: Any = None  # the probability of ``action`` when the parent is a chance node
+    probe: bool = False  # Star2's probe: only the first move is searched, for a bound
 
 
 @attrs.frozen
@@ -127,8 +130,10 @@ class Backup:
 class Cutoff:
     """Alpha-beta stopped expanding ``node``: ``value`` fell outside the window.
 
-    At a MAX node the cut is ``value >= beta``; at a MIN node ``value <= alpha``. ``pruned``
-    lists the actions never explored, in ``actions`` order.
+    At a MAX node the cut is ``value >= beta``; at a MIN node ``value <= alpha``. At a chance
+    node (*-minimax) ``fails_high`` says which: True when the expectation is at least
+    ``value >= beta`` whatever the outcomes left, False when it is at most ``value <= alpha``.
+    ``pruned`` lists the actions never explored, in ``actions`` order.
     """
 
     node: int
@@ -137,11 +142,17 @@ class Cutoff:
     alpha: float
     beta: float
     pruned: tuple[Any, ...]
+    fails_high: bool | None = None
+
+    @property
+    def high(self) -> bool:
+        """The cut is ``value >= beta`` (else ``value <= alpha``)."""
+        return self.player == 0 if self.fails_high is None else self.fails_high
 
     @property
     def inequality(self) -> str:
         """The cut in the textbook's words, e.g. ``v=2 ≤ α=3``."""
-        if self.player == 0:
+        if self.high:
             return f"v={format_value(self.value)} ≥ β={format_value(self.beta)}"
         return f"v={format_value(self.value)} ≤ α={format_value(self.alpha)}"
 
@@ -185,7 +196,8 @@ def last_iteration(events: Sequence[Event]) -> list[Event]:
     2
     >>> last = last_iteration(trace.events)
     >>> last[0], sum(isinstance(e, Iteration) for e in last)
-    (Enter(node=4, parent=None, action=None, state=(), depth=0, player=0, alpha=-inf, beta=inf), 0)
+    (Enter(node=4, parent=None, action=None, state=(), depth=0, player=0, alpha=-inf, beta=inf, \
+chance=False, probability=None, probe=False), 0)
     """
     starts = [i for i, event in enumerate(events) if isinstance(event, Iteration)]
     return list(events[starts[-1] + 1 :] if starts else events)

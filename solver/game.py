@@ -1,6 +1,7 @@
 """The Game protocol, its optional capabilities and players (errors: :mod:`solver.errors`).
 
-Assumes two players, zero-sum, deterministic, perfect information. A game is a stateless
+Assumes two players, zero-sum, perfect information; deterministic unless the game declares
+chance moves (:class:`HasChance`: outcomes with exact probabilities, as dice). A game is a stateless
 rulebook over immutable, hashable states; names follow AIMA 4e (and OpenSpiel where they meet).
 Every value is from player 0's (MAX's) point of view.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
 
@@ -48,6 +50,7 @@ __all__ = [
     "GuidingOracle",
     "HasActionNotation",
     "HasBoardCells",
+    "HasChance",
     "HasCompiledSearch",
     "HasEndlessValue",
     "HasEvaluate",
@@ -60,10 +63,11 @@ __all__ = [
     "HasStateNotation",
     "HasSymmetries",
     "HasTablebase",
-    "HasUtilityRange",
+    "HasUtilityBounds",
     "IllegalActionError",
     "InvalidStateError",
     "Player",
+    "Probability",
     "UnknownGameError",
     "apply",
     "format_action",
@@ -81,6 +85,9 @@ Player: TypeAlias = int
 
 MAX: Final[Player] = 0
 MIN: Final[Player] = 1
+
+Probability: TypeAlias = Fraction | float | int
+"""The probability of a chance outcome: a ``fractions.Fraction`` (exact), a float, or 0/1."""
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -132,16 +139,37 @@ class HasEndlessValue(Protocol):
 
 
 @runtime_checkable
-class HasUtilityRange(Protocol):
-    """The least and greatest ``utility`` any terminal state can have (player 0's view).
+class HasChance(Protocol):
+    """States where chance moves, not a player: a roll of dice, a card dealt (AIMA 4e §5.5).
 
-    Lets Monte Carlo tree search scale its exploration to the game's units and its solver
-    prove a node as soon as one move reaches the best possible outcome (tic-tac-toe: a win,
-    ``(-1, 1)``), as Winands et al.'s MCTS-Solver does.
+    ``is_chance(state)`` is True at such a state. There ``chance_outcomes(state)`` lists each
+    outcome with its probability, ``(outcome, p)``, in a fixed order: every ``p`` > 0 and they
+    sum to 1 (exactly, when every ``p`` is a ``Fraction`` or an int; within 1e-9 when one is a
+    float). ``actions(state)`` lists the same outcomes in the same order (so anything that walks
+    a game walks through chance too) and ``result(state, outcome)`` is the state after it; a
+    chance state is never terminal, and ``to_move`` there names the player whose turn the
+    outcome decides (no search uses it). Searches that assume a deterministic game refuse a
+    game with this capability (:func:`solver.chance.refuse_chance`); the expectiminimax
+    searches (:mod:`solver.expectiminimax`) and :func:`solver.solve.solve` take expectations.
     """
 
-    @property
-    def utility_range(self) -> tuple[float, float]: ...
+    def is_chance(self, state: Any) -> bool: ...
+
+    def chance_outcomes(self, state: Any) -> Sequence[tuple[Any, Probability]]: ...
+
+
+@runtime_checkable
+class HasUtilityBounds(Protocol):
+    """Every utility (and evaluation) lies in ``[lo, hi]`` = ``utility_bounds()``.
+
+    What lets *-minimax (:func:`solver.expectiminimax.star1`) prune at chance nodes: with the
+    values bounded, the outcomes not yet searched can move an expectation only so far. Monte
+    Carlo tree search (:mod:`solver.mcts`) scales its exploration to the same span, and its
+    solver proves a node as soon as one move reaches the best possible outcome (tic-tac-toe: a
+    win, ``(-1, 1)``), as Winands et al.'s MCTS-Solver does.
+    """
+
+    def utility_bounds(self) -> tuple[float, float]: ...
 
 
 @runtime_checkable

@@ -3,7 +3,7 @@
 Assumes two players, zero-sum, deterministic, perfect information; every value is from player
 0's (MAX's) point of view, as everywhere in the project. Knows no game: it uses the Game
 protocol, and ``evaluate`` (heuristic playouts, the ply cap), ``endless_value`` (repetitions
-inside a playout), ``key`` and ``utility_range`` where a game offers them.
+inside a playout), ``key`` and ``utility_bounds()`` where a game offers them.
 
 Each iteration (Kocsis & Szepesvári 2006; Browne et al. 2012, Algorithm 2):
 
@@ -11,7 +11,7 @@ Each iteration (Kocsis & Szepesvári 2006; Browne et al. 2012, Algorithm 2):
    highest UCB1 score *for the player to move there*: ``exploitation + exploration``, where
    exploitation is the child's mean result ``Q = W / N`` from the mover's side (``Q`` for MAX,
    ``-Q`` for MIN) and exploration is ``c · span · sqrt(ln N(parent) / N(child))``. ``span``
-   scales the bonus to the game's units: the width of ``utility_range`` when the game declares
+   scales the bonus to the game's units: the width of ``utility_bounds()`` when the game declares
    it, else the range of the playout results seen so far (1 until two differ); UCB1's ``c`` is
    for rewards in [0, 1], and this is the same rule with the results mapped there. Ties go to the
    first child in ``actions`` order.
@@ -30,7 +30,7 @@ Each iteration (Kocsis & Szepesvári 2006; Browne et al. 2012, Algorithm 2):
 MCTS-Solver (``solver=True``; Winands, Björnsson & Saito 2008, generalised to any utilities
 as score-bounded MCTS, Cazenave & Saffidine 2010): every node also keeps bounds ``[lo, hi]``
 on its exact minimax value. A terminal node's are its utility; an untried move stands for
-``utility_range`` (unbounded without one); a MAX node's ``lo``/``hi`` are the largest of its
+``utility_bounds()`` (unbounded without one); a MAX node's ``lo``/``hi`` are the largest of its
 children's, a MIN node's the smallest. A node is *proven* when ``lo == hi``: a child proven a
 win proves its parent a win at once, and a node whose children are all proven is proven. A
 child that is proven, or whose bounds show it cannot change its parent's value, is never
@@ -70,7 +70,7 @@ from solver.game import (
     Game,
     HasEndlessValue,
     HasEvaluate,
-    HasUtilityRange,
+    HasUtilityBounds,
     Player,
     state_key,
 )
@@ -383,8 +383,8 @@ class _Search:
         self.observer = observer
         self.rng = random.Random(seed)
         self.declared: tuple[float, float] | None = None
-        if isinstance(game, HasUtilityRange):
-            low, high = game.utility_range
+        if isinstance(game, HasUtilityBounds):
+            low, high = game.utility_bounds()
             self.declared = (float(low), float(high))
         self.seen_low, self.seen_high = INF, -INF
         self.cycles = isinstance(game, HasEndlessValue)

@@ -45,6 +45,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeAlias, TypeVar
 
+from solver.chance import refuse_chance
 from solver.events import INF, Backup, Cutoff, Enter, Leaf, Observer
 from solver.game import MAX, MIN, CapabilityError, Game, HasEvaluate
 from solver.results import SearchResult, SearchStats
@@ -91,6 +92,7 @@ def minimax(
     >>> result.value, result.best_action, dict(result.action_values)
     (3, 0, {0: 3, 1: 2})
     """
+    refuse_chance(game, "minimax")
     return _Search(game, depth, evaluate, observer, prune=False).run(state)
 
 
@@ -120,6 +122,7 @@ def alphabeta(
     >>> result.value, dict(result.action_values), result.stats.cutoffs
     (3, {0: 3}, 1)
     """
+    refuse_chance(game, "alpha-beta")
     return _Search(game, depth, evaluate, observer, prune=True).run(state)
 
 
@@ -133,7 +136,12 @@ class _Search:
     calls MIN-VALUE directly because its players alternate; here every child goes through
     :meth:`value`, which asks the game whose move it is, so games where a player may move twice
     in a row work too.)
+
+    :mod:`solver.expectiminimax` adds chance nodes: a subclass sets ``chance`` (which states
+    are chance nodes) and :meth:`chance_value`; here no state is one.
     """
+
+    chance: Callable[[Any], bool] | None = None
 
     def __init__(
         self,
@@ -190,15 +198,26 @@ class _Search:
         )
 
     def value(
-        self, state: Any, alpha: float, beta: float, ply: int, parent: int | None, action: Any
+        self,
+        state: Any,
+        alpha: float,
+        beta: float,
+        ply: int,
+        parent: int | None,
+        action: Any,
+        probability: Any = None,
     ) -> tuple[float, tuple[Any, ...], bool]:
-        """Enter a node: value it as a leaf, or by max_value/min_value for the player to move."""
+        """Enter a node: value it as a leaf, or by max_value/min_value for the player to move
+        (chance_value at a chance node; ``probability``: of ``action``, from a chance node)."""
         game, observer = self.game, self.observer
         node = self.nodes
         self.nodes += 1
         player = game.to_move(state)
+        chance = self.chance is not None and self.chance(state)
         if observer is not None:
-            observer(Enter(node, parent, action, state, ply, player, alpha, beta))
+            observer(
+                Enter(node, parent, action, state, ply, player, alpha, beta, chance, probability)
+            )
         if game.is_terminal(state):
             v = game.utility(state)
             self.leaf(node, v, terminal=True)
@@ -207,6 +226,8 @@ class _Search:
             v = self.horizon_value(state)
             self.leaf(node, v, terminal=False)
             return v, (), True
+        if chance:
+            return self.chance_value(node, state, alpha, beta, ply)
         if player == MAX:
             return self.max_value(node, state, alpha, beta, ply)
         return self.min_value(node, state, alpha, beta, ply)
@@ -252,6 +273,12 @@ class _Search:
                     break
         self.backup(node, v, pv, alpha, beta, exact)
         return v, pv, exact
+
+    def chance_value(
+        self, node: int, state: Any, alpha: float, beta: float, ply: int
+    ) -> tuple[float, tuple[Any, ...], bool]:
+        """Chance moves at ``node``: searches with chance nodes define it."""
+        raise NotImplementedError("a search without chance nodes has no chance_value")
 
     def horizon_value(self, state: Any) -> float:
         """The evaluation function's value of a non-terminal state at the depth limit."""

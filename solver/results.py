@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -241,8 +242,13 @@ def format_value(value: float, digits: int = 6) -> str:
 
     ``digits`` significant digits for other numbers (fewer for crowded diagrams).
 
+    An exact fraction (an expectation over dice) is written as one while its denominator is at
+    most 1000, else to ``digits`` digits.
+
     >>> format_value(3.0), format_value(-0.5), format_value(float("-inf")), format_value(2 / 3, 3)
     ('3', '-0.5', '−∞', '0.667')
+    >>> format_value(Fraction(-13, 18)), format_value(Fraction(1, 46656), 3)
+    ('-13/18', '2.14e-05')
     """
     if value == float("inf"):
         return "+∞"
@@ -250,4 +256,6 @@ def format_value(value: float, digits: int = 6) -> str:
         return "−∞"
     if float(value).is_integer():
         return str(int(value))
-    return f"{value:.{digits}g}"
+    if isinstance(value, Fraction) and value.denominator <= 1000:
+        return f"{value.numerator}/{value.denominator}"
+    return f"{float(value):.{digits}g}"

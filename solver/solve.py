@@ -1,7 +1,10 @@
 """Strong solving: every reachable state with its exact value, optimal actions and plies to the end.
 
-Assumes two players, zero-sum, deterministic, perfect information, and a reachable graph small
-enough to hold in memory. Values are from player 0's (MAX's) point of view. A game that can
+Assumes two players, zero-sum, perfect information, and a reachable graph small enough to hold
+in memory. A game with chance moves (:class:`solver.game.HasChance`) is solved when it cannot
+cycle: a chance state's value is the expectation of its outcomes' values (exact with
+``Fraction`` probabilities), it has no optimal actions, and its plies are the most any outcome
+leads to under optimal play. Values are from player 0's (MAX's) point of view. A game that can
 return to a state it has been in (that *cycles*) is solved when it declares the score of endless
 play (:class:`solver.game.HasEndlessValue`); without it a cycle is a :class:`CycleError`.
 
@@ -45,13 +48,21 @@ import os
 import time
 from array import array
 from collections.abc import Callable, Hashable, Iterator
+from fractions import Fraction
 from typing import Any, Final, TypeVar
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from solver.errors import CycleError, GameError, TooManyStatesError, UnknownStateError
+from solver.chance import expectation, has_chance, is_chance, outcomes
+from solver.errors import (
+    CapabilityError,
+    CycleError,
+    GameError,
+    TooManyStatesError,
+    UnknownStateError,
+)
 from solver.game import (
     Game,
     HasEndlessValue,
@@ -157,6 +168,7 @@ class Solution:
     _indptr: npt.NDArray[np.int64]  # the children of state i: _targets[_indptr[i]:_indptr[i+1]]
     _targets: npt.NDArray[np.int64]
     _key: Callable[[Any], Hashable] | None
+    _chance: npt.NDArray[np.bool_] | None = None  # chance states, for a game with chance
 
     @property
     def root_value(self) -> float:
@@ -190,7 +202,7 @@ class Solution:
         Raises:
             UnknownStateError: ``state`` is not reachable from the solved root.
         """
-        return self._values[self._number(state)].item()  # type: ignore[no-any-return]
+        return _item(self._values[self._number(state)])  # type: ignore[no-any-return]
 
     def plies(self, state: Any) -> int | None:
         """Plies to the end under optimal play from ``state`` (0 if it is over).
@@ -226,11 +238,14 @@ class Solution:
 
         Each record holds ``state`` (the game's notation), ``to_move``, ``value``, ``plies``
         (null where the value is reached only by endless play), ``best_actions`` (a list in
-        the game's action notation) and ``endless``. Records are written one at a time, so
-        memory stays flat however many states there are. The file is written atomically
-        (:mod:`solver.output`); ``overwrite=False`` refuses to replace one.
+        the game's action notation) and ``endless``; an exact fraction's ``value`` is a float,
+        with the fraction itself as text in ``exact_value`` (``"13/18"``). Records are written
+        one at a time, so memory stays flat however many states there are. The file is written
+        atomically (:mod:`solver.output`); ``overwrite=False`` refuses to replace one.
         """
         counts = attrs.asdict(self.counts)
+        if isinstance(self.counts.value, Fraction):
+            counts.update(value=float(self.counts.value), exact_value=str(self.counts.value))
         head = {"game": self.game.name, "root": format_state(self.game, self.root), **counts}
         with (
             atomic_path(path, overwrite=overwrite) as temporary,
@@ -242,11 +257,15 @@ class Solution:
                 row = {
                     "state": state,
                     "to_move": record.to_move,
-                    "value": record.value,
+                    "value": float(record.value)
+                    if isinstance(record.value, Fraction)
+                    else record.value,
                     "plies": record.plies,
                     "best_actions": list(record.best_actions),
                     "endless": record.endless,
                 }
+                if isinstance(record.value, Fraction):
+                    row["exact_value"] = str(record.value)
                 out.write(separator + json.dumps(row))
                 separator = ",\n"
             out.write("\n]}\n")
@@ -290,7 +309,10 @@ class Solution:
             ) from None
 
     def _best_indices(self, i: int) -> list[int]:
-        """The indices (in ``actions`` order) of the value-keeping actions of state ``i``."""
+        """The indices (in ``actions`` order) of the value-keeping actions of state ``i``
+        (none at a chance state: nobody chooses there)."""
+        if self._chance is not None and self._chance[i]:
+            return []
         children = self._targets[self._indptr[i] : self._indptr[i + 1]]
         keeps = self._values[children] == self._values[i]
         return np.flatnonzero(keeps).tolist()  # type: ignore[no-any-return]
@@ -302,7 +324,7 @@ class Solution:
         plies = int(self._plies[i])
         return StateRecord(
             to_move=self.game.to_move(state),
-            value=self._values[i].item(),
+            value=_item(self._values[i]),
             plies=None if plies == ENDLESS else plies,
             best_actions=tuple(actions[j] for j in best),
         )
@@ -343,7 +365,16 @@ def solve(
         raise ValueError(f"invalid max_states {max_states!r}: use a positive number of states")
     start = time.perf_counter()
     root = game.initial_state() if state is None else state
+
+    def chance(s: Any) -> bool:
+        return is_chance(game, s)
+
     key_of: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
+    if has_chance(game) and isinstance(game, HasEndlessValue):
+        raise CapabilityError(
+            f"solve cannot solve game {game.name!r}: it has chance moves and may cycle "
+            "(endless_value); solve takes expectations only over games that cannot cycle"
+        )
     with _collector_paused():  # millions of new objects, none of them garbage yet
         if isinstance(game, HasEndlessValue):  # it may cycle: enumerate, then solve the graph
             graph = _walk_breadth_first(game, root, key_of, max_states, progress)
@@ -352,7 +383,8 @@ def solve(
     indptr, targets = graph.csr()
     if graph.solved:
         values = np.asarray(graph.values)
-        if values.dtype.kind not in "iuf":
+        exact = values.dtype.kind == "O" and all(isinstance(v, (int, Fraction)) for v in values)
+        if values.dtype.kind not in "iuf" and not exact:  # exact fractions stay objects
             values = values.astype(np.float64)
         plies = np.asarray(graph.plies, dtype=np.int64)
     else:
@@ -364,7 +396,7 @@ def solve(
         wins=wins,
         draws=draws,
         losses=losses,
-        value=values[0].item(),
+        value=_item(values[0]),
         seconds=time.perf_counter() - start,
         endless=int(np.count_nonzero(plies == ENDLESS)),
     )
@@ -379,6 +411,7 @@ def solve(
         indptr,
         targets,
         key_of,
+        np.fromiter(map(chance, graph.states), dtype=np.bool_) if has_chance(game) else None,
     )
 
 
@@ -537,6 +570,7 @@ def _walk_depth_first(
     path, so a child without one closes a cycle: a :class:`CycleError`.
     """
     children_of, utility, to_move = _children_of(game), game.utility, game.to_move
+    chance = has_chance(game)
     graph = _Graph(starts=array("q"), solved=True)
     states, values, plies = graph.states, graph.values, graph.plies
     indptr, targets, starts = graph.indptr, graph.targets, graph.starts
@@ -595,6 +629,11 @@ def _walk_depth_first(
             targets.extend(kids)
             child_values = [values[k] for k in kids]
             player = to_move(states[i])
+            if chance and is_chance(game, states[i]):  # the expectation; the longest outcome
+                odds = (p for _, p in outcomes(game, states[i]))
+                values[i] = expectation(zip(odds, child_values, strict=True))
+                plies[i] = max(plies[k] for k in kids) + 1
+                continue
             v = max(child_values) if player == 0 else min(child_values)
             if child_values.count(v) == 1:  # one optimal action: its plies
                 ply = plies[kids[child_values.index(v)]]
@@ -607,6 +646,11 @@ def _walk_depth_first(
     if progress is not None:
         progress(len(states))
     return graph
+
+
+def _item(value: Any) -> Any:
+    """A value from the arrays as a Python number (exact fractions are stored as themselves)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 @contextlib.contextmanager

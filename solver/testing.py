@@ -23,7 +23,9 @@ What is checked, for every state a playout reaches:
   its terminality and utility, a non-empty ``render``; and the pseudo-legal move contract
   (:class:`solver.game.HasPseudoActions`): ``pseudo_actions`` is a superset of ``actions`` in
   the same relative order, empty only at terminal states, and ``try_result`` gives ``result``
-  for exactly the legal candidates and None for the others;
+  for exactly the legal candidates and None for the others; chance
+  (:class:`solver.game.HasChance`): at a chance state, outcomes that are the actions in order,
+  probabilities > 0 summing to 1, never terminal; utilities inside ``utility_bounds``;
 
 and for every move: ``result`` leaves the state untouched and is deterministic.
 
@@ -42,19 +44,24 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, Final, TypeVar
 
+from solver.chance import outcomes
 from solver.game import (
     Game,
     HasActionNotation,
+    HasChance,
     HasEvaluate,
     HasKey,
     HasPseudoActions,
     HasRender,
     HasStateNotation,
     HasSymmetries,
+    HasUtilityBounds,
+    InvalidStateError,
 )
 
 __all__ = [
     "MAX_PLIES",
+    "check_chance",
     "check_game",
     "check_playout",
     "check_pseudo_actions",
@@ -118,9 +125,28 @@ def check_state(game: Game[S, A], state: S) -> None:
         check_symmetries(game, state, terminal)
     if isinstance(game, HasPseudoActions):
         check_pseudo_actions(game, state, actions)
+    if isinstance(game, HasChance):
+        check_chance(game, state, actions, terminal)
+    if isinstance(game, HasUtilityBounds) and terminal:
+        lo, hi = game.utility_bounds()
+        _require(lo <= game.utility(state) <= hi, f"utility outside utility_bounds {(lo, hi)!r}")
     if isinstance(game, HasRender):
         picture = game.render(state)
         _require(isinstance(picture, str) and picture.strip(), f"render gave {picture!r}")
+
+
+def check_chance(game: HasChance, state: Any, actions: Sequence[Any], terminal: bool) -> None:
+    """Check a state's chance outcomes (:class:`solver.game.HasChance`): at a chance state,
+    outcomes with probabilities > 0 that sum to 1, listed as the state's actions, never at a
+    terminal state."""
+    if not game.is_chance(state):
+        return
+    _require(not terminal, f"a chance state must not be terminal: {state!r}")
+    try:
+        outcomes(game, state)  # type: ignore[arg-type]
+    except InvalidStateError as error:
+        raise AssertionError(f"chance_outcomes: {error}") from None
+    _require(len(actions) > 0, "a chance state needs outcomes")
 
 
 def _check_state_notation(game: HasStateNotation, state: Any) -> None:

@@ -48,12 +48,15 @@ and ``pruned`` (with ``cut`` on the first pruned edge of a cut-off).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
+from functools import partial
 from typing import Any, Literal, TypeVar
 
 import attrs
 import networkx as nx
 
+from solver.chance import expectation, is_chance, outcomes, probability_text
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf
+from solver.expectiminimax import expectiminimax, star1, star2
 from solver.game import (
     Game,
     HasBoardCells,
@@ -75,6 +78,7 @@ __all__ = [
     "BOUNDS",
     "DEFAULT_MAX_NODES",
     "PRUNED_VIEWS",
+    "PRUNING",
     "RECORD_LIMIT",
     "GameTree",
     "Step",
@@ -91,7 +95,9 @@ DEFAULT_MAX_NODES = 1000
 RECORD_LIMIT = 300_000
 """The most search nodes recorded to build a collapsed, merged or folded view."""
 
-ALGORITHMS = ("minimax", "alphabeta")
+ALGORITHMS = ("minimax", "alphabeta", "expectiminimax", "star1", "star2")
+PRUNING = ("alphabeta", "star1", "star2")
+"""The algorithms whose values may be fail-soft bounds (and whose windows are drawn)."""
 BOUNDS = ("exact", "lower", "upper")
 PRUNED_VIEWS = ("stub", "subtree", "values")
 """How a cut-off is drawn: the pruned moves only, their whole subtrees greyed, or greyed with
@@ -211,6 +217,7 @@ def game_tree(
     ordering: str = "given",
     pruned: str = "subtree",
     record_limit: int = RECORD_LIMIT,
+    bounds: tuple[float, float] | None = None,
 ) -> GameTree:
     """Run ``algorithm`` from ``state`` and build the annotated tree of what it did.
 
@@ -219,7 +226,9 @@ def game_tree(
             ``symmetries`` and ``node_name`` are used when present.
         state: the root position (None: the initial state).
         depth: the search horizon in plies (None: to the end of the game).
-        algorithm: ``"minimax"`` or ``"alphabeta"`` (the teaching searches).
+        algorithm: ``"minimax"`` or ``"alphabeta"`` (the teaching searches); for a game with
+            chance ``"expectiminimax"``, ``"star1"`` or ``"star2"`` (:mod:`solver.expectiminimax`):
+            chance nodes are drawn with the probabilities on their moves.
         evaluate: the horizon evaluation (default the game's ``evaluate``).
         transpositions: merge visits of the same position at the same depth whose whole
             subtrees the search explored alike (same values, bounds and cuts) into one node
@@ -235,6 +244,8 @@ def game_tree(
         pruned: how cut-offs are drawn (:data:`PRUNED_VIEWS`): ``"stub"`` the pruned moves
             only, ``"subtree"`` their subtrees greyed, ``"values"`` greyed with minimax values.
         record_limit: the most search nodes a collapsed, merged or folded view is built from.
+        bounds: ``(lo, hi)`` on every utility for ``"star1"``/``"star2"`` (default the game's
+            ``utility_bounds``).
 
     Returns:
         The :class:`GameTree`; draw it with :func:`viz.render`.
@@ -275,7 +286,14 @@ def game_tree(
         searched_game = ordered(game, state, depth, evaluate, ordering, record_limit)
     limit = record_limit if max_nodes is None or shrinking else max_nodes
     recorder = _Recorder(limit, count_pruned=not shrinking and max_nodes is not None)
-    search = alphabeta if algorithm == "alphabeta" else minimax
+    searches: dict[str, Callable[..., SearchResult]] = {
+        "minimax": minimax,
+        "alphabeta": alphabeta,
+        "expectiminimax": expectiminimax,
+        "star1": partial(star1, bounds=bounds),
+        "star2": partial(star2, bounds=bounds),
+    }
+    search = searches[algorithm]
     try:
         result = search(searched_game, state, depth=depth, evaluate=evaluate, observer=recorder)
     except _Overflow:
@@ -487,6 +505,9 @@ def _blank(kind: str, player: int, depth: int) -> dict[str, Any]:
         "kind": kind,
         "player": player,
         "role": player_name(player),
+        "chance": False,
+        "probe": False,
+        "fails_high": None,
         "depth": depth,
         "move": "",
         "path": [],
@@ -526,8 +547,28 @@ def _title(name: str | None, path: list[str]) -> str:
     return "the root" if not path else "·".join(path)
 
 
-def _edge_attrs(move: str, pruned: bool = False, cut: str | None = None) -> dict[str, Any]:
-    return {"move": move, "principal": False, "optimal": False, "pruned": pruned, "cut": cut}
+def _edge_attrs(
+    move: str, pruned: bool = False, cut: str | None = None, probability: str | None = None
+) -> dict[str, Any]:
+    return {
+        "move": move,
+        "principal": False,
+        "optimal": False,
+        "pruned": pruned,
+        "cut": cut,
+        "probability": probability,
+    }
+
+
+def _odds(game: Game[Any, Any], state: Any) -> dict[Any, Any]:
+    """The probability of each move out of ``state`` if chance moves there, else ``{}``."""
+    return dict(outcomes(game, state)) if is_chance(game, state) else {}
+
+
+def _mark_chance(data: dict[str, Any], game: Game[Any, Any], state: Any) -> None:
+    """Mark a chance node: its role is CHANCE."""
+    if is_chance(game, state):
+        data.update(chance=True, role="CHANCE")
 
 
 def _set_value(data: dict[str, Any], value: float, bound: str) -> None:
@@ -580,11 +621,15 @@ def _tree_from_events(
                 order=event.node + 1,
                 alpha_in=_json_float(event.alpha),
                 beta_in=_json_float(event.beta),
+                probe=event.probe,
             )
+            if event.chance:
+                data.update(chance=True, role="CHANCE")
             window[event.node] = (event.alpha, event.beta)
             graph.add_node(event.node, **data)
             if event.parent is not None:
-                graph.add_edge(event.parent, event.node, **_edge_attrs(path[-1]))
+                p = None if event.probability is None else probability_text(event.probability)
+                graph.add_edge(event.parent, event.node, **_edge_attrs(path[-1], probability=p))
         elif isinstance(event, Leaf):
             data = graph.nodes[event.node]
             _set_value(data, event.value, "exact")
@@ -597,7 +642,9 @@ def _tree_from_events(
             if data["leaf"] is not None:
                 continue  # a leaf's value was given by its Leaf event
             bound = "exact"
-            if algorithm == "alphabeta":
+            if event.bound is not None:  # said by the search (a chance node, a probe)
+                bound = event.bound
+            elif algorithm in PRUNING:
                 bound = bound_kind(event.value, *window[event.node])
             _set_value(data, event.value, bound)
             data["alpha_out"] = _json_float(event.alpha)
@@ -613,10 +660,12 @@ def _tree_from_events(
 
     next_id = max(graph.nodes, default=-1) + 1
     for cut, index in cuts:
-        high = cut.player == 0
+        high = cut.high
         inequality = cut_text(cut.value, cut.beta if high else cut.alpha, fails_high=high)
         parent_state = states[cut.node]
         parent = graph.nodes[cut.node]
+        parent["fails_high"] = high
+        odds = _odds(game, parent_state)
         moves = []
         for i, action in enumerate(cut.pruned):
             child_state = game.result(parent_state, action)
@@ -630,11 +679,13 @@ def _tree_from_events(
                 [*parent["path"], move],
             )
             data.update(cut_by=cut.node, cut=inequality)
+            _mark_chance(data, game, child_state)
             if game.is_terminal(child_state):
                 data["leaf"] = "terminal"
             graph.add_node(next_id, **data)
+            p = probability_text(odds[action]) if action in odds else None
             graph.add_edge(
-                cut.node, next_id, **_edge_attrs(move, True, inequality if i == 0 else None)
+                cut.node, next_id, **_edge_attrs(move, True, inequality if i == 0 else None, p)
             )
             states[next_id] = child_state
             next_id += 1
@@ -661,6 +712,9 @@ def _mark_principal(graph: Any) -> None:
     for node in reversed(list(nx.topological_sort(graph))):
         data = graph.nodes[node]
         if data["kind"] != "node" or data["value"] is None:
+            continue
+        if data["chance"]:  # nobody chooses at a roll: the principal path stops here
+            plies[node] = 0
             continue
         kids = [
             c
@@ -715,6 +769,8 @@ def _expand_pruned(
     """
     tops = [n for n, d in graph.nodes(data=True) if d["kind"] == "pruned"]
     next_id = max(graph.nodes, default=-1) + 1
+    chance_odds: dict[int, dict[Any, Any]] = {}  # the outcomes' probabilities at chance nodes
+    moves_of: dict[int, Any] = {}  # the action that led to each node grown here
     saved = 0
     renders = isinstance(game, HasRender)
     for top in tops:
@@ -744,11 +800,15 @@ def _expand_pruned(
                     _set_value(data, evaluate(here), "exact")
                 continue
             kids = []
+            odds = _odds(game, here)
+            if odds:
+                chance_odds[node] = odds
             for action in game.actions(here):
                 child = game.result(here, action)
                 move = format_action(game, here, action)
                 path = [*data["path"], move]
                 kid = _blank("pruned", game.to_move(child), data["depth"] + 1)
+                _mark_chance(kid, game, child)
                 name = _node_name(game, child)
                 kid.update(
                     state=format_state(game, child),
@@ -761,16 +821,25 @@ def _expand_pruned(
                     cut_by=data["cut_by"],
                 )
                 graph.add_node(next_id, **kid)
-                graph.add_edge(node, next_id, **_edge_attrs(move, pruned=True))
+                p = probability_text(odds[action]) if action in odds else None
+                graph.add_edge(node, next_id, **_edge_attrs(move, pruned=True, probability=p))
                 states[next_id] = child
+                moves_of[next_id] = action
                 kids.append(next_id)
                 next_id += 1
             stack.extend(reversed(kids))
         if view == "values":
             for node in reversed(order):
                 data = graph.nodes[node]
-                values = [graph.nodes[c]["value"] for c in graph.successors(node)]
-                if values and None not in values:
+                kids_of = list(graph.successors(node))
+                values = [graph.nodes[c]["value"] for c in kids_of]
+                if not values or None in values:
+                    continue
+                if node in chance_odds:
+                    odds = chance_odds[node]
+                    weighted = [(odds[moves_of[c]], graph.nodes[c]["value"]) for c in kids_of]
+                    _set_value(data, expectation(weighted), "exact")
+                else:
                     _set_value(data, max(values) if data["player"] == 0 else min(values), "exact")
     return saved
 
@@ -812,6 +881,14 @@ _BOUND_TEXT = {
 
 def _backup_text(data: dict[str, Any]) -> str:
     how = "maximum" if data["player"] == 0 else "minimum"
+    if data["chance"]:
+        how = "expectation (probability × value, summed)"
+    if data["probe"]:
+        side = "lower" if data["player"] == 0 else "upper"
+        return (
+            f"{_who(data)} is probed (Star2): its first move alone gives "
+            f"{bound_text(data['value'], data['bound'])}, a {side} bound on its value"
+        )
     return (
         f"{_who(data)} backs up the {how} of its children: "
         f"{bound_text(data['value'], data['bound'])}{_BOUND_TEXT[data['bound']]}"

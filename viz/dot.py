@@ -83,6 +83,8 @@ RANGE_MARK = "#555556"
 
 _FILL = {0: "#d7e6f5", 1: "#f8ddd5"}  # MAX blue, MIN rose
 _NEGAMAX_FILL = "#e4e0f0"
+_CHANCE_FILL = "#e3f1e0"  # chance nodes: green circles, as AIMA draws them round
+_CHANCE_INK = "#2e6b30"
 _LEAF_FILL = {"terminal": "#ffffff", "horizon": "#fff4cc"}
 _CURRENT = "#ffd54f"
 _CURRENT_KEY = "#b08000"  # the highlight in the legend, a shade darker to read as text
@@ -167,6 +169,8 @@ def _node(shape: NodeLook, look: _Look) -> dict[str, str]:
     fill = (
         _LEAF_FILL[leaf] if leaf else (_NEGAMAX_FILL if look.view == "negamax" else _FILL[player])
     )
+    if shape.role == "chance":
+        fill = _CHANCE_FILL
     if shape.current:
         fill = _CURRENT
     rich = (look.boards and shape.board) or (look.ab and not leaf)
@@ -174,11 +178,13 @@ def _node(shape: NodeLook, look: _Look) -> dict[str, str]:
         out["label"] = _table(shape, look, text, fill)
         out["shape"] = "plain"
         return out
-    _shape(out, player, leaf, look.view)
+    _shape(out, player, leaf, look.view, shape.role == "chance")
     if look.exercise and not leaf:  # room to write a value such as −∞ by hand
         out.update(width="1.3", height="1.0")
     _name(out, shape)
     style = "rounded,filled" if leaf == "horizon" else "filled"
+    if shape.probe:  # Star2's probe: only its first move was searched
+        style += ",dashed"
     out.update(style=style if shape.visible else "invis", fillcolor=fill)
     out["penwidth"] = "3.2" if shape.principal and look.emphasis else "1.2"
     if shape.optimal and not shape.principal and look.emphasis:
@@ -217,6 +223,8 @@ def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
     leaf = shape.leaf
     glyph = "■" if leaf else ("●" if look.view == "negamax" else _GLYPH[player])
     head_colour = "#333333" if leaf else ("#1f5fa8", "#b03a2e")[player]
+    if shape.role == "chance":
+        glyph, head_colour = "◯", _CHANCE_INK
     mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
     name = f"<B>{escape(shape.name)}</B> " if shape.name else ""
     rows = [
@@ -289,7 +297,7 @@ def _pruned_node(out: dict[str, str], shape: NodeLook, look: _Look, text: str) -
             f"<TR><TD>{board_label(_board(shape), dim=True)}</TD></TR></TABLE>>"
         )
         return out
-    _shape(out, shape.player, shape.leaf, look.view)
+    _shape(out, shape.player, shape.leaf, look.view, shape.role == "chance")
     _name(out, shape)
     out["label"] = f"<{shown_text}>"
     return out
@@ -306,11 +314,15 @@ def _board(shape: NodeLook) -> Any:
     return from_cells(shape.cells) if shape.cells else shape.board
 
 
-def _shape(out: dict[str, str], player: int, leaf: str | None, view: str) -> None:
+def _shape(
+    out: dict[str, str], player: int, leaf: str | None, view: str, chance: bool = False
+) -> None:
     if leaf:
         out.update(shape="box", width="0.55", height="0.4", fixedsize="false")
         if leaf == "horizon":
             out["style"] = "rounded"
+    elif chance:
+        out.update(shape="circle", width="0.7", fixedsize="true")
     elif view == "negamax":
         out.update(shape="circle", width="0.62", fixedsize="true")
     else:
@@ -330,6 +342,9 @@ def _edge(edge: EdgeLook, look: _Look, *, wrapped: bool = False) -> str:
     move = escape(edge.move)
     if edge.folded:
         move += '<BR/><FONT POINT-SIZE="9">≡ ' + escape(", ".join(edge.folded)) + "</FONT>"
+    if edge.probability:
+        ink = _PRUNED if edge.pruned else _CHANCE_INK
+        move += f'<BR/><FONT POINT-SIZE="10" COLOR="{ink}">p={escape(edge.probability)}</FONT>'
     label = move
     if not edge.visible:
         classes.append("unreached")
@@ -427,6 +442,12 @@ def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
             '<FONT COLOR="#1f5fa8">▲</FONT> MAX takes the largest value',
             '<FONT COLOR="#b03a2e">▼</FONT> MIN takes the smallest',
         ]
+    if any(n.role == "chance" for n in look.fig.nodes.values()):
+        items.append(
+            f'<FONT COLOR="{_CHANCE_INK}">◯</FONT> chance: the sum of p × value over its moves'
+        )
+    if any(n.probe for n in look.fig.nodes.values()):
+        items.append("dashed: a Star2 probe (its first move only, for a bound)")
     items.append(
         "□ leaf: end of the game"
         + (

@@ -186,6 +186,11 @@ def interactive_page(
     boards: bool = False,
 ) -> str:
     """The interactive page's HTML text (see :func:`write_interactive`)."""
+    if any(d.get("chance") for _, d in tree.graph.nodes(data=True)):
+        raise VizError(  # the page's own search (on edited leaves) knows no chance nodes
+            "the interactive page does not draw chance nodes; use the step-by-step page "
+            "(--html) or a picture (-o FILE.svg) for a tree with chance"
+        )
     if boards and not tree.has_boards:
         from solver.game import CapabilityError
 

@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 
 from viz.annotations import exercise_value
-from viz.build import GameTree, as_float
+from viz.build import PRUNING, GameTree, as_float
 from viz.errors import VizError
 from viz.mcts_tree import mcts_texts
 from viz.notation import SWAP, bound_text, cut_text, range_text, window_text
@@ -123,6 +123,8 @@ class Frame:
             assert value is not None
             return (value if bound != "upper" else -INF, value if bound != "lower" else INF)
         lo, hi = -INF, INF
+        if data["chance"]:  # the expectation is known only once backed up
+            return lo, hi
         for child in graph.successors(node):
             kid = graph.nodes[child]
             if kid["kind"] != "node" or not self.known(kid) or kid["value"] is None:
@@ -143,7 +145,8 @@ class NodeLook:
     Attributes:
         node: the node's id in the tree.
         kind: ``"node"``, ``"pruned"`` (drawn grey and dashed) or ``"summary"``.
-        role: ``"max"``, ``"min"`` or ``"leaf"``; ``leaf`` the leaf kind (or None).
+        role: ``"max"``, ``"min"``, ``"chance"`` or ``"leaf"``; ``leaf`` the leaf kind (or
+            None).
         player: 0 (MAX) or 1 (MIN) to move.
         name: the game's node name (AIMA's letters) or None.
         value: the value as drawn (``3``, ``≥3``, ``≤−1``), ``""`` for none.
@@ -163,6 +166,7 @@ class NodeLook:
         positions: the positions a summary node stands for.
         title, state, role_name: how captions and tooltips name the node.
         bound_class: the bound kind the search gave it (``None``: unvalued or hidden).
+        probe: Star2 searched only its first move here, for a bound (drawn dashed).
     """
 
     node: int
@@ -193,6 +197,7 @@ class NodeLook:
     role_name: str
     bound_class: str | None
     folded: tuple[str, ...]
+    probe: bool = False
 
 
 @attrs.frozen
@@ -201,6 +206,7 @@ class EdgeLook:
 
     ``cut`` is the cut-off's inequality on the first pruned move of a cut (``""`` elsewhere);
     ``cut_shown`` says whether this step has reached it (before, it is laid out but unseen).
+    ``probability`` is the chance of a move out of a chance node (``"1/6"``), else ``""``.
     """
 
     parent: int
@@ -214,6 +220,7 @@ class EdgeLook:
     optimal: bool
     summary: bool
     visible: bool
+    probability: str = ""
 
 
 @attrs.frozen(eq=False)
@@ -283,6 +290,10 @@ def cut_at(tree: GameTree, node: int, view: str) -> str:
     """
     data = tree.graph.nodes[node]
     value = data["value"]
+    if data.get("fails_high") is not None and data.get("chance"):  # a *-minimax cut
+        edge = as_float(data["beta_out"] if data["fails_high"] else data["alpha_out"])
+        assert edge is not None
+        return cut_text(value, edge, fails_high=bool(data["fails_high"]))
     if data["player"] == 0:
         beta = as_float(data["beta_out"])
         assert beta is not None
@@ -330,7 +341,12 @@ def figure(
     frame = Frame(tree, step)
     graph = tree.graph
     mcts = graph.graph["algorithm"] == "mcts"
-    labels = (alpha_beta_labels and graph.graph["algorithm"] == "alphabeta") or mcts
+    labels = (alpha_beta_labels and graph.graph["algorithm"] in PRUNING) or mcts
+    if view == "negamax" and any(d.get("chance") for _, d in graph.nodes(data=True)):
+        raise VizError(
+            "the negamax view has no side to take at chance nodes: use view='minimax' for a "
+            "tree with chance"
+        )
     if exercise and labels and not blanks_fit_a4(graph):
         labels = False  # ask only for what the sheet has room for: values and cuts
     final = frame.final and not exercise
@@ -373,6 +389,7 @@ def figure(
                 and (frame.final or frame.known(parent)),
                 summary=child["kind"] == "summary",
                 visible=frame.visible(child),
+                probability=data.get("probability") or "",
             )
         )
     return Figure(
@@ -388,6 +405,15 @@ def figure(
         current=frame.current,
         style=style,
     )
+
+
+_ALGORITHM_NAMES = {
+    "minimax": "Minimax",
+    "alphabeta": "Alpha-beta",
+    "expectiminimax": "Expectiminimax",
+    "star1": "Star1 (*-minimax)",
+    "star2": "Star2 (*-minimax)",
+}
 
 
 def default_title(tree: GameTree, view: str = "minimax", style: str = "default") -> str:
@@ -410,12 +436,12 @@ def default_title(tree: GameTree, view: str = "minimax", style: str = "default")
     order = {"given": "", "best": ", best move first", "worst": ", worst move first"}
     ordering = order[facts.get("ordering", "given")]
     if style == "aima":
-        name = {"minimax": "Minimax", "alphabeta": "Alpha–beta"}[facts["algorithm"]]
+        name = _ALGORITHM_NAMES[facts["algorithm"]].replace("-", "–")
         plies = max((int(d["depth"]) for _, d in tree.graph.nodes(data=True)), default=0)
         words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(plies, str(plies))
         view_note = " (negamax view)" if view == "negamax" else ""
         return f"{name} search of a {words}-ply game tree{view_note}{ordering}"
-    algorithm = {"minimax": "Minimax", "alphabeta": "Alpha-beta"}[facts["algorithm"]]
+    algorithm = _ALGORITHM_NAMES[facts["algorithm"]]
     if view == "negamax":
         algorithm += " (negamax view)"
     depth = f", depth {facts['depth']}" if facts["depth"] is not None else ""
@@ -456,7 +482,11 @@ def _node_look(
     return NodeLook(
         node=node,
         kind=kind,
-        role="leaf" if leaf else ("max", "min")[int(data["player"])],
+        role="leaf"
+        if leaf
+        else "chance"
+        if data["chance"]
+        else ("max", "min")[int(data["player"])],
         leaf=leaf,
         player=int(data["player"]),
         name=data["name"],
@@ -482,4 +512,5 @@ def _node_look(
         role_name=data["role"],
         bound_class=None if exercise or data["value"] is None else data["bound"],
         folded=tuple(data["folded"]),
+        probe=bool(data["probe"]),
     )

@@ -7,13 +7,16 @@ to 3 significant digits (a diagram is crowded). A lower bound is written ``≥v`
 ``≤v``; the window a node is entered with ``α=v β=w``; the range its value is known to lie in
 ``[lo, hi]`` (AIMA Figure 5.5); a cut-off ``v=2 ≤ α=3``.
 
-This module imports nothing from the rest of :mod:`viz`, so any module may use it.
+This module imports nothing from the rest of :mod:`viz`, so any module may use it (numbers are
+:func:`solver.results.format_value`'s, with a true minus).
 
 >>> number(-3), bound_text(-1, "upper"), window_text(float("-inf"), 3), range_text(3, float("inf"))
 ('−3', '≤−1', 'α=−∞ β=3', '[3, +∞]')
 """
 
 from __future__ import annotations
+
+from solver.results import format_value
 
 __all__ = [
     "BOUNDS",
@@ -43,19 +46,15 @@ _INF = float("inf")
 def number(value: float | None, digits: int = 3) -> str:
     """A value as a teacher writes it; ``""`` for none.
 
+    >>> from fractions import Fraction
     >>> number(3.0), number(-2.5), number(float("inf")), number(float("-inf")), number(None)
     ('3', '−2.5', '+∞', '−∞', '')
-    >>> number(2 / 3), number(-0.0)
-    ('0.667', '0')
+    >>> number(2 / 3), number(-0.0), number(Fraction(-7, 36))
+    ('0.667', '0', '−7/36')
     """
     if value is None:
         return ""
-    if value == _INF:
-        return "+∞"
-    if value == -_INF:
-        return MINUS + "∞"
-    text = str(int(value)) if float(value).is_integer() else f"{value:.{digits}g}"
-    return text.replace("-", MINUS)
+    return format_value(value, digits).replace("-", MINUS)
 
 
 def bound_text(value: float | None, bound: str) -> str:

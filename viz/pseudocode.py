@@ -74,9 +74,46 @@ _MCTS = (
     ("", "  return the move in ACTIONS(state) whose node has the most playouts"),
 )
 
-PSEUDOCODE = {"minimax": _MINIMAX, "alphabeta": _ALPHABETA, "mcts": _MCTS}
-"""Each search's pseudocode (AIMA 4th edition, Figures 5.3, 5.7 and 5.11), as (key, text) lines: the
-key names a line a step can carry out ("" for the others)."""
+_EXPECTIMINIMAX = (
+    ("", "EXPECTIMINIMAX(s) ="),
+    ("max-leaf", "  UTILITY(s, MAX)                        if IS-TERMINAL(s)"),
+    ("max-return", "  max_a EXPECTIMINIMAX(RESULT(s, a))     if TO-MOVE(s) = MAX"),
+    ("min-return", "  min_a EXPECTIMINIMAX(RESULT(s, a))     if TO-MOVE(s) = MIN"),
+    ("chance-return", "  Σ_r P(r) · EXPECTIMINIMAX(RESULT(s, r)) if TO-MOVE(s) = CHANCE"),
+    ("", ""),
+    ("", "(AIMA 4e §5.5; P(r) sums to 1: nothing is divided by the number of outcomes)"),
+)
+
+_STAR = (
+    ("", "MAX-VALUE, MIN-VALUE: alpha-beta's (AIMA Figure 5.7)"),
+    ("max-leaf", "  if IS-TERMINAL(s) then return UTILITY(s)   (every utility in [L, U])"),
+    ("max-cut", "  MAX: if v ≥ β then return v"),
+    ("min-cut", "  MIN: if v ≤ α then return v"),
+    ("", ""),
+    ("", "function CHANCE-VALUE(s, α, β)   Ballard's Star1 (Star2 probes first)"),
+    ("", "  lo_i ← L, hi_i ← U for every outcome i"),
+    ("", "  for each outcome i with probability p_i do"),
+    ("", "    α_i ← (α − Σ_{j≠i} p_j·hi_j) / p_i;  β_i ← (β − Σ_{j≠i} p_j·lo_j) / p_i"),
+    ("", "    v_i ← VALUE(RESULT(s, i), MAX(α_i, L), MIN(β_i, U))"),
+    (
+        "chance-cut",
+        "    if v_i ≤ α_i then return Σ p_j·hi_j  (≤ α)   if v_i ≥ β_i: Σ p_j·lo_j (≥ β)",
+    ),
+    ("", "    lo_i, hi_i ← v_i"),
+    ("chance-return", "  return Σ_i p_i · v_i"),
+)
+
+PSEUDOCODE = {
+    "minimax": _MINIMAX,
+    "alphabeta": _ALPHABETA,
+    "expectiminimax": _EXPECTIMINIMAX,
+    "star1": _STAR,
+    "star2": _STAR,
+    "mcts": _MCTS,
+}
+"""Each search's pseudocode (AIMA 4th edition, Figures 5.3, 5.7 and 5.11, §5.5; Ballard 1983
+for *-minimax), as (key, text) lines: the key names a line a step can carry out ("" for the
+others)."""
 
 
 def step_lines(tree: GameTree) -> list[str | None]:
@@ -90,7 +127,9 @@ def step_lines(tree: GameTree) -> list[str | None]:
         return out + [step.kind for step in tree.steps]
     for step in tree.steps:
         data = tree.graph.nodes[step.node]
-        side = "max" if data["player"] == 0 else "min"
+        side = "chance" if data["chance"] else "max" if data["player"] == 0 else "min"
+        if data["leaf"] and tree.graph.graph["algorithm"] not in ("minimax", "alphabeta"):
+            side = "max"  # the chance searches have one line for the terminal test
         kind = {"leaf": "leaf", "backup": "return", "cut": "cut"}[step.kind]
         out.append(f"{side}-{kind}")
     return out

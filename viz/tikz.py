@@ -61,6 +61,7 @@ __all__ = ["latex_text", "to_tikz", "value_tex", "write_tikz"]
 
 _COLOURS = {
     "maxfill": "D7E6F5",
+    "chancefill": "E3F1E0",
     "minfill": "F8DDD5",
     "horizonfill": "FFF4CC",
     "current": "FFD54F",
@@ -341,6 +342,8 @@ def _layout(figures: Iterable[Figure], sizes: _Sizes) -> dict[int, tuple[float, 
 def _shape_path(shape: NodeLook, x: float, y: float, w: float, h: float) -> str:
     if shape.kind == "summary" or shape.leaf or shape.board:
         corners = [(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)]
+    elif shape.role == "chance":  # a circle, as AIMA draws chance nodes
+        return f"({_fmt(x)},{_fmt(y)}) circle ({_fmt(min(w, h) * 1.1)})"
     elif shape.player == 0:
         corners = [(x - w, y - h), (x + w, y - h), (x, y + h)]
     else:
@@ -379,13 +382,16 @@ def _node_commands(
             if leaf == "horizon"
             else ("white" if leaf else ("maxfill", "minfill")[player])
         )
+        if shape.role == "chance":
+            fill = "chancefill"
         if shape.current:
             fill = "current"
         pen = "very thick" if shape.principal else "thin"
         colour = "optimal" if shape.optimal and not shape.principal else "black"
         if colour == "optimal":
             pen = "thick"
-        out.append(rf"\filldraw[fill={fill}, draw={colour}, {pen}{rounded}] {path};")
+        dashes = ", dashed" if shape.probe else ""  # Star2's probe: its first move only
+        out.append(rf"\filldraw[fill={fill}, draw={colour}, {pen}{rounded}{dashes}] {path};")
         out += _value_commands(shape, x, y, half_w)
     if shape.name:
         out.append(
@@ -428,6 +434,8 @@ def _value_commands(shape: NodeLook, x: float, y: float, half_w: float) -> list[
         return []
     # a triangle's text sits low in an up-triangle and high in a down-triangle, where it is wide
     shift = 0.0 if leaf or shape.board else (-0.09 if player == 0 else 0.09)
+    if shape.role == "chance":
+        shift = 0.0
     size = (
         r"\scriptsize" if not leaf and len(shape.value) > 2 and half_w < 0.6 else r"\footnotesize"
     )
@@ -452,6 +460,8 @@ def _edge_commands(
     move = latex_text(edge.move)
     if edge.folded:
         move += r" $\equiv$ " + latex_text(", ".join(edge.folded))
+    if edge.probability:
+        move += r", $p=" + latex_text(edge.probability) + "$"
     if edge.pruned:
         style, label_style = "dashed, draw=pruned", "text=pruned"
     elif edge.summary:

@@ -13,8 +13,11 @@ from solver.testing import check_game, check_state, playout
 EXTRA_CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
     ("textbook", {"tree": [[1, [2, [3, -4.5]]], 7, [[0], [8, 9, 10, 11]]], "labels": "aima"}),
     ("textbook", {"tree": 5}),
+    ("textbook", {"tree": "[{1/6: [3, {1/2: 1, 1/2: 2}], 5/6: 4}, [{0.25: 1, 0.75: [0, 9]}]]"}),
+    ("hog", {"goal": 7, "dice": 2, "sides": 4}),
 ]
-"""Beyond the defaults: a ragged textbook tree with AIMA labels, and a one-node tree."""
+"""Beyond the defaults: a ragged textbook tree with AIMA labels, a one-node tree, a tree with
+chance nodes (exact and decimal probabilities), and a small Hog."""
 
 CASES = [pytest.param(name, {}, id=name) for name in available_games()] + [
     pytest.param(name, options, id=f"{name}-{i}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games import available_games, load_game
+from solver.chance import has_chance
 from solver.game import CapabilityError, HasRender
 from tests.tiny_games import TakeAway
 from tests.viz.svg import needs_dot, parse
@@ -18,7 +19,7 @@ class TestEveryGame:
     def test_depth_two_tree_renders(self, name: str) -> None:
         """A depth-2 tree from the initial state draws every node, with boards when it can."""
         game = load_game(name)
-        tree = game_tree(game, depth=2, algorithm="alphabeta")
+        tree = game_tree(game, depth=2, algorithm="star1" if has_chance(game) else "alphabeta")
         boards = isinstance(game, HasRender)
         shapes = parse(to_svg(tree, boards=boards))
         drawn = {s.id for s in shapes.values() if "node" in s.classes and "level" not in s.classes}

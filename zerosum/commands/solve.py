@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 
+from solver.chance import has_chance
 from solver.game import format_action, format_state, player_label
 from solver.quoting import quote
 from solver.solve import TooManyStatesError, solve
@@ -72,6 +74,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     after = [solution.plies(game.result(state, a)) for a in moves]
     best_plies = {name: None if p is None else p + 1 for name, p in zip(best, after, strict=True)}
     said = outcome(game, counts.value, plies=plies)
+    if has_chance(game):  # an expectation: nobody "wins in N plies"
+        said = f"the expectation over the chance moves; play lasts at most {plies} plies"
     if endless:
         said += " by endless play"
     if out_path is not None:
@@ -85,6 +89,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 "game": game.name,
                 "position": format_state(game, state),
                 "value": json_num(counts.value),
+                "exact_value": str(counts.value) if isinstance(counts.value, Fraction) else None,
                 "outcome": said,
                 "plies": plies,
                 "endless": endless,
@@ -105,6 +110,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
         io.print(line)
     io.print()
     io.print(f"value: {num(counts.value)} ({said})")
+    if (
+        isinstance(counts.value, Fraction)
+        and num(counts.value) != str(counts.value)
+        and len(str(counts.value)) <= 40
+    ):
+        io.print(f"  exactly {counts.value}")
     if endless:
         io.print("  (no line that ends does better: play repeats for ever, scored by the game's")
         io.print("  endless value, as a repeated position scores in a match)")

@@ -40,10 +40,18 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--algorithm",
         "-a",
-        choices=("minimax", "alphabeta", "engine", "mcts"),
+        choices=("minimax", "alphabeta", "engine", "mcts", "expectiminimax", "star1", "star2"),
         default="minimax",
         help="the search to draw (default: minimax; engine: the fast search's last iteration, "
-        "with its table hits; mcts: Monte Carlo tree search after --iterations)",
+        "with its table hits; mcts: Monte Carlo tree search after --iterations; for games "
+        "with chance: expectiminimax, or *-minimax's star1 and star2, which prune at chance "
+        "nodes within --bounds)",
+    )
+    tree.add_argument(
+        "--bounds",
+        type=_pair,
+        metavar="LO,HI",
+        help="star1/star2: every utility lies in [LO, HI] (default: the game's utility_bounds)",
     )
     mcts = tree.add_argument_group("Monte Carlo tree search (-a mcts)")
     mcts.add_argument(
@@ -225,7 +233,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
         return _engine(args, io, game, state)
     if args.algorithm == "mcts":
         return _mcts(args, io, game, state)
-    refuse_unaffordable(game, state, args.algorithm, args.depth, None)
+    if args.algorithm in ("minimax", "alphabeta"):
+        refuse_unaffordable(game, state, args.algorithm, args.depth, None)
     leaf_label = _score_label(game) if isinstance(game, HasScore) and args.leaf_score else None
     try:
         tree = viz.game_tree(
@@ -240,6 +249,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             leaf_label=leaf_label,
             ordering=args.ordering,
             pruned="values" if args.exercise else args.pruned,
+            bounds=args.bounds,
         )
         looks = {
             "boards": args.boards,
