@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import TextIO
 
 from rich import box
@@ -43,6 +45,25 @@ class UsageError(Exception):
 
 # --------------------------------------------------------------------------------------------
 # Output
+
+
+def strict_json(data: object) -> object:
+    """``data`` as strict JSON can hold it: NaN and the infinities (which ``json.dumps``
+    writes as ``NaN``/``Infinity``, not JSON) become null, fractions their text (``"13/18"``),
+    tuples lists.
+
+    >>> strict_json({"value": float("nan"), "bound": [float("-inf"), 1.5], "p": Fraction(1, 3)})
+    {'value': None, 'bound': [None, 1.5], 'p': '1/3'}
+    """
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, Fraction):
+        return str(data)
+    if isinstance(data, dict):
+        return {key: strict_json(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [strict_json(value) for value in data]
+    return data
 
 
 class Io:
@@ -79,12 +100,13 @@ class Io:
         Non-ASCII text is written as is when the stream's encoding can hold it, else as JSON
         escapes (so the JSON stays exact under e.g. ``PYTHONIOENCODING=ascii``).
         """
-        text = json.dumps(data, indent=2, ensure_ascii=False)
+        data = strict_json(data)
+        text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
         encoding = getattr(self.out.file, "encoding", None) or "utf-8"
         try:
             text.encode(encoding)
         except (UnicodeEncodeError, LookupError):
-            text = json.dumps(data, indent=2, ensure_ascii=True)
+            text = json.dumps(data, indent=2, ensure_ascii=True, allow_nan=False)
         self.out.file.write(text + "\n")
         self.out.file.flush()
 

@@ -242,3 +242,25 @@ class TestNamedCases:
         assert result.code == 0
         assert "illegal tic-tac-toe move '²'" in result.out
         assert "(5,000 characters)" in result.out
+
+
+def test_json_output_is_strict_json_whatever_the_values() -> None:
+    """NaN and infinities are written as null (json.dumps would write NaN, which no strict
+    JSON reader accepts), fractions as their text."""
+    import io
+    import json
+    from fractions import Fraction
+
+    from zerosum.console import Io
+
+    out = io.StringIO()
+    Io(stdout=out).json({"value": float("nan"), "range": (float("-inf"), 2.5), "p": Fraction(2, 3)})
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"not strict JSON: {name}")
+
+    assert json.loads(out.getvalue(), parse_constant=refuse) == {
+        "value": None,
+        "range": [None, 2.5],
+        "p": "2/3",
+    }
