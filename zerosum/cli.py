@@ -125,6 +125,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EOFError:  # a human agent (e.g. in match) asked for a move after the input ended
         _error(io, "the input ended while a move was asked for; nothing more to play")
         return EXIT_GAME_ERROR
+    except MemoryError:  # past a memory limit (ulimit -v, a container), e.g. a raised --max-states
+        _error(
+            io,
+            f"{args.command or 'the command'} ran out of memory (a limit of this process or "
+            "the machine); give it less to do (a smaller --max-states, --depth or level) or "
+            "more memory",
+        )
+        return EXIT_GAME_ERROR
     except BrokenPipeError:
         return EXIT_OK
     except OSError as exc:  # a file or folder the command could not use (not checked before)

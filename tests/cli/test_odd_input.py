@@ -264,3 +264,25 @@ def test_json_output_is_strict_json_whatever_the_values() -> None:
         "range": [None, 2.5],
         "p": "2/3",
     }
+
+
+@pytest.mark.slow
+def test_running_out_of_memory_is_an_error_not_a_traceback() -> None:
+    """``solve`` with a raised --max-states under an address-space limit (``ulimit -v``):
+    a one-line error saying what to do, exit 1."""
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (800_000_000, 800_000_000))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "zerosum", "solve", "ayoayo", "--max-states", "100000000"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=limit,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "ran out of memory" in done.stderr and "Traceback" not in done.stderr

@@ -178,3 +178,23 @@ class TestRepetition:
             "--seed", "3", stdin=cells,
         )  # fmt: skip
         assert "after 12 plies (ply limit reached" in result.out
+
+
+def test_play_with_stdin_closed_is_an_error_not_a_traceback() -> None:
+    """Started with stdin closed (``<&-``), play says where it reads moves from: exit 2."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, sys; os.close(0); sys.stdin = None; "
+            "from zerosum import main; sys.exit(main(['play', 'tictactoe']))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "standard input, which is closed" in done.stderr and "Traceback" not in done.stderr

@@ -300,6 +300,11 @@ HINT_SECONDS = 1.0
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver play``: a human against the AI in the terminal."""
 
+    if sys.stdin is None or sys.stdin.closed:  # e.g. started with `<&-` by a script or service
+        raise UsageError(
+            "play reads your moves from standard input, which is closed; run it in a terminal "
+            "or give the moves on stdin (`gamesolver play ... < moves.txt`)"
+        )
     game = load(args)
     state = position(game, args)
     if game.is_terminal(state):
