@@ -224,6 +224,23 @@ def mcts_figures(out: Path) -> None:
     both(mcts_tree(ttt, state, iterations=30, seed=2, solver=True), out, "mcts_tictactoe_solver")
 
 
+CHANCE_TREE = "[{1/2: [3, 5], 1/2: [1, 9]}, {1/2: [0, 2], 1/2: [1, 1]}]"
+"""Two moves for MAX, each a fair coin, then MIN's choice: expectiminimax 3 for the left."""
+
+
+def chance_figures(out: Path) -> None:
+    """Chance nodes: expectiminimax, Star1 cutting with the bounds, Star2's probes, stepwise."""
+    print("Games of chance:")
+    game = load_game("textbook", tree=CHANCE_TREE)
+    both(game_tree(game, algorithm="expectiminimax"), out, "chance_expectiminimax")
+    star1 = game_tree(game, algorithm="star1")
+    both(star1, out, "chance_star1", alpha_beta_labels=True)
+    star2 = game_tree(game, algorithm="star2")
+    both(star2, out, "chance_star2", alpha_beta_labels=True)
+    page = write_html(star2, out / "chance_star2_steps.html")
+    print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures")
@@ -234,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     tictactoe_figures(out)
     ayoayo_figures(out)
     mcts_figures(out)
+    chance_figures(out)
     tictactoe_counts()
     return 0
 
