@@ -225,7 +225,10 @@ def mcts_figures(out: Path) -> None:
 
 
 CHANCE_TREE = "[{1/2: [3, 5], 1/2: [1, 9]}, {1/2: [0, 2], 1/2: [1, 1]}]"
-"""Two moves for MAX, each a fair coin, then MIN's choice: expectiminimax 3 for the left."""
+"""Two moves for MAX, each a fair coin, then MIN's choice: expectiminimax 2 for the left."""
+
+STAR2_TREE = "[{1/2: [6, 6], 1/2: [6, 5]}, {1/2: [4, 5], 1/2: [7, 3]}, {1/2: [9, 8], 1/2: [2, 0]}]"
+"""A tree where Star2's probes cut what Star1 must search (18 nodes against 20)."""
 
 
 def chance_figures(out: Path) -> None:
@@ -235,7 +238,9 @@ def chance_figures(out: Path) -> None:
     both(game_tree(game, algorithm="expectiminimax"), out, "chance_expectiminimax")
     star1 = game_tree(game, algorithm="star1")
     both(star1, out, "chance_star1", alpha_beta_labels=True)
-    star2 = game_tree(game, algorithm="star2")
+    probing = load_game("textbook", tree=STAR2_TREE)
+    both(game_tree(probing, algorithm="star1"), out, "chance_star1_probing", alpha_beta_labels=True)
+    star2 = game_tree(probing, algorithm="star2")
     both(star2, out, "chance_star2", alpha_beta_labels=True)
     page = write_html(star2, out / "chance_star2_steps.html")
     print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}")

@@ -249,6 +249,10 @@ def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
         rows.append(f"<TR><TD>{small}{escape(shape.window) or '&nbsp;'}</FONT></TD></TR>")
     for extra in _extras(shape):
         rows.append(f"<TR><TD>{extra}</TD></TR>")
+    if shape.probe:  # a table cannot be drawn dashed by every Graphviz: said in words instead
+        rows.append(
+            f'<TR><TD><FONT POINT-SIZE="9" COLOR="{_CHANCE_INK}">probe: first move only</FONT></TD></TR>'
+        )
     border = "3" if shape.principal and look.emphasis else "1"
     colour = "black" if shape.principal and look.emphasis else "#777777"
     if shape.optimal and not shape.principal and look.emphasis:
@@ -447,7 +451,7 @@ def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
             f'<FONT COLOR="{_CHANCE_INK}">◯</FONT> chance: the sum of p × value over its moves'
         )
     if any(n.probe for n in look.fig.nodes.values()):
-        items.append("dashed: a Star2 probe (its first move only, for a bound)")
+        items.append("dashed (or 'probe'): a Star2 probe (its first move only, for a bound)")
     items.append(
         "□ leaf: end of the game"
         + (
