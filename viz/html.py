@@ -31,7 +31,7 @@ from solver.output import check_output, write_text
 from viz.build import GameTree
 from viz.dot import default_title, step_text, summary_line, svg_element
 from viz.pseudocode import PSEUDOCODE, step_lines
-from viz.stepper import current_nodes, frame_changes, stepper_svg
+from viz.stepper import current_nodes, frame_changes, frame_paths, stepper_svg
 
 __all__ = ["page", "write_html"]
 
@@ -92,6 +92,10 @@ _SCRIPT = """
         t.textContent = state[3];
       });
     });
+    var walked = data.paths[current] || [];
+    Array.prototype.forEach.call(svg.querySelectorAll("g.edge"), function (g) {
+      g.classList.toggle("path", walked.indexOf(g.id) >= 0);
+    });
     svg.classList.toggle("stepping", current !== last);
     Array.prototype.forEach.call(document.querySelectorAll("#pseudocode span"), function (s) {
       s.classList.toggle("now", s.getAttribute("data-line") === data.lines[current]);
@@ -141,6 +145,8 @@ _SCRIPT = """
     out.id = "autotest";
     out.textContent = "frame=" + current + " visible=" + state.shown.join(",") +
       " values=" + state.values.join(",") + " line=" + (data.lines[current] || "none") +
+      " path=" + Array.prototype.map.call(svg.querySelectorAll("g.edge.path"),
+        function (g) { return g.id; }).join(",") +
       " current=" +
       (lit ? lit.closest("g.node").id + ":" + getComputedStyle(lit).fill.replace(/ /g, "") :
        "none");
@@ -179,6 +185,7 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
         "captions": texts,
         "lines": step_lines(tree),
         "current": current_nodes(tree),
+        "paths": frame_paths(tree),
         "nodes": {str(n): c for n, c in changes.items()},
     }
     last = len(texts) - 1

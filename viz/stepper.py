@@ -14,10 +14,17 @@ import re
 from typing import Any
 
 from viz.build import GameTree
-from viz.dot import RANGE_MARK, VALUE_MARK, pipe, readable_dot
+from viz.dot import PATH_COLOUR, RANGE_MARK, VALUE_MARK, pipe, readable_dot
 from viz.model import figure
 
-__all__ = ["Change", "current_nodes", "frame_changes", "frame_svg", "stepper_svg"]
+__all__ = [
+    "Change",
+    "current_nodes",
+    "frame_changes",
+    "frame_paths",
+    "frame_svg",
+    "stepper_svg",
+]
 
 Change = tuple[int, bool, str, str]
 """(frame, visible, value text, range text): a node's look from that frame on."""
@@ -76,6 +83,8 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
 STYLE = """
 .unreached { visibility: hidden; }
 g.node.current .outline { fill: #ffd54f; }
+g.edge.path path { stroke: %s; stroke-width: 3.2px; }
+g.edge.path polygon { stroke: %s; fill: %s; }
 svg:not(.stepping) g.edge.principal path, svg:not(.stepping) g.edge.principal polygon {
   stroke-width: 3.2px; }
 svg:not(.stepping) g.edge.optimal path { stroke: #1f6fb2; stroke-width: 2.2px; }
@@ -85,10 +94,11 @@ svg:not(.stepping) g.node.principal [stroke]:not([stroke="transparent"]) {
   stroke: black; stroke-width: 3px; }
 svg:not(.stepping) g.node.optimal:not(.principal) [stroke]:not([stroke="transparent"]) {
   stroke: #1f6fb2; stroke-width: 2px; }
-"""
+""" % ((PATH_COLOUR,) * 3)
 """The stepper SVG's own style sheet: frames toggle classes (``stepping`` on the ``svg``,
-``unreached`` and ``current`` on nodes and edges) and these rules do the rest, in the page and
-in static frames alike. The best moves and the principal path are drawn only at the end."""
+``unreached`` and ``current`` on nodes and edges, ``path`` on the moves a step walks) and these
+rules do the rest, in the page and in static frames alike. The best moves and the principal path
+are drawn only at the end."""
 
 
 def _centre(body: str) -> float | None:
@@ -136,8 +146,25 @@ def current_nodes(tree: GameTree) -> list[int | None]:
     return [None] + [s.node for s in tree.steps[:-1]] + [None] if last else [None]
 
 
-def frame_svg(svg: str, changes: dict[int, list[Change]], frame: int, current: int | None) -> str:
-    """The stepper SVG as frame ``frame`` shows it: a static picture of that frame."""
+def frame_paths(tree: GameTree) -> list[list[str]]:
+    """The moves (SVG ids ``e<parent>_<child>``) on the path each frame's step walks, read
+    from the drawing model (an MCTS selection or back-up; none before the search and at the
+    end)."""
+    return [
+        [f"e{e.parent}_{e.child}" for e in figure(tree, step=k).edges if e.path]
+        for k in range(len(tree.steps) + 1)
+    ]
+
+
+def frame_svg(
+    svg: str,
+    changes: dict[int, list[Change]],
+    frame: int,
+    current: int | None,
+    path: list[str] | None = None,
+) -> str:
+    """The stepper SVG as frame ``frame`` shows it: a static picture of that frame (``path``:
+    the ids of the moves its step walks, :func:`frame_paths`)."""
     looks = {n: next(c for c in reversed(cs) if c[0] <= frame) for n, cs in changes.items()}
     final = all(c[-1][0] <= frame for c in changes.values()) and current is None
 
@@ -154,6 +181,8 @@ def frame_svg(svg: str, changes: dict[int, list[Change]], frame: int, current: i
         extra = [] if looks[node][1] else ["unreached"]
         if ident == f"n{current}":
             extra.append("current")
+        if ident in (path or ()):
+            extra.append("path")
         return f'<g id="{ident}" class="{" ".join([classes, *extra])}">{body}</g>'
 
     if not final:
