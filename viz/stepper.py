@@ -26,8 +26,9 @@ __all__ = [
     "stepper_svg",
 ]
 
-Change = tuple[int, bool, str, str]
-"""(frame, visible, value text, range text): a node's look from that frame on."""
+Change = tuple[int, bool, str, str, str]
+"""(frame, visible, value text, range text, window text): a node's look from that frame on
+(an MCTS node writes its W/N, UCB terms and exact value in these three texts)."""
 
 _GROUP = re.compile(r'<g id="(n\d+|e\d+_\d+)" class="([^"]*)">(.*?)</g>', re.DOTALL)
 _TEXT = re.compile(r"<text ([^>]*)>([^<]*)</text>")
@@ -133,6 +134,7 @@ def frame_changes(
                 shape.visible,
                 shape.value if shape.kind == "node" else "",
                 shape.range,
+                shape.window,
             )
             if not changes or changes[-1][1:] != look[1:]:
                 changes.append(look)
@@ -146,12 +148,11 @@ def current_nodes(tree: GameTree) -> list[int | None]:
     return [None] + [s.node for s in tree.steps[:-1]] + [None] if last else [None]
 
 
-def frame_paths(tree: GameTree) -> list[list[str]]:
-    """The moves (SVG ids ``e<parent>_<child>``) on the path each frame's step walks, read
-    from the drawing model (an MCTS selection or back-up; none before the search and at the
-    end)."""
+def frame_paths(tree: GameTree) -> list[list[tuple[int, int]]]:
+    """The moves (parent, child) on the path each frame's step walks, read from the drawing
+    model (an MCTS selection or back-up; none before the search and at the end)."""
     return [
-        [f"e{e.parent}_{e.child}" for e in figure(tree, step=k).edges if e.path]
+        [(e.parent, e.child) for e in figure(tree, step=k).edges if e.path]
         for k in range(len(tree.steps) + 1)
     ]
 
@@ -161,16 +162,16 @@ def frame_svg(
     changes: dict[int, list[Change]],
     frame: int,
     current: int | None,
-    path: list[str] | None = None,
+    path: list[tuple[int, int]] | None = None,
 ) -> str:
     """The stepper SVG as frame ``frame`` shows it: a static picture of that frame (``path``:
-    the ids of the moves its step walks, :func:`frame_paths`)."""
+    the moves its step walks, :func:`frame_paths`)."""
     looks = {n: next(c for c in reversed(cs) if c[0] <= frame) for n, cs in changes.items()}
     final = all(c[-1][0] <= frame for c in changes.values()) and current is None
 
     def text(match: re.Match[str]) -> str:
         role, node = match.group(1), int(match.group(2))
-        _, _, value, span = looks[node]
+        value, span = looks[node][2:4]
         return f"{match.group(0)[: match.group(0).index('>') + 1]}{value if role == 'v' else span}"
 
     out = re.sub(r'<text data-(v|r)="(\d+)"[^>]*>[^<]*', text, svg)
@@ -181,7 +182,7 @@ def frame_svg(
         extra = [] if looks[node][1] else ["unreached"]
         if ident == f"n{current}":
             extra.append("current")
-        if ident in (path or ()):
+        if ident in {f"e{u}_{v}" for u, v in path or ()}:
             extra.append("path")
         return f'<g id="{ident}" class="{" ".join([classes, *extra])}">{body}</g>'
 

@@ -85,6 +85,8 @@ def parse_reports(dom: str) -> list[tuple[dict[str, tuple[str, ...]], str]]:
             if line.startswith("summary "):
                 summary = line.removeprefix("summary ")
                 continue
+            if line.startswith(("step ", "caption ", "frames ", "boxes ")):
+                continue  # the stepper's state and dumps (tests/viz/test_interactive_steps.py)
             path, kind, value, bound, principal = (line.split(" ") + [""] * 5)[:5]
             if kind == "node":
                 nodes[path] = ("node", str(float(value)), bound, principal)

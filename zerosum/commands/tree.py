@@ -313,11 +313,6 @@ def _mcts(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     from solver.mcts import DEFAULT_EXPLORATION
     from viz.mcts_tree import mcts_tree
 
-    if args.interactive is not None:
-        raise UsageError(
-            "-a mcts draws pictures (-o), frames (--frames) and the step-by-step page (--html); "
-            "the --interactive page recomputes minimax values, so it takes minimax or alphabeta"
-        )
     try:
         tree = mcts_tree(
             game,
@@ -331,6 +326,11 @@ def _mcts(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
         )
         looks = {"boards": args.boards, "style": args.style, "large": args.large}
         written = _write(tree, args, looks, io)
+        if args.interactive is not None:
+            page = viz.write_interactive(
+                tree, args.interactive, title=args.title, overwrite=args.force, boards=args.boards
+            )
+            written.append(str(page))
     except viz.UnknownFormatError as exc:
         raise UsageError(str(exc)) from None
     except viz.UnreadableError as exc:
