@@ -189,7 +189,8 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--interactive",
         metavar="FILE",
-        help="write a page to FILE.html: click to fold subtrees; edit leaves of small whole trees",
+        help="write a page to FILE.html: step through the search beside its pseudocode, fold "
+        "subtrees, zoom; edit leaves of small whole trees (the steps follow the new search)",
     )
     steps = tree.add_mutually_exclusive_group()
     steps.add_argument("--frames", metavar="DIR", help="write one picture per step into DIR")
