@@ -231,9 +231,7 @@ def mcts_figures(out: Path) -> None:
     print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}")
     # a selection two moves deep, its path drawn (the first such step)
     select = next(
-        k
-        for k, s in enumerate(textbook.steps, start=1)
-        if s.kind == "select" and len(s.path) == 3
+        k for k, s in enumerate(textbook.steps, start=1) if s.kind == "select" and len(s.path) == 3
     )
     path = out / "mcts_textbook_select.png"
     path.write_bytes(pipe(to_dot(textbook, step=select), "png"))
