@@ -347,7 +347,13 @@
     });
     document.body.setAttribute("data-step", String(frame));
   }
-  function goTo(k) { frame = Math.max(0, Math.min(last, k)); draw(); }
+  function goTo(k) {  // show step k, scrolled so that the node of the step is on screen
+    frame = Math.max(0, Math.min(last, k)); draw();
+    var g = document.querySelector("#tree g.node.current"), n = g && find(g.getAttribute("data-path"));
+    if (n && (n.x * zoom < scroller.scrollLeft || n.x * zoom > scroller.scrollLeft + scroller.clientWidth)) {
+      scroller.scrollLeft = Math.max(0, n.x * zoom - scroller.clientWidth / 2);
+    }
+  }
 
   // ---- interaction ----
   function find(path) {
