@@ -22,7 +22,15 @@ if str(ROOT) not in sys.path:
 
 from games import load_game  # noqa: E402
 from solver.minimax import alphabeta, minimax  # noqa: E402
-from viz import GameTree, game_tree, render, write_frames, write_html  # noqa: E402
+from viz import (  # noqa: E402
+    GameTree,
+    game_tree,
+    render,
+    write_frames,
+    write_html,
+    write_interactive,
+)
+from viz.dot import pipe, to_dot  # noqa: E402
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 BOUNDS_TREE = [[5], [[[3, 1], [4, 2]], 1]]
@@ -219,6 +227,15 @@ def mcts_figures(out: Path) -> None:
     both(textbook, out, "mcts_textbook")
     page = write_html(textbook, out / "mcts_textbook_steps.html")
     print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}")
+    page = write_interactive(textbook, out / "mcts_textbook_interactive.html")
+    print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}")
+    # a selection two moves deep, its path drawn (the first such step)
+    select = next(
+        k for k, s in enumerate(textbook.steps, start=1) if s.kind == "select" and len(s.path) == 3
+    )
+    path = out / "mcts_textbook_select.png"
+    path.write_bytes(pipe(to_dot(textbook, step=select), "png"))
+    print(f"  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
     ttt: Any = load_game("tictactoe")
     state = ttt.parse_state("xo./.x./o..")
     both(mcts_tree(ttt, state, iterations=30, seed=2, solver=True), out, "mcts_tictactoe_solver")

@@ -115,6 +115,9 @@ class Step:
     phases ``select``, ``expand``, ``playout`` and ``backup`` (:mod:`viz.mcts_tree`)."""
     node: int
     text: str
+    path: tuple[int, ...] = ()
+    """The nodes the step walks, root first (Monte Carlo tree search: the selected path, and
+    the path the result is backed up along); () for a step at one node."""
 
 
 @attrs.frozen(eq=False)

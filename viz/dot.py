@@ -87,6 +87,8 @@ _CHANCE_FILL = "#e3f1e0"  # chance nodes: green circles, as AIMA draws them roun
 _CHANCE_INK = "#2e6b30"
 _LEAF_FILL = {"terminal": "#ffffff", "horizon": "#fff4cc"}
 _CURRENT = "#ffd54f"
+PATH_COLOUR = "#e08e00"
+"""The path a step walks (MCTS's selection and back-up), in every writer and page."""
 _CURRENT_KEY = "#b08000"  # the highlight in the legend, a shade darker to read as text
 _OPTIMAL = "#1f6fb2"
 _PRUNED = "#9a9a9a"
@@ -251,7 +253,8 @@ def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
         rows.append(f"<TR><TD>{extra}</TD></TR>")
     if shape.probe:  # a table cannot be drawn dashed by every Graphviz: said in words instead
         rows.append(
-            f'<TR><TD><FONT POINT-SIZE="9" COLOR="{_CHANCE_INK}">probe: first move only</FONT></TD></TR>'
+            f'<TR><TD><FONT POINT-SIZE="9" COLOR="{_CHANCE_INK}">'
+            "probe: first move only</FONT></TD></TR>"
         )
     border = "3" if shape.principal and look.emphasis else "1"
     colour = "black" if shape.principal and look.emphasis else "#777777"
@@ -361,6 +364,9 @@ def _edge(edge: EdgeLook, look: _Look, *, wrapped: bool = False) -> str:
             classes.append("cut")
             colour = _CUT if edge.cut_shown else "transparent"
             label = f'{move}<BR/><FONT COLOR="{colour}" POINT-SIZE="10">✂ {escape(edge.cut)}</FONT>'
+    elif edge.path:  # the path this step walks (an MCTS selection or back-up)
+        classes.append("path")
+        out.update(penwidth="3.2", color=PATH_COLOUR)
     elif edge.summary:
         out.update(arrowhead="none", color="#666666")
         out.setdefault("style", "dotted")
@@ -511,7 +517,10 @@ def _mcts_legend(look: _Look) -> list[list[str]]:
         "minimax: the exact value   proven: MCTS-Solver's proof",
     ]
     if not look.fig.final or look.marks:
-        lines.append(f'<FONT COLOR="{_CURRENT_KEY}">■</FONT> the node of this step')
+        lines.append(
+            f'<FONT COLOR="{_CURRENT_KEY}">■</FONT> the node of this step   '
+            f'<FONT COLOR="{PATH_COLOUR}"><B>━</B></FONT> the path it walks'
+        )
     return [items, lines[:3], lines[3:]] if len(lines) > 3 else [items, lines]
 
 

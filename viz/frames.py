@@ -20,7 +20,7 @@ from solver.output import replacing_files, write_bytes, write_text
 from viz.build import GameTree
 from viz.dot import pipe, readable_options, to_dot
 from viz.errors import UnknownFormatError
-from viz.stepper import current_nodes, frame_changes, frame_svg, stepper_svg
+from viz.stepper import current_nodes, frame_changes, frame_paths, frame_svg, stepper_svg
 
 __all__ = ["FRAME_FORMATS", "FRAME_PATTERN", "frame_sources", "write_frames"]
 
@@ -49,8 +49,8 @@ def frame_svgs(tree: GameTree, **looks: Any) -> list[str]:
     changes = frame_changes(
         tree, view=looks.get("view", "minimax"), style=looks.get("style", "default")
     )
-    current = current_nodes(tree)
-    return [frame_svg(svg, changes, k, current[k]) for k in range(len(tree.steps) + 1)]
+    current, paths = current_nodes(tree), frame_paths(tree)
+    return [frame_svg(svg, changes, k, current[k], paths[k]) for k in range(len(tree.steps) + 1)]
 
 
 def write_frames(

@@ -30,8 +30,8 @@ from typing import Any
 from solver.output import check_output, write_text
 from viz.build import GameTree
 from viz.dot import default_title, step_text, summary_line, svg_element
-from viz.pseudocode import PSEUDOCODE, step_lines
-from viz.stepper import current_nodes, frame_changes, stepper_svg
+from viz.pseudocode import PSEUDOCODE_STYLE, pseudocode_html, step_lines
+from viz.stepper import current_nodes, frame_changes, frame_paths, stepper_svg
 
 __all__ = ["page", "write_html"]
 
@@ -46,10 +46,6 @@ input[type=range] { flex: 1; min-width: 12em; }
 #main { display: flex; gap: 1.5em; align-items: flex-start; }
 #diagram { overflow: auto; flex: 1 1 auto; }
 #diagram svg { height: auto; }
-#pseudocode { flex: 0 0 auto; font-size: .8em; line-height: 1.35; background: #f7f7f7;
-  border: 1px solid #ddd; padding: .6em .8em; margin: 0; }
-#pseudocode span { display: block; padding: 0 .3em; white-space: pre; }
-#pseudocode span.now { background: #ffd54f; font-weight: bold; }
 """
 
 _SCRIPT = """
@@ -91,6 +87,10 @@ _SCRIPT = """
       svg.querySelectorAll('[data-r="' + node + '"]').forEach(function (t) {
         t.textContent = state[3];
       });
+    });
+    var walked = data.paths[current] || [];
+    Array.prototype.forEach.call(svg.querySelectorAll("g.edge"), function (g) {
+      g.classList.toggle("path", walked.indexOf(g.id) >= 0);
     });
     svg.classList.toggle("stepping", current !== last);
     Array.prototype.forEach.call(document.querySelectorAll("#pseudocode span"), function (s) {
@@ -141,6 +141,8 @@ _SCRIPT = """
     out.id = "autotest";
     out.textContent = "frame=" + current + " visible=" + state.shown.join(",") +
       " values=" + state.values.join(",") + " line=" + (data.lines[current] || "none") +
+      " path=" + Array.prototype.map.call(svg.querySelectorAll("g.edge.path"),
+        function (g) { return g.id; }).join(",") +
       " current=" +
       (lit ? lit.closest("g.node").id + ":" + getComputedStyle(lit).fill.replace(/ /g, "") :
        "none");
@@ -158,15 +160,6 @@ def captions(tree: GameTree, view: str = "minimax") -> list[str]:
     return out
 
 
-def _pseudocode(tree: GameTree) -> str:
-    """The search's pseudocode, each line a span the page can highlight (:mod:`viz.pseudocode`)."""
-    lines = PSEUDOCODE[tree.graph.graph["algorithm"]]
-    spans = "".join(
-        f'<span data-line="{escape(key)}">{escape(text) or "&#8203;"}</span>' for key, text in lines
-    )
-    return f'<pre id="pseudocode" aria-label="pseudocode">{spans}</pre>\n'
-
-
 def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
     """The stepper page's HTML text (see :func:`write_html`; ``looks`` as for
     :func:`viz.dot.to_dot`: boards, alpha_beta_labels, order, view)."""
@@ -179,6 +172,7 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
         "captions": texts,
         "lines": step_lines(tree),
         "current": current_nodes(tree),
+        "paths": [[f"e{u}_{v}" for u, v in walked] for walked in frame_paths(tree)],
         "nodes": {str(n): c for n, c in changes.items()},
     }
     last = len(texts) - 1
@@ -186,7 +180,7 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(name)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
+        f"<title>{escape(name)}</title>\n<style>{_STYLE}{PSEUDOCODE_STYLE}</style>\n</head>\n<body>\n"
         f"<h1>{escape(name)}</h1>\n"
         '<div class="controls">\n'
         '<button id="prev" type="button">&#9664; Previous</button>\n'
@@ -196,7 +190,7 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
         ' aria-label="frame">\n'
         f'<span id="counter">frame 0 / {last}</span>\n</div>\n'
         f'<p id="caption">{escape(texts[0])}</p>\n'
-        f'<div id="main">\n<div id="diagram">\n{svg}\n</div>\n{_pseudocode(tree)}</div>\n'
+        f'<div id="main">\n<div id="diagram">\n{svg}\n</div>\n{pseudocode_html(tree)}</div>\n'
         f'<script type="application/json" id="frame-data">{blob}</script>\n'
         f"<script>{_SCRIPT}</script>\n</body>\n</html>\n"
     )

@@ -36,6 +36,9 @@ from solver.output import write_text
 from viz.build import GameTree
 from viz.dot import default_title, summary_line
 from viz.errors import VizError
+from viz.html import captions
+from viz.pseudocode import PSEUDOCODE_STYLE, pseudocode_html, step_lines
+from viz.stepper import current_nodes, frame_changes, frame_paths
 
 __all__ = ["EDIT_LIMIT", "PAGE_LIMIT", "interactive_page", "write_interactive"]
 
@@ -77,6 +80,7 @@ def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
         kids = list(graph.successors(n))
         return {
             "path": path,
+            "key": _key(data["path"]),
             "move": data["move"],
             "player": int(data["player"]),
             "kind": data["kind"],
@@ -104,6 +108,25 @@ def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
     return node(tree.root, "root", None)
 
 
+def _key(moves: Any) -> str:
+    """A node's name in the page's frames: its moves from the root."""
+    return json.dumps(list(moves), ensure_ascii=False)
+
+
+def _frames(tree: GameTree) -> dict[str, Any]:
+    """Every step of the search as the drawing model shows it (:mod:`viz.stepper`'s changes),
+    by node key: what the page applies to step through the search."""
+    graph = tree.graph
+    keys = {n: _key(d["path"]) for n, d in graph.nodes(data=True) if d["kind"] != "summary"}
+    return {
+        "captions": captions(tree),
+        "lines": step_lines(tree),
+        "current": [None if c is None else keys[c] for c in current_nodes(tree)],
+        "walked": [[keys[child] for _, child in moves] for moves in frame_paths(tree)],
+        "nodes": {keys[n]: changes for n, changes in frame_changes(tree).items() if n in keys},
+    }
+
+
 class _TooBig(Exception):
     """The whole game tree is larger than EDIT_LIMIT."""
 
@@ -128,6 +151,7 @@ def _whole_tree(
         name = namer(here) if callable(namer) else None
         out: dict[str, Any] = {
             "path": path,
+            "key": _key(moves),
             "move": move,
             "player": int(game.to_move(here)),
             "name": None if name is None else str(name),
@@ -199,7 +223,7 @@ def interactive_page(
             "draw it without boards"
         )
     editable = None
-    if game is not None:
+    if game is not None and tree.graph.graph["algorithm"] in ("minimax", "alphabeta"):
         start = game.initial_state() if state is None else state
         editable = _editable_tree(tree, game, start, boards)
     data = {
@@ -209,6 +233,7 @@ def interactive_page(
         "editable": editable is not None,
         "boards": boards,
         "tree": editable if editable is not None else _from_graph(tree, boards),
+        "frames": _frames(tree),
     }
     name = escape(str(data["title"]))
     payload = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("</", "<\\/")
@@ -220,7 +245,21 @@ def interactive_page(
     ]
     if data["algorithm"] == "alphabeta":
         controls.append('<label><input id="labels" type="checkbox"> windows and ranges</label>')
-    help_text = "Click a node to collapse or expand its subtree (+n: the nodes it hides)."
+    last = len(tree.steps)
+    stepping = (
+        '<div class="controls" id="stepper">\n'
+        '<button id="prev" type="button">&#9664; Previous</button>\n'
+        '<button id="next" type="button">Next &#9654;</button>\n'
+        f'<input id="slider" type="range" min="0" max="{last}" value="{last}" step="1"'
+        ' aria-label="step">\n'
+        f'<span id="counter">step {last} / {last}</span>\n</div>\n'
+        f'<p id="caption">{escape(data["frames"]["captions"][-1])}</p>\n'
+    )
+    help_text = (
+        "Step through the search with Previous / Next, the slider or the arrow keys; the "
+        "pseudocode's line of each step is highlighted. "
+        "Click a node to collapse or expand its subtree (+n: the nodes it hides)."
+    )
     if editable is not None:
         algorithm = data["algorithm"]
         options = "".join(
@@ -235,20 +274,23 @@ def interactive_page(
             '<input id="edit-value" type="number" step="any" aria-label="leaf value"></span>',
         ]
         help_text += (
-            " Click a leaf to change its value: the search runs again in the page."
+            " Click a leaf to change its value: the search runs again in the page, and the"
+            " steps are those of the new search."
             " ≥v / ≤v: alpha-beta left the value a bound; dashed grey: pruned."
         )
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{name}</title>\n<style>\n{_asset('interactive.css')}</style>\n</head>\n<body>\n"
+        f"<title>{name}</title>\n<style>\n{_asset('interactive.css')}{PSEUDOCODE_STYLE}</style>\n"
+        "</head>\n<body>\n"
         f"<h1>{name}</h1>\n"
         f'<p id="summary">{escape(str(data["summary"]))}</p>\n'
         '<div class="controls">\n' + "\n".join(controls) + "\n</div>\n"
         f'<p class="help">{escape(help_text)}</p>\n'
         + ('<pre id="board" hidden></pre>\n' if boards else "")
-        + '<div id="scroll"><svg id="tree" xmlns="http://www.w3.org/2000/svg" role="img">'
-        "</svg></div>\n"
+        + stepping
+        + '<div id="main"><div id="scroll"><svg id="tree" xmlns="http://www.w3.org/2000/svg" '
+        'role="img"></svg></div>\n' + pseudocode_html(tree) + "</div>\n"
         f'<script type="application/json" id="tree-data">{payload}</script>\n'
         f"<script>\n{_asset('interactive.js')}</script>\n</body>\n</html>\n"
     )

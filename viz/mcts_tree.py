@@ -155,6 +155,7 @@ def _describe(game: Game[Any, Any], state: Any, path: list[str], values: Any) ->
         "cells": _cells(game, state),
         "name": name,
         "leaf": "terminal" if terminal else None,
+        "label": f"utility {number(game.utility(state))}" if terminal else None,
         "minimax": None if values is None else _json_float(values(state)),
     }
 
@@ -170,7 +171,9 @@ def _add_iteration(
     k = report.iteration
     selected = report.path[:-1] if report.expanded is not None else report.path
     titles = " → ".join(graph.nodes[n]["title"] for n in selected)
-    steps.append(Step("select", selected[-1], f"iteration {k}: select {titles} by UCB1"))
+    steps.append(
+        Step("select", selected[-1], f"iteration {k}: select {titles} by UCB1", tuple(selected))
+    )
     if report.expanded is not None:
         parent = report.parent
         assert parent is not None
@@ -185,15 +188,16 @@ def _add_iteration(
             mcts_state=report.state,
             mcts_action=report.action,
             opened=len(steps) + 1,
+            reveal=len(steps) + 1,  # a terminal's utility is known once it is in the tree
         )
         graph.add_node(report.expanded, **data)
         graph.add_edge(parent, report.expanded, **_edge_attrs(move))
-        steps.append(
-            Step("expand", report.expanded, f"iteration {k}: expand {data['title']}, a new node")
-        )
+        said = f"iteration {k}: expand {data['title']}, a new node"
+        steps.append(Step("expand", report.expanded, said, tuple(report.path)))
     else:
         why = "it is terminal" if graph.nodes[selected[-1]]["leaf"] else "the tree is full"
-        steps.append(Step("expand", selected[-1], f"iteration {k}: nothing to expand: {why}"))
+        said = f"iteration {k}: nothing to expand: {why}"
+        steps.append(Step("expand", selected[-1], said, tuple(report.path)))
     start = graph.nodes[report.path[-1]]
     ended = _ENDED[report.ended]
     if report.ended == "ply-limit":
@@ -204,7 +208,7 @@ def _add_iteration(
     )
     if report.plies == 0 and report.ended == "terminal":
         said = f"{start['title']} is terminal: no playout, its utility {number(report.result)}"
-    steps.append(Step("playout", report.path[-1], f"iteration {k}: {said}"))
+    steps.append(Step("playout", report.path[-1], f"iteration {k}: {said}", (report.path[-1],)))
     steps.append(
         Step(
             "backup",
@@ -212,6 +216,7 @@ def _add_iteration(
             f"iteration {k}: back up {number(report.result)}: N + 1 and W + "
             f"{number(report.result)} at {len(report.path)} "
             f"{'node' if len(report.path) == 1 else 'nodes'} up to the root",
+            tuple(report.path),
         )
     )
     for stat in report.stats:

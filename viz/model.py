@@ -78,6 +78,8 @@ class Frame:
         self.final = step is None or step >= len(tree.steps)
         self.step = len(tree.steps) if step is None else max(0, step)
         self.current = tree.steps[self.step - 1].node if self.step > 0 and not self.final else None
+        self.path = tree.steps[self.step - 1].path if self.current is not None else ()
+        """The nodes the current step walks (an MCTS selection or back-up path), root first."""
 
     def known(self, data: dict[str, Any]) -> bool:
         """The node's value is shown (a summary node has none to hide)."""
@@ -221,6 +223,8 @@ class EdgeLook:
     summary: bool
     visible: bool
     probability: str = ""
+    path: bool = False
+    """On the path the current step walks (an MCTS selection or back-up)."""
 
 
 @attrs.frozen(eq=False)
@@ -228,7 +232,8 @@ class Figure:
     """A figure's whole content: one :class:`NodeLook` per node, one :class:`EdgeLook` per edge.
 
     ``final``: the finished diagram (no step highlighted); ``exercise``: a sheet for students;
-    ``labels``: alpha-beta windows and ranges are drawn; ``step``: the step shown.
+    ``labels``: alpha-beta windows and ranges are drawn; ``step``: the step shown; ``path``:
+    the nodes the current step walks, root first (its moves are the edges marked ``path``).
     """
 
     tree: GameTree
@@ -242,6 +247,7 @@ class Figure:
     step: int
     current: int | None
     style: str = "default"
+    path: tuple[int, ...] = ()
 
     @property
     def book_values(self) -> bool:
@@ -370,6 +376,7 @@ def figure(
         if not boards:
             nodes[node] = attrs.evolve(nodes[node], board=None, cells=None)
     edges = []
+    walked = set(zip(frame.path, frame.path[1:], strict=False))
     for u, v, data in sorted(graph.edges(data=True), key=lambda e: (e[0], e[1])):
         child, parent = graph.nodes[v], graph.nodes[u]
         pruned = bool(data["pruned"]) and not exercise
@@ -390,6 +397,7 @@ def figure(
                 summary=child["kind"] == "summary",
                 visible=frame.visible(child),
                 probability=data.get("probability") or "",
+                path=(u, v) in walked,
             )
         )
     return Figure(
@@ -404,6 +412,7 @@ def figure(
         step=frame.step,
         current=frame.current,
         style=style,
+        path=frame.path,
     )
 
 

@@ -13,9 +13,11 @@ the ``return v`` of MAX-VALUE or MIN-VALUE, a cut-off the test that returned ear
 
 from __future__ import annotations
 
+from html import escape
+
 from viz.build import GameTree
 
-__all__ = ["PSEUDOCODE", "step_lines"]
+__all__ = ["PSEUDOCODE", "PSEUDOCODE_STYLE", "pseudocode_html", "step_lines"]
 
 _MINIMAX = (
     ("", "function MINIMAX-SEARCH(game, state) returns an action"),
@@ -133,3 +135,29 @@ def step_lines(tree: GameTree) -> list[str | None]:
         kind = {"leaf": "leaf", "backup": "return", "cut": "cut"}[step.kind]
         out.append(f"{side}-{kind}")
     return out
+
+
+PSEUDOCODE_STYLE = """
+#pseudocode { flex: 0 0 auto; font-size: .8em; line-height: 1.35; background: #f7f7f7;
+  border: 1px solid #ddd; padding: .6em .8em; margin: 0; }
+#pseudocode span { display: block; padding: 0 .3em; white-space: pre; }
+#pseudocode span.now { background: #ffd54f; font-weight: bold; }
+"""
+"""How the pages set the pseudocode: the line of the current step on the highlight's yellow."""
+
+
+def pseudocode_html(tree: GameTree) -> str:
+    """The search's pseudocode as a ``<pre id="pseudocode">``, each line a span whose
+    ``data-line`` is its key, for a page to highlight (the stepper and the interactive page).
+
+    >>> from games import load_game
+    >>> from viz.build import game_tree
+    >>> html = pseudocode_html(game_tree(load_game("textbook"), algorithm="alphabeta"))
+    >>> html.count("<span"), 'data-line="min-cut"' in html
+    (21, True)
+    """
+    lines = PSEUDOCODE[tree.graph.graph["algorithm"]]
+    spans = "".join(
+        f'<span data-line="{escape(key)}">{escape(text) or "&#8203;"}</span>' for key, text in lines
+    )
+    return f'<pre id="pseudocode" aria-label="pseudocode">{spans}</pre>\n'

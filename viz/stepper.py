@@ -14,13 +14,21 @@ import re
 from typing import Any
 
 from viz.build import GameTree
-from viz.dot import RANGE_MARK, VALUE_MARK, pipe, readable_dot
+from viz.dot import PATH_COLOUR, RANGE_MARK, VALUE_MARK, pipe, readable_dot
 from viz.model import figure
 
-__all__ = ["Change", "current_nodes", "frame_changes", "frame_svg", "stepper_svg"]
+__all__ = [
+    "Change",
+    "current_nodes",
+    "frame_changes",
+    "frame_paths",
+    "frame_svg",
+    "stepper_svg",
+]
 
-Change = tuple[int, bool, str, str]
-"""(frame, visible, value text, range text): a node's look from that frame on."""
+Change = tuple[int, bool, str, str, str]
+"""(frame, visible, value text, range text, window text): a node's look from that frame on
+(an MCTS node writes its W/N, UCB terms and exact value in these three texts)."""
 
 _GROUP = re.compile(r'<g id="(n\d+|e\d+_\d+)" class="([^"]*)">(.*?)</g>', re.DOTALL)
 _TEXT = re.compile(r"<text ([^>]*)>([^<]*)</text>")
@@ -76,6 +84,8 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
 STYLE = """
 .unreached { visibility: hidden; }
 g.node.current .outline { fill: #ffd54f; }
+g.edge.path path { stroke: %s; stroke-width: 3.2px; }
+g.edge.path polygon { stroke: %s; fill: %s; }
 svg:not(.stepping) g.edge.principal path, svg:not(.stepping) g.edge.principal polygon {
   stroke-width: 3.2px; }
 svg:not(.stepping) g.edge.optimal path { stroke: #1f6fb2; stroke-width: 2.2px; }
@@ -85,10 +95,11 @@ svg:not(.stepping) g.node.principal [stroke]:not([stroke="transparent"]) {
   stroke: black; stroke-width: 3px; }
 svg:not(.stepping) g.node.optimal:not(.principal) [stroke]:not([stroke="transparent"]) {
   stroke: #1f6fb2; stroke-width: 2px; }
-"""
+""" % ((PATH_COLOUR,) * 3)
 """The stepper SVG's own style sheet: frames toggle classes (``stepping`` on the ``svg``,
-``unreached`` and ``current`` on nodes and edges) and these rules do the rest, in the page and
-in static frames alike. The best moves and the principal path are drawn only at the end."""
+``unreached`` and ``current`` on nodes and edges, ``path`` on the moves a step walks) and these
+rules do the rest, in the page and in static frames alike. The best moves and the principal path
+are drawn only at the end."""
 
 
 def _centre(body: str) -> float | None:
@@ -123,6 +134,7 @@ def frame_changes(
                 shape.visible,
                 shape.value if shape.kind == "node" else "",
                 shape.range,
+                shape.window,
             )
             if not changes or changes[-1][1:] != look[1:]:
                 changes.append(look)
@@ -136,14 +148,30 @@ def current_nodes(tree: GameTree) -> list[int | None]:
     return [None] + [s.node for s in tree.steps[:-1]] + [None] if last else [None]
 
 
-def frame_svg(svg: str, changes: dict[int, list[Change]], frame: int, current: int | None) -> str:
-    """The stepper SVG as frame ``frame`` shows it: a static picture of that frame."""
+def frame_paths(tree: GameTree) -> list[list[tuple[int, int]]]:
+    """The moves (parent, child) on the path each frame's step walks, read from the drawing
+    model (an MCTS selection or back-up; none before the search and at the end)."""
+    return [
+        [(e.parent, e.child) for e in figure(tree, step=k).edges if e.path]
+        for k in range(len(tree.steps) + 1)
+    ]
+
+
+def frame_svg(
+    svg: str,
+    changes: dict[int, list[Change]],
+    frame: int,
+    current: int | None,
+    path: list[tuple[int, int]] | None = None,
+) -> str:
+    """The stepper SVG as frame ``frame`` shows it: a static picture of that frame (``path``:
+    the moves its step walks, :func:`frame_paths`)."""
     looks = {n: next(c for c in reversed(cs) if c[0] <= frame) for n, cs in changes.items()}
     final = all(c[-1][0] <= frame for c in changes.values()) and current is None
 
     def text(match: re.Match[str]) -> str:
         role, node = match.group(1), int(match.group(2))
-        _, _, value, span = looks[node]
+        value, span = looks[node][2:4]
         return f"{match.group(0)[: match.group(0).index('>') + 1]}{value if role == 'v' else span}"
 
     out = re.sub(r'<text data-(v|r)="(\d+)"[^>]*>[^<]*', text, svg)
@@ -154,6 +182,8 @@ def frame_svg(svg: str, changes: dict[int, list[Change]], frame: int, current: i
         extra = [] if looks[node][1] else ["unreached"]
         if ident == f"n{current}":
             extra.append("current")
+        if ident in {f"e{u}_{v}" for u, v in path or ()}:
+            extra.append("path")
         return f'<g id="{ident}" class="{" ".join([classes, *extra])}">{body}</g>'
 
     if not final:

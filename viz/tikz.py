@@ -45,7 +45,7 @@ import attrs
 from solver.output import write_text
 from viz.annotations import exercise_task
 from viz.build import GameTree
-from viz.dot import summary_line
+from viz.dot import PATH_COLOUR, summary_line
 from viz.model import (
     BLANK_RANGE,
     BLANK_WINDOW,
@@ -69,6 +69,7 @@ _COLOURS = {
     "pruned": "9A9A9A",
     "cut": "B03A2E",
     "hits": "7B3FA0",
+    "walked": PATH_COLOUR.lstrip("#").upper(),
 }
 
 _HALF_W = 0.42  # half the width of a triangle (cm)
@@ -464,6 +465,8 @@ def _edge_commands(
         move += r", $p=" + latex_text(edge.probability) + "$"
     if edge.pruned:
         style, label_style = "dashed, draw=pruned", "text=pruned"
+    elif edge.path:  # the path this step walks (an MCTS selection or back-up)
+        style, label_style = "very thick, draw=walked", "text=walked"
     elif edge.summary:
         style, label_style = "densely dotted, draw=black!60", "text=black!70"
     elif edge.principal:
@@ -531,6 +534,8 @@ def _caption(
             items.append(r"{\color{hits}$\times n$}: position reached $n$ times")
         if not fig.final:
             items.append(r"{\color{current}$\blacksquare$} the node just valued")
+        if not fig.final and facts["algorithm"] == "mcts":
+            items.append(r"{\color{walked}\textbf{---}} the path this step walks")
         rows.append(r"{\scriptsize " + "; ".join(items) + "}")
     if not rows:
         return ""

@@ -60,3 +60,50 @@ class TestTree:
 
         with pytest.raises(TooManyNodesError, match="5,000 iterations"):
             mcts_tree(load_game("textbook"), iterations=5000, max_nodes=100)
+
+
+class TestPathAndLeaves:
+    """Each step's path is the search's own, drawn as a path; a leaf shows its utility."""
+
+    def test_select_and_backup_walk_the_reported_path(self) -> None:
+        """A select step walks the nodes UCB1 chose, a back-up the whole path, root first."""
+        game = load_game("textbook")
+        reports: list[Any] = []
+        mcts(game, iterations=9, seed=2, observer=reports.append)
+        tree = mcts_tree(game, iterations=9, seed=2)
+        for k, report in enumerate(reports):
+            select, expand, playout, backup = tree.steps[4 * k : 4 * k + 4]
+            chosen = report.path[:-1] if report.expanded is not None else report.path
+            assert select.path == chosen and backup.path == report.path
+            assert expand.path == report.path and playout.path == (report.path[-1],)
+
+    def test_frame_marks_the_path_moves(self) -> None:
+        """At a step, exactly the moves along its path are marked, in the model, the stepper's
+        frames, DOT and TikZ's Beamer overlays; the finished tree marks none."""
+        from viz.dot import to_dot
+        from viz.stepper import frame_paths
+
+        tree = mcts_tree(load_game("textbook"), iterations=9, seed=2)
+        paths = frame_paths(tree)
+        for k, step in enumerate(tree.steps[:-1], start=1):
+            marked = {(e.parent, e.child) for e in figure(tree, step=k).edges if e.path}
+            assert marked == set(zip(step.path, step.path[1:], strict=False))
+            assert paths[k] == sorted(marked)
+        deep = next(k for k, s in enumerate(tree.steps, start=1) if len(s.path) == 3)
+        assert to_dot(tree, step=deep).count('class="path"') == 2
+        assert "draw=walked" in to_tikz(tree, overlays=True)
+        assert "draw=walked" not in to_tikz(tree)
+        assert not any(e.path for e in figure(tree).edges) and paths[-1] == []
+
+    def test_terminal_leaf_shows_its_utility_once_expanded(self) -> None:
+        """A terminal leaf is labelled with the game's utility from the step it is expanded."""
+        game = load_game("textbook")
+        tree = mcts_tree(game, iterations=12, seed=1)
+        leaves = [n for n, d in tree.graph.nodes(data=True) if d["leaf"] == "terminal"]
+        assert leaves
+        for node in leaves:
+            data = tree.graph.nodes[node]
+            utility = game.utility(game.parse_state(data["state"]))
+            assert figure(tree).nodes[node].label == f"utility {utility:g}"
+            assert figure(tree, step=data["opened"] - 1).nodes[node].label is None
+            assert figure(tree, step=data["opened"]).nodes[node].label == f"utility {utility:g}"

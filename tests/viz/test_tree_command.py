@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -86,3 +87,18 @@ class TestTeachingOptions:
         out = tmp_path / "w.svg"
         result = run("tree", "tictactoe", "--depth", "3", "--large", "-o", str(out))
         assert result.code == 0 and "warning: the picture is" in result.err and out.exists()
+
+
+class TestMctsPage:
+    def test_mcts_writes_the_interactive_page(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """-a mcts --interactive writes a page with the search's frames, not an editable one."""
+        page = tmp_path / "m.html"
+        done = run(
+            "tree", "textbook", "-a", "mcts", "--iterations", "5", "--interactive", str(page)
+        )
+        assert done.code == 0 and f"wrote {page}" in done.out
+        text = page.read_text(encoding="utf-8")
+        assert '"editable": false' in text and '"algorithm": "mcts"' in text
+        assert 'data-line="select"' in text and re.search(r"W/N [0-9.−]+/5\b", text)

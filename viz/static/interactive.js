@@ -9,6 +9,9 @@
   var SVGNS = "http://www.w3.org/2000/svg";
   var FOLD_ABOVE = 40, GAP = 46, ROW = 74, HALF_W = 19, HALF_H = 16, TOP = 34, LEFT = 40;
   var root = DATA.tree, algorithm = DATA.algorithm, selected = null, stats = null;
+  var FRAMES = DATA.frames, steps = null;
+  var last = FRAMES.captions.length - 1, frame = last;  // the step shown (last: finished)
+  var mcts = DATA.algorithm === "mcts";
   var zoom = 1.4, labels = DATA.algorithm === "alphabeta";  // large enough to project
   var NOTE_GAP = 130;  // the least distance between leaves when windows and ranges are shown
   var original = {};
@@ -28,15 +31,20 @@
   function search() {
     var prune = algorithm === "alphabeta";
     stats = { searched: 0, pruned: 0, cutoffs: 0 };
+    steps = [];
     each(root, function (n) {
       n.kind = "pruned"; n.value = null; n.bound = "exact";
       n.principal = false; n.optimal = false; n.cut = null;
+      n.opened = null; n.reveal = null; n.step = null;
     });
     function value(n, alpha, beta) {
       n.kind = "node"; stats.searched += 1;
       var alphaIn = alpha, betaIn = beta;
       n.alphaIn = alpha; n.betaIn = beta;
-      if (n.children.length === 0) { n.value = n.leafValue; n.bound = "exact"; return n.value; }
+      if (n.children.length === 0) {
+        n.value = n.leafValue; n.bound = "exact"; steps.push({ kind: "leaf", node: n });
+        return n.value;
+      }
       var max = n.player === 0, v = max ? -Infinity : Infinity;
       for (var i = 0; i < n.children.length; i++) {
         var v2 = value(n.children[i], alpha, beta);
@@ -51,6 +59,7 @@
             stats.cutoffs += 1; stats.pruned += rest;
             n.children[i + 1].cut = max ? "v=" + num(v) + " \u2265 \u03b2=" + num(beta)
               : "v=" + num(v) + " \u2264 \u03b1=" + num(alpha);
+            steps.push({ kind: "cut", node: n });
           }
           break;
         }
@@ -58,10 +67,31 @@
       n.value = v;
       n.bound = v <= alphaIn && alphaIn !== -Infinity ? "upper"
         : (v >= betaIn && betaIn !== Infinity ? "lower" : "exact");
+      steps.push({ kind: "backup", node: n });
       return v;
     }
     value(root, -Infinity, Infinity);
     markPrincipal();
+    markSteps();
+    last = steps.length; frame = last;
+  }
+
+  // The frame at which each node appears and is valued or cut, as viz/build.py's _mark_steps:
+  // a node appears with the first step in its subtree, a pruned subtree with its cut.
+  function markSteps() {
+    var parents = new Map();
+    each(root, function (n) { n.children.forEach(function (c) { parents.set(c, n); }); });
+    steps.forEach(function (s, i) {
+      var index = i + 1, n = s.node;
+      while (n && n.opened === null) { n.opened = index; n = parents.get(n); }
+      if (s.kind === "cut") {
+        s.node.children.forEach(function (c) {
+          each(c, function (d) {
+            if (d.kind === "pruned" && d.step === null) { d.step = index; d.opened = index; }
+          });
+        });
+      } else { s.node.reveal = index; s.node.step = index; }
+    });
   }
 
   // The principal path and the optimal moves, as viz/build.py marks them: a node's principal
@@ -112,8 +142,74 @@
     return parts.join("; ");
   }
 
+  // ---- stepping: what step k shows at a node, as viz.model.Frame says ----
+  // A tree the page does not search shows the Python frames (DATA.frames, by node key); an
+  // editable tree shows its own search's steps, marked by the same rules, so that an edited
+  // tree steps through the new search.
+  function pythonLook(n, k) {
+    var changes = FRAMES.nodes[n.key];
+    if (!changes) { return [k >= last, "", "", ""]; }
+    var out = changes[0];
+    for (var i = 0; i < changes.length && changes[i][0] <= k; i++) { out = changes[i]; }
+    return out.slice(1);
+  }
+  function ownLook(n, k) {
+    var visible = n === root || (n.opened !== null && n.opened <= k);
+    var known = n.kind === "pruned" ? n.step !== null && n.step <= k
+      : n.reveal !== null && n.reveal <= k;
+    var ab = algorithm === "alphabeta", inner = n.children.length > 0 && n.kind === "node";
+    var range = "";
+    if (ab && inner && visible) {
+      var lo = -Infinity, hi = Infinity;
+      if (known) {
+        lo = n.bound === "upper" ? -Infinity : n.value; hi = n.bound === "lower" ? Infinity : n.value;
+      } else {
+        n.children.forEach(function (c) {
+          if (c.kind !== "node" || c.reveal === null || c.reveal > k || c.value === null) { return; }
+          if (n.player === 0 && c.bound !== "upper") { lo = Math.max(lo, c.value); }
+          if (n.player === 1 && c.bound !== "lower") { hi = Math.min(hi, c.value); }
+        });
+      }
+      range = "[" + num(lo) + ", " + num(hi) + "]";
+    }
+    return [visible, n.kind === "node" && known ? shown(n) : "", range, ab && inner ? windowText(n) : ""];
+  }
+  function look(n, k) { return DATA.editable ? ownLook(n, k) : pythonLook(n, k); }
+  function edited() {
+    var changed = algorithm !== DATA.algorithm;
+    each(root, function (n) { if (n.path in original && original[n.path] !== n.leafValue) { changed = true; } });
+    return changed;
+  }
+  function currentKey(k) {
+    if (k >= last) { return null; }
+    if (!DATA.editable) { return FRAMES.current[k]; }
+    return k > 0 && k < last ? steps[k - 1].node.key : null;
+  }
+  function lineAt(k) {
+    if (!DATA.editable) { return FRAMES.lines[k]; }
+    if (k === 0) { return null; }
+    var s = steps[k - 1];
+    return (s.node.player === 0 ? "max-" : "min-") + { leaf: "leaf", backup: "return", cut: "cut" }[s.kind];
+  }
+  function caption(k) {
+    if (!DATA.editable || !edited()) { return FRAMES.captions[k]; }
+    if (k === 0) { return "before the search: it starts at the root"; }
+    var s = steps[k - 1], n = s.node, who = (n.player === 0 ? "MAX" : "MIN") + " node " + n.title;
+    var text = s.kind === "leaf" ? "position " + n.title + " is worth " + num(n.value)
+      : s.kind === "cut" ? "cut-off at " + who + ": " +
+        n.children.filter(function (c) { return c.cut; })[0].cut
+      : who + " backs up " + shown(n);
+    return "step " + k + ": " + text + (k === last ? " (" + summary() + ")" : "");
+  }
+
   // ---- layout: leaves (and collapsed nodes) left to right, parents centred over children ----
   // a leaf is as wide as its label (Ayoayo's captured seeds [12, 8]) and its value
+  function notesWidth(n) {  // the texts written beside a node: MCTS's W/N, UCB and exact value
+    if (!mcts) { return 0; }
+    var wide = 0;
+    pythonLook(n, last).slice(1).forEach(function (t) { wide = Math.max(wide, t.length); });
+    return 6.6 * wide;
+  }
   function halfWidth(n) {
     if (!(n.children.length === 0 || n.collapsed) || !n.label) { return HALF_W; }
     return Math.max(HALF_W, 4 + 4 * Math.max(n.label.length, shown(n).length));
@@ -123,8 +219,9 @@
     function place(n, d) {
       n.y = TOP + d * ROW; depth = Math.max(depth, d);
       if (n.children.length === 0 || n.collapsed) {
-        var half = halfWidth(n);
-        n.x = cursor + half; cursor += Math.max(step, 2 * half + 8);
+        var half = halfWidth(n), notes = notesWidth(n);
+        n.x = cursor + half;
+        cursor += Math.max(step, 2 * half + 8, notes ? half + notes + 24 : 0);
         return;
       }
       n.children.forEach(function (c) { place(c, d + 1); });
@@ -171,7 +268,11 @@
     svg.setAttribute("viewBox", "0 0 " + size.width + " " + size.height);
     while (svg.firstChild) { svg.removeChild(svg.firstChild); }
     var edges = el("g", { class: "edges" }, svg), nodes = el("g", { class: "nodes" }, svg);
+    var stepping = frame < last, now = currentKey(frame);
+    var walked = stepping && !DATA.editable ? FRAMES.walked[frame] : [];
     (function walk(n) {
+      var seen = look(n, frame);
+      if (stepping && !seen[0]) { return; }  // not reached yet: laid out, not drawn
       var role = n.leaf ? "leaf" : (n.kind === "summary" ? "summary" : (n.player === 0 ? "max" : "min"));
       var cls = ["node", role, n.kind];
       if (n.principal) { cls.push("principal"); }
@@ -179,6 +280,8 @@
       if (n.collapsed) { cls.push("collapsed"); }
       if (n.leaf && n.kind === "node") { cls.push("valued"); }
       if (selected === n) { cls.push("selected"); }
+      if (now !== null && n.key === now) { cls.push("current"); }
+      if (stepping) { cls = cls.filter(function (c) { return c !== "principal" && c !== "optimal"; }); }
       var g = el("g", { class: cls.join(" "), id: "p-" + n.path, "data-path": n.path,
         "data-value": n.value === null ? "" : String(n.value), "data-bound": n.bound,
         "data-kind": n.kind }, nodes);
@@ -188,6 +291,8 @@
       if (n.kind === "summary") { label = "\u2026" + n.positions; }
       // an editable tree shows the pruned leaves' values too (grey): they are what one edits
       if (DATA.editable && n.kind === "pruned" && n.children.length === 0) { label = num(n.leafValue); }
+      if (stepping && n.kind === "node") { label = seen[1]; }
+      if (mcts) { label = ""; }  // its counts stand beside it
       var dy = n.leaf || n.kind === "summary" ? 5 : (n.player === 0 ? 9 : -2);
       if (n.label && n.kind === "node") {  // the leaf's label above its value, both inside
         text(n.label, { x: n.x, y: n.y - 2, class: "label" }, g);
@@ -195,9 +300,15 @@
       } else {
         text(label, { x: n.x, y: n.y + dy, class: "value" }, g);
       }
-      if (labels && !(n.children.length === 0) && n.kind === "node") {
-        text(rangeText(n), { x: n.x + HALF_W + 4, y: n.y - 2, class: "range" }, g);
+      if (labels && !(n.children.length === 0) && n.kind === "node" && !mcts) {
+        text(stepping ? seen[2] : rangeText(n), { x: n.x + HALF_W + 4, y: n.y - 2, class: "range" }, g);
         text(windowText(n), { x: n.x + HALF_W + 4, y: n.y + 11, class: "window" }, g);
+      }
+      if (mcts) {  // W/N, the UCB terms and the exact value, as the drawing model writes them
+        var at = n.leaf ? halfWidth(n) : HALF_W;
+        text(seen[1], { x: n.x + at + 4, y: n.y - 6, class: "counts" }, g);
+        text(seen[2], { x: n.x + at + 4, y: n.y + 7, class: "range" }, g);
+        text(seen[3], { x: n.x + at + 4, y: n.y + 20, class: "window" }, g);
       }
       if (n.name) { text(n.name, { x: n.x - HALF_W - 5, y: n.y + 5, class: "name" }, g); }
       if (n.hits > 1) { text("\u00d7" + n.hits, { x: n.x + HALF_W + 3, y: n.y + 12, class: "hits" }, g); }
@@ -206,20 +317,42 @@
         return;
       }
       n.children.forEach(function (c) {
-        var ec = ["edge", c.kind === "pruned" ? "pruned" : "", c.principal ? "principal" : "",
-          c.optimal && !c.principal ? "optimal" : ""].join(" ").replace(/\s+/g, " ").trim();
-        var e = el("g", { class: ec }, edges);
+        if (stepping && !look(c, frame)[0]) { return; }
+        var best = !stepping;
+        var ec = ["edge", c.kind === "pruned" ? "pruned" : "", best && c.principal ? "principal" : "",
+          best && c.optimal && !c.principal ? "optimal" : "",
+          walked.indexOf(c.key) >= 0 ? "path" : ""].join(" ").replace(/\s+/g, " ").trim();
+        var e = el("g", { class: ec, "data-child": c.path }, edges);
         el("line", { x1: n.x, y1: n.y + HALF_H, x2: c.x, y2: c.y - HALF_H }, e);
         if (c.move !== "") {
           text(c.move, { x: n.x + (c.x - n.x) * 0.45 + 4, y: n.y + HALF_H + (c.y - n.y - 2 * HALF_H) * 0.45, class: "move" }, e);
         }
-        if (c.cut) {
+        if (c.cut && (!stepping || look(c, frame)[0])) {
           text("\u2702 " + c.cut, { x: n.x + (c.x - n.x) * 0.7 + 6, y: n.y + HALF_H + (c.y - n.y - 2 * HALF_H) * 0.7 + 4, class: "cut" }, e);
         }
         walk(c);
       });
     })(root);
     document.getElementById("summary").textContent = summary();
+    showStep();
+  }
+  function showStep() {
+    var slider = document.getElementById("slider");
+    slider.max = String(last); slider.value = String(frame);
+    document.getElementById("counter").textContent = "step " + frame + " / " + last;
+    document.getElementById("caption").textContent = caption(frame);
+    var line = frame < last ? lineAt(frame) : null;
+    Array.prototype.forEach.call(document.querySelectorAll("#pseudocode span"), function (s) {
+      s.classList.toggle("now", line !== null && s.getAttribute("data-line") === line);
+    });
+    document.body.setAttribute("data-step", String(frame));
+  }
+  function goTo(k) {  // show step k, scrolled so that the node of the step is on screen
+    frame = Math.max(0, Math.min(last, k)); draw();
+    var g = document.querySelector("#tree g.node.current"), n = g && find(g.getAttribute("data-path"));
+    if (n && (n.x * zoom < scroller.scrollLeft || n.x * zoom > scroller.scrollLeft + scroller.clientWidth)) {
+      scroller.scrollLeft = Math.max(0, n.x * zoom - scroller.clientWidth / 2);
+    }
   }
 
   // ---- interaction ----
@@ -286,6 +419,16 @@
   document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 1.25); });
   document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom / 1.25); });
   document.getElementById("fit").addEventListener("click", fit);
+  document.getElementById("prev").addEventListener("click", function () { goTo(frame - 1); });
+  document.getElementById("next").addEventListener("click", function () { goTo(frame + 1); });
+  document.getElementById("slider").addEventListener("input", function () {
+    goTo(parseInt(this.value, 10));
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.target && e.target.tagName === "INPUT" && e.target.type !== "range") { return; }
+    if (e.key === "ArrowRight") { goTo(frame + 1); }
+    if (e.key === "ArrowLeft") { goTo(frame - 1); }
+  });
   var labelBox = document.getElementById("labels");
   if (labelBox) {
     labelBox.checked = labels;
@@ -310,7 +453,32 @@
         g.classList.contains("principal") ? "principal" : "-"].join(" "));
     });
     rows.push("summary " + document.getElementById("summary").textContent);
+    var lit = document.querySelector("#pseudocode span.now"), now = document.querySelector("#tree g.node.current");
+    rows.push("step " + frame + " / " + last + " line " + (lit ? lit.getAttribute("data-line") : "none") +
+      " current " + (now ? now.getAttribute("data-path") : "none") + " path " +
+      Array.prototype.map.call(document.querySelectorAll("#tree g.edge.path"),
+        function (g) { return g.getAttribute("data-child"); }).join(","));
+    rows.push("caption " + document.getElementById("caption").textContent);
     return rows.join("\n");
+  }
+  // every frame as this page shows it: each node's look by key, the line, the current node
+  function allFrames() {
+    var nodes = {}, lines = [], current = [];
+    for (var k = 0; k <= last; k++) {
+      each(root, function (n) { (nodes[n.key] = nodes[n.key] || []).push(look(n, k)); });
+      lines.push(k < last ? lineAt(k) : null); current.push(currentKey(k));
+    }
+    return { nodes: nodes, lines: lines, current: current, captions: FRAMES.captions.length };
+  }
+  // every text drawn, as the browser laid it out: its owner (a node's or a move's path), text
+  // and box, for a test to check that no two owners' labels overlap
+  function textBoxes() {
+    return Array.prototype.map.call(document.querySelectorAll("#tree text"), function (t) {
+      var g = t.closest("g.node, g.edge"), b = t.getBBox();
+      var owner = g.classList.contains("node") ? "n" + g.getAttribute("data-path")
+        : "e" + g.getAttribute("data-child");
+      return [owner, t.textContent, b.x, b.x + b.width, b.y, b.y + b.height];
+    }).filter(function (b) { return b[1] !== ""; });
   }
   function viewReport() {  // what the reader sees beyond the values: zoom, scroll, notes, board
     var rows = [];
@@ -328,7 +496,7 @@
   if (script !== null) {
     var reports = [];
     script.split(",").filter(Boolean).forEach(function (action) {
-      var m = /^(edit|click|algorithm|report|reset|zoom|expand|hover)(?::([^=]*)(?:=(.*))?)?$/.exec(action);
+      var m = /^(edit|click|algorithm|report|reset|zoom|expand|hover|step|frames|boxes)(?::([^=]*)(?:=(.*))?)?$/.exec(action);
       if (!m) { reports.push("unknown action " + action); return; }
       if (m[1] === "edit") { setLeaf(find(m[2]), parseFloat(m[3])); }
       if (m[1] === "click") {  // a real click on the node, through the page's own handler
@@ -344,6 +512,9 @@
         if (h) { h.dispatchEvent(new MouseEvent("mouseover", { bubbles: true })); }
       }
       if (m[1] === "report") { reports.push(report()); }
+      if (m[1] === "step") { goTo(m[2] === "end" ? last : parseInt(m[2], 10)); }
+      if (m[1] === "boxes") { reports.push("boxes " + JSON.stringify(textBoxes())); }
+      if (m[1] === "frames") { reports.push("frames " + JSON.stringify(allFrames())); }
     });
     if (!/report$/.test(script)) { reports.push(report()); }
     var out = document.createElement("pre");

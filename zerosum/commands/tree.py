@@ -197,7 +197,8 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     tree.add_argument(
         "--interactive",
         metavar="FILE",
-        help="write a page to FILE.html: click to fold subtrees; edit leaves of small whole trees",
+        help="write a page to FILE.html: step through the search beside its pseudocode, fold "
+        "subtrees, zoom; edit leaves of small whole trees (the steps follow the new search)",
     )
     steps = tree.add_mutually_exclusive_group()
     steps.add_argument("--frames", metavar="DIR", help="write one picture per step into DIR")
@@ -323,11 +324,6 @@ def _mcts(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     from solver.mcts import DEFAULT_EXPLORATION
     from viz.mcts_tree import mcts_tree
 
-    if args.interactive is not None:
-        raise UsageError(
-            "-a mcts draws pictures (-o), frames (--frames) and the step-by-step page (--html); "
-            "the --interactive page recomputes minimax values, so it takes minimax or alphabeta"
-        )
     try:
         tree = mcts_tree(
             game,
@@ -341,6 +337,11 @@ def _mcts(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
         )
         looks = {"boards": args.boards, "style": args.style, "large": args.large}
         written = _write(tree, args, looks, io)
+        if args.interactive is not None:
+            page = viz.write_interactive(
+                tree, args.interactive, title=args.title, overwrite=args.force, boards=args.boards
+            )
+            written.append(str(page))
     except viz.UnknownFormatError as exc:
         raise UsageError(str(exc)) from None
     except viz.UnreadableError as exc:
