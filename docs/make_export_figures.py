@@ -13,6 +13,8 @@ Run from the project root:  .venv/bin/python docs/make_export_figures.py  [--out
 - ``interactive_textbook.html`` (the page) and ``interactive_textbook.png`` (headless Chromium's
   screenshot after the leaf c1 is edited from 2 to 5 and node D folded; skipped without it);
 - ``engine_tictactoe.svg`` and ``.png``: the engine's last iteration from ``oxx/..o/x..``.
+- ``engine_iterations/iteration-NN.png``: every iteration of iterative deepening from
+  ``xo./.xo/.x.``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,12 @@ if str(ROOT) not in sys.path:
 
 from games import load_game  # noqa: E402
 from viz import game_tree, write_interactive, write_tikz  # noqa: E402
-from viz.engine_tree import engine_tree, render_engine  # noqa: E402
+from viz.engine_tree import (  # noqa: E402
+    engine_iterations,
+    engine_tree,
+    render_engine,
+    write_engine_iterations,
+)
 
 DEEP4 = [[[[3, 17], [2, 12]], [[15], [25, 0]]], [[[2, 5], [3]], [[2, 14]]]]
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -135,6 +142,18 @@ def engine_figure(out: Path) -> None:
         print(f"wrote {render_engine(tree, out / ('engine_tictactoe' + suffix))}")
 
 
+ITERATIONS_POSITION = "xo./.xo/.x."
+"""A position whose best move changes between iterations (6 at depth 1, 8 from depth 2)."""
+
+
+def iteration_figures(out: Path) -> None:
+    """Iterative deepening step by step: each iteration's tree, the last best move first."""
+    game = load_game("tictactoe")
+    trees = engine_iterations(game, game.parse_state(ITERATIONS_POSITION))
+    for path in write_engine_iterations(trees, out / "engine_iterations", format="png"):
+        print(f"wrote {path}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures")
@@ -145,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     exercise_figure(args.out)
     interactive_figure(args.out)
     engine_figure(args.out)
+    iteration_figures(args.out)
     return 0
 
 

@@ -42,15 +42,26 @@ import networkx as nx
 from solver.engine import search
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Iteration, Leaf, OracleHit
 from solver.game import Game, format_action, format_state, player_name
-from solver.output import check_output, write_bytes
+from solver.output import check_output, replacing_files, write_bytes
 from solver.results import SearchResult
 from viz.build import DEFAULT_MAX_NODES, bound_kind
 from viz.dot import FONT, answer_facts, pipe
-from viz.errors import TooManyNodesError
+from viz.errors import TooManyNodesError, UnknownFormatError
 from viz.export import FORMATS, node_link_json, output_format
 from viz.notation import BOUND_SIGN, bound_text, number
 
-__all__ = ["ENGINE_FORMATS", "EngineTree", "engine_dot", "engine_tree", "render_engine"]
+__all__ = [
+    "ENGINE_FORMATS",
+    "EngineTree",
+    "engine_dot",
+    "engine_iterations",
+    "engine_tree",
+    "render_engine",
+    "write_engine_iterations",
+]
+
+ITERATION_PATTERN = r"iteration-[0-9]+\.(?:svg|png|pdf|dot|gv|json)"
+"""The names of the files :func:`write_engine_iterations` writes (and replaces as a set)."""
 
 ENGINE_FORMATS = FORMATS
 """The formats :func:`render_engine` writes."""
@@ -94,6 +105,10 @@ class EngineTree:
     searched: int
     hits: dict[str, int]
     cutoffs: int
+    number: int = 0
+    """With :func:`engine_iterations`, which iteration this is (1 for the first); 0: the last."""
+    previous_best: str | None = None
+    """With :func:`engine_iterations`, the best move of the iteration before (tried first)."""
 
     def _repr_svg_(self) -> str:
         """The diagram as SVG, so a Jupyter cell displays it inline."""
@@ -112,8 +127,11 @@ class _LastIteration:
     while the engine runs stops a search that is too large at once.
     """
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, keep: bool = False) -> None:
         self.limit = limit
+        self.keep = keep
+        self.kept: list[tuple[list[Event], int | None, int]] = []
+        """With ``keep``: each earlier iteration's events, depth and nodes entered."""
         self.events: list[Event] = []
         self.iterations = 0
         self.depth: int | None = None
@@ -121,6 +139,8 @@ class _LastIteration:
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, Iteration):
+            if self.keep and self.iterations:
+                self.kept.append((self.events, self.depth, self.entered))
             self.events, self.entered, self.depth = [], 0, event.depth
             self.iterations += 1
             return
@@ -159,13 +179,74 @@ def engine_tree(
     >>> tree.result.value, tree.searched, tree.hits
     (3, 11, {})
     """
+    state = game.initial_state() if state is None else state
+    recorder = _LastIteration(max_nodes)
+    result, _ = _run(game, state, depth, evaluate, table_size, recorder, each=False)
+    return _assemble(game, state, recorder.events, result, recorder.depth, recorder)
+
+
+def engine_iterations(
+    game: Game[Any, Any],
+    state: Any = None,
+    depth: int | None = None,
+    *,
+    evaluate: Any = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    table_size: int = 1 << 16,
+) -> list[EngineTree]:
+    """Iterative deepening step by step: the tree of every iteration, first to last.
+
+    Each tree is drawn from that iteration's own events and answer (its value, best move and
+    PV at its depth); its root's moves stand in the order the engine tried them, the best move
+    of the iteration before first (``previous_best``), so the pictures side by side show how
+    each iteration's answer orders the next. A game without an evaluation function has no
+    horizon to deepen through: one search, one tree. Options as :func:`engine_tree`
+    (``max_nodes`` bounds each iteration).
+
+    >>> from games import load_game
+    >>> game = load_game("tictactoe")
+    >>> trees = engine_iterations(game, game.parse_state("xo./.xo/.x."))
+    >>> [(t.number, t.iteration, t.graph.graph["best_move"], t.previous_best) for t in trees]
+    [(1, 1, '6', None), (2, 2, '8', '6'), (3, 3, '8', '8'), (4, 4, '8', '8')]
+    >>> [_root_order(t)[0] for t in trees[1:]]  # each iteration tries the last best move first
+    ['6', '8', '8']
+    """
+    state = game.initial_state() if state is None else state
+    recorder = _LastIteration(max_nodes, keep=True)
+    result, answers = _run(game, state, depth, evaluate, table_size, recorder, each=True)
+    runs = [*recorder.kept, (recorder.events, recorder.depth, recorder.entered)]
+    answers = answers if len(answers) == len(runs) else [*answers[: len(runs) - 1], result]
+    trees: list[EngineTree] = []
+    previous: str | None = None
+    for k, ((events, at, entered), answer) in enumerate(zip(runs, answers, strict=True), 1):
+        tree = _assemble(game, state, events, answer, at, recorder, entered=entered)
+        tree = attrs.evolve(tree, number=k, previous_best=previous)
+        tree.graph.graph.update(number=k, previous_best=previous)
+        trees.append(tree)
+        previous = tree.graph.graph["best_move"]
+    return trees
+
+
+def _run(
+    game: Game[Any, Any],
+    state: Any,
+    depth: int | None,
+    evaluate: Any,
+    table_size: int,
+    recorder: _LastIteration,
+    each: bool,
+) -> tuple[SearchResult, list[SearchResult]]:
+    """The engine's search under ``recorder``, and each completed iteration's answer.
+
+    ``each``: ask for every iteration's answer, which makes the engine deepen one ply at a time
+    even to the end (without, a search to the end is one search, as the engine runs it).
+    """
+    max_nodes = recorder.limit
     if max_nodes < 1:
         raise TooManyNodesError(
             f"invalid max_nodes {max_nodes!r}: use a positive number", nodes=0, max_nodes=max_nodes
         )
-    if state is None:
-        state = game.initial_state()
-    recorder = _LastIteration(max_nodes)
+    answers: list[SearchResult] = []
     try:
         result = search(
             game,
@@ -175,6 +256,7 @@ def engine_tree(
             observer=recorder,
             table_size=table_size,
             plies=True,
+            on_depth=answers.append if each else None,
         )
     except _Overflow:
         where = f"iteration {recorder.iterations}" if recorder.iterations > 1 else "its search"
@@ -188,10 +270,24 @@ def engine_tree(
             at_least=True,
             shrink=("depth",),
         ) from None
-    graph = _graph(game, recorder.events, result)
+    return result, answers
+
+
+def _assemble(
+    game: Game[Any, Any],
+    state: Any,
+    events: list[Event],
+    result: SearchResult,
+    depth: int | None,
+    recorder: _LastIteration,
+    entered: int | None = None,
+) -> EngineTree:
+    """The tree of one iteration's ``events`` with its answer ``result``."""
+    graph = _graph(game, events, result)
     hits = Counter(d["table"] for _, d in graph.nodes(data=True) if d["table"])
-    cutoffs = sum(isinstance(e, Cutoff) for e in recorder.events)
-    iteration = recorder.depth if recorder.depth is not None else result.depth
+    cutoffs = sum(isinstance(e, Cutoff) for e in events)
+    iteration = depth if depth is not None else result.depth
+    searched = recorder.entered if entered is None else entered
     facts = graph.graph
     facts.update(
         game=game.name,
@@ -202,7 +298,7 @@ def engine_tree(
         pv=_pv_moves(game, state, result.pv),
         iteration=iteration,
         iterations=recorder.iterations,
-        searched=recorder.entered,
+        searched=searched,
         hits=dict(hits),
         cutoffs=cutoffs,
     )
@@ -212,7 +308,7 @@ def engine_tree(
         result=result,
         iteration=iteration,
         iterations=recorder.iterations,
-        searched=recorder.entered,
+        searched=searched,
         hits=dict(hits),
         cutoffs=cutoffs,
     )
@@ -481,7 +577,18 @@ def summary_line(tree: EngineTree) -> str:
     """The caption's facts: value, best move, PV, and what the last iteration did."""
     parts = answer_facts(tree.graph.graph)
     which = "to the end" if tree.iteration is None else f"depth {tree.iteration}"
-    if tree.iterations == 1:
+    if tree.number:  # one of engine_iterations' trees
+        order = ", ".join(_root_order(tree))
+        first = (
+            f"; {tree.previous_best} first, the best move of iteration {tree.number - 1}"
+            if tree.previous_best is not None
+            else ""
+        )
+        parts.append(
+            f"iteration {tree.number} of {tree.iterations} ({which}): {tree.searched:,} nodes; "
+            f"root moves tried {order}{first}"
+        )
+    elif tree.iterations == 1:
         parts.append(f"one search ({which}): {tree.searched:,} nodes")
     else:
         parts.append(f"last of {tree.iterations} iterations ({which}): {tree.searched:,} nodes")
@@ -492,6 +599,17 @@ def summary_line(tree: EngineTree) -> str:
         parts.append(f"{sum(tree.hits.values())} table hits ({kinds})")
     parts.append(f"{tree.cutoffs} cut-offs")
     return "; ".join(parts)
+
+
+def _root_order(tree: EngineTree) -> list[str]:
+    """The root's moves in the order the engine entered them (a re-searched move once)."""
+    graph = tree.graph
+    moves: list[str] = []
+    children = sorted(graph.successors(tree.root), key=lambda n: graph.nodes[n]["order"] or 0)
+    for child in children:
+        if graph.nodes[child]["kind"] == "node" and graph.nodes[child]["move"] not in moves:
+            moves.append(graph.nodes[child]["move"])
+    return moves
 
 
 def _caption(tree: EngineTree, title: str | None, legend: bool) -> str:
@@ -544,3 +662,33 @@ def render_engine(
         source = engine_dot(tree, title=title, legend=legend)
         payload = source.encode() if fmt in ("dot", "gv") else pipe(source, fmt)
     return write_bytes(out, payload, overwrite=overwrite)
+
+
+def write_engine_iterations(
+    trees: list[EngineTree],
+    directory: str | os.PathLike[str],
+    *,
+    format: str = "svg",
+    title: str | None = None,
+    overwrite: bool = True,
+) -> list[Path]:
+    """Write each iteration's tree as ``iteration-01.svg``, ``iteration-02.svg``, ... into
+    ``directory``, replacing an earlier set whole (written aside, then swapped in).
+
+    Raises:
+        OutputError: the directory cannot be written, or holds a set and ``overwrite`` is False.
+        UnknownFormatError: ``format`` is not one of :data:`ENGINE_FORMATS`.
+        GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
+    """
+    fmt = format.lower()
+    if fmt not in ENGINE_FORMATS:
+        raise UnknownFormatError(
+            f"unknown format {format!r} for the iterations; use one of: {', '.join(ENGINE_FORMATS)}"
+        )
+    folder = Path(directory)
+    width = max(2, len(str(len(trees))))
+    names = [f"iteration-{tree.number or i + 1:0{width}d}.{fmt}" for i, tree in enumerate(trees)]
+    with replacing_files(folder, ITERATION_PATTERN, overwrite=overwrite) as staging:
+        for name, tree in zip(names, trees, strict=True):
+            render_engine(tree, staging / name, title=title)
+    return [folder / name for name in names]

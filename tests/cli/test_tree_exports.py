@@ -113,6 +113,25 @@ class TestEngineTree:
         result = run("tree", "tictactoe", "-a", "engine", "--html", str(tmp_path / "x.html"))
         assert result.code == 2 and "--html" in result.err
 
+    def test_every_iteration_with_frames(self, run, tmp_path):
+        """-a engine --frames DIR: iterative deepening step by step, a PNG per iteration, and
+        --json says each iteration's depth, best move and the previous best tried first."""
+        out = tmp_path / "iterations"
+        args = ("tree", "tictactoe", "-p", "xo./.xo/.x.", "-a", "engine", "--frames", str(out))
+        result = run(*args, "--frame-format", "png", "--json")
+        assert result.code == 0, result.err
+        steps = result.json()["iterations"]
+        assert [(s["depth"], s["best_move"], s["previous_best"]) for s in steps] == [
+            (1, "6", None),
+            (2, "8", "6"),
+            (3, "8", "8"),
+            (4, "8", "8"),
+        ]
+        assert sorted(p.name for p in out.iterdir()) == [
+            f"iteration-0{k}.png" for k in (1, 2, 3, 4)
+        ]
+        assert run(*args, "-o", str(tmp_path / "x.svg")).code == 2
+
     def test_engine_too_large_names_the_flags(self, run, tmp_path):
         """The empty board's engine tree is refused, naming --depth and --max-nodes."""
         result = run("tree", "tictactoe", "-a", "engine", "-o", str(tmp_path / "e.svg"))

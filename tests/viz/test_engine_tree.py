@@ -15,7 +15,14 @@ from solver.events import Enter, Trace, last_iteration
 from solver.minimax import minimax
 from tests.viz.svg import needs_dot
 from viz import TooManyNodesError
-from viz.engine_tree import EngineTree, engine_dot, engine_tree, render_engine
+from viz.engine_tree import (
+    EngineTree,
+    engine_dot,
+    engine_iterations,
+    engine_tree,
+    render_engine,
+    write_engine_iterations,
+)
 
 GAME = load_game("tictactoe")
 RICH = "oxx/..o/x.."  # a last iteration with EXACT, LOWER and UPPER table hits
@@ -149,3 +156,39 @@ class TestPicture:
         assert svg.count('class="node table') == sum(tree.hits.values())
         text = render_engine(tree, tmp_path / "e.json").read_text(encoding="utf-8")
         assert '"table": "lower"' in text and "Infinity" not in text
+
+
+class TestIterations:
+    """Iterative deepening step by step: one tree per iteration, from the engine's own events."""
+
+    def test_each_iteration_has_the_depth_limited_minimax_value(self) -> None:
+        """Tree k's value is minimax's at depth k (the teaching search, not the engine); each
+        iteration's root tries the best move of the one before first."""
+        for text in positions(12, seed=5):
+            state = GAME.parse_state(text)
+            trees = engine_iterations(GAME, state)
+            assert [t.number for t in trees] == list(range(1, len(trees) + 1))
+            assert trees[-1].result.exact
+            for tree in trees:
+                depth = tree.iteration
+                assert depth == tree.number
+                assert tree.result.value == minimax(GAME, state, depth=depth).value
+                if tree.previous_best is not None:
+                    first = min(
+                        entered_children(tree), key=lambda n: tree.graph.nodes[n]["order"]
+                    )
+                    assert tree.graph.nodes[first]["move"] == tree.previous_best
+
+    def test_the_pictures_say_the_order(self, tmp_path: Any) -> None:
+        """One file per iteration; each caption names the root's order and why it starts so."""
+        trees = engine_iterations(GAME, GAME.parse_state("xo./.xo/.x."))
+        written = write_engine_iterations(trees, tmp_path, format="dot")
+        assert [p.name for p in written] == [f"iteration-0{k}.dot" for k in (1, 2, 3, 4)]
+        second = written[1].read_text()
+        assert "root moves tried 6, 8, 2, 3; 6 first, the best move of iteration 1" in second
+
+
+def entered_children(tree: EngineTree) -> list[int]:
+    """The root's children that were entered (not cut off)."""
+    graph = tree.graph
+    return [n for n in graph.successors(tree.root) if graph.nodes[n]["kind"] == "node"]

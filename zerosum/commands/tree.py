@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import viz
@@ -559,13 +560,15 @@ def _check_pages_and_tikz(args: argparse.Namespace) -> None:
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
-    """``tree -a engine``: the engine's last iteration, drawn with its table hits."""
+    """``tree -a engine``: the engine's last iteration, drawn with its table hits; with
+    ``--frames DIR``, iterative deepening step by step: every iteration's tree."""
     from viz.engine_tree import ENGINE_FORMATS, engine_tree, render_engine
 
+    if args.frames is not None:
+        return _engine_iterations(args, io, game, state)
     unsupported = [
         flag
         for flag, given in (
-            ("--frames", args.frames),
             ("--html", args.html),
             ("--interactive", args.interactive),
             ("--transpositions", args.transpositions),
@@ -578,22 +581,13 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     ]
     if unsupported or args.output is None:
         raise UsageError(
-            f"-a engine draws one picture with -o FILE ({', '.join(ENGINE_FORMATS)}); "
+            f"-a engine draws one picture with -o FILE ({', '.join(ENGINE_FORMATS)}), or "
+            "every iteration with --frames DIR; "
             + (f"not {', '.join(unsupported)}" if unsupported else "say where: -o FILE.svg")
         )
-    try:
+    with _engine_errors():
         tree = engine_tree(game, state, args.depth, max_nodes=args.max_nodes)
         written = str(render_engine(tree, args.output, title=args.title, overwrite=args.force))
-    except viz.UnknownFormatError as exc:
-        raise UsageError(str(exc)) from None
-    except viz.TooManyNodesError as exc:
-        raise viz.TooManyNodesError(
-            f"the engine entered more than --max-nodes {exc.max_nodes:,} nodes in one iteration; "
-            "draw a position nearer the end, give --depth N, or raise --max-nodes",
-            nodes=exc.nodes,
-            max_nodes=exc.max_nodes,
-            at_least=True,
-        ) from None
     result = tree.result
     if args.json:
         io.json(
@@ -622,6 +616,76 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
         f"{tree.cutoffs:,} cut-offs"
     )
     io.print(f"wrote {written}")
+    return EXIT_OK
+
+
+@contextlib.contextmanager
+def _engine_errors() -> Iterator[None]:
+    """The engine drawing's errors in the command line's words."""
+    try:
+        yield
+    except viz.UnknownFormatError as exc:
+        raise UsageError(str(exc)) from None
+    except viz.TooManyNodesError as exc:
+        raise viz.TooManyNodesError(
+            f"the engine entered more than --max-nodes {exc.max_nodes:,} nodes in one iteration; "
+            "draw a position nearer the end, give --depth N, or raise --max-nodes",
+            nodes=exc.nodes,
+            max_nodes=exc.max_nodes,
+            at_least=True,
+        ) from None
+
+
+def _engine_iterations(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
+    """``tree -a engine --frames DIR``: one picture per iteration of iterative deepening."""
+    from viz.engine_tree import engine_iterations, summary_line, write_engine_iterations
+
+    unsupported = [
+        flag
+        for flag, given in (
+            ("-o", args.output),
+            ("--html", args.html),
+            ("--interactive", args.interactive),
+            ("--boards", args.boards),
+            ("--exercise", args.exercise),
+        )
+        if given
+    ]
+    if unsupported:
+        raise UsageError(
+            "-a engine --frames DIR draws one picture per iteration; "
+            f"not with {', '.join(unsupported)}"
+        )
+    with _engine_errors():
+        trees = engine_iterations(game, state, args.depth, max_nodes=args.max_nodes)
+        written = write_engine_iterations(
+            trees, args.frames, format=args.frame_format, title=args.title, overwrite=args.force
+        )
+    if args.json:
+        io.json(
+            {
+                "game": game.name,
+                "position": format_state(game, state),
+                "algorithm": "engine",
+                "iterations": [
+                    {
+                        "iteration": tree.number,
+                        "depth": tree.iteration,
+                        "value": json_num(tree.result.value),
+                        "best_move": tree.graph.graph["best_move"],
+                        "previous_best": tree.previous_best,
+                        "pv": tree.graph.graph["pv"],
+                        "nodes_searched": tree.searched,
+                        "table_hits": tree.hits,
+                        "written": str(path),
+                    }
+                    for tree, path in zip(trees, written, strict=True)
+                ],
+            }
+        )
+        return EXIT_OK
+    for tree, path in zip(trees, written, strict=True):
+        io.print(f"{path}: {summary_line(tree)}")
     return EXIT_OK
 
 
