@@ -49,6 +49,7 @@ __all__ = [
     "Mapper",
     "WorkerDiedError",
     "WorkerPool",
+    "kill_with_parent",
 ]
 
 WATCH_SECONDS: Final = 0.1
@@ -93,12 +94,22 @@ def _death(name: str, pid: int | None, exitcode: int | None) -> WorkerDiedError:
     )
 
 
-def _die_with_parent(parent: int) -> None:
-    """Have this process end when ``parent`` does: a kernel signal, and a watcher thread."""
+def kill_with_parent() -> None:
+    """Ask the kernel to SIGKILL this process when its parent dies (Linux; elsewhere nothing).
+
+    Made for ``subprocess``'s ``preexec_fn``: a helper program (Graphviz's ``dot``) started so
+    never outlives a command that is killed, even by ``kill -9``; the request survives the
+    ``exec`` of the program.
+    """
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError, TypeError):
             libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have this process end when ``parent`` does: a kernel signal, and a watcher thread."""
+    kill_with_parent()
     if os.getppid() != parent:  # died before the signal was set
         os._exit(1)
 

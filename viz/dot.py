@@ -39,6 +39,7 @@ from html import escape
 from typing import Any
 
 from solver.quoting import quote
+from solver.workers import kill_with_parent
 from viz.annotations import exercise_task
 from viz.boards import board_label, from_cells
 from viz.build import GameTree
@@ -747,7 +748,13 @@ def pipe(source: str, fmt: str) -> bytes:
         )
     command = [dot, f"-T{fmt}", *([f"-Gdpi={PNG_DPI}"] if fmt == "png" else [])]
     try:
-        done = subprocess.run(command, input=source.encode(), capture_output=True, check=False)
+        done = subprocess.run(
+            command,
+            input=source.encode(),
+            capture_output=True,
+            check=False,
+            preexec_fn=kill_with_parent,  # a killed command leaves no Graphviz running
+        )
     except OSError as error:
         done = None
         said = str(error)

@@ -201,3 +201,27 @@ class TestCtrlCDuringStartUp:
                 child.communicate()
         assert child.returncode == 130, err
         assert "Traceback" not in err and err.strip().endswith("interrupted"), err
+
+
+class TestKilledTree:
+    def test_graphviz_does_not_outlive_a_killed_tree(self, tmp_path: Path) -> None:
+        """kill -9 of ``tree`` while Graphviz lays out: ``dot`` dies with it (a stand-in
+        ``dot`` that would sleep for a minute shows it)."""
+        fake = tmp_path / "bin" / "dot"
+        fake.parent.mkdir()
+        fake.write_text("#!/bin/sh\nexec sleep 60\n")
+        fake.chmod(0o755)
+        env = {**os.environ, "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"}
+        child = subprocess.Popen(
+            [sys.executable, "-m", "zerosum", "tree", "textbook", "-o", str(tmp_path / "t.svg")],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            assert wait_until(lambda: len(group_members(child.pid)) >= 2, 30)
+        finally:
+            child.kill()
+            child.wait()
+        assert wait_until(lambda: not group_members(child.pid), 5)
