@@ -22,6 +22,7 @@ not 1; give each outcome a probability > 0 so that they sum to 1
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from numbers import Rational
@@ -39,6 +40,7 @@ __all__ = [
     "outcomes",
     "probability_text",
     "refuse_chance",
+    "roll",
     "tidy",
 ]
 
@@ -57,6 +59,22 @@ def has_chance(game: object) -> bool:
 def is_chance(game: Game[S, A], state: S) -> bool:
     """True where chance moves in ``state`` (False for every state of a deterministic game)."""
     return isinstance(game, HasChance) and bool(game.is_chance(state))
+
+
+def roll(game: HasChance, state: Any, rng: random.Random) -> Any:
+    """One chance outcome of ``state``, drawn with its probability from ``rng`` (seeded: the
+    same draws every time).
+
+    >>> from games import load_game
+    >>> game = load_game("textbook", tree="[{1/6: 1, 5/6: 2}]")
+    >>> coin = game.result(game.initial_state(), 0)  # MAX's one move leads to the die
+    >>> rolls = [roll(game, coin, random.Random(seed)) for seed in range(600)]
+    >>> 60 < rolls.count(0) < 140  # about one in six
+    True
+    """
+    outcomes = game.chance_outcomes(state)
+    weights = [float(p) for _, p in outcomes]
+    return rng.choices([outcome for outcome, _ in outcomes], weights=weights)[0]
 
 
 def refuse_chance(game: Game[Any, Any], search: str) -> None:

@@ -69,9 +69,11 @@ from typing import Any, Final, Literal, Protocol, TypeAlias, cast, runtime_check
 
 import attrs
 
+from solver.chance import roll
 from solver.errors import AgentError, GameError
 from solver.game import (
     Game,
+    HasChance,
     HasEndlessValue,
     HasEvaluate,
     HasRender,
@@ -121,8 +123,9 @@ Progress: TypeAlias = Callable[[int, int], None]
 MoveObserver: TypeAlias = Callable[[int, Any, Any, Any], None]
 
 AGENT_SPECS = (
-    "random, minimax:D, alphabeta:D, engine:SECONDS, engine:dN, mcts:ITERATIONS, "
-    "mcts:SECONDSs (options: ,c=C ,solver ,heuristic), human"
+    "random, minimax:D, alphabeta:D, expectiminimax:D, star1:D (games with chance), "
+    "engine:SECONDS, engine:dN, mcts:ITERATIONS, mcts:SECONDSs (options: ,c=C ,solver "
+    ",heuristic), human"
 )
 """The agent specs :func:`parse_agent` accepts, as listed in its error messages."""
 
@@ -178,7 +181,7 @@ class MinimaxAgent:
     """
 
     depth: int
-    algorithm: Literal["minimax", "alphabeta"] = "minimax"
+    algorithm: Literal["minimax", "alphabeta", "expectiminimax", "star1"] = "minimax"
     interactive: bool = attrs.field(default=False, init=False)
 
     @property
@@ -187,10 +190,20 @@ class MinimaxAgent:
         return f"{self.algorithm}:{self.depth}"
 
     def choose(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
-        """The search's ``best_action`` (``rng`` is unused: the teaching searches are exact)."""
+        """The search's ``best_action`` (``rng`` is unused: the teaching searches are exact).
+
+        ``expectiminimax`` and ``star1`` (the same values, pruning at chance nodes) are for
+        games with chance moves (:class:`~solver.game.HasChance`).
+        """
+        from solver.expectiminimax import expectiminimax, star1
         from solver.minimax import alphabeta, minimax
 
-        search = alphabeta if self.algorithm == "alphabeta" else minimax
+        search = {
+            "minimax": minimax,
+            "alphabeta": alphabeta,
+            "expectiminimax": expectiminimax,
+            "star1": star1,
+        }[self.algorithm]
         return search(game, state, depth=self.depth).best_action
 
 
@@ -411,7 +424,8 @@ def parse_agent(spec: str) -> Agent:
     Traceback (most recent call last):
     ...
     solver.errors.AgentError: unknown agent 'minmax:3'; valid: random, minimax:D, alphabeta:D, \
-engine:SECONDS, engine:dN, mcts:ITERATIONS, mcts:SECONDSs (options: ,c=C ,solver ,heuristic), human
+expectiminimax:D, star1:D (games with chance), engine:SECONDS, engine:dN, mcts:ITERATIONS, \
+mcts:SECONDSs (options: ,c=C ,solver ,heuristic), human
 
     Raises:
         AgentError: the spec names no agent, or its depth or time is not valid (depths are
@@ -422,9 +436,9 @@ engine:SECONDS, engine:dN, mcts:ITERATIONS, mcts:SECONDSs (options: ,c=C ,solver
     kind, _, argument = text.partition(":")
     if kind in ("random", "human") and not argument:
         return RandomAgent() if kind == "random" else HumanAgent()
-    if kind in ("minimax", "alphabeta"):
+    if kind in ("minimax", "alphabeta", "expectiminimax", "star1"):
         depth = _depth(argument, spec, f"{kind}:D")
-        return MinimaxAgent(depth, "minimax" if kind == "minimax" else "alphabeta")
+        return MinimaxAgent(depth, kind)  # type: ignore[arg-type]
     if kind == "engine":
         if not argument:
             return EngineAgent(seconds=DEFAULT_ENGINE_SECONDS)
@@ -648,8 +662,11 @@ def play_game(
         if max_plies is not None and len(moves) >= max_plies:
             ended = "ply-limit"
             break
-        agent = players[game.to_move(state)]
-        action = apply_check(game, state, agent.choose(game, state, rng), legal)
+        if isinstance(game, HasChance) and game.is_chance(state):  # dice rolled by ``rng``
+            action = roll(game, state, rng)
+        else:
+            agent = players[game.to_move(state)]
+            action = apply_check(game, state, agent.choose(game, state, rng), legal)
         after = game.result(state, action)
         moves.append(action)
         if on_move is not None:

@@ -110,3 +110,26 @@ class TestRules:
     def test_bad_positions_are_named(self, text: str, message: str) -> None:
         with pytest.raises(InvalidStateError, match=message):
             Hog().parse_state(text)
+
+
+class TestPlayed:
+    """Games of Hog played: the program rolls the dice (seeded), agents choose the dice."""
+
+    def test_games_end_and_replay_the_same_for_a_seed(self) -> None:
+        """expectiminimax:2 against random: every game reaches the goal, every roll is one of
+        the state's outcomes, and the same seed plays the same game."""
+        import random
+
+        from solver.match import play_game
+
+        game = load_game("hog", goal=8)
+        for seed in range(10):
+            record = play_game(game, ["expectiminimax:2", "random"], random.Random(seed))
+            again = play_game(game, ["expectiminimax:2", "random"], random.Random(seed))
+            assert record.ended == "terminal" and record.moves == again.moves
+            state = game.initial_state()
+            for move in record.moves:
+                if game.is_chance(state):
+                    assert move in [outcome for outcome, _ in game.chance_outcomes(state)]
+                state = game.result(state, move)
+            assert state == record.final_state

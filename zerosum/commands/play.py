@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from games.ayoayo import Ayoayo
+from solver.chance import is_chance
 from solver.game import (
     GameError,
     HasEndlessValue,
@@ -62,7 +63,8 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
         metavar="AGENT",
         help="the computer player: a strength (beginner, casual, club, strong, expert, perfect), "
         "engine (with --time S or --depth N), engine:S, engine:dN, minimax:D, alphabeta:D, "
-        "mcts (with --time S), mcts:ITERATIONS, mcts:Ss (options: ,c=C ,solver ,heuristic) or "
+        "expectiminimax:D or star1:D (games with chance, e.g. hog), mcts (with --time S), "
+        "mcts:ITERATIONS, mcts:Ss (options: ,c=C ,solver ,heuristic) or "
         "random (default: engine, 1 s a move)",
     )
     play.add_argument("--time", type=positive_float, metavar="S", help="engine: seconds a move")
@@ -275,11 +277,14 @@ class _Session:
         mover = game.to_move(before)
         who = "you" if mover == self.human_side else self.ai_name
         io.print()
-        io.print(
-            f"{len(self.moves)}. {player_label(game, mover)} ({who}) plays "
-            f"{self.shown(before, action)}",
-            style="bold",
-        )
+        if is_chance(game, before):  # rolled by the program, not played
+            io.print(f"{len(self.moves)}. chance: {self.shown(before, action)}", style="bold")
+        else:
+            io.print(
+                f"{len(self.moves)}. {player_label(game, mover)} ({who}) plays "
+                f"{self.shown(before, action)}",
+                style="bold",
+            )
         if isinstance(game, Ayoayo):
             steps = sowing_steps(game, before, action)
             said = sowing_said(steps, game.player_names, self.cells.first)
