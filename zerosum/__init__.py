@@ -10,10 +10,26 @@ while the rest (numpy, networkx, rich, the games) is still being imported.
 
 from __future__ import annotations
 
-import signal
-import sys
-import threading
-from collections.abc import Sequence
+import _signal  # type: ignore[import-not-found]  # the C module: no enum import, so it is set at once
+
+
+def _interrupted_early(signum: int, frame: object) -> None:
+    """Ctrl-C while this package's own few imports run (before :func:`main` can catch it):
+    one line and exit 130. Set only for that instant: a program that imports the package keeps
+    Python's own handling."""
+    import os
+
+    os.write(2, b"gamesolver: error: interrupted\n")
+    os._exit(130)
+
+
+if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not in a test runner's
+    _signal.signal(_signal.SIGINT, _interrupted_early)  # own handler, nor where it is ignored
+
+import signal  # noqa: E402
+import sys  # noqa: E402
+import threading  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_TERMINATED", "Terminated", "main"]
 
@@ -49,3 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("gamesolver: error: interrupted\n")
         return EXIT_INTERRUPTED
+
+
+if _signal.getsignal(_signal.SIGINT) is _interrupted_early:  # imported: Ctrl-C is an exception
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # again, which main() catches
