@@ -317,7 +317,8 @@ def write_interactive(
         state: the tree's root position (None: the game's initial state).
         title: the page's heading (default: algorithm, game, position, depth).
         overwrite: replace an existing file (False refuses).
-        boards: show each position's board beside the tree when the pointer is on its node.
+        boards: draw each position's board under its node (and larger beside the tree when
+            the pointer is on the node).
 
     Raises:
         CapabilityError: ``boards=True`` for a game without ``render``.

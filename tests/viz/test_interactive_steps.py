@@ -183,3 +183,20 @@ class TestLabelsNeverCollide:
         dom = chromium_dom(page.as_uri() + "?autotest=expand,boxes", tmp_path / "p")
         (boxes,) = dumps(dom, "boxes")
         assert boxes and not overlapping([tuple(b) for b in boxes])
+
+    def test_boards_inside_the_nodes(self, tmp_path: Path) -> None:
+        """With boards, each position's board is drawn under its node (the game's own render,
+        line for line), and no board, value or move overlaps another node's or edge's."""
+        game = load_game("tictactoe")
+        for round_, position in enumerate(("xo./.x./o..", "x.o/.o./x..")):
+            state = game.parse_state(position)
+            tree = game_tree(game, state, depth=2)
+            page = write_interactive(
+                tree, tmp_path / f"b{round_}.html", game=game, state=state, boards=True
+            )
+            dom = chromium_dom(page.as_uri() + "?autotest=expand,boxes", tmp_path / f"q{round_}")
+            (boxes,) = dumps(dom, "boxes")
+            assert boxes and not overlapping([tuple(b) for b in boxes])
+            drawn = {b[1].replace("\u00a0", " ") for b in boxes}
+            rendered = {"".join(d["board"].splitlines()) for _, d in tree.graph.nodes(data=True)}
+            assert rendered <= drawn  # one text per board, a line per row

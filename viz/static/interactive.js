@@ -15,6 +15,20 @@
   var zoom = 1.4, labels = DATA.algorithm === "alphabeta";  // large enough to project
   var NOTE_GAP = 130;  // the least distance between leaves when windows and ranges are shown
   var original = {};
+  // --boards: each position's board drawn inside the tree, under its node, in rows tall and
+  // columns wide enough for the largest board (the hover panel shows it larger too)
+  var BOARD_LINE = 11, BOARD_CHAR = 6.4, boardRows = 0, boardCols = 0;
+  if (DATA.boards) {
+    (function measure(n) {
+      if (n.board) {
+        var lines = String(n.board).split("\n");
+        boardRows = Math.max(boardRows, lines.length);
+        lines.forEach(function (l) { boardCols = Math.max(boardCols, l.length); });
+      }
+      n.children.forEach(measure);
+    })(DATA.tree);
+  }
+  var BOARD_H = boardRows ? boardRows * BOARD_LINE + 8 : 0, BOARD_W = boardCols * BOARD_CHAR;
 
   function num(v) {
     if (v === null || v === undefined) { return ""; }
@@ -217,11 +231,11 @@
   function layout() {
     var cursor = LEFT, depth = 0, step = labels ? NOTE_GAP : GAP;
     function place(n, d) {
-      n.y = TOP + d * ROW; depth = Math.max(depth, d);
+      n.y = TOP + d * (ROW + BOARD_H); depth = Math.max(depth, d);
       if (n.children.length === 0 || n.collapsed) {
         var half = halfWidth(n), notes = notesWidth(n);
-        n.x = cursor + half;
-        cursor += Math.max(step, 2 * half + 8, notes ? half + notes + 24 : 0);
+        n.x = cursor + Math.max(half, BOARD_W / 2);
+        cursor += Math.max(step, 2 * half + 8, notes ? half + notes + 24 : 0, BOARD_W + 14);
         return;
       }
       n.children.forEach(function (c) { place(c, d + 1); });
@@ -229,7 +243,7 @@
     }
     place(root, 0);
     // room on the right for a cut written beside the last pruned edge, or a node's notes
-    return { width: cursor + 110, height: TOP + depth * ROW + 40 };
+    return { width: cursor + 110, height: TOP + depth * (ROW + BOARD_H) + 40 + BOARD_H };
   }
   function windowText(n) {
     if (n.alphaIn === undefined || n.alphaIn === null || n.kind !== "node") { return ""; }
@@ -310,6 +324,13 @@
         text(seen[2], { x: n.x + at + 4, y: n.y + 7, class: "range" }, g);
         text(seen[3], { x: n.x + at + 4, y: n.y + 20, class: "window" }, g);
       }
+      if (BOARD_H && n.board) {  // the position, under its node, one text line per board row
+        var b = text("", { x: n.x, y: n.y + HALF_H + 4, class: "board" }, g);
+        String(n.board).split("\n").forEach(function (line, i) {
+          var t = el("tspan", { x: n.x, dy: i === 0 ? BOARD_LINE - 2 : BOARD_LINE }, b);
+          t.textContent = line.replace(/ /g, "\u00a0");
+        });
+      }
       if (n.name) { text(n.name, { x: n.x - HALF_W - 5, y: n.y + 5, class: "name" }, g); }
       if (n.hits > 1) { text("\u00d7" + n.hits, { x: n.x + HALF_W + 3, y: n.y + 12, class: "hits" }, g); }
       if (n.collapsed) {
@@ -323,12 +344,13 @@
           best && c.optimal && !c.principal ? "optimal" : "",
           walked.indexOf(c.key) >= 0 ? "path" : ""].join(" ").replace(/\s+/g, " ").trim();
         var e = el("g", { class: ec, "data-child": c.path }, edges);
-        el("line", { x1: n.x, y1: n.y + HALF_H, x2: c.x, y2: c.y - HALF_H }, e);
+        var below = n.y + HALF_H + (n.board ? BOARD_H : 0);  // under the node's board, if any
+        el("line", { x1: n.x, y1: below, x2: c.x, y2: c.y - HALF_H }, e);
         if (c.move !== "") {
-          text(c.move, { x: n.x + (c.x - n.x) * 0.45 + 4, y: n.y + HALF_H + (c.y - n.y - 2 * HALF_H) * 0.45, class: "move" }, e);
+          text(c.move, { x: n.x + (c.x - n.x) * 0.45 + 4, y: below + (c.y - below - HALF_H) * 0.45, class: "move" }, e);
         }
         if (c.cut && (!stepping || look(c, frame)[0])) {
-          text("\u2702 " + c.cut, { x: n.x + (c.x - n.x) * 0.7 + 6, y: n.y + HALF_H + (c.y - n.y - 2 * HALF_H) * 0.7 + 4, class: "cut" }, e);
+          text("\u2702 " + c.cut, { x: n.x + (c.x - n.x) * 0.7 + 6, y: below + (c.y - below - HALF_H) * 0.7 + 4, class: "cut" }, e);
         }
         walk(c);
       });
