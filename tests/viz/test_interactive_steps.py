@@ -84,6 +84,10 @@ def same_frames(page: dict[str, Any], python: dict[str, Any]) -> None:
             assert seen == want, (key, k, seen, want)
 
 
+DEEP_CUTS = [[[[3, 17], [2, 12]], [[15], [25, 0]]], [[[2, 5], [3]], [[2, 14]]]]
+"""A depth-4 tree (docs/make_export_figures.py's DEEP4): windows reach the leaves from above."""
+
+
 class TestEditableSteps:
     def test_unedited_page_steps_as_the_model(self, tmp_path: Path) -> None:
         """On the textbook tree the page's own frames equal the drawing model's, frame by
@@ -91,6 +95,19 @@ class TestEditableSteps:
         game = load_game("textbook")
         tree = game_tree(game, algorithm="alphabeta")
         page = write_interactive(tree, tmp_path / "ab.html", game=game)
+        same_frames(page_frames(page, "report", tmp_path / "p"), python_frames(tree))
+
+    def test_windows_passed_down_from_an_ancestor(self, tmp_path: Path) -> None:
+        """A depth-4 tree where nodes two and three levels down inherit α and β from above
+        (deep cut-offs): the page's frames still equal the model's, frame by frame."""
+        game = load_game("textbook", tree=DEEP_CUTS)
+        tree = game_tree(game, algorithm="alphabeta")
+        assert any(
+            d["alpha_in"] not in (None, float("-inf")) and d["depth"] >= 2
+            for _, d in tree.graph.nodes(data=True)
+            if d.get("alpha_in") is not None
+        )
+        page = write_interactive(tree, tmp_path / "deep.html", game=game)
         same_frames(page_frames(page, "report", tmp_path / "p"), python_frames(tree))
 
     def test_edited_page_steps_as_the_edited_tree(self, tmp_path: Path) -> None:
