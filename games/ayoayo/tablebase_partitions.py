@@ -205,6 +205,15 @@ class Scratch:
             directory.mkdir(parents=True)
             write_atomically(record, [json.dumps(wanted).encode()])
 
+    @classmethod
+    def attach(cls, directory: Path, layout: PartitionLayout) -> Scratch:
+        """The scratch directory of ``layout`` another process set up (on a cluster's
+        worker): neither checked nor emptied."""
+        scratch = cls.__new__(cls)
+        scratch.directory = directory
+        scratch.layout = layout
+        return scratch
+
     @property
     def resumed(self) -> list[str]:
         """The steps already done (by an earlier, interrupted build)."""
