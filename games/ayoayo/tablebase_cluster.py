@@ -37,7 +37,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -480,7 +480,7 @@ class _ClusterLevel:
                 if self.stop.is_set():
                     raise _Interrupted
                 try:
-                    distributed.wait(futures, timeout=0.2)
+                    cast(Any, distributed).wait(futures, timeout=0.2)
                     break
                 except TimeoutError:
                     continue

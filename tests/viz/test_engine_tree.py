@@ -174,9 +174,7 @@ class TestIterations:
                 assert depth == tree.number
                 assert tree.result.value == minimax(GAME, state, depth=depth).value
                 if tree.previous_best is not None:
-                    first = min(
-                        entered_children(tree), key=lambda n: tree.graph.nodes[n]["order"]
-                    )
+                    first = min(entered_children(tree), key=lambda n: tree.graph.nodes[n]["order"])
                     assert tree.graph.nodes[first]["move"] == tree.previous_best
 
     def test_the_pictures_say_the_order(self, tmp_path: Any) -> None:
