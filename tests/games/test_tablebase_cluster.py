@@ -93,3 +93,18 @@ def test_a_scratch_the_workers_cannot_see_is_named(tmp_path: Path) -> None:
         tablebase_cluster.probe_scratch(_Client(), tmp_path)
     assert str(tmp_path) in str(e.value) and "tcp://b:2" in str(e.value)
     assert "tcp://a:1" not in str(e.value) and not list(tmp_path.iterdir())
+
+
+def test_the_command_builds_on_the_cluster(
+    tmp_path: Path, client: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``build --dask ADDRESS --memory --scratch`` runs the partitions on the cluster."""
+    from zerosum.cli import main
+
+    address = client.scheduler.address
+    argv = ["tablebase", "build", "ayoayo", "--seeds", "4", "--dir", str(tmp_path / "tb")]
+    cluster = [*argv, "--dask", address, "--memory", "64M", "--scratch", str(tmp_path / "s")]
+    assert main(cluster) == 0
+    assert main([*argv[:-1], str(tmp_path / "one"), "--memory", "64M"]) == 0
+    assert_same(tmp_path / "tb", tmp_path / "one", 4)
+    capsys.readouterr()
