@@ -95,6 +95,7 @@ def test_a_scratch_the_workers_cannot_see_is_named(tmp_path: Path) -> None:
     assert "tcp://a:1" not in str(e.value) and not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_the_command_builds_on_the_cluster(
     tmp_path: Path, client: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
