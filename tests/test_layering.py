@@ -70,6 +70,7 @@ AYOAYO_FLOORS = (
         "native_search",
         "native_tablebase",
         "native_partitions",
+        "tablebase_cluster",
         "accel",
     ),
     ("game", "__init__"),

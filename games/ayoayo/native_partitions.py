@@ -74,7 +74,15 @@ from games.ayoayo.tablebase_partitions import (
     scratch_directory,
 )
 
-__all__ = ["PartitionedBuilder", "default_memory"]
+__all__ = [
+    "PartitionedBuilder",
+    "default_memory",
+    "group_exits",
+    "partition_buckets",
+    "partition_moves",
+    "reverse_partition",
+    "store_group",
+]
 
 _NO_EXIT_REL: Final = 1 << 14
 """A relative exit value no exit has (exits are within +-96), as in the in-memory kernels."""
@@ -344,6 +352,102 @@ def _seed_draws(rel: Any, value: Any, plies: Any, out: Any) -> int:
     return n
 
 
+# ---- one partition's steps (called here and by the cluster build, on its workers) ------------
+
+
+def partition_moves(
+    scratch: Scratch,
+    k: int,
+    below: LowerLevels,
+    moves: Callable[[int, int, int], Any],
+    mapper: Callable[..., Iterable[Any]] = map,
+) -> None:
+    """Step 1 for partition ``k``: its moves (``stay-k``) and each split's best exit
+    (``exit-k``), the blocks of moves mapped over ``mapper``; marks ``moves-k`` done."""
+    layout = scratch.layout
+    seeds = layout.seeds
+    cms = np.array(splits(seeds), dtype=np.int64)
+    lo, hi = layout.bounds(k)
+    stay = scratch.create(f"stay-{k}", np.int32, (hi - lo, 6))
+    best = scratch.create(f"exit-{k}", np.int8, (cms.size, hi - lo))
+    best[:] = NO_EXIT
+    starts = list(range(lo, hi, BLOCK))
+    stops = [min(s + BLOCK, hi) for s in starts]
+    for part in mapper(moves, [seeds] * len(starts), starts, stops):
+        _absorb(
+            seeds,
+            part.start - lo,
+            part.child,
+            part.gain_mover,
+            part.gain_opponent,
+            cms,
+            below.flat,
+            below.offset,
+            below.boards,
+            below.first,
+            np.asarray(stay),
+            np.asarray(best),
+        )
+    scratch.mark(f"moves-{k}", stay, best)
+
+
+def partition_buckets(scratch: Scratch, k: int) -> list[npt.NDArray[np.int32]]:
+    """Step 2a for partition ``k``: its moves as ``(child's local rank, board)`` pairs, one
+    array per child partition (in the order of ``k``'s boards)."""
+    layout = scratch.layout
+    lo, hi = layout.bounds(k)
+    stay = np.asarray(scratch.open(f"stay-{k}", np.int32, (hi - lo, 6)))
+    pairs, first = _bucket_edges(stay, lo, layout.size, layout.parts)
+    return [pairs[first[t] : first[t + 1]] for t in range(layout.parts)]
+
+
+def reverse_partition(scratch: Scratch, t: int, spills: Sequence[str]) -> None:
+    """Step 2b for partition ``t``: its predecessor lists (``rptr-t``, ``rsrc-t``) from the
+    pairs spilled to it, read from the files of arrays ``spills`` in order."""
+    found = [np.fromfile(p, dtype=np.int32) for p in map(scratch.path, spills) if p.exists()]
+    pairs = np.concatenate(found) if found else np.zeros(0, np.int32)
+    lo, hi = scratch.layout.bounds(t)
+    ptr, src = _predecessors(pairs.reshape(-1, 2), hi - lo)
+    scratch.save(f"rptr-{t}", ptr)
+    scratch.save(f"rsrc-{t}", src)
+
+
+def group_exits(scratch: Scratch, group: Sequence[int], k: int) -> npt.NDArray[np.int16]:
+    """Partition ``k``'s best exits in the splits ``group``, relative to endless play, the
+    copies end to end."""
+    lo, hi = scratch.layout.bounds(k)
+    cms = splits(scratch.layout.seeds)
+    best = np.asarray(scratch.open(f"exit-{k}", np.int8, (len(cms), hi - lo)))
+    ends = endless_values(scratch.layout.seeds, group)
+    return np.concatenate(
+        [
+            np.where(best[s] == NO_EXIT, _NO_EXIT_REL, best[s].astype(np.int16) - end)
+            for s, end in zip(group, ends, strict=True)
+        ]
+    ).astype(np.int16)
+
+
+def store_group(
+    scratch: Scratch,
+    group: Sequence[int],
+    k: int,
+    value: npt.NDArray[np.int8],
+    plies: npt.NDArray[np.int32],
+    values: npt.NDArray[np.int8],
+    distances: npt.NDArray[np.uint16],
+) -> None:
+    """Put partition ``k``'s solved ``value`` and ``plies`` (a group's, copies end to end)
+    in its columns of the level's ``values`` and ``distances``."""
+    lo, hi = scratch.layout.bounds(k)
+    nk = hi - lo
+    ends = endless_values(scratch.layout.seeds, group)
+    for c, (s, end) in enumerate(zip(group, ends, strict=True)):
+        part = slice(c * nk, (c + 1) * nk)
+        values[s, lo:hi] = value[part] + np.int8(end)
+        p_k = plies[part]
+        distances[s, lo:hi] = np.where(p_k == -1, NO_DISTANCE, np.minimum(p_k, NO_DISTANCE - 1))
+
+
 # ---- the driver ---------------------------------------------------------------------------------
 
 
@@ -516,32 +620,11 @@ class _Level:
         if not todo:
             return
         below = LowerLevels(self.seeds, self.lower)
-        cms = np.array(self.cms, dtype=np.int64)
-        moves = self.builder.kernel.moves
+        mapper = map if self.executor is None else self.executor.map
         for k in todo:
-            lo, hi = layout.bounds(k)
-            stay = self.scratch.create(f"stay-{k}", np.int32, (hi - lo, 6))
-            best = self.scratch.create(f"exit-{k}", np.int8, (len(self.cms), hi - lo))
-            best[:] = NO_EXIT
-            starts = list(range(lo, hi, BLOCK))
-            stops = [min(s + BLOCK, hi) for s in starts]
-            mapper = map if self.executor is None else self.executor.map
-            for part in mapper(moves, [self.seeds] * len(starts), starts, stops):
-                _absorb(
-                    self.seeds,
-                    part.start - lo,
-                    part.child,
-                    part.gain_mover,
-                    part.gain_opponent,
-                    cms,
-                    below.flat,
-                    below.offset,
-                    below.boards,
-                    below.first,
-                    np.asarray(stay),
-                    np.asarray(best),
-                )
-            self._mark(f"moves-{k}", stay, best)
+            partition_moves(self.scratch, k, below, self.builder.kernel.moves, mapper)
+            if self.builder.step is not None:
+                self.builder.step(f"moves-{k}")
 
     # -- step 2 ------------------------------------------------------------------------------
 
@@ -562,23 +645,16 @@ class _Level:
             self.scratch.remove(*(f"spill-{t}" for t in range(parts)))
             for k in range(parts):
                 self._check_stop()
-                lo, _ = layout.bounds(k)
-                pairs, first = _bucket_edges(self._stay(k), lo, layout.size, parts)
-                for t in range(parts):
-                    if first[t + 1] > first[t]:
+                for t, pairs in enumerate(partition_buckets(self.scratch, k)):
+                    if pairs.size:
                         with self.scratch.path(f"spill-{t}").open("ab") as f:
-                            f.write(pairs[first[t] : first[t + 1]].data)
+                            f.write(pairs.data)
             self._mark("spill")
         for t in range(parts):
             if self.scratch.done(f"reverse-{t}"):
                 continue
             self._check_stop()
-            path = self.scratch.path(f"spill-{t}")
-            pairs = np.fromfile(path, dtype=np.int32) if path.exists() else np.zeros(0, np.int32)
-            lo, hi = layout.bounds(t)
-            ptr, src = _predecessors(pairs.reshape(-1, 2), hi - lo)
-            self.scratch.save(f"rptr-{t}", ptr)
-            self.scratch.save(f"rsrc-{t}", src)
+            reverse_partition(self.scratch, t, [f"spill-{t}"])
             self._mark(f"reverse-{t}")
         self.scratch.remove(*(f"spill-{t}" for t in range(parts)))
 
@@ -624,7 +700,6 @@ class _Group:
         self.g = g
         self.group = group
         self.copies = len(group)
-        self.endless = endless_values(level.seeds, group)
         self.graph = graph
         self.parts = self.layout.parts
         self.dummy8 = np.zeros(1, dtype=np.uint8)
@@ -635,13 +710,7 @@ class _Group:
 
     def rel(self, k: int) -> npt.NDArray[np.int16]:
         """Partition ``k``'s best exits relative to endless play, both copies end to end."""
-        best = self.level._exit(k)
-        return np.concatenate(
-            [
-                np.where(best[s] == NO_EXIT, _NO_EXIT_REL, best[s].astype(np.int16) - end)
-                for s, end in zip(self.group, self.endless, strict=True)
-            ]
-        ).astype(np.int16)
+        return group_exits(self.scratch, self.group, k)
 
     def state(self, array: str, dtype: Any, *, create: bool = False) -> list[npt.NDArray[Any]]:
         shapes = [(self.layout.nodes(k, self.copies),) for k in range(self.parts)]
@@ -776,15 +845,15 @@ class _Group:
             p += 1
         self.draws(value, plies, pending, count)
         for k in range(self.parts):
-            lo, hi = self.layout.bounds(k)
-            nk = hi - lo
-            for c, (s, end) in enumerate(zip(self.group, self.endless, strict=True)):
-                part = slice(c * nk, (c + 1) * nk)
-                self.level.values[s, lo:hi] = value[k][part] + np.int8(end)
-                p_k = plies[k][part]
-                self.level.distances[s, lo:hi] = np.where(
-                    p_k == -1, NO_DISTANCE, np.minimum(p_k, NO_DISTANCE - 1)
-                )
+            store_group(
+                self.scratch,
+                self.group,
+                k,
+                value[k],
+                plies[k],
+                self.level.values,
+                self.level.distances,
+            )
         self.scratch.mark(f"plies-{self.g}", self.level.values, self.level.distances)
         self.scratch.remove(
             *(

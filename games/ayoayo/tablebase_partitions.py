@@ -205,6 +205,15 @@ class Scratch:
             directory.mkdir(parents=True)
             write_atomically(record, [json.dumps(wanted).encode()])
 
+    @classmethod
+    def attach(cls, directory: Path, layout: PartitionLayout) -> Scratch:
+        """The scratch directory of ``layout`` another process set up (on a cluster's
+        worker): neither checked nor emptied."""
+        scratch = cls.__new__(cls)
+        scratch.directory = directory
+        scratch.layout = layout
+        return scratch
+
     @property
     def resumed(self) -> list[str]:
         """The steps already done (by an earlier, interrupted build)."""
@@ -244,10 +253,13 @@ class Scratch:
         write_atomically(self.path(name), [np.ascontiguousarray(array).reshape(-1).data])
 
     def load(self, name: str, dtype: Any) -> npt.NDArray[Any]:
-        """An array written by :meth:`save`, memory-mapped (empty if nothing was written)."""
+        """An array written by :meth:`save`, memory-mapped read-only (empty if nothing was
+        written: read-only too, so a kernel sees one type of array either way)."""
         path = self.path(name)
         if not path.exists() or path.stat().st_size == 0:
-            return np.zeros(0, dtype=dtype)
+            empty = np.zeros(0, dtype=dtype)
+            empty.flags.writeable = False
+            return empty
         return np.memmap(path, dtype=dtype, mode="r")
 
     def remove(self, *names: str) -> None:

@@ -63,8 +63,9 @@ def add_arguments(tablebase: argparse.ArgumentParser) -> None:
     build.add_argument(
         "--dask",
         metavar="ADDRESS",
-        help="generate the moves on a Dask cluster, e.g. tcp://scheduler:8786 (needs the "
-        "cluster extra; the levels are solved and written here)",
+        help="build on a Dask cluster, e.g. tcp://scheduler:8786 (needs the cluster extra): "
+        "the moves only, the levels solved and written here; with --memory and a --scratch "
+        "every worker sees, each partition's whole work runs on the workers",
     )
     build.add_argument(
         "--memory",
@@ -201,7 +202,7 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
     client = None if args.dask is None else _dask_client(args.dask)
     options: dict[str, Any] = {}
     if args.memory is not None or args.out_of_core or args.scratch is not None:
-        options["out_of_core"] = _out_of_core(tablebase, args)
+        options["out_of_core"] = _out_of_core(tablebase, args, client)
     headed = False
 
     def progress(line: str) -> None:
@@ -242,8 +243,9 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
     return EXIT_OK
 
 
-def _out_of_core(tablebase: EndgameTablebase, args: argparse.Namespace) -> Any:
-    """The out-of-core builder the options ask for (Ayòayò's, on the compiled kernel)."""
+def _out_of_core(tablebase: EndgameTablebase, args: argparse.Namespace, client: Any) -> Any:
+    """The out-of-core builder the options ask for (Ayòayò's, on the compiled kernel); with
+    ``--dask``, each partition's work runs on the cluster, in the shared ``--scratch``."""
     from games.ayoayo.accel import level_kernel
 
     if level_kernel() is None:
@@ -251,6 +253,10 @@ def _out_of_core(tablebase: EndgameTablebase, args: argparse.Namespace) -> Any:
     from games.ayoayo.native_partitions import PartitionedBuilder
 
     root = Path(args.scratch) if args.scratch is not None else Path(tablebase.directory)
+    if client is not None:
+        from games.ayoayo.tablebase_cluster import ClusterBuilder
+
+        return ClusterBuilder(root.resolve(), client, memory=args.memory)
     return PartitionedBuilder(root, memory=args.memory)
 
 
