@@ -356,17 +356,17 @@ def format_record(
     ]
     for key, value in (headers or {}).items():
         lines.append(f"{key}: {' '.join(str(value).split())}")
-    state = start
+    states = [start]
     moves = []
     for action in actions:
-        moves.append(format_action(game, state, action))
-        state = game.result(state, action)
-    if game.is_terminal(state):
-        lines.append(f"result: {outcome(game, game.utility(state))}")
+        moves.append(format_action(game, states[-1], action))
+        states.append(game.result(states[-1], action))
+    if game.is_terminal(states[-1]):
+        lines.append(f"result: {outcome(game, game.utility(states[-1]))}")
     main = Variation(
         tuple(moves), dict(comments or {}), {k: tuple(v) for k, v in (variations or {}).items()}
     )
-    entries = _line_entries(game, start, main, 1, 0)
+    entries = _line_entries(game, states, main, 1, 0)
     written = [
         " " * indent + (f"{text}  # {' '.join(note.split())}" if note else text)
         for indent, text, note in entries
@@ -375,18 +375,19 @@ def format_record(
 
 
 def _line_entries(
-    game: Any, start: Any, line: Variation, first: int, indent: int
+    game: Any, states: list[Any], line: Variation, first: int, indent: int
 ) -> list[list[Any]]:
     """``[indent, text, comment]`` per written line: each move of ``line`` (numbered from
-    ``first``), each followed by its variations, indented, in parentheses."""
+    ``first``; ``states``: the positions before and after each of its moves), each followed by
+    its variations, indented, in parentheses (their moves checked where they are played)."""
     entries: list[list[Any]] = []
-    states = line_states(game, start, line.moves, first)
     for index, move in enumerate(line.moves):
         entries.append([indent, f"{first + index}. {move}", line.comments.get(index, "")])
         for variation in line.variations.get(index, ()):
             if not variation.moves:
                 raise RecordError(f"an empty variation at move {first + index}")
-            inner = _line_entries(game, states[index], variation, first + index, indent + 3)
+            inner_states = line_states(game, states[index], variation.moves, first + index)
+            inner = _line_entries(game, inner_states, variation, first + index, indent + 3)
             inner[0][0] = indent + 2
             inner[0][1] = "(" + inner[0][1]
             inner[-1][1] += ")"
