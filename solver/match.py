@@ -654,6 +654,7 @@ def play_game(
     seen = {state_key(game, state), *(state_key(game, earlier) for earlier in history)}
     moves: list[Any] = []
     ended: Ending
+    chance = game if isinstance(game, HasChance) else None  # asked once, not at every ply
     while True:
         legal = list(game.actions(state))
         if not legal:
@@ -662,8 +663,8 @@ def play_game(
         if max_plies is not None and len(moves) >= max_plies:
             ended = "ply-limit"
             break
-        if isinstance(game, HasChance) and game.is_chance(state):  # dice rolled by ``rng``
-            action = roll(game, state, rng)
+        if chance is not None and chance.is_chance(state):  # dice rolled by ``rng``
+            action = roll(chance, state, rng)
         else:
             agent = players[game.to_move(state)]
             action = apply_check(game, state, agent.choose(game, state, rng), legal)
