@@ -410,16 +410,14 @@ class _Driver:
                 candidates = [a for a in found.best if preference[a] == top]
             seed = self.request.seed
             chosen = candidates[0] if seed is None else random.Random(seed).choice(candidates)
-            child = game.result(root, chosen)
-            cp = game.to_move(child)
-            x = found.value if cp == player else -found.value
-            line = self.ply_line if known else self.proved_line
-            pv, pv_end = self.line_end(root, (chosen, *line(child, cp, depth - 1, x)))
-            lines = {chosen: MoveLine(pv, pv_end)}
+            principal = self.action_line(root, player, chosen, depth, found, known)
+            pv, pv_end = principal.moves, principal.end
+            lines = {chosen: principal}
             if self.request.lines:
                 for a in acts:
                     if a in found.values and a != chosen:
-                        lines[a] = self.action_line(root, player, a, depth, found, action_plies)
+                        counted = found.exact and action_plies.get(a) is not None
+                        lines[a] = self.action_line(root, player, a, depth, found, counted)
         finally:
             nodes.trace = trace
         sign = 1 if player == 0 else -1
@@ -445,16 +443,16 @@ class _Driver:
         action: Any,
         depth: float,
         found: _Iteration,
-        action_plies: dict[Any, int | None],
+        counted: bool,
     ) -> MoveLine:
-        """``action``'s line: the action, then value-keeping play after it, as the PV's is
-        made (by plies to the end when they are known, else each move proved by a search)."""
+        """``action``'s line: the action, then value-keeping play after it, by plies to the end
+        when they are ``counted`` (known exactly), else each move proved by a search. The PV
+        is the chosen action's line."""
         game = self.game
         child = game.result(root, action)
         cp = game.to_move(child)
         x = found.values[action] if cp == player else -found.values[action]
-        known = found.exact and action_plies.get(action) is not None
-        line = self.ply_line if known else self.proved_line
+        line = self.ply_line if counted else self.proved_line
         moves, end = self.line_end(root, (action, *line(child, cp, depth - 1, x)))
         return MoveLine(moves, end)
 
