@@ -182,7 +182,9 @@ def engine_tree(
     state = game.initial_state() if state is None else state
     recorder = _LastIteration(max_nodes)
     result, _ = _run(game, state, depth, evaluate, table_size, recorder, each=False)
-    return _assemble(game, state, recorder.events, result, recorder.depth, recorder)
+    return _assemble(
+        game, state, recorder.events, result, recorder.depth, recorder.iterations, recorder.entered
+    )
 
 
 def engine_iterations(
@@ -219,7 +221,7 @@ def engine_iterations(
     trees: list[EngineTree] = []
     previous: str | None = None
     for k, ((events, at, entered), answer) in enumerate(zip(runs, answers, strict=True), 1):
-        tree = _assemble(game, state, events, answer, at, recorder, entered=entered)
+        tree = _assemble(game, state, events, answer, at, recorder.iterations, entered)
         tree = attrs.evolve(tree, number=k, previous_best=previous)
         tree.graph.graph.update(number=k, previous_best=previous)
         trees.append(tree)
@@ -279,15 +281,15 @@ def _assemble(
     events: list[Event],
     result: SearchResult,
     depth: int | None,
-    recorder: _LastIteration,
-    entered: int | None = None,
+    iterations: int,
+    searched: int,
 ) -> EngineTree:
-    """The tree of one iteration's ``events`` with its answer ``result``."""
+    """The tree of one iteration's ``events`` (``searched`` nodes entered, at ``depth``) with
+    its answer ``result``, one of ``iterations``."""
     graph = _graph(game, events, result)
     hits = Counter(d["table"] for _, d in graph.nodes(data=True) if d["table"])
     cutoffs = sum(isinstance(e, Cutoff) for e in events)
     iteration = depth if depth is not None else result.depth
-    searched = recorder.entered if entered is None else entered
     facts = graph.graph
     facts.update(
         game=game.name,
@@ -297,7 +299,7 @@ def _assemble(
         best_move=format_action(game, state, result.best_action) if result.pv else None,
         pv=_pv_moves(game, state, result.pv),
         iteration=iteration,
-        iterations=recorder.iterations,
+        iterations=iterations,
         searched=searched,
         hits=dict(hits),
         cutoffs=cutoffs,
@@ -307,7 +309,7 @@ def _assemble(
         root=min(graph.nodes),
         result=result,
         iteration=iteration,
-        iterations=recorder.iterations,
+        iterations=iterations,
         searched=searched,
         hits=dict(hits),
         cutoffs=cutoffs,
