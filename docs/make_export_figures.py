@@ -14,7 +14,13 @@ Run from the project root:  .venv/bin/python docs/make_export_figures.py  [--out
   screenshot after the leaf c1 is edited from 2 to 5 and node D folded; skipped without it);
 - ``engine_tictactoe.svg`` and ``.png``: the engine's last iteration from ``oxx/..o/x..``.
 - ``engine_iterations/iteration-NN.png``: every iteration of iterative deepening from
-  ``xo./.xo/.x.``.
+  ``xo./.xo/.x.``;
+- ``engine_tikz.tex`` and ``.png`` (compiled): the engine's tree from ``oxx/..o/x..`` as TikZ,
+  its table hits drawn as cylinders;
+- ``engine_iterations_steps.html`` and ``engine_iterations_steps.png`` (Chromium's screenshot
+  at iteration 2): the step-by-step page of the iterations;
+- ``engine_iterations_interactive.html`` and ``engine_iterations_interactive.png`` (at
+  iteration 4, fitted to the screen): the interactive page of the iterations.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ from viz.engine_tree import (  # noqa: E402
     engine_iterations,
     engine_tree,
     render_engine,
+    write_engine_html,
+    write_engine_interactive,
     write_engine_iterations,
 )
 
@@ -101,16 +109,11 @@ def exercise_figure(out: Path) -> None:
         compiled(source, out, {1: name})
 
 
-def interactive_figure(out: Path) -> None:
-    """The editable page, and Chromium's screenshot of it after an edit and a fold."""
-    game = load_game("textbook", tree=TEXTBOOK, labels="aima")
-    page = write_interactive(
-        game_tree(game, algorithm="alphabeta"), out / "interactive_textbook.html", game=game
-    )
-    print(f"wrote {page}")
+def screenshot(page: Path, query: str, png: Path, size: str) -> None:
+    """Headless Chromium's screenshot of ``page`` opened with ``query`` (skipped without it)."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
-        print("note: chromium missing: interactive_textbook.png not made")
+        print(f"note: chromium missing: {png.name} not made")
         return
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run(
@@ -123,15 +126,26 @@ def interactive_figure(out: Path) -> None:
                 "--hide-scrollbars",
                 f"--user-data-dir={profile}",
                 "--virtual-time-budget=3000",
-                "--window-size=900,560",
-                f"--screenshot={out / 'interactive_textbook.png'}",
-                page.resolve().as_uri() + "?autotest=click:1.0,edit:1.0=5,click:2,zoom:fit",
+                f"--window-size={size}",
+                f"--screenshot={png}",
+                page.resolve().as_uri() + query,
             ],
             check=True,
             capture_output=True,
             timeout=120,
         )
-    print(f"wrote {out / 'interactive_textbook.png'}")
+    print(f"wrote {png}")
+
+
+def interactive_figure(out: Path) -> None:
+    """The editable page, and Chromium's screenshot of it after an edit and a fold."""
+    game = load_game("textbook", tree=TEXTBOOK, labels="aima")
+    page = write_interactive(
+        game_tree(game, algorithm="alphabeta"), out / "interactive_textbook.html", game=game
+    )
+    print(f"wrote {page}")
+    query = "?autotest=click:1.0,edit:1.0=5,click:2,zoom:fit"
+    screenshot(page, query, out / "interactive_textbook.png", "900,560")
 
 
 def engine_figure(out: Path) -> None:
@@ -154,6 +168,25 @@ def iteration_figures(out: Path) -> None:
         print(f"wrote {path}")
 
 
+def iteration_pages(out: Path) -> None:
+    """The engine's tree in TikZ (compiled), and iterative deepening on the two pages."""
+    game = load_game("tictactoe")
+    trees = engine_iterations(game, game.parse_state(ITERATIONS_POSITION))
+    tikz = render_engine(
+        engine_tree(game, game.parse_state(ENGINE_POSITION)), out / "engine_tikz.tex"
+    )
+    print(f"wrote {tikz}")
+    compiled(tikz, out, {1: "engine_tikz"})
+    steps = write_engine_html(trees, out / "engine_iterations_steps.html")
+    print(f"wrote {steps}")
+    screenshot(steps, "?frame=1", out / "engine_iterations_steps.png", "1400,900")
+    page = write_engine_interactive(trees, out / "engine_iterations_interactive.html")
+    print(f"wrote {page}")
+    screenshot(
+        page, "?autotest=step:3,zoom:fit", out / "engine_iterations_interactive.png", "1100,640"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures")
@@ -165,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     interactive_figure(args.out)
     engine_figure(args.out)
     iteration_figures(args.out)
+    iteration_pages(args.out)
     return 0
 
 

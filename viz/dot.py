@@ -583,7 +583,11 @@ def answer_facts(facts: Mapping[str, Any]) -> list[str]:
 
 
 def summary_line(tree: GameTree) -> str:
+    """The caption's facts: the answer, and what the search did (an engine tree's facts were
+    written when it was made, :func:`viz.engine_tree.engine_game_tree`)."""
     facts = tree.graph.graph
+    if facts["algorithm"] == "engine":
+        return str(facts["summary"])
     parts = answer_facts(facts)
     parts.append(f"{tree.searched:,} nodes searched")
     if tree.pruned:
@@ -656,6 +660,11 @@ def to_dot(
             f"game {tree.graph.graph['game']!r} has no render() to draw boards in the nodes; "
             "draw it without boards"
         )
+    if tree.graph.graph["algorithm"] == "engine":  # the engine's own picture, from the model
+        from viz.engine_tree import engine_dot
+
+        figure(tree, step=step, view=view, exercise=exercise)  # refuses what it cannot draw
+        return engine_dot(tree, title=title, legend=legend, marks=marks)
     if rankdir not in ("TB", "LR"):
         raise VizError(f"unknown rankdir {rankdir!r}; choose TB or LR")
     fig = figure(

@@ -3,7 +3,11 @@
 :func:`solver.engine.search` reports what it does to an observer (node entered with its
 window, leaf, transposition-table hit with the stored entry's flag, cut-off, value backed up).
 :func:`engine_tree` keeps the events of its last iteration, the one whose answer the engine
-gives, and builds the tree it explored; :func:`engine_dot` draws it with Graphviz.
+gives, and builds the tree it explored; :func:`engine_iterations` builds every iteration's.
+:func:`engine_game_tree` puts a tree into the drawing model (:mod:`viz.model`), which says once
+what each node shows; every writer draws that: :func:`engine_dot` (Graphviz), TikZ
+(:func:`render_engine` to ``.tex``), the step-by-step page of the iterations
+(:func:`write_engine_html`) and the interactive page (:func:`write_engine_interactive`).
 
 What the picture shows that the teaching trees do not:
 
@@ -42,34 +46,43 @@ import networkx as nx
 from solver.engine import search
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Iteration, Leaf, OracleHit
 from solver.game import Game, format_action, format_state, player_name
-from solver.output import check_output, replacing_files, write_bytes
+from solver.output import check_output, replacing_files, write_bytes, write_text
 from solver.results import SearchResult
-from viz.build import DEFAULT_MAX_NODES, bound_kind
-from viz.dot import FONT, answer_facts, pipe
+from viz.build import DEFAULT_MAX_NODES, GameTree, bound_kind
+from viz.build import _blank as build_blank
+from viz.build import _edge_attrs as edge_attrs
+from viz.build import _json_float as json_float
+from viz.build import _title as build_title
+from viz.dot import FONT, VALUE_MARK, _legend_table, answer_facts, pipe
+from viz.dot import summary_line as model_summary
 from viz.errors import TooManyNodesError, UnknownFormatError
 from viz.export import FORMATS, node_link_json, output_format
-from viz.notation import BOUND_SIGN, bound_text, number
+from viz.model import NodeLook, default_title, figure
+from viz.notation import PROBE_WIDTH, TABLE_FLAG, cut_text, number, pair_window_text
 
 __all__ = [
     "ENGINE_FORMATS",
     "EngineTree",
     "engine_dot",
+    "engine_game_tree",
     "engine_iterations",
+    "engine_page",
     "engine_tree",
     "render_engine",
+    "write_engine_html",
+    "write_engine_interactive",
     "write_engine_iterations",
 ]
 
-ITERATION_PATTERN = r"iteration-[0-9]+\.(?:svg|png|pdf|dot|gv|json)"
+ITERATION_PATTERN = r"iteration-[0-9]+\.(?:svg|png|pdf|dot|gv|json|tex)"
 """The names of the files :func:`write_engine_iterations` writes (and replaces as a set)."""
 
-ENGINE_FORMATS = FORMATS
-"""The formats :func:`render_engine` writes."""
+ENGINE_FORMATS = (*FORMATS, "tex")
+"""The formats :func:`render_engine` writes (``tex``: TikZ, through the drawing model)."""
 
-FLAG = {"exact": "EXACT", "lower": "LOWER", "upper": "UPPER"}
+FLAG = TABLE_FLAG
 """The transposition-table flag of each bound kind, in the engine's words."""
 
-_PROBE_WIDTH = 1e-6  # a window narrower than this is a null-window probe
 _FILL = {0: "#d7e6f5", 1: "#f8ddd5"}
 _TABLE = "#7b3fa0"
 _PRUNED = "#9a9a9a"
@@ -381,7 +394,7 @@ def _graph(game: Game[Any, Any], events: list[Event], result: SearchResult) -> A
                     next_id,
                     move=move,
                     pruned=True,
-                    cut=event.inequality if i == 0 else None,
+                    cut=_cut_text(event) if i == 0 else None,
                 )
                 next_id += 1
     # the principal variation the engine answers with, along the nodes it entered
@@ -396,6 +409,15 @@ def _graph(game: Game[Any, Any], events: list[Event], result: SearchResult) -> A
         graph.nodes[child]["principal"] = True
         node = child
     return graph
+
+
+def _cut_text(cut: Cutoff) -> str:
+    """The cut-off as an inequality in :mod:`viz.notation`'s words: ``v=1 ≥ β=0``; in a null
+    window the edge is written as the probe's value (``β=0``, not the next float above 0)."""
+    limit = cut.beta if cut.high else cut.alpha
+    if cut.beta - cut.alpha < PROBE_WIDTH:
+        limit = (cut.alpha + cut.beta) / 2 + 0.0
+    return cut_text(cut.value, limit, fails_high=cut.high)
 
 
 def _blank(kind: str, player: int, depth: int, move: str) -> dict[str, Any]:
@@ -427,34 +449,96 @@ def _node_name(game: Game[Any, Any], state: Any) -> str | None:
 
 
 def window_text(alpha: float, beta: float) -> str:
-    """A window as the picture writes it: ``(α, β)``, or ``probe v`` for a null window.
+    """A window as the picture writes it (:func:`viz.notation.pair_window_text`).
 
     >>> window_text(float("-inf"), 2), window_text(-1.0000000000000002, -0.9999999999999999)
     ('(−∞, 2)', 'probe −1')
     """
-    if beta - alpha < _PROBE_WIDTH:
-        return "probe " + number((alpha + beta) / 2)
-    return f"({number(alpha)}, {number(beta)})"
+    return pair_window_text(alpha, beta)
 
 
-def _value(data: dict[str, Any]) -> str:
-    if data["value"] is None:
-        return ""
-    return bound_text(data["value"], data["bound"])
+def engine_game_tree(tree: EngineTree) -> GameTree:
+    """The engine's tree in the drawing model's terms: a :class:`~viz.build.GameTree` that
+    every writer draws (Graphviz, TikZ, the pages) through :func:`viz.model.figure`.
+
+    Its nodes carry :mod:`viz.build`'s attributes (``path``, ``title``, the window as
+    ``alpha_in``/``beta_in``, ``value`` and ``bound`` as the engine stored them, ``order``,
+    ``principal``) and the table hit (``table``, ``table_value``, ``table_depth``); its moves
+    the cut as :mod:`viz.notation` writes it. ``graph.graph`` holds the caption's facts, the
+    algorithm ``"engine"`` and the summary line. It has no steps: an iteration is drawn whole.
+
+    >>> from games import load_game
+    >>> game = load_game("tictactoe")
+    >>> drawn = engine_game_tree(engine_tree(game, game.parse_state("oxx/..o/x..")))
+    >>> drawn.graph.graph["algorithm"], drawn.searched, drawn.pruned
+    ('engine', 33, 8)
+    """
+    source = tree.graph
+    graph = nx.DiGraph()
+    paths: dict[int, list[str]] = {}
+    for node, data in source.nodes(data=True):
+        parents = list(source.predecessors(node))
+        path = [*paths[parents[0]], data["move"]] if parents else []
+        paths[node] = path
+        out = build_blank(data["kind"], data["player"], data["depth"])
+        out.update(
+            move=data["move"],
+            path=path,
+            title=build_title(data["name"], path),
+            state=data["state"],
+            name=data["name"],
+            order=data["order"],
+            alpha_in=None if data["alpha_in"] is None else json_float(data["alpha_in"]),
+            beta_in=None if data["beta_in"] is None else json_float(data["beta_in"]),
+            value=data["value"],
+            bound=data["bound"],
+            exact=data["bound"] == "exact",
+            leaf=data["leaf"],
+            principal=data["principal"],
+            table=data["table"],
+            table_value=data["table_value"],
+            table_depth=data["table_depth"],
+        )
+        graph.add_node(node, **out)
+    for u, v, data in source.edges(data=True):
+        edge = edge_attrs(data["move"], data["pruned"], data["cut"])
+        edge["principal"] = bool(data.get("principal"))
+        graph.add_edge(u, v, **edge)
+    facts = source.graph
+    graph.graph.update(
+        {
+            **facts,
+            "algorithm": "engine",
+            "depth": tree.iteration,
+            "value": json_float(facts["value"]),
+            "exact": tree.result.exact,
+            "searched": tree.searched,
+            "pruned": sum(1 for _, d in source.nodes(data=True) if d["kind"] == "pruned"),
+            "summary": summary_line(tree),
+            "root_order": _root_order(tree),
+        }
+    )
+    return GameTree(
+        graph=graph,
+        root=tree.root,
+        result=tree.result,
+        steps=(),
+        searched=tree.searched,
+        pruned=graph.graph["pruned"],
+        has_boards=False,
+        saved=None,
+    )
 
 
-def _depth_text(depth: int | None) -> str:
-    return "∞" if depth is None or depth < 0 else str(depth)
-
-
-def _node_attrs(node: int, data: dict[str, Any], searched_on: bool) -> dict[str, str]:
-    """Graphviz attributes of a node; ``searched_on``: it has children in the drawing."""
-    out = {"id": f"n{node}", "tooltip": f"{data['role']} to move | {data['state']}"}
+def _node_attrs(shape: NodeLook, marks: bool) -> dict[str, str]:
+    """Graphviz attributes of a node, from what the drawing model says it shows; ``marks``:
+    colour-mark the value (:data:`viz.dot.VALUE_MARK`) for a page to find it."""
+    out = {"id": f"n{shape.node}", "tooltip": f"{shape.role_name} to move | {shape.state}"}
     classes = []
-    if data["kind"] == "pruned":
+    if shape.kind == "pruned":
         classes.append("pruned")
         out.update(
-            shape="triangle" if data["player"] == 0 else "invtriangle",
+            shape="triangle" if shape.player == 0 else "invtriangle",
             style="dashed",
             color=_PRUNED,
             label="",
@@ -464,65 +548,72 @@ def _node_attrs(node: int, data: dict[str, Any], searched_on: bool) -> dict[str,
         )
         out["class"] = " ".join(classes)
         return out
-    value = escape(_value(data))
-    pen = "3.2" if data["principal"] else "1.2"
-    answered = data["table"] is not None and data["leaf"] is None and not searched_on
-    if answered:
-        classes.append(f"table {data['table']}")
+    value = f"<B>{escape(shape.value)}</B>"
+    if marks:
+        value = f'<FONT COLOR="{VALUE_MARK}">{value}</FONT>'
+    pen = "3.2" if shape.principal else "1.2"
+    if shape.answered:
+        classes.append(f"table {shape.table_kind}")
         out.update(
             shape="cylinder",
             style="filled",
             fillcolor="#efe6f5",
             color=_TABLE,
             penwidth=pen,
-            label=f'<<B>{value}</B><BR/><FONT POINT-SIZE="9">{FLAG[data["table"]]} '
-            f"d{_depth_text(data['table_depth'])}</FONT>>",
+            label=f'<{value}<BR/><FONT POINT-SIZE="9">{escape(shape.table)}</FONT>>',
         )
-    elif data["leaf"]:
+    elif shape.leaf:
         classes.append("leaf")
         out.update(
             shape="box",
-            style="rounded,filled" if data["leaf"] != "terminal" else "filled",
+            style="rounded,filled" if shape.leaf != "terminal" else "filled",
             fillcolor="#fff4cc"
-            if data["leaf"] == "horizon"
-            else ("#e6f5e6" if data["leaf"] == "oracle" else "white"),
+            if shape.leaf == "horizon"
+            else ("#e6f5e6" if shape.leaf == "oracle" else "white"),
             penwidth=pen,
-            label=f"<<B>{value}</B>>",
+            label=f"<{value}>",
         )
     else:
-        classes.append(("max", "min")[data["player"]])
+        classes.append(("max", "min")[shape.player])
         out.update(
-            shape="triangle" if data["player"] == 0 else "invtriangle",
+            shape="triangle" if shape.player == 0 else "invtriangle",
             style="filled",
-            fillcolor=_FILL[data["player"]],
+            fillcolor=_FILL[shape.player],
             penwidth=pen,
             width="0.85",
             height="0.7",
             fixedsize="true",
-            label=f"<<B>{value}</B>>",
+            label=f"<{value}>",
         )
-    if data["principal"]:
+    if shape.principal:
         classes.append("principal")
-    if data["bound"] != "exact":
-        classes.append(data["bound"])
-    notes = [f"#{data['order']}"]
-    if data["name"]:
-        notes.insert(0, f"<B>{escape(data['name'])}</B>")
-    if not data["leaf"] and data["alpha_in"] is not None and not answered:
-        notes.append(escape(window_text(data["alpha_in"], data["beta_in"])))
-    if data["table"] is not None and searched_on:
-        hint = BOUND_SIGN[data["table"]] or "="
-        notes.append(
-            f'<FONT COLOR="{_TABLE}">table {escape(hint)}{escape(number(data["table_value"]))} '
-            f"{FLAG[data['table']]}, searched on</FONT>"
-        )
+    if shape.bound != "exact":
+        classes.append(shape.bound)
+    notes = [escape(shape.order)]
+    if shape.name:
+        notes.insert(0, f"<B>{escape(shape.name)}</B>")
+    if shape.window:
+        notes.append(escape(shape.window))
+    if shape.table and not shape.answered:
+        notes.append(f'<FONT COLOR="{_TABLE}">{escape(shape.table)}</FONT>')
     out["xlabel"] = '<<FONT POINT-SIZE="9" COLOR="#555555">' + "<BR/>".join(notes) + "</FONT>>"
     out["class"] = " ".join(classes)
     return out
 
 
-def engine_dot(tree: EngineTree, *, title: str | None = None, legend: bool = True) -> str:
-    """The Graphviz DOT source of the engine's tree.
+def engine_dot(
+    tree: EngineTree | GameTree,
+    *,
+    title: str | None = None,
+    legend: bool = True,
+    marks: bool = False,
+    summary: bool = True,
+) -> str:
+    """The Graphviz DOT source of the engine's tree (or of :func:`engine_game_tree`'s model of
+    it), drawn from what :func:`viz.model.figure` says each node and move shows.
+
+    ``marks``: colour-mark the values for a page to find them (:data:`viz.dot.VALUE_MARK`);
+    ``summary=False``: the caption is the legend alone (a page writes title and summary).
 
     >>> from games import load_game
     >>> game = load_game("tictactoe")
@@ -530,20 +621,24 @@ def engine_dot(tree: EngineTree, *, title: str | None = None, legend: bool = Tru
     >>> source.count('shape="cylinder"')
     4
     """
-    graph = tree.graph
+    drawn = tree if isinstance(tree, GameTree) else engine_game_tree(tree)
+    fig = figure(drawn)
+    graph = drawn.graph
     lines = [
         "digraph engine {",
         f'  graph [fontname="{FONT}", nodesep="0.25", ranksep="0.55", forcelabels="true", '
         'labelloc="b", labeljust="l", bgcolor="white", pad="0.25", outputorder="edgesfirst"];',
         f'  node [fontname="{FONT}", fontsize="12", margin="0.03"];',
         f'  edge [fontname="{FONT}", fontsize="10", arrowsize="0.6"];',
-        f"  label={_caption(tree, title, legend)};",
+        f"  label={_caption(drawn, title, legend, summary)};",
     ]
-    for node, data in graph.nodes(data=True):
-        lines.append(f"  n{node} [{_attrs(_node_attrs(node, data, graph.out_degree(node) > 0))}];")
-    for u, v, data in graph.edges(data=True):
-        edge = {"id": f"e{u}_{v}", "label": f"<{escape(data['move'])}>"}
-        if data["pruned"]:
+    for node in graph.nodes:
+        lines.append(f"  n{node} [{_attrs(_node_attrs(fig.nodes[node], marks))}];")
+    moves = {(e.parent, e.child): e for e in fig.edges}
+    for u, v in graph.edges:
+        move = moves[u, v]
+        edge = {"id": f"e{u}_{v}", "label": f"<{escape(move.move)}>"}
+        if move.pruned:
             edge.update(
                 {
                     "class": "pruned",
@@ -553,12 +648,11 @@ def engine_dot(tree: EngineTree, *, title: str | None = None, legend: bool = Tru
                     "arrowhead": "none",
                 }
             )
-            if data["cut"]:
+            if move.cut:
                 edge["label"] = (
-                    f"<{escape(data['move'])}<BR/>"
-                    f'<FONT COLOR="{_CUT}">✂ {escape(data["cut"])}</FONT>>'
+                    f'<{escape(move.move)}<BR/><FONT COLOR="{_CUT}">✂ {escape(move.cut)}</FONT>>'
                 )
-        elif data.get("principal"):
+        elif move.principal:
             edge.update({"class": "principal", "penwidth": "3.2"})
         lines.append(f"  n{u} -> n{v} [{_attrs(edge)}];")
     lines.append("}")
@@ -614,26 +708,31 @@ def _root_order(tree: EngineTree) -> list[str]:
     return moves
 
 
-def _caption(tree: EngineTree, title: str | None, legend: bool) -> str:
-    facts = tree.graph.graph
-    name = title or (
-        "Engine (negamax alpha-beta with a transposition table) on "
-        f"{facts['game']} from {facts['position']}"
-    )
+def _caption(tree: GameTree, title: str | None, legend: bool, summary: bool = True) -> str:
+    name = title or default_title(tree)
     lines = [
         f'<B><FONT POINT-SIZE="14">{escape(name)}</FONT></B>',
-        f'<FONT POINT-SIZE="11">{escape(summary_line(tree))}</FONT>',
+        f'<FONT POINT-SIZE="11">{escape(model_summary(tree))}</FONT>',
     ]
-    if legend:
+    if not summary:
+        lines = []
+    if legend:  # a grid, each item in a cell of its own (a browser's wider font never overlaps)
         table = f'<FONT COLOR="{_TABLE}">cylinder</FONT>'
-        lines += [
-            "▲ MAX   ▼ MIN   □ end of the game (yellow: horizon)   "
-            f"{table}: answered by the table, =v EXACT, ≥v LOWER, ≤v UPPER, d the depth stored",
-            "≥v / ≤v on a node: the engine stored a bound   (α, β): the window on entry; "
-            "probe v: a null window   #k: order of entry   "
-            f'<FONT COLOR="{_PRUNED}">╌</FONT> cut off (✂ why)',
+        items = [
+            [
+                "▲ MAX",
+                "▼ MIN",
+                "□ end of the game (yellow: horizon)",
+                "#k: order of entry",
+                f'<FONT COLOR="{_PRUNED}">╌</FONT> cut off (✂ why)',
+            ],
+            [f"{table}: answered by the table, =v EXACT, ≥v LOWER, ≤v UPPER, d the depth stored"],
+            ["≥v / ≤v on a node: the engine stored a bound"],
+            ["(α, β): the window on entry; probe v: a null window"],
         ]
-        lines[2:] = [f'<FONT POINT-SIZE="10">{line}</FONT>' for line in lines[2:]]
+        lines.append(_legend_table(items))
+    if not lines:
+        return '""'
     rows = "".join(f'<TR><TD ALIGN="LEFT">{line}</TD></TR>' for line in lines)
     return f'<<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">{rows}</TABLE>>'
 
@@ -645,10 +744,13 @@ def render_engine(
     title: str | None = None,
     legend: bool = True,
     overwrite: bool = True,
+    **tikz: Any,
 ) -> Path:
-    """Write the engine's tree to ``path`` (DOT, SVG, PNG, PDF or node-link JSON), atomically.
+    """Write the engine's tree to ``path`` (DOT, SVG, PNG, PDF, node-link JSON, or TikZ for
+    ``.tex``), atomically.
 
-    ``overwrite=False`` refuses to replace an existing file.
+    ``overwrite=False`` refuses to replace an existing file. ``tikz`` are further
+    :func:`viz.tikz.to_tikz` options for ``.tex`` (``standalone``, ``summary``, ``overlays``).
 
     Raises:
         OutputError: the path cannot be written, or exists and ``overwrite`` is False.
@@ -660,6 +762,11 @@ def render_engine(
     check_output(out, overwrite=overwrite)  # before Graphviz lays the picture out
     if fmt == "json":
         payload = (node_link_json(tree.graph) + "\n").encode()
+    elif fmt == "tex":
+        from viz.tikz import to_tikz
+
+        source = to_tikz(engine_game_tree(tree), title=title, legend=legend, **tikz)
+        return write_text(out, source, overwrite=overwrite)
     else:
         source = engine_dot(tree, title=title, legend=legend)
         payload = source.encode() if fmt in ("dot", "gv") else pipe(source, fmt)
@@ -675,7 +782,8 @@ def write_engine_iterations(
     overwrite: bool = True,
 ) -> list[Path]:
     """Write each iteration's tree as ``iteration-01.svg``, ``iteration-02.svg``, ... into
-    ``directory``, replacing an earlier set whole (written aside, then swapped in).
+    ``directory``, replacing an earlier set whole (written aside, then swapped in); ``tex``
+    writes each as a TikZ document.
 
     Raises:
         OutputError: the directory cannot be written, or holds a set and ``overwrite`` is False.
@@ -694,3 +802,83 @@ def write_engine_iterations(
         for name, tree in zip(names, trees, strict=True):
             render_engine(tree, staging / name, title=title)
     return [folder / name for name in names]
+
+
+def iterations_title(trees: list[EngineTree]) -> str:
+    """The pages' heading: the engine, the game and the position, iterative deepening."""
+    facts = trees[-1].graph.graph
+    return (
+        f"Iterative deepening: the engine on {facts['game']} from {facts['position']}, "
+        f"{len(trees)} {'iteration' if len(trees) == 1 else 'iterations'}"
+    )
+
+
+def engine_page(trees: list[EngineTree], *, title: str | None = None) -> str:
+    """The step-by-step page of iterative deepening: one frame per iteration, each the
+    iteration's Graphviz picture drawn from the model (:func:`engine_dot`), its caption the
+    iteration's summary (the root's order, the previous best move tried first), and the
+    engine's pseudocode beside it.
+
+    >>> from games import load_game
+    >>> game = load_game("tictactoe")
+    >>> html = engine_page(engine_iterations(game, game.parse_state("xo./.xo/.x.")))
+    >>> html.count('class="picture"'), "iteration 1 / 4" in html
+    (4, True)
+    """
+    from viz.html import pictures_page
+    from viz.pseudocode import pseudocode_html
+    from viz.stepper import tag_values
+
+    if not trees:
+        raise ValueError("no iterations to draw")
+    drawn = [engine_game_tree(tree) for tree in trees]
+    pictures = [
+        tag_values(pipe(engine_dot(d, marks=True, summary=False), "svg").decode()) for d in drawn
+    ]
+    texts = [model_summary(d) for d in drawn]
+    name = title or iterations_title(trees)
+    return pictures_page(name, pictures, texts, unit="iteration", notes=pseudocode_html(drawn[0]))
+
+
+def write_engine_html(
+    trees: list[EngineTree],
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    overwrite: bool = True,
+) -> Path:
+    """Write :func:`engine_page` to ``path`` (atomically; ``overwrite=False`` refuses to
+    replace a file).
+
+    Raises:
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
+        GraphvizNotFoundError: ``dot`` is not installed.
+    """
+    check_output(path, overwrite=overwrite)
+    return write_text(path, engine_page(trees, title=title), overwrite=overwrite)
+
+
+def write_engine_interactive(
+    trees: list[EngineTree],
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    overwrite: bool = True,
+) -> Path:
+    """Write the interactive page of iterative deepening to ``path``: Previous / Next, the
+    slider and the arrow keys step through the iterations, each drawn as the drawing model
+    says (windows, order of entry, table hits, cuts); nodes fold on a click.
+
+    Its leaves cannot be edited: the page's own search is the teaching alpha-beta, which does
+    not reproduce the engine's transposition table, move ordering and null-window probes.
+
+    Raises:
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
+    """
+    from viz.interactive import interactive_page
+
+    if not trees:
+        raise ValueError("no iterations to draw")
+    drawn = [engine_game_tree(tree) for tree in trees]
+    text = interactive_page(drawn[-1], title=title or iterations_title(trees), iterations=drawn)
+    return write_text(path, text, overwrite=overwrite)

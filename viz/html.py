@@ -48,7 +48,7 @@ input[type=range] { flex: 1; min-width: 12em; }
 #diagram svg { height: auto; }
 """
 
-_SCRIPT = """
+_STEPPER_SCRIPT = """
 (function () {
   var data = JSON.parse(document.getElementById("frame-data").textContent);
   var last = data.captions.length - 1;
@@ -102,6 +102,61 @@ _SCRIPT = """
     document.body.setAttribute("data-frame", String(current));
     return {shown: shown, values: values};
   }
+  function describe() {  // the autotest's words for what only the stepper shows
+    var lit = svg.querySelector("g.node.current .outline");
+    return " line=" + (data.lines[current] || "none") +
+      " path=" + Array.prototype.map.call(svg.querySelectorAll("g.edge.path"),
+        function (g) { return g.id; }).join(",") +
+      " current=" +
+      (lit ? lit.closest("g.node").id + ":" + getComputedStyle(lit).fill.replace(/ /g, "") :
+       "none");
+  }
+"""
+
+_PICTURES_STYLE = """
+#main { flex-wrap: wrap; }
+#diagram { flex-basis: 100%; }
+#diagram svg { max-width: 100%; }
+"""
+"""The page of pictures: each picture as wide as the window allows, the notes below it."""
+
+_PICTURES_SCRIPT = """
+(function () {
+  var data = JSON.parse(document.getElementById("frame-data").textContent);
+  var last = data.captions.length - 1;
+  var pictures = Array.prototype.slice.call(document.querySelectorAll("#diagram .picture"));
+  var slider = document.getElementById("slider");
+  var counter = document.getElementById("counter");
+  var caption = document.getElementById("caption");
+  var play = document.getElementById("play");
+  var current = 0, timer = null;
+  function show(k) {
+    current = Math.max(0, Math.min(last, k));
+    var shown = [], values = [];
+    pictures.forEach(function (p, i) { p.hidden = i !== current; });
+    Array.prototype.forEach.call(pictures[current].querySelectorAll("g.node"), function (g) {
+      var id = g.id.split("-").pop();
+      shown.push(id);
+      var v = g.querySelector("[data-v]");
+      if (v && v.textContent) { values.push(id + ":" + v.textContent); }
+    });
+    slider.value = current;
+    counter.textContent = data.unit + " " + (current + 1) + " / " + (last + 1);
+    caption.textContent = data.captions[current];
+    document.body.setAttribute("data-frame", String(current));
+    return {shown: shown, values: values};
+  }
+  function describe() {  // every picture's values, and which pictures the reader sees
+    return " all=" + pictures.map(function (p) {
+      return Array.prototype.map.call(p.querySelectorAll("[data-v]"), function (t) {
+        return t.closest("g.node").id.split("-").pop() + ":" + t.textContent;
+      }).filter(function (v) { return !/:$/.test(v); }).join(",");
+    }).join(";") + " seen=" + pictures.filter(function (p) {
+      return getComputedStyle(p).display !== "none";
+    }).map(function (p) { return p.getAttribute("data-frame"); }).join(",");
+  }
+"""
+_CONTROLS = """
   function stop() {
     if (timer) { clearInterval(timer); timer = null; }
     play.textContent = "\\u25B6 Play";
@@ -136,24 +191,25 @@ _SCRIPT = """
       }
     });
     var state = show(current);
-    var lit = svg.querySelector("g.node.current .outline");
     var out = document.createElement("pre");
     out.id = "autotest";
     out.textContent = "frame=" + current + " visible=" + state.shown.join(",") +
-      " values=" + state.values.join(",") + " line=" + (data.lines[current] || "none") +
-      " path=" + Array.prototype.map.call(svg.querySelectorAll("g.edge.path"),
-        function (g) { return g.id; }).join(",") +
-      " current=" +
-      (lit ? lit.closest("g.node").id + ":" + getComputedStyle(lit).fill.replace(/ /g, "") :
-       "none");
+      " values=" + state.values.join(",") + describe();
     document.body.appendChild(out);
   }
 })();
 """
 
 
+_SCRIPT = _STEPPER_SCRIPT + _CONTROLS
+"""The stepper page's script: its frames (:data:`_STEPPER_SCRIPT`) and the controls, which
+the page of pictures shares (:data:`_PICTURES_SCRIPT`: one frame per picture)."""
+
+
 def captions(tree: GameTree, view: str = "minimax") -> list[str]:
     """The caption of every frame: before the search, each step, and the summary at the end."""
+    if not tree.steps:  # drawn whole (an engine's iteration): the caption is its summary
+        return [summary_line(tree)]
     out = ["before the search: it starts at the root"]
     out += [f"step {i + 1}: {step_text(tree, i, view)}" for i in range(len(tree.steps))]
     out[-1] += " (" + summary_line(tree) + ")"
@@ -175,24 +231,72 @@ def page(tree: GameTree, *, title: str | None = None, **looks: Any) -> str:
         "paths": [[f"e{u}_{v}" for u, v in walked] for walked in frame_paths(tree)],
         "nodes": {str(n): c for n, c in changes.items()},
     }
+    return _page(name, texts, data, svg, pseudocode_html(tree), _SCRIPT, "frame")
+
+
+def pictures_page(
+    title: str, pictures: list[str], texts: list[str], *, unit: str, notes: str = ""
+) -> str:
+    """A page that steps through whole pictures, one a frame (an engine's iterations): the
+    stepper page's controls, address and autotest, each frame's caption from ``texts``.
+
+    ``pictures`` are SVG documents; each frame's value texts carry ``data-v`` (see
+    :func:`viz.stepper.tag_values`), which ``?autotest`` reports (``frame=1 visible=n0,n1
+    values=n0:3``, frames from 0). ``unit`` names a frame in the counter (``iteration 2 / 4``);
+    ``notes`` is HTML set beside the pictures (e.g. the search's pseudocode).
+    """
+    if len(pictures) != len(texts) or not pictures:
+        raise ValueError(f"{len(pictures)} pictures for {len(texts)} captions")
+    blocks = []
+    for k, svg in enumerate(pictures):
+        element = svg_element(svg).replace(' id="', f' id="i{k}-')  # ids unique in the page
+        hidden = " hidden" if k else ""
+        blocks.append(f'<div class="picture" data-frame="{k}"{hidden}>\n{element}\n</div>')
+    data = {"captions": texts, "unit": unit}
+    return _page(
+        title,
+        texts,
+        data,
+        "\n".join(blocks),
+        notes,
+        _PICTURES_SCRIPT + _CONTROLS,
+        unit,
+        style=_PICTURES_STYLE,
+    )
+
+
+def _page(
+    name: str,
+    texts: list[str],
+    data: dict[str, Any],
+    diagram: str,
+    notes: str,
+    script: str,
+    unit: str,
+    *,
+    style: str = "",
+) -> str:
+    """The page's HTML: heading, controls, caption, the diagram beside ``notes``, data, script."""
     last = len(texts) - 1
+    first = "1" if unit != "frame" else "0"
+    shown = f"{unit} {first} / {last + (unit != 'frame')}"
     blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(name)}</title>\n<style>{_STYLE}{PSEUDOCODE_STYLE}</style>\n</head>\n<body>\n"
+        f"<title>{escape(name)}</title>\n<style>{_STYLE}{PSEUDOCODE_STYLE}{style}</style>\n</head>\n<body>\n"
         f"<h1>{escape(name)}</h1>\n"
         '<div class="controls">\n'
         '<button id="prev" type="button">&#9664; Previous</button>\n'
         '<button id="play" type="button">&#9654; Play</button>\n'
         '<button id="next" type="button">Next &#9654;</button>\n'
         f'<input id="slider" type="range" min="0" max="{last}" value="0" step="1"'
-        ' aria-label="frame">\n'
-        f'<span id="counter">frame 0 / {last}</span>\n</div>\n'
+        f' aria-label="{unit}">\n'
+        f'<span id="counter">{shown}</span>\n</div>\n'
         f'<p id="caption">{escape(texts[0])}</p>\n'
-        f'<div id="main">\n<div id="diagram">\n{svg}\n</div>\n{pseudocode_html(tree)}</div>\n'
+        f'<div id="main">\n<div id="diagram">\n{diagram}\n</div>\n{notes}</div>\n'
         f'<script type="application/json" id="frame-data">{blob}</script>\n'
-        f"<script>{_SCRIPT}</script>\n</body>\n</html>\n"
+        f"<script>{script}</script>\n</body>\n</html>\n"
     )
 
 

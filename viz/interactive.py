@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from html import escape
 from importlib import resources
 from pathlib import Path
@@ -37,6 +38,7 @@ from viz.build import GameTree
 from viz.dot import default_title, summary_line
 from viz.errors import VizError
 from viz.html import captions
+from viz.model import figure
 from viz.pseudocode import PSEUDOCODE_STYLE, pseudocode_html, step_lines
 from viz.stepper import current_nodes, frame_changes, frame_paths
 
@@ -64,9 +66,11 @@ def _path(parent: str, index: int) -> str:
 
 
 def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
-    """The Python search's annotated tree as nested JSON-able nodes."""
+    """The Python search's annotated tree as nested JSON-able nodes (an engine's tree with
+    what the drawing model writes beside each node: order, window, table hit)."""
     graph = tree.graph
     count = 0
+    looks = figure(tree).nodes if graph.graph["algorithm"] == "engine" else None
 
     def node(n: int, path: str, cut: str | None) -> dict[str, Any]:
         nonlocal count
@@ -78,7 +82,16 @@ def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
             )
         data = graph.nodes[n]
         kids = list(graph.successors(n))
-        return {
+        extra: dict[str, Any] = {}
+        if looks is not None:
+            look = looks[n]
+            notes = [look.table if look.answered else "", look.order, look.window]
+            extra = {
+                "notes": [t for t in notes if t],
+                "tableNote": "" if look.answered else look.table,
+                "table": look.table_kind if look.answered else None,
+            }
+        return extra | {
             "path": path,
             "key": _key(data["path"]),
             "move": data["move"],
@@ -208,8 +221,14 @@ def interactive_page(
     state: Any = None,
     title: str | None = None,
     boards: bool = False,
+    iterations: Sequence[GameTree] = (),
 ) -> str:
-    """The interactive page's HTML text (see :func:`write_interactive`)."""
+    """The interactive page's HTML text (see :func:`write_interactive`).
+
+    ``iterations``: trees drawn whole, one after the other (an engine's iterative deepening,
+    :func:`viz.engine_tree.write_engine_interactive`): the stepping controls step through them
+    instead of through the steps of one search; ``tree`` is the one shown first.
+    """
     if any(d.get("chance") for _, d in tree.graph.nodes(data=True)):
         raise VizError(  # the page's own search (on edited leaves) knows no chance nodes
             "the interactive page does not draw chance nodes; use the step-by-step page "
@@ -235,6 +254,11 @@ def interactive_page(
         "tree": editable if editable is not None else _from_graph(tree, boards),
         "frames": _frames(tree),
     }
+    if iterations:
+        data["iterations"] = [
+            {"tree": _from_graph(t, boards), "frames": _frames(t), "summary": summary_line(t)}
+            for t in iterations
+        ]
     name = escape(str(data["title"]))
     payload = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("</", "<\\/")
     controls = [
@@ -245,14 +269,16 @@ def interactive_page(
     ]
     if data["algorithm"] == "alphabeta":
         controls.append('<label><input id="labels" type="checkbox"> windows and ranges</label>')
-    last = len(tree.steps)
+    last, unit, shown = len(tree.steps), "step", len(tree.steps)
+    if iterations:
+        last, unit, shown = len(iterations) - 1, "iteration", len(iterations)
     stepping = (
         '<div class="controls" id="stepper">\n'
         '<button id="prev" type="button">&#9664; Previous</button>\n'
         '<button id="next" type="button">Next &#9654;</button>\n'
         f'<input id="slider" type="range" min="0" max="{last}" value="{last}" step="1"'
-        ' aria-label="step">\n'
-        f'<span id="counter">step {last} / {last}</span>\n</div>\n'
+        f' aria-label="{unit}">\n'
+        f'<span id="counter">{unit} {shown} / {shown}</span>\n</div>\n'
         f'<p id="caption">{escape(data["frames"]["captions"][-1])}</p>\n'
     )
     help_text = (
@@ -260,6 +286,15 @@ def interactive_page(
         "pseudocode's line of each step is highlighted. "
         "Click a node to collapse or expand its subtree (+n: the nodes it hides)."
     )
+    if iterations:
+        help_text = (
+            "Step through the iterations with Previous / Next, the slider or the arrow keys: "
+            "each is searched one ply deeper, the best move of the one before tried first. "
+            "Click a node to collapse or expand its subtree (+n: the nodes it hides). "
+            "Leaves cannot be edited here: the page's own search is the teaching alpha-beta, "
+            "which does not reproduce the engine's transposition table, move ordering and "
+            "null-window probes."
+        )
     if editable is not None:
         algorithm = data["algorithm"]
         options = "".join(

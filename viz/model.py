@@ -28,7 +28,16 @@ from viz.annotations import exercise_value
 from viz.build import PRUNING, GameTree, as_float
 from viz.errors import VizError
 from viz.mcts_tree import mcts_texts
-from viz.notation import SWAP, bound_text, cut_text, range_text, window_text
+from viz.notation import (
+    SWAP,
+    bound_text,
+    cut_text,
+    pair_window_text,
+    range_text,
+    table_entry_text,
+    table_note_text,
+    window_text,
+)
 
 __all__ = [
     "A4_TEXT_MM",
@@ -169,6 +178,10 @@ class NodeLook:
         title, state, role_name: how captions and tooltips name the node.
         bound_class: the bound kind the search gave it (``None``: unvalued or hidden).
         probe: Star2 searched only its first move here, for a bound (drawn dashed).
+        table, table_kind, answered: the engine's transposition-table hit here (``""``/None:
+            none): ``answered`` when the entry settled the node at once (drawn as the table),
+            ``table`` then its flag and depth (``LOWER d2``); else the entry's note (``table ≥1
+            LOWER, searched on``). ``table_kind`` is the entry's bound kind.
     """
 
     node: int
@@ -200,6 +213,9 @@ class NodeLook:
     bound_class: str | None
     folded: tuple[str, ...]
     probe: bool = False
+    table: str = ""
+    table_kind: str | None = None
+    answered: bool = False
 
 
 @attrs.frozen
@@ -311,6 +327,43 @@ def cut_at(tree: GameTree, node: int, view: str) -> str:
     return cut_text(value, alpha, fails_high=False)
 
 
+def _cut(tree: GameTree, node: int, edge: dict[str, Any], view: str) -> str:
+    """The cut written on a pruned move: the engine's trees carry it as the engine made it
+    (its window, in :mod:`viz.notation`); the teaching trees' is :func:`cut_at`."""
+    if tree.graph.graph["algorithm"] == "engine":
+        return str(edge["cut"])
+    return cut_at(tree, node, view)
+
+
+def _engine_look(graph: Any, node: int, data: dict[str, Any], look: NodeLook) -> NodeLook:
+    """What an engine node shows beyond a teaching node: the window on entry as a pair (or a
+    probe), its order of entry, and a table hit: the entry that answered it at once, or the
+    note of an entry that did not settle it (the node was searched on)."""
+    if look.kind != "node":
+        return look
+    searched_on = graph.out_degree(node) > 0
+    kind = data["table"]
+    answered = kind is not None and not data["leaf"] and not searched_on
+    window = ""
+    alpha, beta = as_float(data["alpha_in"]), as_float(data["beta_in"])
+    if not data["leaf"] and alpha is not None and beta is not None and not answered:
+        window = pair_window_text(alpha, beta)
+    table = ""
+    if answered:
+        table = table_entry_text(kind, data["table_depth"])
+    elif kind is not None and searched_on:
+        table = table_note_text(data["table_value"], kind)
+    return attrs.evolve(
+        look,
+        window=window,
+        range="",
+        order=f"#{data['order']}",
+        table=table,
+        table_kind=kind,
+        answered=answered,
+    )
+
+
 def node_window(data: dict[str, Any], view: str) -> str:
     """The window a node was entered with, ``α=3 β=+∞`` (negamax: the mover's window)."""
     alpha, beta = as_float(data["alpha_in"]), as_float(data["beta_in"])
@@ -347,6 +400,12 @@ def figure(
     frame = Frame(tree, step)
     graph = tree.graph
     mcts = graph.graph["algorithm"] == "mcts"
+    engine = graph.graph["algorithm"] == "engine"
+    if engine and (view != "minimax" or exercise):
+        raise VizError(
+            "the engine's tree is drawn as the engine searched it, from MAX's side: "
+            "not in the negamax view, nor as an exercise"
+        )
     labels = (alpha_beta_labels and graph.graph["algorithm"] in PRUNING) or mcts
     if view == "negamax" and any(d.get("chance") for _, d in graph.nodes(data=True)):
         raise VizError(
@@ -373,6 +432,8 @@ def figure(
             nodes[node] = attrs.evolve(
                 nodes[node], value=counts, range=ucb, window=exact, reserved="", bound_class=None
             )
+        if engine:  # windows, order of entry and table hits, always
+            nodes[node] = _engine_look(graph, node, data, nodes[node])
         if not boards:
             nodes[node] = attrs.evolve(nodes[node], board=None, cells=None)
     edges = []
@@ -387,7 +448,7 @@ def figure(
                 move=data["move"],
                 folded=tuple(child["folded"]),
                 pruned=pruned,
-                cut=cut_at(tree, u, view) if pruned and data["cut"] else "",
+                cut=_cut(tree, u, data, view) if pruned and data["cut"] else "",
                 cut_shown=frame.cut(child),
                 principal=bool(data["principal"]) and final,
                 optimal=bool(data["optimal"])
@@ -407,7 +468,7 @@ def figure(
         view=view,
         exercise=exercise,
         labels=labels,
-        order=order and not exercise,
+        order=(order or engine) and not exercise,
         final=frame.final,
         step=frame.step,
         current=frame.current,
@@ -436,6 +497,11 @@ def default_title(tree: GameTree, view: str = "minimax", style: str = "default")
     ('Alpha-beta on textbook from root', 'Alpha–beta search of a two-ply game tree')
     """
     facts = tree.graph.graph
+    if facts["algorithm"] == "engine":
+        return (
+            "Engine (negamax alpha-beta with a transposition table) on "
+            f"{facts['game']} from {facts['position']}"
+        )
     if facts["algorithm"] == "mcts":
         solver = " with MCTS-Solver" if facts.get("solver") else ""
         return (

@@ -5,7 +5,9 @@ its texts from here, so a number is written the same way everywhere: a true minu
 (U+2212, ``−3``, as in ``−∞``), ``+∞`` for infinity, integers without ``.0`` and other numbers
 to 3 significant digits (a diagram is crowded). A lower bound is written ``≥v``, an upper bound
 ``≤v``; the window a node is entered with ``α=v β=w``; the range its value is known to lie in
-``[lo, hi]`` (AIMA Figure 5.5); a cut-off ``v=2 ≤ α=3``.
+``[lo, hi]`` (AIMA Figure 5.5); a cut-off ``v=2 ≤ α=3``. The engine's trees write a window as a
+pair, ``(α, β)``, or ``probe v`` when it is a null window, and a transposition-table entry by its
+flag and the depth it was searched to: ``EXACT d3`` (``d∞``: to the end of the game).
 
 This module imports nothing from the rest of :mod:`viz`, so any module may use it (numbers are
 :func:`solver.results.format_value`'s, with a true minus).
@@ -23,10 +25,15 @@ __all__ = [
     "BOUND_SIGN",
     "MINUS",
     "SWAP",
+    "TABLE_FLAG",
     "bound_text",
     "cut_text",
+    "depth_text",
     "number",
+    "pair_window_text",
     "range_text",
+    "table_entry_text",
+    "table_note_text",
     "window_text",
 ]
 
@@ -39,6 +46,12 @@ BOUND_SIGN = {"exact": "", "lower": "≥", "upper": "≤"}
 
 SWAP = {"exact": "exact", "lower": "upper", "upper": "lower"}
 """A bound's kind once its value is negated (the negamax view of a MIN node)."""
+
+TABLE_FLAG = {"exact": "EXACT", "lower": "LOWER", "upper": "UPPER"}
+"""The transposition-table flag of each bound kind, in the engine's words."""
+
+PROBE_WIDTH = 1e-6
+"""A window narrower than this is a null-window probe."""
 
 _INF = float("inf")
 
@@ -93,3 +106,43 @@ def cut_text(value: float, limit: float, *, fails_high: bool) -> str:
     if fails_high:
         return f"v={number(value)} ≥ β={number(limit)}"
     return f"v={number(value)} ≤ α={number(limit)}"
+
+
+def pair_window_text(alpha: float, beta: float) -> str:
+    """A window as the engine's trees write it: ``(α, β)``, or ``probe v`` for a null window
+    (the engine asks "is the value above v?").
+
+    >>> pair_window_text(float("-inf"), 2), pair_window_text(-1.0000000000000002, -0.99999999)
+    ('(−∞, 2)', 'probe −1')
+    """
+    if beta - alpha < PROBE_WIDTH:
+        return "probe " + number((alpha + beta) / 2)
+    return f"({number(alpha)}, {number(beta)})"
+
+
+def depth_text(depth: int | None) -> str:
+    """The depth a table entry was searched to: ``3``, or ``∞`` (None or −1: to the end).
+
+    >>> depth_text(3), depth_text(-1)
+    ('3', '∞')
+    """
+    return "∞" if depth is None or depth < 0 else str(depth)
+
+
+def table_entry_text(bound: str, depth: int | None) -> str:
+    """A table entry that answered a position at once: its flag and depth, ``LOWER d2``.
+
+    >>> table_entry_text("lower", 2), table_entry_text("exact", -1)
+    ('LOWER d2', 'EXACT d∞')
+    """
+    return f"{TABLE_FLAG[bound]} d{depth_text(depth)}"
+
+
+def table_note_text(value: float, bound: str) -> str:
+    """A table entry that did not settle its position (searched on): ``table ≥1 LOWER, searched
+    on``; an exact entry is written ``=v``.
+
+    >>> table_note_text(1, "lower"), table_note_text(-1, "exact")
+    ('table ≥1 LOWER, searched on', 'table =−1 EXACT, searched on')
+    """
+    return f"table {BOUND_SIGN[bound] or '='}{number(value)} {TABLE_FLAG[bound]}, searched on"

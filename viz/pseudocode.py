@@ -105,6 +105,27 @@ _STAR = (
     ("chance-return", "  return Σ_i p_i · v_i"),
 )
 
+_ENGINE = (
+    ("", "function ITERATIVE-DEEPENING(state) returns a move"),
+    ("", "  for depth ← 1, 2, … until the answer is exact or the depth limit"),
+    ("", "    v, move ← NEGAMAX(state, depth, −∞, +∞)"),
+    ("", "      (the table keeps every position searched: the last best move comes first)"),
+    ("", "  return move"),
+    ("", ""),
+    ("", "function NEGAMAX(state, depth, α, β) returns a value  (for the player to move)"),
+    ("", "  if the table has state searched to this depth:"),
+    ("", "    EXACT v: return v     LOWER v: α ← max(α, v)     UPPER v: β ← min(β, v)"),
+    ("", "    if α ≥ β then return v"),
+    ("", "  if IS-TERMINAL(state) or depth = 0 then return its value"),
+    ("", "  v ← −∞"),
+    ("", "  for each a in ACTIONS(state), the table's move first, then by history do"),
+    ("", "    first move: v_a ← −NEGAMAX(RESULT(state, a), depth − 1, −β, −α)"),
+    ("", "    others: a null window (probe α): is v_a > α?  if so, search again in (v_a, β)"),
+    ("", "    v ← max(v, v_a);  α ← max(α, v)"),
+    ("", "    if v ≥ β then store LOWER v; return v  (the other moves are cut off)"),
+    ("", "  store v: UPPER if v ≤ α on entry, else EXACT;  return v"),
+)
+
 PSEUDOCODE = {
     "minimax": _MINIMAX,
     "alphabeta": _ALPHABETA,
@@ -112,10 +133,12 @@ PSEUDOCODE = {
     "star1": _STAR,
     "star2": _STAR,
     "mcts": _MCTS,
+    "engine": _ENGINE,
 }
 """Each search's pseudocode (AIMA 4th edition, Figures 5.3, 5.7 and 5.11, §5.5; Ballard 1983
-for *-minimax), as (key, text) lines: the key names a line a step can carry out ("" for the
-others)."""
+for *-minimax; the engine's iterative deepening and principal-variation search with its
+transposition table, :mod:`solver.engine`), as (key, text) lines: the key names a line a step
+can carry out ("" for the others)."""
 
 
 def step_lines(tree: GameTree) -> list[str | None]:

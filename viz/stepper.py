@@ -24,6 +24,7 @@ __all__ = [
     "frame_paths",
     "frame_svg",
     "stepper_svg",
+    "tag_values",
 ]
 
 Change = tuple[int, bool, str, str, str]
@@ -39,17 +40,30 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def stepper_svg(tree: GameTree, **looks: Any) -> str:
-    """The finished diagram's SVG with its value and range texts tagged for the frames.
+    """The finished diagram's SVG with its value and range texts tagged for the frames
+    (:func:`tag_values`; a value text is either blank or its final text, which the layout made
+    room for), and the frames' style sheet.
+
+    ``looks`` are :func:`viz.dot.to_dot` options (boards, alpha_beta_labels, order, view, title).
+    """
+    svg = pipe(readable_dot(tree, marks=True, **looks), "svg").decode()
+    return re.sub(
+        r"(<svg\b[^>]*>)",
+        lambda m: m.group(1) + f"\n<style>{STYLE}</style>",
+        tag_values(svg),
+        count=1,
+    )
+
+
+def tag_values(svg: str) -> str:
+    """Tag a drawing's value and range texts, found by their marker colours, for a page.
 
     Each node's value text gets ``data-v="<node>"`` and its range text ``data-r="<node>"``,
     the range centred on the node (``text-anchor="middle"``): its width changes from frame to
     frame. Its first shape (the outline, or a table node's background) gets the class
     ``outline``, which the style sheet fills for the ``current`` node, however deep Graphviz
-    nests it (a node with a tooltip sits inside ``<g><a>``). (A value text is either blank or
-    its final text, which the layout made room for.)
-    ``looks`` are :func:`viz.dot.to_dot` options (boards, alpha_beta_labels, order, view, title).
+    nests it (a node with a tooltip sits inside ``<g><a>``).
     """
-    svg = pipe(readable_dot(tree, marks=True, **looks), "svg").decode()
 
     def tag(match: re.Match[str]) -> str:
         ident, classes, body = match.groups()
@@ -75,10 +89,7 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
         body = _SHAPE.sub(r'<\1 class="outline" ', body, count=1)
         return f'<g id="{ident}" class="{classes}">{_TEXT.sub(retag, body)}</g>'
 
-    tagged = _GROUP.sub(tag, svg)
-    return re.sub(
-        r"(<svg\b[^>]*>)", lambda m: m.group(1) + f"\n<style>{STYLE}</style>", tagged, count=1
-    )
+    return _GROUP.sub(tag, svg)
 
 
 STYLE = """

@@ -69,6 +69,9 @@ _COLOURS = {
     "pruned": "9A9A9A",
     "cut": "B03A2E",
     "hits": "7B3FA0",
+    "table": "7B3FA0",
+    "tablefill": "EFE6F5",
+    "oraclefill": "E6F5E6",
     "walked": PATH_COLOUR.lstrip("#").upper(),
 }
 
@@ -233,6 +236,8 @@ def _notes(fig: Figure, shape: NodeLook) -> list[tuple[str, str]]:
             out.append((shape.window, latex_text(shape.window)))
     if shape.order and not shape.leaf:
         out.append((shape.order, latex_text(shape.order)))
+    if shape.table and not shape.answered:  # an engine's table entry that did not settle it
+        out.append((shape.table, r"{\color{table}" + latex_text(shape.table) + "}"))
     for edge in fig.edges:
         if edge.parent == shape.node and edge.cut and edge.cut_shown and edge.visible:
             out.append(("✂ " + edge.cut, r"{\color{cut}" + latex_text(edge.cut) + "}"))
@@ -264,12 +269,19 @@ def _note_width(fig: Figure, shape: NodeLook) -> float:
 
 def _extent(fig: Figure, shape: NodeLook, sizes: _Sizes) -> tuple[float, float]:
     """How far the node and its name and notes reach left and right of its centre (cm)."""
-    half = sizes.half_w + (0.1 if shape.kind == "summary" else 0.0)
-    if shape.leaf:
-        half = _leaf_half(shape, sizes)
+    half = _half(shape, sizes)
     left = half + (0.1 + 0.2 * len(shape.name) if shape.name else 0.0)
     notes = _note_width(fig, shape)
     return left, half + (0.08 + notes if notes else 0.0)
+
+
+def _half(shape: NodeLook, sizes: _Sizes) -> float:
+    """Half a node's drawn width (cm): a leaf's box, a summary's, a table's or a triangle."""
+    if shape.leaf:
+        return _leaf_half(shape, sizes)
+    if shape.answered:  # the engine's table: wide enough for its flag and depth (\tiny)
+        return max(sizes.half_w, 0.065 * len(shape.table) + 0.16)
+    return sizes.half_w + (0.1 if shape.kind == "summary" else 0.0)
 
 
 def _leaf_half(shape: NodeLook, sizes: _Sizes) -> float:
@@ -341,6 +353,14 @@ def _layout(figures: Iterable[Figure], sizes: _Sizes) -> dict[int, tuple[float, 
 
 
 def _shape_path(shape: NodeLook, x: float, y: float, w: float, h: float) -> str:
+    if shape.answered:  # a cylinder, the engine's transposition table
+        e = h / 4
+        arc = f"x radius={_fmt(w)}, y radius={_fmt(e)}"
+        return (
+            f"({_fmt(x - w)},{_fmt(y + h - e)}) -- ({_fmt(x - w)},{_fmt(y - h + e)}) "
+            f"arc[start angle=180, end angle=360, {arc}] -- ({_fmt(x + w)},{_fmt(y + h - e)}) "
+            f"arc[start angle=0, end angle=180, {arc}] -- cycle"
+        )
     if shape.kind == "summary" or shape.leaf or shape.board:
         corners = [(x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)]
     elif shape.role == "chance":  # a circle, as AIMA draws chance nodes
@@ -360,9 +380,9 @@ def _node_commands(
         return []
     x, y = at
     kind, leaf, player = shape.kind, shape.leaf, shape.player
-    half_w = _leaf_half(shape, sizes) if leaf else sizes.half_w
+    half_w = _half(shape, sizes) - (0.1 if kind == "summary" else 0.0)
     path = _shape_path(shape, x, y, half_w + (0.1 if kind == "summary" else 0.0), sizes.half_h)
-    rounded = ", rounded corners=3pt" if leaf == "horizon" or kind == "summary" else ""
+    rounded = ", rounded corners=3pt" if leaf in ("horizon", "oracle") or kind == "summary" else ""
     here = f"({_fmt(x)},{_fmt(y)})"
     out = []
     if kind == "summary":
@@ -379,20 +399,31 @@ def _node_commands(
             out.append(rf"\node[font=\footnotesize, text=pruned] at {here} {{{value}}};")
     else:
         fill = (
-            "horizonfill"
-            if leaf == "horizon"
-            else ("white" if leaf else ("maxfill", "minfill")[player])
+            {"horizon": "horizonfill", "oracle": "oraclefill"}.get(leaf, "white")
+            if leaf
+            else ("maxfill", "minfill")[player]
         )
         if shape.role == "chance":
             fill = "chancefill"
+        if shape.answered:
+            fill = "tablefill"
         if shape.current:
             fill = "current"
         pen = "very thick" if shape.principal else "thin"
         colour = "optimal" if shape.optimal and not shape.principal else "black"
         if colour == "optimal":
             pen = "thick"
+        if shape.answered:
+            colour = "table"
         dashes = ", dashed" if shape.probe else ""  # Star2's probe: its first move only
         out.append(rf"\filldraw[fill={fill}, draw={colour}, {pen}{rounded}{dashes}] {path};")
+        if shape.answered:  # the front of the cylinder's lid
+            e = sizes.half_h / 4
+            out.append(
+                rf"\draw[draw=table, {pen}] ({_fmt(x - half_w)},{_fmt(y + sizes.half_h - e)}) "
+                f"arc[start angle=180, end angle=360, x radius={_fmt(half_w)}, "
+                f"y radius={_fmt(e)}];"
+            )
         out += _value_commands(shape, x, y, half_w)
     if shape.name:
         out.append(
@@ -425,6 +456,8 @@ def _value_commands(shape: NodeLook, x: float, y: float, half_w: float) -> list[
             lines.append(rf"{{\scriptsize {value}}}")
     elif value:
         lines.append(rf"{{\bfseries\boldmath {value}}}")
+    if shape.answered:  # the table entry's flag and depth
+        lines.append(rf"{{\tiny\color{{table}}{latex_text(shape.table)}}}")
     if shape.hits > 1:
         lines.append(rf"{{\scriptsize\color{{hits}}$\times${shape.hits}}}")
     if shape.order and leaf:
@@ -435,6 +468,8 @@ def _value_commands(shape: NodeLook, x: float, y: float, half_w: float) -> list[
         return []
     # a triangle's text sits low in an up-triangle and high in a down-triangle, where it is wide
     shift = 0.0 if leaf or shape.board else (-0.09 if player == 0 else 0.09)
+    if shape.answered:  # below the cylinder's lid
+        shift = -0.06
     if shape.role == "chance":
         shift = 0.0
     size = (
@@ -508,7 +543,9 @@ def _caption(
                 else summary_line(tree)
             )
         )
-    if legend:
+    if legend and facts["algorithm"] == "engine":
+        rows.append(r"{\scriptsize " + "; ".join(_ENGINE_LEGEND) + "}")
+    elif legend:
         items = [
             r"$\triangle$ MAX takes the largest value",
             r"$\bigtriangledown$ MIN the smallest",
@@ -544,6 +581,19 @@ def _caption(
         rf"text width={_fmt(width)}cm] at ({_fmt(left)},{_fmt(bottom)}) "
         "{" + r"\\ ".join(rows) + "};"
     )
+
+
+_ENGINE_LEGEND = (
+    r"$\triangle$ MAX, $\bigtriangledown$ MIN, box: end of the game (yellow: the horizon)",
+    r"{\color{table}cylinder}: answered by the table, $=v$ EXACT, $\geq v$ LOWER, "
+    r"$\leq v$ UPPER, d the depth stored",
+    r"$\geq v$ / $\leq v$ on a node: the engine stored a bound",
+    r"$(\alpha, \beta)$: the window on entry; probe $v$: a null window",
+    r"\#$k$: order of entry",
+    r"\textbf{bold}: principal variation",
+    r"{\color{pruned}dashed}: cut off ({\color{cut}$\times$ the cut})",
+)
+"""The legend of an engine's tree, as its Graphviz picture words it."""
 
 
 def _spans(steps: list[list[str]]) -> list[tuple[int, int, list[str]]]:

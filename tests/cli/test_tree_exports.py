@@ -110,8 +110,35 @@ class TestEngineTree:
 
     def test_engine_refuses_what_it_cannot_draw(self, run, tmp_path):
         """Options of the teaching trees are refused with -a engine, naming them."""
-        result = run("tree", "tictactoe", "-a", "engine", "--html", str(tmp_path / "x.html"))
-        assert result.code == 2 and "--html" in result.err
+        out = str(tmp_path / "x.html")
+        for flag in (("--collapse",), ("--view", "negamax"), ("--boards",)):
+            result = run("tree", "tictactoe", "-a", "engine", "--html", out, *flag)
+            assert result.code == 2 and flag[0] in result.err, result.err
+        result = run("tree", "textbook", "--frames", str(tmp_path / "f"), "--frame-format", "tex")
+        assert result.code == 2 and "-a engine" in result.err and "--beamer" in result.err
+
+    def test_every_iteration_in_tikz_and_the_pages(self, run, tmp_path):
+        """-a engine: a TikZ document per iteration (--frame-format tex), the step-by-step and
+        interactive pages of the iterations, and -o FILE.tex the last iteration, at once."""
+        args = ("tree", "tictactoe", "-p", "xo./.xo/.x.", "-a", "engine")
+        html, page, tex = (tmp_path / n for n in ("steps.html", "page.html", "last.tex"))
+        result = run(
+            *args,
+            *("--frames", str(tmp_path / "it"), "--frame-format", "tex"),
+            *("--interactive", str(page), "-o", str(tex), "--json"),
+        )
+        assert result.code == 0, result.err
+        assert [s["written"].rsplit("/", 1)[1] for s in result.json()["iterations"]] == [
+            f"iteration-0{k}.tex" for k in (1, 2, 3, 4)
+        ]
+        assert "iteration 4 of 4" in tex.read_text(encoding="utf-8")
+        assert "iteration 4 / 4" in page.read_text(encoding="utf-8")
+        result = run(*args, "--html", str(html))
+        assert result.code == 0, result.err
+        assert (
+            f"wrote {html}" in result.out
+            and html.read_text(encoding="utf-8").count('class="picture"') == 4
+        )
 
     def test_every_iteration_with_frames(self, run, tmp_path):
         """-a engine --frames DIR: iterative deepening step by step, a PNG per iteration, and
@@ -130,7 +157,7 @@ class TestEngineTree:
         assert sorted(p.name for p in out.iterdir()) == [
             f"iteration-0{k}.png" for k in (1, 2, 3, 4)
         ]
-        assert run(*args, "-o", str(tmp_path / "x.svg")).code == 2
+        assert run(*args, "--boards").code == 2
 
     def test_engine_too_large_names_the_flags(self, run, tmp_path):
         """The empty board's engine tree is refused, naming --depth and --max-nodes."""

@@ -11,6 +11,8 @@
   var root = DATA.tree, algorithm = DATA.algorithm, selected = null, stats = null;
   var FRAMES = DATA.frames, steps = null;
   var last = FRAMES.captions.length - 1, frame = last;  // the step shown (last: finished)
+  // an engine's iterative deepening: one tree per iteration, the stepper steps through them
+  var ITERATIONS = DATA.iterations || null, iteration = ITERATIONS ? ITERATIONS.length - 1 : 0;
   var mcts = DATA.algorithm === "mcts";
   var zoom = 1.4, labels = DATA.algorithm === "alphabeta";  // large enough to project
   var NOTE_GAP = 130;  // the least distance between leaves when windows and ranges are shown
@@ -219,6 +221,13 @@
   // ---- layout: leaves (and collapsed nodes) left to right, parents centred over children ----
   // a leaf is as wide as its label (Ayoayo's captured seeds [12, 8]) and its value
   function notesWidth(n) {  // the texts written beside a node: MCTS's W/N, UCB and exact value
+    if (n.notes) {  // an engine's node: order, window and table hit, as the model writes them
+      var widest = 0;
+      n.notes.concat(n.tableNote ? [n.tableNote] : []).forEach(function (t) {
+        widest = Math.max(widest, t.length);
+      });
+      return 6.2 * widest;
+    }
     if (!mcts) { return 0; }
     var wide = 0;
     pythonLook(n, last).slice(1).forEach(function (t) { wide = Math.max(wide, t.length); });
@@ -235,11 +244,14 @@
       if (n.children.length === 0 || n.collapsed) {
         var half = halfWidth(n), notes = notesWidth(n);
         n.x = cursor + Math.max(half, BOARD_W / 2);
-        cursor += Math.max(step, 2 * half + 8, notes ? half + notes + 24 : 0, BOARD_W + 14);
+        var beside = n.notes ? 2 * half + notes + 14 : (notes ? half + notes + 24 : 0);
+        cursor += Math.max(step, 2 * half + 8, beside, BOARD_W + 14);
         return;
       }
       n.children.forEach(function (c) { place(c, d + 1); });
       n.x = (n.children[0].x + n.children[n.children.length - 1].x) / 2;
+      // what is placed later stands right of this node's notes (an engine's window, order)
+      if (n.notes) { cursor = Math.max(cursor, n.x + HALF_W + notesWidth(n) + 16); }
     }
     place(root, 0);
     // room on the right for a cut written beside the last pruned edge, or a node's notes
@@ -263,6 +275,13 @@
   }
   function shape(n, g) {
     var x = n.x, y = n.y, pts, half = halfWidth(n);
+    if (n.table && n.kind === "node") {  // answered by the engine's table: a cylinder
+      var body = el("rect", { x: x - HALF_W, y: y - HALF_H, width: 2 * HALF_W, height: 2 * HALF_H,
+        rx: HALF_W, ry: 5 }, g);
+      el("path", { d: "M" + (x - HALF_W) + "," + (y - HALF_H + 5) + " a" + HALF_W + ",5 0 0,0 " +
+        2 * HALF_W + ",0", class: "lid" }, g);
+      return body;
+    }
     if (n.leaf || n.kind === "summary") {
       return el("rect", { x: x - half, y: y - HALF_H, width: 2 * half, height: 2 * HALF_H,
         rx: n.leaf === "horizon" || n.kind === "summary" ? 6 : 0 }, g);
@@ -289,6 +308,7 @@
       if (stepping && !seen[0]) { return; }  // not reached yet: laid out, not drawn
       var role = n.leaf ? "leaf" : (n.kind === "summary" ? "summary" : (n.player === 0 ? "max" : "min"));
       var cls = ["node", role, n.kind];
+      if (n.table && n.kind === "node") { cls.push("table"); }
       if (n.principal) { cls.push("principal"); }
       if (n.optimal && !n.principal) { cls.push("optimal"); }
       if (n.collapsed) { cls.push("collapsed"); }
@@ -317,6 +337,15 @@
       if (labels && !(n.children.length === 0) && n.kind === "node" && !mcts) {
         text(stepping ? seen[2] : rangeText(n), { x: n.x + HALF_W + 4, y: n.y - 2, class: "range" }, g);
         text(windowText(n), { x: n.x + HALF_W + 4, y: n.y + 11, class: "window" }, g);
+      }
+      if (n.notes && n.kind === "node") {  // an engine's node: the model's texts beside it
+        var right = n.leaf ? halfWidth(n) : HALF_W;
+        n.notes.forEach(function (t, i) {
+          text(t, { x: n.x + right + 4, y: n.y - 6 + 12 * i, class: i === 0 && n.table ? "tableflag" : "note" }, g);
+        });
+        if (n.tableNote) {
+          text(n.tableNote, { x: n.x + right + 4, y: n.y - 6 + 12 * n.notes.length, class: "tablenote" }, g);
+        }
       }
       if (mcts) {  // W/N, the UCB terms and the exact value, as the drawing model writes them
         var at = n.leaf ? halfWidth(n) : HALF_W;
@@ -362,6 +391,12 @@
     var slider = document.getElementById("slider");
     slider.max = String(last); slider.value = String(frame);
     document.getElementById("counter").textContent = "step " + frame + " / " + last;
+    if (ITERATIONS) {
+      slider.max = String(ITERATIONS.length - 1); slider.value = String(iteration);
+      document.getElementById("counter").textContent =
+        "iteration " + (iteration + 1) + " / " + ITERATIONS.length;
+      document.body.setAttribute("data-iteration", String(iteration));
+    }
     document.getElementById("caption").textContent = caption(frame);
     var line = frame < last ? lineAt(frame) : null;
     Array.prototype.forEach.call(document.querySelectorAll("#pseudocode span"), function (s) {
@@ -369,7 +404,16 @@
     });
     document.body.setAttribute("data-step", String(frame));
   }
+  function showIteration(k) {  // an engine's iteration k (from 0), drawn whole
+    iteration = Math.max(0, Math.min(ITERATIONS.length - 1, k));
+    var it = ITERATIONS[iteration];
+    root = it.tree; FRAMES = it.frames; DATA.summary = it.summary;
+    last = FRAMES.captions.length - 1; frame = last; selected = null;
+    draw();
+  }
+  function position() { return ITERATIONS ? iteration : frame; }
   function goTo(k) {  // show step k, scrolled so that the node of the step is on screen
+    if (ITERATIONS) { showIteration(k); return; }
     frame = Math.max(0, Math.min(last, k)); draw();
     var g = document.querySelector("#tree g.node.current"), n = g && find(g.getAttribute("data-path"));
     if (n && (n.x * zoom < scroller.scrollLeft || n.x * zoom > scroller.scrollLeft + scroller.clientWidth)) {
@@ -441,15 +485,15 @@
   document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 1.25); });
   document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom / 1.25); });
   document.getElementById("fit").addEventListener("click", fit);
-  document.getElementById("prev").addEventListener("click", function () { goTo(frame - 1); });
-  document.getElementById("next").addEventListener("click", function () { goTo(frame + 1); });
+  document.getElementById("prev").addEventListener("click", function () { goTo(position() - 1); });
+  document.getElementById("next").addEventListener("click", function () { goTo(position() + 1); });
   document.getElementById("slider").addEventListener("input", function () {
     goTo(parseInt(this.value, 10));
   });
   document.addEventListener("keydown", function (e) {
     if (e.target && e.target.tagName === "INPUT" && e.target.type !== "range") { return; }
-    if (e.key === "ArrowRight") { goTo(frame + 1); }
-    if (e.key === "ArrowLeft") { goTo(frame - 1); }
+    if (e.key === "ArrowRight") { goTo(position() + 1); }
+    if (e.key === "ArrowLeft") { goTo(position() - 1); }
   });
   var labelBox = document.getElementById("labels");
   if (labelBox) {
@@ -470,9 +514,15 @@
   function report() {
     var rows = [];
     Array.prototype.forEach.call(document.querySelectorAll("#tree g.node"), function (g) {
-      rows.push([g.getAttribute("data-path"), g.getAttribute("data-kind"),
+      var row = [g.getAttribute("data-path"), g.getAttribute("data-kind"),
         g.getAttribute("data-value"), g.getAttribute("data-bound"),
-        g.classList.contains("principal") ? "principal" : "-"].join(" "));
+        g.classList.contains("principal") ? "principal" : "-"];
+      var notes = g.querySelectorAll("text.note, text.tableflag, text.tablenote");
+      if (notes.length) {  // an engine's node: what is written beside it, and its value
+        row.push(Array.prototype.map.call(notes, function (t) { return t.textContent; }).join("|"),
+          "value=" + g.querySelector("text.value").textContent);
+      }
+      rows.push(row.join(" "));
     });
     rows.push("summary " + document.getElementById("summary").textContent);
     var lit = document.querySelector("#pseudocode span.now"), now = document.querySelector("#tree g.node.current");
@@ -481,6 +531,7 @@
       Array.prototype.map.call(document.querySelectorAll("#tree g.edge.path"),
         function (g) { return g.getAttribute("data-child"); }).join(","));
     rows.push("caption " + document.getElementById("caption").textContent);
+    if (ITERATIONS) { rows.push("iteration " + (iteration + 1) + " / " + ITERATIONS.length); }
     return rows.join("\n");
   }
   // every frame as this page shows it: each node's look by key, the line, the current node
@@ -534,7 +585,9 @@
         if (h) { h.dispatchEvent(new MouseEvent("mouseover", { bubbles: true })); }
       }
       if (m[1] === "report") { reports.push(report()); }
-      if (m[1] === "step") { goTo(m[2] === "end" ? last : parseInt(m[2], 10)); }
+      if (m[1] === "step") {
+        goTo(m[2] === "end" ? (ITERATIONS ? ITERATIONS.length - 1 : last) : parseInt(m[2], 10));
+      }
       if (m[1] === "boxes") { reports.push("boxes " + JSON.stringify(textBoxes())); }
       if (m[1] === "frames") { reports.push("frames " + JSON.stringify(allFrames())); }
     });

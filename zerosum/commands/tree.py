@@ -44,7 +44,8 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         choices=("minimax", "alphabeta", "engine", "mcts", "expectiminimax", "star1", "star2"),
         default="minimax",
         help="the search to draw (default: minimax; engine: the fast search's last iteration, "
-        "with its table hits; mcts: Monte Carlo tree search after --iterations; for games "
+        "with its table hits, or with --frames/--html/--interactive every iteration; mcts: "
+        "Monte Carlo tree search after --iterations; for games "
         "with chance: expectiminimax, or *-minimax's star1 and star2, which prune at chance "
         "nodes within --bounds)",
     )
@@ -206,9 +207,10 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     steps.add_argument("--html", metavar="FILE", help="write a step-by-step page to FILE.html")
     tree.add_argument(
         "--frame-format",
-        choices=("svg", "png"),
+        choices=("svg", "png", "tex"),
         default="svg",
-        help="picture format of --frames (default: svg)",
+        help="picture format of --frames (default: svg; tex: a TikZ document per iteration "
+        "of -a engine)",
     )
     tree.add_argument(
         "--force", "-f", action="store_true", help="replace existing output files and frames"
@@ -404,6 +406,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
         checked_output(args.html, "--html", args.force)
     if args.frames is not None:
         checked_frames(args.frames, args.force)
+    if args.frame_format == "tex" and (args.frames is None or args.algorithm != "engine"):
+        raise UsageError(
+            "--frame-format tex writes a TikZ document per iteration of -a engine --frames DIR; "
+            "for the steps of a teaching search in TikZ use -o FILE.tex --beamer"
+        )
 
 
 def _write(
@@ -560,34 +567,38 @@ def _check_pages_and_tikz(args: argparse.Namespace) -> None:
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
-    """``tree -a engine``: the engine's last iteration, drawn with its table hits; with
-    ``--frames DIR``, iterative deepening step by step: every iteration's tree."""
+    """``tree -a engine``: the engine's last iteration, drawn with its table hits (``-o``, any
+    picture format or TikZ); with ``--frames DIR``, ``--html`` or ``--interactive``, iterative
+    deepening step by step: every iteration's tree."""
     from viz.engine_tree import ENGINE_FORMATS, engine_tree, render_engine
 
-    if args.frames is not None:
-        return _engine_iterations(args, io, game, state)
     unsupported = [
         flag
         for flag, given in (
-            ("--html", args.html),
-            ("--interactive", args.interactive),
             ("--transpositions", args.transpositions),
             ("--collapse", args.collapse),
             ("--fold-symmetries", args.fold_symmetries),
             ("--boards", args.boards),
             ("--exercise", args.exercise),
+            ("--view negamax", args.view != "minimax"),
         )
         if given
     ]
-    if unsupported or args.output is None:
+    if unsupported:
         raise UsageError(
             f"-a engine draws one picture with -o FILE ({', '.join(ENGINE_FORMATS)}), or "
-            "every iteration with --frames DIR; "
-            + (f"not {', '.join(unsupported)}" if unsupported else "say where: -o FILE.svg")
+            "every iteration with --frames DIR, --html FILE or --interactive FILE; "
+            f"not {', '.join(unsupported)}"
         )
+    if args.frames is not None or args.html is not None or args.interactive is not None:
+        return _engine_iterations(args, io, game, state)
+    assert args.output is not None  # _check_outputs asked for a destination
     with _engine_errors():
         tree = engine_tree(game, state, args.depth, max_nodes=args.max_nodes)
-        written = str(render_engine(tree, args.output, title=args.title, overwrite=args.force))
+        if args.output.lower().endswith(".tex"):
+            written = _engine_tikz(tree, args.output, args)
+        else:
+            written = str(render_engine(tree, args.output, title=args.title, overwrite=args.force))
     result = tree.result
     if args.json:
         io.json(
@@ -619,6 +630,13 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     return EXIT_OK
 
 
+def _engine_tikz(tree: Any, path: str, args: argparse.Namespace) -> str:
+    """An engine's tree as TikZ, shaped by --tikz-body, --tikz-pieces and --beamer."""
+    from viz.engine_tree import engine_game_tree
+
+    return _picture(engine_game_tree(tree), path, args, {})
+
+
 @contextlib.contextmanager
 def _engine_errors() -> Iterator[None]:
     """The engine drawing's errors in the command line's words."""
@@ -637,30 +655,42 @@ def _engine_errors() -> Iterator[None]:
 
 
 def _engine_iterations(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
-    """``tree -a engine --frames DIR``: one picture per iteration of iterative deepening."""
-    from viz.engine_tree import engine_iterations, summary_line, write_engine_iterations
+    """``tree -a engine --frames DIR`` (a picture per iteration, ``--frame-format``),
+    ``--html FILE`` (the step-by-step page of the iterations), ``--interactive FILE`` (the
+    page to step through and fold them), and ``-o FILE`` the last iteration."""
+    from viz.engine_tree import (
+        engine_iterations,
+        render_engine,
+        summary_line,
+        write_engine_html,
+        write_engine_interactive,
+        write_engine_iterations,
+    )
 
-    unsupported = [
-        flag
-        for flag, given in (
-            ("-o", args.output),
-            ("--html", args.html),
-            ("--interactive", args.interactive),
-            ("--boards", args.boards),
-            ("--exercise", args.exercise),
-        )
-        if given
-    ]
-    if unsupported:
-        raise UsageError(
-            "-a engine --frames DIR draws one picture per iteration; "
-            f"not with {', '.join(unsupported)}"
-        )
     with _engine_errors():
         trees = engine_iterations(game, state, args.depth, max_nodes=args.max_nodes)
-        written = write_engine_iterations(
-            trees, args.frames, format=args.frame_format, title=args.title, overwrite=args.force
-        )
+        paths: list[str | None] = [None] * len(trees)
+        written: list[str] = []
+        if args.frames is not None:
+            frames = write_engine_iterations(
+                trees, args.frames, format=args.frame_format, title=args.title, overwrite=args.force
+            )
+            paths = [str(p) for p in frames]
+            written.append(f"{len(frames)} iterations in {args.frames}")
+        if args.html is not None:
+            page = write_engine_html(trees, args.html, title=args.title, overwrite=args.force)
+            written.append(str(page))
+        if args.interactive is not None:
+            page = write_engine_interactive(
+                trees, args.interactive, title=args.title, overwrite=args.force
+            )
+            written.append(str(page))
+        if args.output is not None:  # the last iteration's picture
+            if args.output.lower().endswith(".tex"):
+                written.append(_engine_tikz(trees[-1], args.output, args))
+            else:
+                out = render_engine(trees[-1], args.output, title=args.title, overwrite=args.force)
+                written.append(str(out))
     if args.json:
         io.json(
             {
@@ -677,15 +707,19 @@ def _engine_iterations(args: argparse.Namespace, io: Io, game: Any, state: Any) 
                         "pv": tree.graph.graph["pv"],
                         "nodes_searched": tree.searched,
                         "table_hits": tree.hits,
-                        "written": str(path),
+                        **({"written": path} if path is not None else {}),
                     }
-                    for tree, path in zip(trees, written, strict=True)
+                    for tree, path in zip(trees, paths, strict=True)
                 ],
+                "written": written,
             }
         )
         return EXIT_OK
-    for tree, path in zip(trees, written, strict=True):
-        io.print(f"{path}: {summary_line(tree)}")
+    for tree, path in zip(trees, paths, strict=True):
+        io.print(f"{path or f'iteration {tree.number}'}: {summary_line(tree)}")
+    for item in written:
+        if args.frames is None or not item.endswith(f" in {args.frames}"):
+            io.print(f"wrote {item}")
     return EXIT_OK
 
 
