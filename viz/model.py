@@ -28,7 +28,7 @@ from viz.annotations import exercise_value
 from viz.build import PRUNING, GameTree, as_float
 from viz.errors import VizError
 from viz.mcts_tree import mcts_texts
-from viz.notation import SWAP, bound_text, cut_text, range_text, window_text
+from viz.notation import SWAP, bound_text, cut_text, range_text, ucb_text, window_text
 
 __all__ = [
     "A4_TEXT_MM",
@@ -169,6 +169,12 @@ class NodeLook:
         title, state, role_name: how captions and tooltips name the node.
         bound_class: the bound kind the search gave it (``None``: unvalued or hidden).
         probe: Star2 searched only its first move here, for a bound (drawn dashed).
+        notes: the node carries the rows ``range`` and ``window`` (room kept for them even
+            while they are empty): an inner node with alpha-beta labels, every node of an
+            MCTS tree (its UCB terms and exact value; terminal leaves too).
+        range_room: a range text wider than ``range`` that the node shows at another step
+            (an MCTS child's ``UCB +∞ (unvisited)``), for which a layout drawn once keeps
+            room; ``""`` for none.
     """
 
     node: int
@@ -200,6 +206,8 @@ class NodeLook:
     bound_class: str | None
     folded: tuple[str, ...]
     probe: bool = False
+    notes: bool = False
+    range_room: str = ""
 
 
 @attrs.frozen
@@ -370,8 +378,17 @@ def figure(
             )
         if mcts:  # counts, UCB terms and exact value in the value, range and window rows
             counts, ucb, exact = mcts_texts(graph, node, None if frame.final else frame.step)
+            # every child is unvisited at the steps that add it (see mcts_texts)
+            room = ucb_text(None) if node != tree.root else ""
             nodes[node] = attrs.evolve(
-                nodes[node], value=counts, range=ucb, window=exact, reserved="", bound_class=None
+                nodes[node],
+                value=counts,
+                range=ucb,
+                window=exact,
+                reserved="",
+                bound_class=None,
+                notes=True,
+                range_room=room if len(room) > len(ucb) else "",
             )
         if not boards:
             nodes[node] = attrs.evolve(nodes[node], board=None, cells=None)
@@ -480,7 +497,8 @@ def _node_look(
         value, bound = exercise_value(data, *shown(data, view))
     span = window = ""
     blanks: tuple[str, ...] = ()
-    if labels and not leaf and kind == "node":
+    notes = labels and not leaf and kind == "node"
+    if notes:
         if exercise:
             blanks = ("range", "window")
             span, window = BLANK_RANGE, BLANK_WINDOW
@@ -522,4 +540,5 @@ def _node_look(
         bound_class=None if exercise or data["value"] is None else data["bound"],
         folded=tuple(data["folded"]),
         probe=bool(data["probe"]),
+        notes=notes,
     )

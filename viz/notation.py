@@ -5,7 +5,9 @@ its texts from here, so a number is written the same way everywhere: a true minu
 (U+2212, ``−3``, as in ``−∞``), ``+∞`` for infinity, integers without ``.0`` and other numbers
 to 3 significant digits (a diagram is crowded). A lower bound is written ``≥v``, an upper bound
 ``≤v``; the window a node is entered with ``α=v β=w``; the range its value is known to lie in
-``[lo, hi]`` (AIMA Figure 5.5); a cut-off ``v=2 ≤ α=3``.
+``[lo, hi]`` (AIMA Figure 5.5); a cut-off ``v=2 ≤ α=3``; an MCTS child's UCB1 score
+``UCB 6.8 + 12`` (exploitation + exploration), ``UCB +∞ (unvisited)`` before its first playout
+is counted (UCB1 tries every child once before it compares any).
 
 This module imports nothing from the rest of :mod:`viz`, so any module may use it (numbers are
 :func:`solver.results.format_value`'s, with a true minus).
@@ -27,6 +29,7 @@ __all__ = [
     "cut_text",
     "number",
     "range_text",
+    "ucb_text",
     "window_text",
 ]
 
@@ -93,3 +96,16 @@ def cut_text(value: float, limit: float, *, fails_high: bool) -> str:
     if fails_high:
         return f"v={number(value)} ≥ β={number(limit)}"
     return f"v={number(value)} ≤ α={number(limit)}"
+
+
+def ucb_text(terms: tuple[float, float] | None) -> str:
+    """A child's UCB1 score as its parent's mover sees it, split in exploitation + exploration;
+    ``None`` for a child not yet visited (``N = 0``), whose score is infinite.
+
+    >>> ucb_text((-2.5, 17.84)), ucb_text(None)
+    ('UCB −2.5 + 17.8', 'UCB +∞ (unvisited)')
+    """
+    if terms is None:
+        return f"UCB {number(_INF)} (unvisited)"
+    exploit, explore = terms  # to 2 decimals, then 3 digits: a crowded diagram's precision
+    return f"UCB {number(round(exploit, 2))} + {number(round(explore, 2))}"
