@@ -51,6 +51,7 @@ from viz.model import (
     EdgeLook,
     Figure,
     NodeLook,
+    chance_note,
     cut_at,
     default_title,
     figure,
@@ -488,6 +489,8 @@ def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
             )
     if look.ab:
         lines.append("[lo, hi]: where the value lies so far   α β: the window on entry")
+    if chance_note(look.fig):
+        lines.append(escape(chance_note(look.fig)))
     if look.order:
         lines.append("#n: the n-th node the search entered")
     if facts.get("transpositions"):

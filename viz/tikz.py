@@ -53,6 +53,7 @@ from viz.model import (
     EdgeLook,
     Figure,
     NodeLook,
+    chance_note,
     default_title,
     figure,
 )
@@ -144,6 +145,7 @@ _SYMBOLS = {
     "−": r"$-$",
     "×": r"$\times$",
     "≡": r"$\equiv$",
+    "Σ": r"$\Sigma$",
     "…": r"\ldots{}",
     "✂": "",
     "▲": r"$\triangle$",
@@ -524,6 +526,8 @@ def _caption(
             ]
         if fig.labels and not fig.exercise:
             items.append(r"$[lo, hi]$: where the value lies so far; $\alpha\ \beta$: the window")
+        if chance_note(fig):
+            items.append(latex_text(chance_note(fig)))
         if fig.order:
             items.append(r"\#$n$: the $n$-th node the search entered")
         if tree.pruned and not fig.exercise:
