@@ -38,11 +38,14 @@ JSON export documents them again in ``graph.fields``):
 ``alpha_in``/``beta_in``/``alpha_out``/``beta_out``  the window on entry and exit
 ``cache_hit``    a transposition (reached before along another path); ``hits`` visits merged
 ``folded``       the sibling moves folded into this node by symmetry
+``chance``       a chance node (``role`` "CHANCE"); if visited, ``outcomes`` lists every
+                 outcome as [move text, probability], searched or not; ``probe`` a Star2 probe
 ``opened``       the step from which the node is drawn in step-by-step views (entered, or cut)
 ``step``/``reveal``  the step at which its value (or its cut) appears
 
 Infinite values are written "inf" and "-inf". Edges carry ``move``, ``principal``, ``optimal``
-and ``pruned`` (with ``cut`` on the first pruned edge of a cut-off).
+and ``pruned`` (with ``cut`` on the first pruned edge of a cut-off); out of a chance node also
+``probability`` (as written, ``"1/2"``).
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ import networkx as nx
 
 from solver.chance import expectation, is_chance, outcomes, probability_text
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf
-from solver.expectiminimax import expectiminimax, star1, star2
+from solver.expectiminimax import expectiminimax, star1, star2, utility_bounds
 from solver.game import (
     Game,
     HasBoardCells,
@@ -126,7 +129,8 @@ class GameTree:
 
     Attributes:
         graph: a ``networkx.DiGraph``; node and edge attributes as in :mod:`viz.build`, and
-            ``graph.graph`` holds the title facts (game, algorithm, depth, value, best move).
+            ``graph.graph`` holds the title facts (game, algorithm, depth, value, best move)
+            and, for *-minimax, the ``bounds`` [L, U] it searched with (else None).
         root: the root's node id (0).
         result: the search's own :class:`~solver.results.SearchResult`.
         steps: the frames of backward induction, in the order the search produced them.
@@ -326,6 +330,10 @@ def game_tree(
         pruned_view=pruned,
         saved=saved,
         foldable=isinstance(game, HasSymmetries),
+        # *-minimax's [L, U] on every value: what it knows of an outcome not searched yet
+        bounds=list(utility_bounds(searched_game, bounds, algorithm))
+        if algorithm in ("star1", "star2")
+        else None,
     )
     if fold_symmetries and isinstance(game, HasSymmetries):
         _fold(graph, game, recorder.events)
@@ -509,6 +517,7 @@ def _blank(kind: str, player: int, depth: int) -> dict[str, Any]:
         "player": player,
         "role": player_name(player),
         "chance": False,
+        "outcomes": None,
         "probe": False,
         "fails_high": None,
         "depth": depth,
@@ -551,15 +560,16 @@ def _title(name: str | None, path: list[str]) -> str:
 
 
 def _edge_attrs(
-    move: str, pruned: bool = False, cut: str | None = None, probability: str | None = None
+    move: str, pruned: bool = False, cut: str | None = None, probability: Any = None
 ) -> dict[str, Any]:
+    """A move's attributes; out of a chance node, its ``probability`` as written (``"1/2"``)."""
     return {
         "move": move,
         "principal": False,
         "optimal": False,
         "pruned": pruned,
         "cut": cut,
-        "probability": probability,
+        "probability": None if probability is None else probability_text(probability),
     }
 
 
@@ -626,13 +636,15 @@ def _tree_from_events(
                 beta_in=_json_float(event.beta),
                 probe=event.probe,
             )
-            if event.chance:
-                data.update(chance=True, role="CHANCE")
+            if event.chance:  # every outcome, drawn or not: what its running range sums over
+                here = event.state
+                listed = [[format_action(game, here, a), p] for a, p in outcomes(game, here)]
+                data.update(chance=True, role="CHANCE", outcomes=listed)
             window[event.node] = (event.alpha, event.beta)
             graph.add_node(event.node, **data)
             if event.parent is not None:
-                p = None if event.probability is None else probability_text(event.probability)
-                graph.add_edge(event.parent, event.node, **_edge_attrs(path[-1], probability=p))
+                edge = _edge_attrs(path[-1], probability=event.probability)
+                graph.add_edge(event.parent, event.node, **edge)
         elif isinstance(event, Leaf):
             data = graph.nodes[event.node]
             _set_value(data, event.value, "exact")
@@ -686,7 +698,7 @@ def _tree_from_events(
             if game.is_terminal(child_state):
                 data["leaf"] = "terminal"
             graph.add_node(next_id, **data)
-            p = probability_text(odds[action]) if action in odds else None
+            p = odds.get(action)
             graph.add_edge(
                 cut.node, next_id, **_edge_attrs(move, True, inequality if i == 0 else None, p)
             )
@@ -824,7 +836,7 @@ def _expand_pruned(
                     cut_by=data["cut_by"],
                 )
                 graph.add_node(next_id, **kid)
-                p = probability_text(odds[action]) if action in odds else None
+                p = odds.get(action)
                 graph.add_edge(node, next_id, **_edge_attrs(move, pruned=True, probability=p))
                 states[next_id] = child
                 moves_of[next_id] = action

@@ -30,6 +30,7 @@ into rows, and refuses it when neither fits, rather than let it shrink out of le
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import shutil
 import subprocess
@@ -50,6 +51,7 @@ from viz.model import (
     EdgeLook,
     Figure,
     NodeLook,
+    chance_note,
     cut_at,
     default_title,
     figure,
@@ -176,7 +178,7 @@ def _node(shape: NodeLook, look: _Look) -> dict[str, str]:
         fill = _CHANCE_FILL
     if shape.current:
         fill = _CURRENT
-    rich = (look.boards and shape.board) or (look.ab and not leaf)
+    rich = (look.boards and shape.board) or shape.notes
     if rich:
         out["label"] = _table(shape, look, text, fill)
         out["shape"] = "plain"
@@ -243,11 +245,14 @@ def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
     small = '<FONT POINT-SIZE="9" COLOR="#444444">'
     if shape.blanks:
         rows += _blank_rows()
-    elif look.ab and not leaf:
+    elif shape.notes:
         rmark = f' COLOR="{RANGE_MARK}"' if look.marks else ' COLOR="#444444"'
+        # room for a wider range the node shows at another step (the stepper's frames):
+        # DejaVu Sans averages 0.6 em a character
+        room = f' WIDTH="{math.ceil(6 * len(shape.range_room))}"' if shape.range_room else ""
         rows.append(
-            f'<TR><TD><FONT POINT-SIZE="10"{rmark}>{escape(shape.range) or "&nbsp;"}</FONT>'
-            "</TD></TR>"
+            f'<TR><TD{room}><FONT POINT-SIZE="10"{rmark}>{escape(shape.range) or "&nbsp;"}'
+            "</FONT></TD></TR>"
         )
         rows.append(f"<TR><TD>{small}{escape(shape.window) or '&nbsp;'}</FONT></TD></TR>")
     for extra in _extras(shape):
@@ -484,6 +489,8 @@ def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
             )
     if look.ab:
         lines.append("[lo, hi]: where the value lies so far   α β: the window on entry")
+    if chance_note(look.fig):
+        lines.append(escape(chance_note(look.fig)))
     if look.order:
         lines.append("#n: the n-th node the search entered")
     if facts.get("transpositions"):

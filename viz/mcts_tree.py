@@ -48,7 +48,7 @@ from viz.build import (
     _title,
 )
 from viz.errors import TooManyNodesError
-from viz.notation import number
+from viz.notation import number, ucb_text
 
 __all__ = ["EXACT_STATES", "mcts_texts", "mcts_tree"]
 
@@ -285,23 +285,29 @@ def _search_result(result: MctsResult) -> SearchResult:
 def mcts_texts(graph: Any, node: int, step: int | None) -> tuple[str, str, str]:
     """What a node of an MCTS tree shows at ``step`` (None: the end): its ``W/N``, its UCB1
     score as its parent's mover sees it (exploitation + exploration) and its exact value
-    (and, with the solver, what is proven).
+    (and, with the solver, what is proven). Every node shows them, terminal leaves too.
+
+    A node not yet counted (its first playout not backed up: the expand and playout steps
+    that add it) shows ``W/N 0/0`` and, below the root, ``UCB +∞ (unvisited)``: UCB1 scores
+    an unvisited child infinite (the search tries every move once before it compares).
 
     >>> from games import load_game
     >>> tree = mcts_tree(load_game("textbook"), iterations=12, seed=0)
     >>> mcts_texts(tree.graph, 1, None)
     ('W/N 34/5', 'UCB 6.8 + 12', 'minimax 3')
+    >>> mcts_texts(tree.graph, 1, 3)  # iteration 1 expanded B: its playout is not counted yet
+    ('W/N 0/0', 'UCB +∞ (unvisited)', 'minimax 3')
     """
     data = graph.nodes[node]
+    parents = list(graph.predecessors(node))
     entry = _entry(data, step)
     exact = "" if data["minimax"] is None else f"minimax {number(float(data['minimax']))}"
     if entry is None:
-        return "", "", exact
+        return "W/N 0/0", ucb_text(None) if parents else "", exact
     _, n, w, lo, hi, _ = entry
     if float(lo) == float(hi) and graph.graph.get("solver"):
         exact = f"proven {number(float(lo))}" + (f" · {exact}" if exact else "")
     counts = f"W/N {number(round(w, 2))}/{n}"
-    parents = list(graph.predecessors(node))
     if not parents:
         return counts, "", exact
     parent = graph.nodes[parents[0]]
@@ -309,10 +315,10 @@ def mcts_texts(graph: Any, node: int, step: int | None) -> tuple[str, str, str]:
     now = _entry(graph.nodes[0], step)
     assert above is not None and now is not None  # a parent is counted whenever its child is
     span = now[5]  # the scale of the latest iteration (the root is counted in every one)
-    exploit, explore = ucb_terms(
+    terms = ucb_terms(
         int(parent["player"]), above[1], n, w, float(graph.graph["exploration"]), span
     )
-    return counts, f"UCB {number(round(exploit, 2))} + {number(round(explore, 2))}", exact
+    return counts, ucb_text(terms), exact
 
 
 def _entry(data: dict[str, Any], step: int | None) -> list[Any] | None:

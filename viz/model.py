@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from solver.chance import expectation
 from viz.annotations import exercise_value
 from viz.build import PRUNING, GameTree, as_float
 from viz.errors import VizError
@@ -36,6 +37,7 @@ from viz.notation import (
     range_text,
     table_entry_text,
     table_note_text,
+    ucb_text,
     window_text,
 )
 
@@ -48,6 +50,7 @@ __all__ = [
     "Frame",
     "NodeLook",
     "blanks_fit_a4",
+    "chance_note",
     "default_title",
     "figure",
     "shown",
@@ -66,6 +69,30 @@ BLANK_RANGE = "[      ,      ]"
 """An exercise's range to fill in (the writers give it room for a handwritten −∞)."""
 BLANK_WINDOW = "α=        β=        "
 """An exercise's window to fill in."""
+
+
+def chance_note(fig: Figure) -> str:
+    """The legend's line, in every writer, for the ranges of a *-minimax tree's chance nodes:
+    the bounds [L, U] an outcome not searched yet stands for (``""`` where none are drawn).
+
+    >>> from games import load_game
+    >>> from viz.build import game_tree
+    >>> game = load_game("textbook", tree="[{1/2: [3, 5], 1/2: [1, 9]}]")
+    >>> chance_note(figure(game_tree(game, algorithm="star1"), alpha_beta_labels=True))
+    'chance [lo, hi]: Σ p × v, an outcome not yet searched anywhere in [L, U] = [1, 9]'
+    """
+    bounds = fig.tree.graph.graph.get("bounds")
+    if not fig.labels or fig.exercise or not bounds:
+        return ""
+    if not any(n.role == "chance" and n.range for n in fig.nodes.values()):
+        return ""
+    where = range_text(*bounds)
+    return f"chance [lo, hi]: Σ p × v, an outcome not yet searched anywhere in [L, U] = {where}"
+
+
+def _exact_number(value: Any) -> Any:
+    """A stored window edge as a number ("inf" and "-inf" as floats; an exact one stays exact)."""
+    return float(value) if isinstance(value, str) else value
 
 
 def shown(data: dict[str, Any], view: str) -> tuple[float | None, str]:
@@ -124,18 +151,21 @@ class Frame:
         Before any child is valued: [−∞, +∞]. While children come in, a MAX node's value is at
         least the largest child value that is not an upper bound (MIN: at most the smallest
         that is not a lower bound). Once backed up, the node's own bound decides.
+
+        A chance node's range is :meth:`chance_range`'s, what the search knows of the
+        expectation, narrowed once backed up by the value's own bound.
         """
         graph = self.tree.graph
         data = graph.nodes[node]
         if data["kind"] != "node" or data["leaf"] or not self.visible(data):
             return None
+        if data["chance"]:
+            return self.chance_range(node)
         if self.known(data):
             value, bound = shown(data, view)
             assert value is not None
             return (value if bound != "upper" else -INF, value if bound != "lower" else INF)
         lo, hi = -INF, INF
-        if data["chance"]:  # the expectation is known only once backed up
-            return lo, hi
         for child in graph.successors(node):
             kid = graph.nodes[child]
             if kid["kind"] != "node" or not self.known(kid) or kid["value"] is None:
@@ -146,6 +176,54 @@ class Frame:
                 hi = min(hi, kid["value"])
         if view == "negamax" and data["player"] == 1:
             lo, hi = -hi, -lo
+        return lo, hi
+
+    def chance_range(self, node: int) -> tuple[float, float]:
+        """[lo, hi] a chance node's expectation lies in at this frame: Ballard's Star1 bounds.
+
+        *-minimax knows every value lies in [L, U] (``graph.graph["bounds"]``): an outcome
+        not searched yet is worth at least L and at most U, one searched is worth its value,
+        or lies on one side of it: Star2's probe of its first move, or a value at or beyond
+        the edge of the window it was searched in (read as the search reads it, even a leaf's:
+        the figure shows what the search knew, not what one could know). With
+        probabilities p_j the expectation lies in [Σ p_j lo_j, Σ p_j hi_j]: after outcomes
+        1..i valued exactly, [Σ p_j v_j + (1 − Σ p_j) L, Σ p_j v_j + (1 − Σ p_j) U], the sums
+        the search itself cuts on. Once the node is backed up its own bound narrows that.
+        Expectiminimax knows no bounds (L = −∞, U = +∞): [−∞, +∞] until every outcome is in.
+        """
+        graph = self.tree.graph
+        data = graph.nodes[node]
+        low, high = graph.graph.get("bounds") or (-INF, INF)
+        # each outcome's [lo, hi, p], the outcomes not drawn too (a cut before any search)
+        known = {move: [low, high, p] for move, p in data["outcomes"]}
+        for child in graph.successors(node):  # Star2 may visit an outcome twice
+            kid = graph.nodes[child]
+            if kid["kind"] != "node" or not self.known(kid) or kid["value"] is None:
+                continue
+            out, v = known[graph.edges[node, child]["move"]], kid["value"]
+            if kid["probe"]:  # its first move's value: a bound on one side
+                bound = kid["bound"]
+            else:  # as the search reads a value: outside the window it was searched in, a bound
+                alpha, beta = (_exact_number(kid[k]) for k in ("alpha_in", "beta_in"))
+                failed_low, failed_high = v <= alpha and alpha > low, v >= beta and beta < high
+                bound = "upper" if failed_low else "lower" if failed_high else "exact"
+            if bound == "exact":
+                out[0] = out[1] = v
+            elif bound == "lower":
+                out[0] = max(out[0], v)
+            else:
+                out[1] = min(out[1], v)
+        lo = expectation((p, v) for v, _, p in known.values())
+        hi = expectation((p, v) for _, v, p in known.values())
+        if self.known(data):
+            value, bound = data["value"], data["bound"]
+            tight = (
+                max(lo, value) if bound != "upper" else lo,
+                min(hi, value) if bound != "lower" else hi,
+            )
+            if tight[0] <= tight[1]:  # else float sums missed the value by a rounding error
+                return tight
+            return (value if bound != "upper" else -INF, value if bound != "lower" else INF)
         return lo, hi
 
 
@@ -182,6 +260,12 @@ class NodeLook:
             none): ``answered`` when the entry settled the node at once (drawn as the table),
             ``table`` then its flag and depth (``LOWER d2``); else the entry's note (``table ≥1
             LOWER, searched on``). ``table_kind`` is the entry's bound kind.
+        notes: the node carries the rows ``range`` and ``window`` (room kept for them even
+            while they are empty): an inner node with alpha-beta labels, every node of an
+            MCTS tree (its UCB terms and exact value; terminal leaves too).
+        range_room: a range text wider than ``range`` that the node shows at another step
+            (an MCTS child's ``UCB +∞ (unvisited)``), for which a layout drawn once keeps
+            room; ``""`` for none.
     """
 
     node: int
@@ -216,6 +300,8 @@ class NodeLook:
     table: str = ""
     table_kind: str | None = None
     answered: bool = False
+    notes: bool = False
+    range_room: str = ""
 
 
 @attrs.frozen
@@ -429,8 +515,17 @@ def figure(
             )
         if mcts:  # counts, UCB terms and exact value in the value, range and window rows
             counts, ucb, exact = mcts_texts(graph, node, None if frame.final else frame.step)
+            # every child is unvisited at the steps that add it (see mcts_texts)
+            room = ucb_text(None) if node != tree.root else ""
             nodes[node] = attrs.evolve(
-                nodes[node], value=counts, range=ucb, window=exact, reserved="", bound_class=None
+                nodes[node],
+                value=counts,
+                range=ucb,
+                window=exact,
+                reserved="",
+                bound_class=None,
+                notes=True,
+                range_room=room if len(room) > len(ucb) else "",
             )
         if engine:  # windows, order of entry and table hits, always
             nodes[node] = _engine_look(graph, node, data, nodes[node])
@@ -546,7 +641,8 @@ def _node_look(
         value, bound = exercise_value(data, *shown(data, view))
     span = window = ""
     blanks: tuple[str, ...] = ()
-    if labels and not leaf and kind == "node":
+    notes = labels and not leaf and kind == "node"
+    if notes:
         if exercise:
             blanks = ("range", "window")
             span, window = BLANK_RANGE, BLANK_WINDOW
@@ -588,4 +684,5 @@ def _node_look(
         bound_class=None if exercise or data["value"] is None else data["bound"],
         folded=tuple(data["folded"]),
         probe=bool(data["probe"]),
+        notes=notes,
     )

@@ -5,9 +5,12 @@ its texts from here, so a number is written the same way everywhere: a true minu
 (U+2212, ``−3``, as in ``−∞``), ``+∞`` for infinity, integers without ``.0`` and other numbers
 to 3 significant digits (a diagram is crowded). A lower bound is written ``≥v``, an upper bound
 ``≤v``; the window a node is entered with ``α=v β=w``; the range its value is known to lie in
-``[lo, hi]`` (AIMA Figure 5.5); a cut-off ``v=2 ≤ α=3``. The engine's trees write a window as a
-pair, ``(α, β)``, or ``probe v`` when it is a null window, and a transposition-table entry by its
-flag and the depth it was searched to: ``EXACT d3`` (``d∞``: to the end of the game).
+``[lo, hi]`` (AIMA Figure 5.5); a cut-off ``v=2 ≤ α=3``; an MCTS child's UCB1 score
+``UCB 6.8 + 12`` (exploitation + exploration), ``UCB +∞ (unvisited)`` before its first playout
+is counted (UCB1 tries every child once before it compares any). The engine's trees write a
+window as a pair, ``(α, β)``, or ``probe v`` when it is a null window, and a
+transposition-table entry by its flag and the depth it was searched to: ``EXACT d3``
+(``d∞``: to the end of the game).
 
 This module imports nothing from the rest of :mod:`viz`, so any module may use it (numbers are
 :func:`solver.results.format_value`'s, with a true minus).
@@ -34,6 +37,7 @@ __all__ = [
     "range_text",
     "table_entry_text",
     "table_note_text",
+    "ucb_text",
     "window_text",
 ]
 
@@ -146,3 +150,16 @@ def table_note_text(value: float, bound: str) -> str:
     ('table ≥1 LOWER, searched on', 'table =−1 EXACT, searched on')
     """
     return f"table {BOUND_SIGN[bound] or '='}{number(value)} {TABLE_FLAG[bound]}, searched on"
+
+
+def ucb_text(terms: tuple[float, float] | None) -> str:
+    """A child's UCB1 score as its parent's mover sees it, split in exploitation + exploration;
+    ``None`` for a child not yet visited (``N = 0``), whose score is infinite.
+
+    >>> ucb_text((-2.5, 17.84)), ucb_text(None)
+    ('UCB −2.5 + 17.8', 'UCB +∞ (unvisited)')
+    """
+    if terms is None:
+        return f"UCB {number(_INF)} (unvisited)"
+    exploit, explore = terms  # to 2 decimals, then 3 digits: a crowded diagram's precision
+    return f"UCB {number(round(exploit, 2))} + {number(round(explore, 2))}"

@@ -53,6 +53,7 @@ from viz.model import (
     EdgeLook,
     Figure,
     NodeLook,
+    chance_note,
     default_title,
     figure,
 )
@@ -147,6 +148,7 @@ _SYMBOLS = {
     "−": r"$-$",
     "×": r"$\times$",
     "≡": r"$\equiv$",
+    "Σ": r"$\Sigma$",
     "…": r"\ldots{}",
     "✂": "",
     "▲": r"$\triangle$",
@@ -521,6 +523,42 @@ def _edge_commands(
     return [rf"\draw[{style}] {start} --{label} {end};"]
 
 
+def _legend_items(fig: Figure) -> list[str]:
+    """The legend of a teaching search's tree (the engine's is ``_ENGINE_LEGEND``)."""
+    tree = fig.tree
+    facts = tree.graph.graph
+    items = [
+        r"$\triangle$ MAX takes the largest value",
+        r"$\bigtriangledown$ MIN the smallest",
+    ]
+    if fig.book_values:
+        items.append(latex_text(BOOK_VALUES))
+    elif not fig.exercise:
+        items.append(r"$\geq v$ / $\leq v$: a bound (alpha-beta stopped early)")
+    if not fig.exercise:  # the rest are answers
+        items += [
+            r"\textbf{bold}: principal variation",
+            r"{\color{optimal}blue}: a best move",
+        ]
+    if fig.labels and not fig.exercise:
+        items.append(r"$[lo, hi]$: where the value lies so far; $\alpha\ \beta$: the window")
+    if chance_note(fig):
+        items.append(latex_text(chance_note(fig)))
+    if fig.order:
+        items.append(r"\#$n$: the $n$-th node the search entered")
+    if tree.pruned and not fig.exercise:
+        items.append(
+            r"{\color{pruned}dashed}: pruned, never visited ({\color{cut}$\times$ the cut})"
+        )
+    if facts.get("transpositions"):
+        items.append(r"{\color{hits}$\times n$}: position reached $n$ times")
+    if not fig.final:
+        items.append(r"{\color{current}$\blacksquare$} the node just valued")
+    if not fig.final and facts["algorithm"] == "mcts":
+        items.append(r"{\color{walked}\textbf{---}} the path this step walks")
+    return items
+
+
 def _caption(
     fig: Figure,
     title: str | None,
@@ -546,34 +584,7 @@ def _caption(
     if legend and facts["algorithm"] == "engine":
         rows.append(r"{\scriptsize " + "; ".join(_ENGINE_LEGEND) + "}")
     elif legend:
-        items = [
-            r"$\triangle$ MAX takes the largest value",
-            r"$\bigtriangledown$ MIN the smallest",
-        ]
-        if fig.book_values:
-            items.append(latex_text(BOOK_VALUES))
-        elif not fig.exercise:
-            items.append(r"$\geq v$ / $\leq v$: a bound (alpha-beta stopped early)")
-        if not fig.exercise:  # the rest are answers
-            items += [
-                r"\textbf{bold}: principal variation",
-                r"{\color{optimal}blue}: a best move",
-            ]
-        if fig.labels and not fig.exercise:
-            items.append(r"$[lo, hi]$: where the value lies so far; $\alpha\ \beta$: the window")
-        if fig.order:
-            items.append(r"\#$n$: the $n$-th node the search entered")
-        if tree.pruned and not fig.exercise:
-            items.append(
-                r"{\color{pruned}dashed}: pruned, never visited ({\color{cut}$\times$ the cut})"
-            )
-        if facts.get("transpositions"):
-            items.append(r"{\color{hits}$\times n$}: position reached $n$ times")
-        if not fig.final:
-            items.append(r"{\color{current}$\blacksquare$} the node just valued")
-        if not fig.final and facts["algorithm"] == "mcts":
-            items.append(r"{\color{walked}\textbf{---}} the path this step walks")
-        rows.append(r"{\scriptsize " + "; ".join(items) + "}")
+        rows.append(r"{\scriptsize " + "; ".join(_legend_items(fig)) + "}")
     if not rows:
         return ""
     return (

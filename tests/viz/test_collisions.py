@@ -19,8 +19,10 @@ import pytest
 
 from games import load_game
 from tests.viz.svg import SVG, needs_dot
-from tests.viz.test_parity import _braced, random_tree, unlatex
+from tests.viz.test_parity import _braced, random_chance_tree, random_tree, unlatex
 from viz import game_tree, to_svg
+from viz.frames import frame_svgs
+from viz.mcts_tree import mcts_tree
 from viz.tikz import _width, to_tikz
 
 Box = tuple[str, str, float, float, float, float]  # owner, text, x0, x1, y0, y1
@@ -110,6 +112,22 @@ class TestGraphvizLabelsApart:
                 view=("minimax", "negamax")[index % 4 == 1],
             )
             assert overlapping(svg_boxes(svg)) == [], index
+
+    def test_mcts_and_chance_trees_at_every_frame(self) -> None:
+        """MCTS trees (every node with its W/N, UCB terms and exact value, a new node's
+        ``UCB +∞ (unvisited)``) and *-minimax trees (chance ranges), in every stepper frame:
+        no two texts of different owners meet."""
+        rng = random.Random(7)
+        trees = [mcts_tree(load_game("textbook"), iterations=12, seed=0)]
+        for index in range(6):
+            game = load_game("textbook", tree=random_tree(rng, 3))
+            trees.append(mcts_tree(game, iterations=8 + index, seed=index, solver=index % 2 == 1))
+        for index in range(6):
+            game = load_game("textbook", tree="[" + random_chance_tree(rng, 4) + "]")
+            trees.append(game_tree(game, algorithm=("star1", "star2")[index % 2]))
+        for tree in trees:
+            for step, svg in enumerate(frame_svgs(tree, alpha_beta_labels=True, legend=False)):
+                assert overlapping(svg_boxes(svg)) == [], (tree, step)
 
 
 class TestTikzLabelsApart:

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import math
+import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
 
 from games import load_game
+from solver.game import MAX
 from solver.mcts import mcts
 from solver.minimax import minimax
-from viz.frames import frame_sources
+from tests.viz.svg import SVG
+from viz.dot import to_svg
+from viz.frames import frame_sources, frame_svgs
+from viz.interactive import _frames
 from viz.mcts_tree import mcts_texts, mcts_tree
 from viz.model import figure
-from viz.tikz import to_tikz
+from viz.notation import ucb_text
+from viz.tikz import latex_text, to_tikz
 
 
 class TestTree:
@@ -32,7 +39,7 @@ class TestTree:
         tree = mcts_tree(load_game("textbook"), iterations=6, seed=0)
         assert [s.kind for s in tree.steps[:4]] == ["select", "expand", "playout", "backup"]
         assert len(tree.steps) == 24
-        assert mcts_texts(tree.graph, 0, 3)[0] == ""  # not counted before the first back-up
+        assert mcts_texts(tree.graph, 0, 3)[0] == "W/N 0/0"  # not counted before the first back-up
         assert mcts_texts(tree.graph, 0, 4)[0].endswith("/1")
         assert len(frame_sources(tree)) == 25
 
@@ -107,3 +114,89 @@ class TestPathAndLeaves:
             assert figure(tree).nodes[node].label == f"utility {utility:g}"
             assert figure(tree, step=data["opened"] - 1).nodes[node].label is None
             assert figure(tree, step=data["opened"]).nodes[node].label == f"utility {utility:g}"
+
+
+UCB_CASES = [
+    ("textbook", None, 12, 0, False),
+    ("textbook", None, 20, 3, True),
+    ("textbook", [[[1, 5], 2], [4, [0, 9, 3]], 7], 16, 1, False),
+    ("tictactoe", "xo./.x./o..", 14, 2, True),
+]
+"""(game, textbook tree or tic-tac-toe position, iterations, seed, MCTS-Solver)"""
+
+
+def counted(reports: list[Any], node: int, iterations: int) -> tuple[int, float] | None:
+    """``node``'s (N, W) after the first ``iterations`` iterations, from the search's reports."""
+    found = None
+    for report in reports[:iterations]:
+        for stat in report.stats:
+            if stat.node == node:
+                found = (stat.n, stat.w)
+    return found
+
+
+class TestUcbAtEveryNode:
+    """Every node, terminal leaves too, shows the UCB1 terms its parent's mover sees."""
+
+    @pytest.mark.parametrize(("name", "where", "iterations", "seed", "solver"), UCB_CASES)
+    def test_terms_are_ucb1_of_the_reported_counts(
+        self, name: str, where: Any, iterations: int, seed: int, solver: bool
+    ) -> None:
+        """At every frame, a node's UCB text is c·span·√(ln N(parent) / N) and ±W/N computed
+        here from the search's own reports (an iteration is four frames, its counts land at
+        the fourth), and ``UCB +∞ (unvisited)`` before its first playout is counted."""
+        game: Any = load_game(name, tree=where) if name == "textbook" and where else load_game(name)
+        state = game.parse_state(where) if name == "tictactoe" else game.initial_state()
+        reports: list[Any] = []
+        mcts(game, state, iterations=iterations, seed=seed, solver=solver, observer=reports.append)
+        tree = mcts_tree(game, state, iterations=iterations, seed=seed, solver=solver)
+        c = tree.graph.graph["exploration"]
+        parent_of = {r.expanded: r.parent for r in reports if r.expanded is not None}
+        position = {0: state} | {r.expanded: r.state for r in reports if r.expanded is not None}
+        terminal = [n for n in parent_of if game.is_terminal(position[n])]
+        assert terminal, "a case with no terminal leaf guards nothing"
+        for k in range(len(tree.steps) + 1):
+            done = k // 4
+            look = figure(tree, step=k)
+            assert look.nodes[0].range == ""  # the root has no parent to choose it
+            for node, parent in parent_of.items():
+                mine = counted(reports, node, done)
+                if mine is None:
+                    assert look.nodes[node].range == "UCB +∞ (unvisited)", (k, node)
+                    assert look.nodes[node].value == "W/N 0/0"
+                    continue
+                n, w = mine
+                above = counted(reports, parent, done)
+                assert above is not None
+                mean = w / n
+                mover = game.to_move(position[parent])
+                exploit = mean if mover == MAX else -mean
+                explore = c * reports[done - 1].span * math.sqrt(math.log(above[0]) / n)
+                assert look.nodes[node].range == ucb_text((exploit, explore)), (k, node)
+        final = figure(tree)
+        for node in terminal:  # a terminal leaf: counts, utility, UCB terms and exact value
+            shape = final.nodes[node]
+            assert shape.notes and shape.label and shape.label.startswith("utility ")
+            assert shape.value.startswith("W/N ") and shape.range.startswith("UCB ")
+            assert "minimax " in shape.window
+
+    def test_every_writer_draws_a_leaf_s_terms(self) -> None:
+        """Graphviz, TikZ, the stepper's frames and the interactive page's frames all carry a
+        terminal leaf's UCB text, and ``UCB +∞ (unvisited)`` at the frames that add it."""
+        tree = mcts_tree(load_game("textbook"), iterations=12, seed=0)
+        leaf = next(n for n, d in tree.graph.nodes(data=True) if d["leaf"] == "terminal")
+        text = figure(tree).nodes[leaf].range
+
+        def node_texts(svg: str) -> list[str]:
+            group = next(g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("id") == f"n{leaf}")
+            return ["".join(t.itertext()).strip() for t in group.iter(f"{SVG}text")]
+
+        assert text in node_texts(to_svg(tree))
+        assert latex_text(text) in to_tikz(tree)
+        opened = tree.graph.nodes[leaf]["opened"]
+        frames = frame_svgs(tree)
+        assert "UCB +∞ (unvisited)" in node_texts(frames[opened])
+        assert text in node_texts(frames[-1])
+        key = _frames(tree)["nodes"]
+        changes = next(v for k, v in key.items() if k == '["0", "0"]')
+        assert [c[3] for c in changes if c[0] == opened] == ["UCB +∞ (unvisited)"]

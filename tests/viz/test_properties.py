@@ -1,4 +1,5 @@
-"""On random trees, every drawn value, bound and cut equals an alpha-beta written here.
+"""On random trees, every drawn value, bound and cut equals an alpha-beta written here; with
+chance nodes, every running range holds the exact value, narrows, and is what *-minimax knew.
 
 The oracle below is AIMA's fail-soft alpha-beta (Figure 5.7) written again from the book, on
 nested lists, with nothing shared with ``solver.minimax`` or ``viz``; the bound rule is the
@@ -11,12 +12,19 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from unittest.mock import patch
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import load_game
+from games.textbook import Chance, TextbookTree
+from solver.expectiminimax import _StarNode
+from tests.solver.test_expectiminimax import brute
+from tests.solver.test_expectiminimax import trees as chance_trees
 from viz import game_tree, to_dot
+from viz.model import Frame, figure
+from viz.notation import range_text
 
 INF = float("inf")
 Path = tuple[int, ...]
@@ -26,6 +34,11 @@ trees = st.lists(
     st.recursive(leaves, lambda sub: st.lists(sub, min_size=1, max_size=3), max_leaves=24),
     min_size=1,
     max_size=3,
+)
+
+
+CHANCE_SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
@@ -216,3 +229,82 @@ class TestMoveOrdering:
             )
             leaves[how] = diagram.result.stats.leaves
         assert leaves["best"] <= min(leaves["given"], leaves["worst"])
+
+
+def outcome(tree: Any, path: Path) -> Any:
+    """The subtree at ``path`` of a tree with chance nodes."""
+    for i in path:
+        tree = tree.outcomes[i][1] if isinstance(tree, Chance) else tree[i]
+    return tree
+
+
+class TestChanceRanges:
+    """A chance node's [lo, hi] is what *-minimax knows of the expectation at every frame."""
+
+    @CHANCE_SETTINGS
+    @given(chance_trees(), st.sampled_from(["star1", "star2"]), st.integers(0, 3))
+    def test_ranges_hold_the_value_and_narrow(self, tree: Any, algorithm: str, slack: int) -> None:
+        """At every frame, each chance node's range holds its exact expectiminimax value (the
+        brute force's) and is no wider than at the frame before; it starts at [L, U]."""
+        game = TextbookTree(tree)
+        lo, hi = game.utility_bounds()
+        bounds = (lo - slack, hi + slack)
+        diagram = game_tree(game, algorithm=algorithm, bounds=bounds, max_nodes=None)
+        chance = [
+            n for n, d in diagram.graph.nodes(data=True) if d["chance"] and d["kind"] == "node"
+        ]
+        kids = {n: list(diagram.graph.successors(n)) for n in chance}
+        seen: dict[int, tuple[float, float]] = {}
+        for step in range(len(diagram.steps) + 1):
+            frame = Frame(diagram, step)
+            look = figure(diagram, step=step, alpha_beta_labels=True)
+            for node in chance:
+                data = diagram.graph.nodes[node]
+                span = frame.range(node, "minimax")
+                if span is None:
+                    assert not frame.visible(data) and look.nodes[node].range == ""
+                    continue
+                assert look.nodes[node].range == range_text(*span)
+                state = game.parse_state(data["state"])
+                truth = brute(outcome(tree, state), game.to_move(state))
+                assert span[0] <= truth <= span[1], (step, node, span, truth)
+                if node in seen:
+                    assert seen[node][0] <= span[0] and span[1] <= seen[node][1], (step, node)
+                elif not any(frame.known(diagram.graph.nodes[c]) for c in kids[node]):
+                    assert span == bounds, (step, node, span)  # nothing searched yet: [L, U]
+                seen[node] = span
+            if step == len(diagram.steps):
+                for node in chance:
+                    data = diagram.graph.nodes[node]
+                    if data["bound"] == "exact":
+                        assert frame.range(node, "minimax") == (data["value"],) * 2
+
+    @CHANCE_SETTINGS
+    @given(chance_trees(), st.sampled_from(["star1", "star2"]), st.integers(0, 3))
+    def test_ranges_are_the_search_own_bounds(self, tree: Any, algorithm: str, slack: int) -> None:
+        """The ranges a chance node shows before it is backed up are exactly the bounds
+        [Σ p·lo, Σ p·hi] the search held there (read from inside it) each time it weighed a
+        cut (and [L, U], before it has searched anything)."""
+        game = TextbookTree(tree)
+        lo, hi = game.utility_bounds()
+        bounds = (lo - slack, hi + slack)
+        held: dict[int, set[tuple[Any, Any]]] = {}
+        weigh = _StarNode.settled
+
+        def spy(star: _StarNode, *args: Any, **kwargs: Any) -> Any:
+            held.setdefault(star.node, set()).add((star.lower(), star.upper()))
+            return weigh(star, *args, **kwargs)
+
+        with patch.object(_StarNode, "settled", spy):
+            diagram = game_tree(game, algorithm=algorithm, bounds=bounds, max_nodes=None)
+        shown: dict[int, set[tuple[Any, Any]]] = {}
+        for step in range(len(diagram.steps)):
+            frame = Frame(diagram, step)
+            for node, data in diagram.graph.nodes(data=True):
+                if data["chance"] and data["kind"] == "node" and not frame.known(data):
+                    span = frame.range(node, "minimax")
+                    if span is not None:
+                        shown.setdefault(node, set()).add(span)
+        assert shown.keys() <= held.keys()
+        for node, spans in held.items():  # [L, U] shows only if drawn before a child is valued
+            assert spans - {bounds} == shown.get(node, set()) - {bounds}, node

@@ -229,8 +229,10 @@
       return 6.2 * widest;
     }
     if (!mcts) { return 0; }
-    var wide = 0;
-    pythonLook(n, last).slice(1).forEach(function (t) { wide = Math.max(wide, t.length); });
+    var wide = 0;  // the widest at any step (a child not yet visited: "UCB +∞ (unvisited)")
+    (FRAMES.nodes[n.key] || []).forEach(function (change) {
+      change.slice(2).forEach(function (t) { wide = Math.max(wide, t.length); });
+    });
     return 6.6 * wide;
   }
   function halfWidth(n) {
