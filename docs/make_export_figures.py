@@ -12,6 +12,8 @@ Run from the project root:  .venv/bin/python docs/make_export_figures.py  [--out
   every value, range and window, and its answer key;
 - ``interactive_textbook.html`` (the page) and ``interactive_textbook.png`` (headless Chromium's
   screenshot after the leaf c1 is edited from 2 to 5 and node D folded; skipped without it);
+- ``interactive_chance.png``: Chromium's screenshot of docs/make_figures.py's
+  ``chance_star2_interactive.html`` at step 12, Star2's probes of C done (run that script first);
 - ``engine_tictactoe.svg`` and ``.png``: the engine's last iteration from ``oxx/..o/x..``.
 - ``engine_iterations/iteration-NN.png``: every iteration of iterative deepening from
   ``xo./.xo/.x.``.
@@ -108,9 +110,22 @@ def interactive_figure(out: Path) -> None:
         game_tree(game, algorithm="alphabeta"), out / "interactive_textbook.html", game=game
     )
     print(f"wrote {page}")
+    screenshot(page, out / "interactive_textbook.png", "click:1.0,edit:1.0=5,click:2,zoom:fit")
+    chance = out / "chance_star2_interactive.html"  # docs/make_figures.py writes it
+    if chance.exists():
+        screenshot(chance, out / "interactive_chance.png", "zoom:out,zoom:out,step:12", "1500,560")
+    else:
+        print(
+            f"note: {chance.name} missing (run docs/make_figures.py first): "
+            "interactive_chance.png not made"
+        )
+
+
+def screenshot(page: Path, png: Path, actions: str, size: str = "900,560") -> None:
+    """Headless Chromium's picture of ``page`` after its autotest ``actions``."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
-        print("note: chromium missing: interactive_textbook.png not made")
+        print(f"note: chromium missing: {png.name} not made")
         return
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run(
@@ -123,15 +138,15 @@ def interactive_figure(out: Path) -> None:
                 "--hide-scrollbars",
                 f"--user-data-dir={profile}",
                 "--virtual-time-budget=3000",
-                "--window-size=900,560",
-                f"--screenshot={out / 'interactive_textbook.png'}",
-                page.resolve().as_uri() + "?autotest=click:1.0,edit:1.0=5,click:2,zoom:fit",
+                f"--window-size={size}",
+                f"--screenshot={png}",
+                page.resolve().as_uri() + "?autotest=" + actions,
             ],
             check=True,
             capture_output=True,
             timeout=120,
         )
-    print(f"wrote {out / 'interactive_textbook.png'}")
+    print(f"wrote {png}")
 
 
 def engine_figure(out: Path) -> None:
