@@ -12,6 +12,8 @@ Run from the project root:  .venv/bin/python docs/make_export_figures.py  [--out
   every value, range and window, and its answer key;
 - ``interactive_textbook.html`` (the page) and ``interactive_textbook.png`` (headless Chromium's
   screenshot after the leaf c1 is edited from 2 to 5 and node D folded; skipped without it);
+- ``interactive_chance.png``: Chromium's screenshot of docs/make_figures.py's
+  ``chance_star2_interactive.html`` at step 12, Star2's probes of C done (run that script first);
 - ``engine_tictactoe.svg`` and ``.png``: the engine's last iteration from ``oxx/..o/x..``.
 - ``engine_iterations/iteration-NN.png``: every iteration of iterative deepening from
   ``xo./.xo/.x.``;
@@ -71,7 +73,16 @@ def compiled(source: Path, out: Path, pages: dict[int, str], runs: int = 1) -> N
         for page, name in pages.items():
             pick = ("-f", str(page), "-l", str(page))
             subprocess.run(
-                ["pdftoppm", "-png", "-r", "110", "-singlefile", *pick, pdf, str(out / name)],
+                [
+                    "pdftoppm",
+                    "-png",
+                    "-r",
+                    "110",
+                    "-singlefile",
+                    *pick,
+                    pdf,
+                    str(out.resolve() / name),
+                ],
                 cwd=folder,
                 check=True,
                 timeout=120,
@@ -146,6 +157,15 @@ def interactive_figure(out: Path) -> None:
     print(f"wrote {page}")
     query = "?autotest=click:1.0,edit:1.0=5,click:2,zoom:fit"
     screenshot(page, query, out / "interactive_textbook.png", "900,560")
+    chance = out / "chance_star2_interactive.html"  # docs/make_figures.py writes it
+    if chance.exists():
+        query = "?autotest=zoom:out,zoom:out,step:12"
+        screenshot(chance, query, out / "interactive_chance.png", "1500,560")
+    else:
+        print(
+            f"note: {chance.name} missing (run docs/make_figures.py first): "
+            "interactive_chance.png not made"
+        )
 
 
 def engine_figure(out: Path) -> None:

@@ -261,6 +261,9 @@ def chance_figures(out: Path) -> None:
     both(star2, out, "chance_star2", alpha_beta_labels=True)
     page = write_html(star2, out / "chance_star2_steps.html")
     print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}")
+    # the interactive page: edit a leaf or switch between the three searches, in the browser
+    page = write_interactive(star2, out / "chance_star2_interactive.html", game=probing)
+    print(f"  {page.relative_to(ROOT) if page.is_relative_to(ROOT) else page}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -331,9 +331,7 @@ def game_tree(
         saved=saved,
         foldable=isinstance(game, HasSymmetries),
         # *-minimax's [L, U] on every value: what it knows of an outcome not searched yet
-        bounds=list(utility_bounds(searched_game, bounds, algorithm))
-        if algorithm in ("star1", "star2")
-        else None,
+        bounds=_search_bounds(searched_game, algorithm, bounds),
     )
     if fold_symmetries and isinstance(game, HasSymmetries):
         _fold(graph, game, recorder.events)
@@ -362,6 +360,15 @@ def game_tree(
         has_boards=isinstance(game, HasRender),
         saved=saved,
     )
+
+
+def _search_bounds(
+    game: Game[Any, Any], algorithm: str, bounds: tuple[float, float] | None
+) -> list[Any] | None:
+    """The utility bounds *-minimax searched with (None for the other searches)."""
+    if algorithm not in ("star1", "star2"):
+        return None
+    return [_json_float(b) for b in utility_bounds(game, bounds, algorithm)]
 
 
 def _shrinkers(
@@ -489,9 +496,15 @@ def _json_float(value: float) -> float | str:
 
 
 def as_float(value: float | str | None) -> float | None:
-    """A stored value back as a float ("inf" and "-inf" included); None stays None."""
-    if value is None:
-        return None
+    """A stored value back as a number: "inf" and "-inf" as floats, any other value as it is
+    (a Fraction stays exact, so a window α=5/2 is written as the values are); None stays None.
+
+    >>> from fractions import Fraction
+    >>> as_float("-inf"), as_float(Fraction(5, 2)), as_float(3)
+    (-inf, Fraction(5, 2), 3)
+    """
+    if value is None or not isinstance(value, str):
+        return value
     return float(value)
 
 
@@ -899,10 +912,10 @@ def _backup_text(data: dict[str, Any]) -> str:
     if data["chance"]:
         how = "expectation (probability × value, summed)"
     if data["probe"]:
-        side = "lower" if data["player"] == 0 else "upper"
+        side = "a lower" if data["player"] == 0 else "an upper"
         return (
             f"{_who(data)} is probed (Star2): its first move alone gives "
-            f"{bound_text(data['value'], data['bound'])}, a {side} bound on its value"
+            f"{bound_text(data['value'], data['bound'])}, {side} bound on its value"
         )
     return (
         f"{_who(data)} backs up the {how} of its children: "

@@ -3,14 +3,19 @@
 Click a node to collapse or expand its subtree. When the page is given the game and the whole
 game tree is small and searched to the end (a textbook tree, an endgame), the page is
 *editable*: click a leaf, type another value, and the page searches again in the browser,
-minimax or alpha-beta as chosen, and redraws values, bounds (≥ / ≤ by the same fail-soft rule
-as :mod:`viz.build`), the principal variation, best moves and cut-offs. Otherwise the page draws
-the Python search's own annotations and only folds.
+minimax or alpha-beta as chosen (on a tree with chance nodes expectiminimax, Star1 or Star2,
+with the bounds *-minimax searched with: the least and greatest leaf as edited when they were
+the leaves' own), and redraws values, bounds (≥ / ≤ by the same fail-soft rule as
+:mod:`viz.build`), the principal variation, best moves and cut-offs. Its script computes as
+Python does: ints and fractions exact, a float making floats (numbers travel with their type,
+:func:`_number`), so every text is the Python figures' own. Otherwise the page draws the Python
+search's own annotations and only folds.
 
 The script and style ship as package data (``viz/static``) and are inlined: nothing is fetched,
 the file works offline. The tree itself travels as JSON in ``<script id="tree-data">``; each
 drawn node is an SVG ``<g>`` with ``data-path`` (child indices from the root, ``root`` for the
-root), ``data-kind``, ``data-value`` and ``data-bound``. ``?autotest=edit:1.0=7,click:1,
+root; a Star2 probe's index is written ``p0``), ``data-kind``, ``data-value`` and
+``data-bound``; frames name nodes by :func:`node_keys`. ``?autotest=edit:1.0=7,click:1,
 algorithm:minimax`` makes the page perform those actions once loaded and write every node's
 path, kind, value and bound into ``<pre id="autotest">``, which lets a headless browser check it.
 
@@ -25,24 +30,29 @@ path, kind, value and bound into ``<pre id="autotest">``, which lets a headless 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Sequence
+from fractions import Fraction
 from html import escape
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from solver.game import Game, HasRender, format_action, format_state
+from solver.chance import is_chance, outcomes, probability_text
+from solver.expectiminimax import utility_bounds
+from solver.game import Game, HasRender, HasUtilityBounds, format_action, format_state
 from solver.output import write_text
-from viz.build import GameTree
+from viz.build import PRUNING, GameTree
 from viz.dot import default_title, summary_line
 from viz.errors import VizError
 from viz.html import captions
 from viz.model import figure
-from viz.pseudocode import PSEUDOCODE_STYLE, pseudocode_html, step_lines
+from viz.notation import number
+from viz.pseudocode import PSEUDOCODE, PSEUDOCODE_STYLE, pseudocode_html, step_lines
 from viz.stepper import current_nodes, frame_changes, frame_paths
 
-__all__ = ["EDIT_LIMIT", "PAGE_LIMIT", "interactive_page", "write_interactive"]
+__all__ = ["EDIT_LIMIT", "PAGE_LIMIT", "interactive_page", "node_keys", "write_interactive"]
 
 EDIT_LIMIT = 2_000
 """The largest whole game tree (in positions) the page offers to edit and re-search."""
@@ -55,10 +65,44 @@ def _asset(name: str) -> str:
     return resources.files("viz").joinpath("static").joinpath(name).read_text(encoding="utf-8")
 
 
-def _json_value(value: Any) -> Any:
-    if isinstance(value, float) and value in (float("inf"), float("-inf")):
-        return "inf" if value > 0 else "-inf"
+def _number(value: Any) -> Any:
+    """A value for the page's script, its Python type kept (the page computes as Python does):
+    an int as is, a Fraction ``[numerator, denominator]``, a float ``{"f": x}`` (infinities
+    ``"inf"``/``"-inf"``, as the tree stores them)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, Fraction):
+        return [value.numerator, value.denominator]
+    if isinstance(value, float):
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return {"f": value}
     return value
+
+
+def node_keys(graph: Any) -> dict[int, str]:
+    """Each node's name in the page's frames: its moves from the root as JSON, a move into a
+    Star2 probe written ``["probe", move]`` (the probe of an outcome and its full search are
+    two nodes at the same moves).
+
+    >>> from games import load_game
+    >>> from viz import game_tree
+    >>> game = load_game("textbook", tree="[8, {1/2: [9, 9], 1/2: [9, 0]}]")
+    >>> keys = node_keys(game_tree(game, algorithm="star2").graph)
+    >>> keys[3], keys[7]  # outcome 0 of B: probed, then searched in full
+    ('["1", ["probe", "0"]]', '["1", "0"]')
+    """
+    keys = {}
+    for node, data in graph.nodes(data=True):
+        moves: list[Any] = list(data["path"])
+        probes, here = [], node
+        while graph.in_degree(here):
+            probes.append(bool(graph.nodes[here]["probe"]))
+            here = next(iter(graph.predecessors(here)))
+        if any(probes) and len(probes) == len(moves):
+            moves = [["probe", m] if p else m for m, p in zip(moves, reversed(probes), strict=True)]
+        keys[node] = json.dumps(moves, ensure_ascii=False)
+    return keys
 
 
 def _path(parent: str, index: int) -> str:
@@ -69,10 +113,11 @@ def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
     """The Python search's annotated tree as nested JSON-able nodes (an engine's tree with
     what the drawing model writes beside each node: order, window, table hit)."""
     graph = tree.graph
+    keys = node_keys(graph)
     count = 0
     looks = figure(tree).nodes if graph.graph["algorithm"] == "engine" else None
 
-    def node(n: int, path: str, cut: str | None) -> dict[str, Any]:
+    def node(n: int, path: str, cut: str | None, odds: str | None = None) -> dict[str, Any]:
         nonlocal count
         count += 1
         if count > PAGE_LIMIT:
@@ -93,11 +138,14 @@ def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
             }
         return extra | {
             "path": path,
-            "key": _key(data["path"]),
+            "key": keys[n],
             "move": data["move"],
             "player": int(data["player"]),
+            "chance": bool(data.get("chance")),
+            "probe": bool(data.get("probe")),
+            "probabilityText": odds,
             "kind": data["kind"],
-            "value": _json_value(data["value"]),
+            "value": _number(data["value"]),
             "bound": data["bound"],
             "leaf": data["leaf"],
             "principal": bool(data["principal"]),
@@ -106,31 +154,33 @@ def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
             "title": data["title"],
             "state": data["state"],
             "board": data["board"] if boards else None,
-            "alphaIn": _json_value(data["alpha_in"]),
-            "betaIn": _json_value(data["beta_in"]),
+            "alphaIn": _number(data["alpha_in"]),
+            "betaIn": _number(data["beta_in"]),
             "label": data["label"] if data["kind"] == "node" else None,
             "hits": int(data["hits"]),
             "positions": int(data.get("positions") or 0),
             "cut": cut,
             "collapsed": False,
             "children": [
-                node(k, _path(path, i), graph.edges[n, k].get("cut")) for i, k in enumerate(kids)
+                node(
+                    k,
+                    _path(path, i),
+                    graph.edges[n, k].get("cut"),
+                    graph.edges[n, k].get("probability"),
+                )
+                for i, k in enumerate(kids)
             ],
         }
 
     return node(tree.root, "root", None)
 
 
-def _key(moves: Any) -> str:
-    """A node's name in the page's frames: its moves from the root."""
-    return json.dumps(list(moves), ensure_ascii=False)
-
-
 def _frames(tree: GameTree) -> dict[str, Any]:
     """Every step of the search as the drawing model shows it (:mod:`viz.stepper`'s changes),
     by node key: what the page applies to step through the search."""
     graph = tree.graph
-    keys = {n: _key(d["path"]) for n, d in graph.nodes(data=True) if d["kind"] != "summary"}
+    named = node_keys(graph)
+    keys = {n: named[n] for n, d in graph.nodes(data=True) if d["kind"] != "summary"}
     return {
         "captions": captions(tree),
         "lines": step_lines(tree),
@@ -156,7 +206,9 @@ def _whole_tree(
     namer = getattr(game, "node_name", None)
     renders = boards and isinstance(game, HasRender)
 
-    def walk(here: Any, path: str, move: str, moves: tuple[str, ...] = ()) -> dict[str, Any]:
+    def walk(
+        here: Any, path: str, move: str, moves: tuple[str, ...] = (), odds: Any = None
+    ) -> dict[str, Any]:
         nonlocal count
         count += 1
         if count > EDIT_LIMIT:
@@ -164,9 +216,11 @@ def _whole_tree(
         name = namer(here) if callable(namer) else None
         out: dict[str, Any] = {
             "path": path,
-            "key": _key(moves),
             "move": move,
             "player": int(game.to_move(here)),
+            "chance": is_chance(game, here),
+            "probability": _number(odds),
+            "probabilityText": None if odds is None else probability_text(odds),
             "name": None if name is None else str(name),
             "title": str(name) if name is not None else ("·".join(moves) or "the root"),
             "state": format_state(game, here),
@@ -180,14 +234,15 @@ def _whole_tree(
         }
         if game.is_terminal(here):
             out["leaf"] = "terminal"
-            out["leafValue"] = game.utility(here)
+            out["leafValue"] = _number(game.utility(here))
             if leaf_label is not None:
                 out["label"] = leaf_label(here)
             return out
-        out["children"] = []
+        odds = dict(outcomes(game, here)) if out["chance"] else {}
         for i, a in enumerate(game.actions(here)):
             text = format_action(game, here, a)
-            out["children"].append(walk(game.result(here, a), _path(path, i), text, (*moves, text)))
+            child = game.result(here, a)
+            out["children"].append(walk(child, _path(path, i), text, (*moves, text), odds.get(a)))
         return out
 
     try:
@@ -214,6 +269,63 @@ def _editable_tree(
     return _whole_tree(game, state, boards, lambda s: labels.get(format_state(game, s)))
 
 
+_SEARCHES = {
+    "minimax": "minimax",
+    "alphabeta": "alpha-beta",
+    "expectiminimax": "expectiminimax",
+    "star1": "Star1",
+    "star2": "Star2",
+}
+"""The searches the page runs itself, by the names its menu gives them."""
+
+
+def _choices(
+    tree: GameTree, game: Game[Any, Any] | None, editable: Any, chance: bool
+) -> tuple[str, ...]:
+    """The searches the page's menu offers: those of the tree's kind (with chance or not);
+    *-minimax only with bounds on the utilities."""
+    if editable is None:
+        return ()
+    own = tree.graph.graph["algorithm"]
+    if not chance:
+        kinds: tuple[str, ...] = ("minimax", "alphabeta")
+    elif tree.graph.graph.get("bounds") is None and not isinstance(game, HasUtilityBounds):
+        kinds = ("expectiminimax",)
+    else:
+        kinds = ("expectiminimax", "star1", "star2")
+    return kinds if own in kinds else (own, *kinds)
+
+
+def _leaf_range(tree: dict[str, Any]) -> list[Any]:
+    """The least and greatest leaf value of the page's whole tree, as the JSON numbers are."""
+    values, stack = [], [tree]
+    while stack:
+        node = stack.pop()
+        stack.extend(node["children"])
+        if "leafValue" in node:
+            values.append(_decoded(node["leafValue"]))
+    return [min(values), max(values)]
+
+
+def _has_chance(tree: dict[str, Any]) -> bool:
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node["chance"]:
+            return True
+        stack.extend(node["children"])
+    return False
+
+
+def _decoded(value: Any) -> Any:
+    """A number as :func:`_number` wrote it, back."""
+    if isinstance(value, list):
+        return Fraction(*value)
+    if isinstance(value, dict):
+        return value["f"]
+    return float(value) if isinstance(value, str) else value
+
+
 def interactive_page(
     tree: GameTree,
     *,
@@ -229,11 +341,6 @@ def interactive_page(
     :func:`viz.engine_tree.write_engine_interactive`): the stepping controls step through them
     instead of through the steps of one search; ``tree`` is the one shown first.
     """
-    if any(d.get("chance") for _, d in tree.graph.nodes(data=True)):
-        raise VizError(  # the page's own search (on edited leaves) knows no chance nodes
-            "the interactive page does not draw chance nodes; use the step-by-step page "
-            "(--html) or a picture (-o FILE.svg) for a tree with chance"
-        )
     if boards and not tree.has_boards:
         from solver.game import CapabilityError
 
@@ -241,18 +348,31 @@ def interactive_page(
             f"game {tree.graph.graph['game']!r} has no render() to show boards on the page; "
             "draw it without boards"
         )
+    facts = tree.graph.graph
+    chance = any(d.get("chance") for _, d in tree.graph.nodes(data=True))
     editable = None
-    if game is not None and tree.graph.graph["algorithm"] in ("minimax", "alphabeta"):
+    if game is not None and facts["algorithm"] in _SEARCHES:
         start = game.initial_state() if state is None else state
         editable = _editable_tree(tree, game, start, boards)
+    if editable is not None:
+        chance = chance or _has_chance(editable)
+    searches = _choices(tree, game, editable, chance)
+    bounds = facts.get("bounds")
+    if bounds is None and game is not None and isinstance(game, HasUtilityBounds) and chance:
+        bounds = list(utility_bounds(game, None))
     data = {
         "title": title or default_title(tree),
         "summary": summary_line(tree),
-        "algorithm": tree.graph.graph["algorithm"],
+        "algorithm": facts["algorithm"],
         "editable": editable is not None,
         "boards": boards,
         "tree": editable if editable is not None else _from_graph(tree, boards),
         "frames": _frames(tree),
+        "bounds": None if bounds is None else [_number(b) for b in bounds],
+        "pseudocode": {a: PSEUDOCODE[a] for a in searches},
+        "boundsFromLeaves": editable is not None
+        and bounds is not None
+        and list(bounds) == _leaf_range(editable),
     }
     if iterations:
         data["iterations"] = [
@@ -267,7 +387,7 @@ def interactive_page(
         '<button id="zoom-in" type="button" aria-label="zoom in">+</button>',
         '<button id="fit" type="button">Fit to screen</button>',
     ]
-    if data["algorithm"] == "alphabeta":
+    if data["algorithm"] in PRUNING or any(a in PRUNING for a in searches):
         controls.append('<label><input id="labels" type="checkbox"> windows and ranges</label>')
     last, unit, shown = len(tree.steps), "step", len(tree.steps)
     if iterations:
@@ -298,21 +418,34 @@ def interactive_page(
     if editable is not None:
         algorithm = data["algorithm"]
         options = "".join(
-            f'<option value="{a}"{" selected" if a == algorithm else ""}>{label}</option>'
-            for a, label in (("minimax", "minimax"), ("alphabeta", "alpha-beta"))
+            f'<option value="{a}"{" selected" if a == algorithm else ""}>{_SEARCHES[a]}</option>'
+            for a in searches
         )
         controls = [
             f'<label>Search <select id="algorithm">{options}</select></label>',
             '<button id="reset" type="button">Reset leaves</button>',
             *controls,
             '<span id="edit" hidden><span id="edit-where"></span> = '
-            '<input id="edit-value" type="number" step="any" aria-label="leaf value"></span>',
+            '<input id="edit-value" type="number" step="any" aria-label="leaf value">'
+            ' <span id="edit-note"></span></span>',
         ]
         help_text += (
             " Click a leaf to change its value: the search runs again in the page, and the"
             " steps are those of the new search."
             " ≥v / ≤v: alpha-beta left the value a bound; dashed grey: pruned."
         )
+        if chance:
+            help_text += (
+                " Green circles: chance nodes, worth Σ p × value over their outcomes (p= on"
+                " each move); dashed: a Star2 probe (its first move only, for a bound)."
+            )
+            if bounds is not None:
+                lo, hi = (number(b) for b in bounds)
+                help_text += f" *-minimax assumes every leaf in [{lo}, {hi}]" + (
+                    " (the least and greatest leaf, as edited)."
+                    if data["boundsFromLeaves"]
+                    else "."
+                )
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'

@@ -161,8 +161,9 @@ def step_lines(tree: GameTree) -> list[str | None]:
 
 
 PSEUDOCODE_STYLE = """
-#pseudocode { flex: 0 0 auto; font-size: .8em; line-height: 1.35; background: #f7f7f7;
-  border: 1px solid #ddd; padding: .6em .8em; margin: 0; }
+#pseudocode { flex: 0 1 auto; font-size: .8em; line-height: 1.35; background: #f7f7f7;
+  border: 1px solid #ddd; padding: .6em .8em; margin: 0; max-width: 100%; overflow-x: auto;
+  box-sizing: border-box; }
 #pseudocode span { display: block; padding: 0 .3em; white-space: pre; }
 #pseudocode span.now { background: #ffd54f; font-weight: bold; }
 """

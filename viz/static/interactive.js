@@ -1,22 +1,22 @@
 // gamesolver interactive tree: collapse/expand subtrees; on editable trees, edit a leaf and see
-// minimax or alpha-beta recomputed. The data comes from the page's <script id="tree-data">.
-// The searches below follow solver/minimax.py line for line (AIMA's fail-soft alpha-beta, ties
-// to the first best child) and the bound rule of viz: a value v <= alpha on entry is an upper
-// bound, v >= beta on entry a lower bound, otherwise exact.
+// minimax or alpha-beta (expectiminimax, Star1 or Star2 with chance nodes) recomputed. The data
+// comes from the page's <script id="tree-data">. The searches below follow solver/minimax.py
+// and solver/expectiminimax.py line for line (AIMA's fail-soft alpha-beta, ties to the first
+// best child, Ballard's *-minimax) and the bound rule of viz: a value v <= alpha on entry is an
+// upper bound, v >= beta on entry a lower bound, otherwise exact.
 (function () {
   "use strict";
   var DATA = JSON.parse(document.getElementById("tree-data").textContent);
   var SVGNS = "http://www.w3.org/2000/svg";
   var FOLD_ABOVE = 40, GAP = 46, ROW = 74, HALF_W = 19, HALF_H = 16, TOP = 34, LEFT = 40;
-  var root = DATA.tree, algorithm = DATA.algorithm, selected = null, stats = null;
+  var root = DATA.tree, algorithm = DATA.algorithm, stats = null;
   var FRAMES = DATA.frames, steps = null;
   var last = FRAMES.captions.length - 1, frame = last;  // the step shown (last: finished)
   // an engine's iterative deepening: one tree per iteration, the stepper steps through them
   var ITERATIONS = DATA.iterations || null, iteration = ITERATIONS ? ITERATIONS.length - 1 : 0;
   var mcts = DATA.algorithm === "mcts";
-  var zoom = 1.4, labels = DATA.algorithm === "alphabeta";  // large enough to project
+  var zoom = 1.4;  // large enough to project
   var NOTE_GAP = 130;  // the least distance between leaves when windows and ranges are shown
-  var original = {};
   // --boards: each position's board drawn inside the tree, under its node, in rows tall and
   // columns wide enough for the largest board (the hover panel shows it larger too)
   var BOARD_LINE = 11, BOARD_CHAR = 6.4, boardRows = 0, boardCols = 0;
@@ -32,61 +32,266 @@
   }
   var BOARD_H = boardRows ? boardRows * BOARD_LINE + 8 : 0, BOARD_W = boardCols * BOARD_CHAR;
 
-  function num(v) {
+  // ---- numbers as Python holds them ----
+  // The page computes as solver/ does, so that its values, windows and cuts are Python's to the
+  // last digit: an int or a Fraction is {n, d, i} (BigInt numerator and denominator, i: an int),
+  // a float a JS number. int and Fraction arithmetic is exact; a float makes the result a float;
+  // int / int is a float (Python's true division); comparisons are exact, as Python's are.
+  function gcd(a, b) {
+    a = a < 0n ? -a : a; b = b < 0n ? -b : b;
+    while (b) { var t = a % b; a = b; b = t; }
+    return a;
+  }
+  function Q(n, d, isInt) {
+    if (d < 0n) { n = -n; d = -d; }
+    var g = gcd(n, d);
+    if (g > 1n) { n /= g; d /= g; }
+    return { n: n, d: d, i: Boolean(isInt) };
+  }
+  function exact(x) { return typeof x === "object" && x !== null; }
+  function int(k) { return Q(BigInt(k), 1n, true); }
+  function dec(x) {  // a number as viz/interactive.py's _number wrote it
+    if (x === null || x === undefined) { return null; }
+    if (x === "inf") { return Infinity; }
+    if (x === "-inf") { return -Infinity; }
+    if (Array.isArray(x)) { return Q(BigInt(x[0]), BigInt(x[1]), false); }
+    if (typeof x === "object") { return x.f; }
+    return Number.isInteger(x) ? int(x) : x;
+  }
+  function toF(x) { return exact(x) ? Number(x.n) / Number(x.d) : x; }
+  function add(a, b) { return exact(a) && exact(b) ? Q(a.n * b.d + b.n * a.d, a.d * b.d, a.i && b.i) : toF(a) + toF(b); }
+  function sub(a, b) { return exact(a) && exact(b) ? Q(a.n * b.d - b.n * a.d, a.d * b.d, a.i && b.i) : toF(a) - toF(b); }
+  function mul(a, b) { return exact(a) && exact(b) ? Q(a.n * b.n, a.d * b.d, a.i && b.i) : toF(a) * toF(b); }
+  function div(a, b) {
+    if (exact(a) && exact(b) && !(a.i && b.i)) { return Q(a.n * b.d, a.d * b.n, false); }
+    return toF(a) / toF(b);
+  }
+  function fromFloat(f) {  // a finite float as the exact fraction it is
+    var d = 1n;
+    while (!Number.isInteger(f)) { f *= 2; d *= 2n; }
+    return Q(BigInt(f), d, false);
+  }
+  function cmp(a, b) {
+    if (exact(a) && exact(b)) { var s = a.n * b.d - b.n * a.d; return s > 0n ? 1 : (s < 0n ? -1 : 0); }
+    if (!exact(a) && !exact(b)) { return a > b ? 1 : (a < b ? -1 : 0); }
+    if (exact(a)) { return -cmp(b, a); }
+    if (!isFinite(a)) { return a > 0 ? 1 : -1; }
+    return cmp(fromFloat(a), b);
+  }
+  function lt(a, b) { return cmp(a, b) < 0; }
+  function le(a, b) { return cmp(a, b) <= 0; }
+  function eq(a, b) { return a !== null && b !== null && cmp(a, b) === 0; }
+  function pmax(a, b) { return cmp(b, a) > 0 ? b : a; }  // Python's max(a, b): a unless b > a
+  function pmin(a, b) { return cmp(b, a) < 0 ? b : a; }
+  function same(a, b) { return exact(a) === exact(b) && (!exact(a) || a.i === b.i) && eq(a, b); }
+  function expectation(ps, vs) {  // solver.chance.expectation: sum(p * v), a whole Fraction an int
+    var total = int(0);
+    for (var i = 0; i < ps.length; i++) { total = add(total, mul(ps[i], vs[i])); }
+    return exact(total) && !total.i && total.d === 1n ? Q(total.n, 1n, true) : total;
+  }
+  function gText(x, digits) {  // Python's format(x, ".3g"): rounded half to even, exactly
+    var r = fromFloat(Math.abs(x)), exp = Math.floor(Math.log10(Math.abs(x)));
+    function pow10(k) { return 10n ** BigInt(k); }
+    function scaled(e) {  // |x| / 10^(e - digits + 1) as a fraction
+      var k = digits - 1 - e;
+      return k >= 0 ? [r.n * pow10(k), r.d] : [r.n, r.d * pow10(-k)];
+    }
+    var q = scaled(exp);  // make 10^(digits-1) <= q < 10^digits (log10 may be one off)
+    if (q[0] < pow10(digits - 1) * q[1]) { exp -= 1; q = scaled(exp); }
+    if (q[0] >= pow10(digits) * q[1]) { exp += 1; q = scaled(exp); }
+    var m = q[0] / q[1], rest = 2n * (q[0] - m * q[1]);
+    if (rest > q[1] || (rest === q[1] && m % 2n === 1n)) { m += 1n; }
+    if (m === pow10(digits)) { m = pow10(digits - 1); exp += 1; }
+    var figures = m.toString(), text;
+    if (exp < -4 || exp >= digits) {
+      text = (figures.slice(0, 1) + "." + figures.slice(1)).replace(/\.?0+$/, "") +
+        "e" + (exp < 0 ? "-" : "+") + (Math.abs(exp) < 10 ? "0" : "") + Math.abs(exp);
+    } else {
+      text = exp >= 0 ? figures.slice(0, exp + 1) + "." + figures.slice(exp + 1)
+        : "0." + "0".repeat(-exp - 1) + figures;
+      text = text.replace(/0+$/, "").replace(/\.$/, "");
+    }
+    return (x < 0 ? "-" : "") + text;
+  }
+  function num(v) {  // as viz.notation.number writes it: a true minus, fractions n/d, 3 digits
     if (v === null || v === undefined) { return ""; }
     if (v === "inf" || v === Infinity) { return "+\u221e"; }
     if (v === "-inf" || v === -Infinity) { return "\u2212\u221e"; }
-    // as viz.notation writes numbers: a true minus sign (U+2212), 3 significant digits
-    var text = Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(3)));
-    return text.replace("-", "\u2212");
+    var text, f = toF(v);
+    if (Number.isInteger(f)) {
+      text = exact(v) ? (v.n / v.d).toString() : BigInt(f).toString();
+    } else if (exact(v) && v.d <= 1000n) {
+      text = v.n + "/" + v.d;
+    } else {
+      text = gText(f, 3);
+    }
+    return text.replace(/-/g, "\u2212");
+  }
+  function plain(v) { return v === null || v === undefined ? "" : String(toF(v)); }
+  function parseNumber(text) {  // typed as the textbook trees read a leaf: 7 an int, 7.5 a float
+    text = String(text).trim();
+    if (/^-?\d+$/.test(text)) { return int(text); }
+    var f = parseFloat(text);
+    return /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text) && isFinite(f) ? f : null;
   }
   function each(node, f) { f(node); node.children.forEach(function (c) { each(c, f); }); }
-  each(root, function (n) { if (n.leafValue !== undefined) { original[n.path] = n.leafValue; } });
+  (function decode(n) {
+    ["value", "alphaIn", "betaIn", "leafValue", "probability"].forEach(function (k) {
+      if (k in n) { n[k] = dec(n[k]); }
+    });
+    n.children.forEach(function (c, i) { c.index = i; decode(c); });
+  })(DATA.tree);
+  var BOUNDS = DATA.bounds ? DATA.bounds.map(dec) : null;
+  var PRUNING = { alphabeta: true, star1: true, star2: true };
+  var positions = DATA.tree, folded = new Set();
+  var original = new Map();
+  each(positions, function (n) { if (n.leafValue !== undefined) { original.set(n, n.leafValue); } });
+  var selected = null;  // the leaf (a position) whose value is being edited
+  var labels = PRUNING[DATA.algorithm] === true;  // windows and ranges shown
 
   // ---- the searches (editable trees only) ----
+  // Each search draws a new tree of what it did: a node for each position it entered (a Star2
+  // probe is a node of its own beside the full search of the same outcome), the moves a cut
+  // pruned with their subtrees (greyed), and nothing else, in the order the search met them;
+  // each drawn node reads its position's fields (player, move, leaf value, ...) through its
+  // prototype. The searches are solver/minimax.py's and solver/expectiminimax.py's, line for
+  // line: AIMA's fail-soft alpha-beta (a value v <= alpha on entry an upper bound, v >= beta
+  // a lower bound), expectiminimax's sum of p * v, Ballard's Star1 and Star2.
+  function pyKey(moves) {  // json.dumps(moves, ensure_ascii=False), as viz/interactive.py's keys
+    return "[" + moves.map(function (m) {
+      return Array.isArray(m) ? "[" + m.map(function (x) { return JSON.stringify(x); }).join(", ") + "]"
+        : JSON.stringify(m);
+    }).join(", ") + "]";
+  }
+  function bounds() {  // *-minimax's [lo, hi]: the least and greatest leaf (as edited), or given
+    if (!DATA.boundsFromLeaves) { return BOUNDS; }
+    var lo = null, hi = null, queue = [positions];  // breadth-first, as the textbook game lists them
+    while (queue.length) {
+      var n = queue.shift();
+      if (n.children.length === 0) {
+        lo = lo === null ? n.leafValue : pmin(lo, n.leafValue);
+        hi = hi === null ? n.leafValue : pmax(hi, n.leafValue);
+      }
+      queue = queue.concat(n.children);
+    }
+    return [lo, hi];
+  }
   function search() {
-    var prune = algorithm === "alphabeta";
+    var prune = PRUNING[algorithm] === true, star = algorithm === "star1" || algorithm === "star2";
+    var limits = star ? bounds() : null, L = limits && limits[0], U = limits && limits[1], top = null;
+    if (root !== positions) { each(root, function (n) { if (n.collapsed) { folded.add(n.key); } else { folded.delete(n.key); } }); }
     stats = { searched: 0, pruned: 0, cutoffs: 0 };
     steps = [];
-    each(root, function (n) {
-      n.kind = "pruned"; n.value = null; n.bound = "exact";
-      n.principal = false; n.optimal = false; n.cut = null;
-      n.opened = null; n.reveal = null; n.step = null;
-    });
-    function value(n, alpha, beta) {
-      n.kind = "node"; stats.searched += 1;
-      var alphaIn = alpha, betaIn = beta;
-      n.alphaIn = alpha; n.betaIn = beta;
-      if (n.children.length === 0) {
-        n.value = n.leafValue; n.bound = "exact"; steps.push({ kind: "leaf", node: n });
+    function make(pos, parent, probe, kind) {
+      var n = Object.create(pos);
+      n.pos = pos; n.probe = probe; n.kind = kind; n.value = null; n.bound = "exact";
+      n.principal = false; n.optimal = false; n.cut = null; n.alphaIn = null; n.betaIn = null;
+      n.opened = null; n.reveal = null; n.step = null; n.children = [];
+      n.moves = parent ? parent.moves.concat([probe ? ["probe", pos.move] : pos.move]) : [];
+      n.key = pyKey(n.moves);
+      n.path = !parent ? "root" : (parent.path === "root" ? "" : parent.path + ".") + (probe ? "p" : "") + pos.index;
+      n.collapsed = folded.has(n.key);
+      if (parent) { parent.children.push(n); } else { top = n; }
+      return n;
+    }
+    function enter(pos, parent, alpha, beta, probe) {
+      var n = make(pos, parent, probe, "node");
+      stats.searched += 1; n.alphaIn = alpha; n.betaIn = beta;
+      return n;
+    }
+    function backup(n, v, bound) {
+      n.value = v; n.bound = bound; steps.push({ kind: "backup", node: n });
+      return v;
+    }
+    function grow(pos, parent) { var n = make(pos, parent, false, "pruned"); pos.children.forEach(function (c) { grow(c, n); }); }
+    function cut(n, rest, text) {  // a cut-off at n: the moves left are pruned, drawn greyed
+      if (rest.length === 0) { return; }
+      stats.cutoffs += 1; stats.pruned += rest.length;
+      rest.forEach(function (c, i) { grow(c, n); if (i === 0) { n.children[n.children.length - 1].cut = text; } });
+      steps.push({ kind: "cut", node: n });
+    }
+    function cutText(v, limit, high) {
+      return "v=" + num(v) + (high ? " \u2265 \u03b2=" : " \u2264 \u03b1=") + num(limit);
+    }
+    function value(pos, parent, alpha, beta) {
+      var n = enter(pos, parent, alpha, beta, false);
+      if (pos.children.length === 0) {
+        n.value = pos.leafValue; n.bound = "exact"; steps.push({ kind: "leaf", node: n });
         return n.value;
       }
-      var max = n.player === 0, v = max ? -Infinity : Infinity;
-      for (var i = 0; i < n.children.length; i++) {
-        var v2 = value(n.children[i], alpha, beta);
-        if (i === 0 || (max ? v2 > v : v2 < v)) { v = v2; }
+      if (pos.chance) { return star ? starValue(n, alpha, beta) : chanceValue(n); }
+      var max = pos.player === 0, v = max ? -Infinity : Infinity, kids = pos.children;
+      for (var i = 0; i < kids.length; i++) {
+        var v2 = value(kids[i], n, alpha, beta);
+        if (i === 0 || (max ? lt(v, v2) : lt(v2, v))) { v = v2; }
         if (!prune) { continue; }
-        var cut = false;
-        if (max) { alpha = Math.max(alpha, v); cut = v >= beta; }
-        else { beta = Math.min(beta, v); cut = v <= alpha; }
-        if (cut) {
-          var rest = n.children.length - i - 1;
-          if (rest > 0) {
-            stats.cutoffs += 1; stats.pruned += rest;
-            n.children[i + 1].cut = max ? "v=" + num(v) + " \u2265 \u03b2=" + num(beta)
-              : "v=" + num(v) + " \u2264 \u03b1=" + num(alpha);
-            steps.push({ kind: "cut", node: n });
-          }
+        if (max) { alpha = pmax(alpha, v); } else { beta = pmin(beta, v); }
+        if (max ? le(beta, v) : le(v, alpha)) {
+          cut(n, kids.slice(i + 1), max ? cutText(v, beta, true) : cutText(v, alpha, false));
           break;
         }
       }
-      n.value = v;
-      n.bound = v <= alphaIn && alphaIn !== -Infinity ? "upper"
-        : (v >= betaIn && betaIn !== Infinity ? "lower" : "exact");
-      steps.push({ kind: "backup", node: n });
-      return v;
+      var bound = "exact";
+      if (prune && le(v, n.alphaIn) && n.alphaIn !== -Infinity) { bound = "upper"; }
+      else if (prune && le(n.betaIn, v) && n.betaIn !== Infinity) { bound = "lower"; }
+      return backup(n, v, bound);
     }
-    value(root, -Infinity, Infinity);
+    function odds(pos) { return pos.children.map(function (c) { return c.probability; }); }
+    function chanceValue(n) {  // expectiminimax: sum of p * v, nothing divided by the outcomes
+      var values = n.pos.children.map(function (c) { return value(c, n, -Infinity, Infinity); });
+      return backup(n, expectation(odds(n.pos), values), "exact");
+    }
+    function starValue(n, alpha, beta) {  // solver/expectiminimax.py's _StarNode
+      var kids = n.pos.children, p = odds(n.pos);
+      var lo = kids.map(function () { return L; }), hi = kids.map(function () { return U; });
+      function window(i) {
+        var othersHi = sub(expectation(p, hi), mul(p[i], hi[i]));
+        var othersLo = sub(expectation(p, lo), mul(p[i], lo[i]));
+        return [div(sub(alpha, othersHi), p[i]), div(sub(beta, othersLo), p[i])];
+      }
+      function chanceCut(i, v, high) {
+        cut(n, kids.slice(i + 1), cutText(v, high ? beta : alpha, high));
+        return backup(n, v, high ? "lower" : "upper");
+      }
+      function settled(i, failedLow, failedHigh) {
+        var upper = expectation(p, hi), lower = expectation(p, lo);
+        if (failedLow || le(upper, alpha)) { return chanceCut(i, pmin(upper, alpha), false); }
+        if (failedHigh || le(beta, lower)) { return chanceCut(i, pmax(lower, beta), true); }
+        return null;
+      }
+      function probe(i) {  // Star2: the first move alone bounds a MAX (MIN) node from below (above)
+        var kid = kids[i];
+        if (kid.children.length === 0 || kid.chance) { return; }
+        var w = window(i), max = kid.player === 0;
+        var low = max ? L : pmax(w[0], L), high = max ? pmin(w[1], U) : U;
+        if (max ? le(U, high) : le(low, L)) { return; }  // no first move could cut
+        var probed = enter(kid, n, low, high, true);
+        var v = value(kid.children[0], probed, low, high);
+        if (max) { lo[i] = pmax(lo[i], v); } else { hi[i] = pmin(hi[i], v); }
+        backup(probed, v, max ? "lower" : "upper");
+      }
+      var i, done;
+      if (algorithm === "star2") {
+        for (i = 0; i < kids.length; i++) {
+          probe(i);
+          done = settled(i, false, false);
+          if (done !== null) { return done; }
+        }
+      }
+      for (i = 0; i < kids.length; i++) {
+        var w = window(i), low = pmax(w[0], L), high = pmin(w[1], U);
+        var v = value(kids[i], n, low, high);
+        var failedLow = le(v, low) && lt(L, low), failedHigh = le(high, v) && lt(high, U);
+        if (failedLow) { hi[i] = pmin(hi[i], v); }
+        else if (failedHigh) { lo[i] = pmax(lo[i], v); }
+        else { lo[i] = v; hi[i] = v; }
+        done = settled(i, failedLow, failedHigh);
+        if (done !== null) { return done; }
+      }
+      return backup(n, expectation(p, lo), "exact");
+    }
+    value(positions, null, -Infinity, Infinity);
+    root = top;
     markPrincipal();
     markSteps();
     last = steps.length; frame = last;
@@ -118,12 +323,13 @@
     (function post(n) {
       n.children.forEach(post);
       if (n.kind !== "node" || n.value === null) { return; }
+      if (n.chance) { plies.set(n, 0); return; }  // nobody chooses at a roll: the path stops
       var kids = n.children.filter(function (c) {
-        return c.kind === "node" && c.value === n.value && c.bound === "exact";
+        return c.kind === "node" && eq(c.value, n.value) && c.bound === "exact";
       });
       if (kids.length === 0) { plies.set(n, 0); return; }
-      var mover = n.player === 0 ? n.value : -n.value;
-      function preference(c) { var p = (plies.get(c) || 0) + 1; return mover > 0 ? p : -p; }
+      var winning = cmp(n.value, int(0)) * (n.player === 0 ? 1 : -1) > 0;
+      function preference(c) { var p = (plies.get(c) || 0) + 1; return winning ? p : -p; }
       var best = kids[0];
       kids.forEach(function (c) { if (preference(c) < preference(best)) { best = c; } });
       choice.set(n, best);
@@ -140,7 +346,7 @@
   // the caption's line, worded as viz.dot.summary_line words it
   function summary() {
     if (!DATA.editable) { return DATA.summary; }
-    var parts = ["value " + num(root.value)], moves = [], n = root, total = 0;
+    var parts = ["value " + num(root.value)], moves = [], n = root, saved = 0;
     while (true) {
       var next = n.children.filter(function (c) { return c.principal; })[0];
       if (!next) { break; }
@@ -148,12 +354,12 @@
     }
     if (moves.length) { parts.push("best move " + moves[0], "principal variation " + moves.join(" ")); }
     parts.push(stats.searched.toLocaleString("en-US") + " nodes searched");
-    each(root, function () { total += 1; });  // minimax searches every position of the tree
+    each(root, function (d) { if (d.kind === "pruned") { saved += 1; } });  // the greyed subtrees
     if (stats.pruned) {
       parts.push(stats.pruned.toLocaleString("en-US") + (stats.pruned === 1 ? " move" : " moves") +
         " pruned, " +
-        (total - stats.searched).toLocaleString("en-US") + " nodes saved versus minimax's " +
-        total.toLocaleString("en-US"));
+        saved.toLocaleString("en-US") + " nodes saved versus minimax's " +
+        (stats.searched + saved).toLocaleString("en-US"));
     }
     return parts.join("; ");
   }
@@ -173,17 +379,17 @@
     var visible = n === root || (n.opened !== null && n.opened <= k);
     var known = n.kind === "pruned" ? n.step !== null && n.step <= k
       : n.reveal !== null && n.reveal <= k;
-    var ab = algorithm === "alphabeta", inner = n.children.length > 0 && n.kind === "node";
+    var ab = PRUNING[algorithm] === true, inner = n.children.length > 0 && n.kind === "node";
     var range = "";
     if (ab && inner && visible) {
       var lo = -Infinity, hi = Infinity;
       if (known) {
         lo = n.bound === "upper" ? -Infinity : n.value; hi = n.bound === "lower" ? Infinity : n.value;
-      } else {
+      } else if (!n.chance) {  // a chance node's expectation is known only once backed up
         n.children.forEach(function (c) {
           if (c.kind !== "node" || c.reveal === null || c.reveal > k || c.value === null) { return; }
-          if (n.player === 0 && c.bound !== "upper") { lo = Math.max(lo, c.value); }
-          if (n.player === 1 && c.bound !== "lower") { hi = Math.min(hi, c.value); }
+          if (n.player === 0 && c.bound !== "upper") { lo = pmax(lo, c.value); }
+          if (n.player === 1 && c.bound !== "lower") { hi = pmin(hi, c.value); }
         });
       }
       range = "[" + num(lo) + ", " + num(hi) + "]";
@@ -193,7 +399,7 @@
   function look(n, k) { return DATA.editable ? ownLook(n, k) : pythonLook(n, k); }
   function edited() {
     var changed = algorithm !== DATA.algorithm;
-    each(root, function (n) { if (n.path in original && original[n.path] !== n.leafValue) { changed = true; } });
+    original.forEach(function (v, pos) { if (!same(v, pos.leafValue)) { changed = true; } });
     return changed;
   }
   function currentKey(k) {
@@ -204,18 +410,44 @@
   function lineAt(k) {
     if (!DATA.editable) { return FRAMES.lines[k]; }
     if (k === 0) { return null; }
-    var s = steps[k - 1];
-    return (s.node.player === 0 ? "max-" : "min-") + { leaf: "leaf", backup: "return", cut: "cut" }[s.kind];
+    var s = steps[k - 1], n = s.node;  // as viz.pseudocode.step_lines
+    var side = n.chance ? "chance-" : (n.player === 0 ? "max-" : "min-");
+    if (s.kind === "leaf" && algorithm !== "minimax" && algorithm !== "alphabeta") { side = "max-"; }
+    return side + { leaf: "leaf", backup: "return", cut: "cut" }[s.kind];
+  }
+  // each step's caption, worded as viz/build.py words the steps
+  var BOUND_TEXT = {
+    exact: "",
+    lower: " — a lower bound: it reached β, the value is at least this",
+    upper: " — an upper bound: it stayed at or below α, the value is at most this"
+  };
+  function who(n) {
+    var role = n.chance ? "CHANCE" : (n.player === 0 ? "MAX" : "MIN");
+    return n.moves.length === 0 && !n.name ? "the root (" + role + ")" : role + " node " + n.title;
+  }
+  function stepText(s) {
+    var n = s.node;
+    if (s.kind === "leaf") {
+      return (n.leaf === "terminal" ? "terminal position" : "horizon position (evaluated)") +
+        (n.moves.length ? " " + n.title : " at the root") + " is worth " + num(n.value);
+    }
+    if (s.kind === "cut") {
+      var pruned = n.children.filter(function (c) { return c.kind === "pruned"; });
+      return "cut-off at " + who(n) + ": " + pruned[0].cut + ", so " +
+        (pruned.length === 1 ? "move " : "moves ") +
+        pruned.map(function (c) { return c.move; }).join(", ") + " need not be searched";
+    }
+    if (n.probe) {
+      return who(n) + " is probed (Star2): its first move alone gives " + shown(n) + ", " +
+        (n.player === 0 ? "a lower" : "an upper") + " bound on its value";
+    }
+    var how = n.chance ? "expectation (probability × value, summed)" : (n.player === 0 ? "maximum" : "minimum");
+    return who(n) + " backs up the " + how + " of its children: " + shown(n) + BOUND_TEXT[n.bound];
   }
   function caption(k) {
     if (!DATA.editable || !edited()) { return FRAMES.captions[k]; }
     if (k === 0) { return "before the search: it starts at the root"; }
-    var s = steps[k - 1], n = s.node, who = (n.player === 0 ? "MAX" : "MIN") + " node " + n.title;
-    var text = s.kind === "leaf" ? "position " + n.title + " is worth " + num(n.value)
-      : s.kind === "cut" ? "cut-off at " + who + ": " +
-        n.children.filter(function (c) { return c.cut; })[0].cut
-      : who + " backs up " + shown(n);
-    return "step " + k + ": " + text + (k === last ? " (" + summary() + ")" : "");
+    return "step " + k + ": " + stepText(steps[k - 1]) + (k === last ? " (" + summary() + ")" : "");
   }
 
   // ---- layout: leaves (and collapsed nodes) left to right, parents centred over children ----
@@ -239,8 +471,17 @@
     if (!(n.children.length === 0 || n.collapsed) || !n.label) { return HALF_W; }
     return Math.max(HALF_W, 4 + 4 * Math.max(n.label.length, shown(n).length));
   }
+  // an inner node as wide as its value (an expectation 11/2, a win rate 0.75); one that would
+  // reach into the node before it on its row moves right, with its subtree
+  function showsNotes(n) { return labels && PRUNING[algorithm] && n.children.length > 0 && n.kind === "node" && !mcts; }
+  function extent(n) {  // how far right of its centre a node's shape and notes reach
+    var half = nodeHalf(n);
+    if (!showsNotes(n)) { return half; }
+    return half + 4 + 5.8 * Math.max(rangeText(n).length, windowText(n).length);
+  }
   function layout() {
-    var cursor = LEFT, depth = 0, step = labels ? NOTE_GAP : GAP;
+    var cursor = LEFT, depth = 0, step = labels ? NOTE_GAP : GAP, right = [];
+    function reach(n, d) { right[d] = Math.max(right[d] === undefined ? -Infinity : right[d], n.x + extent(n)); }
     function place(n, d) {
       n.y = TOP + d * (ROW + BOARD_H); depth = Math.max(depth, d);
       if (n.children.length === 0 || n.collapsed) {
@@ -248,10 +489,21 @@
         n.x = cursor + Math.max(half, BOARD_W / 2);
         var beside = n.notes ? 2 * half + notes + 14 : (notes ? half + notes + 24 : 0);
         cursor += Math.max(step, 2 * half + 8, beside, BOARD_W + 14);
+        reach(n, d);
         return;
       }
       n.children.forEach(function (c) { place(c, d + 1); });
       n.x = (n.children[0].x + n.children[n.children.length - 1].x) / 2;
+      var left = n.x - nodeHalf(n) - (n.name ? 6 + 8 * n.name.length : 0);
+      if (right[d] !== undefined && left < right[d] + 6) {
+        var delta = right[d] + 6 - left;
+        (function shift(c, e) {
+          c.x += delta; right[e] = Math.max(right[e], c.x + extent(c));
+          if (!c.collapsed) { c.children.forEach(function (k) { shift(k, e + 1); }); }
+        })(n, d);
+        cursor += delta;
+      }
+      reach(n, d);
       // what is placed later stands right of this node's notes (an engine's window, order)
       if (n.notes) { cursor = Math.max(cursor, n.x + HALF_W + notesWidth(n) + 16); }
     }
@@ -288,9 +540,20 @@
       return el("rect", { x: x - half, y: y - HALF_H, width: 2 * half, height: 2 * HALF_H,
         rx: n.leaf === "horizon" || n.kind === "summary" ? 6 : 0 }, g);
     }
-    pts = n.player === 0 ? [[x - HALF_W, y + HALF_H], [x + HALF_W, y + HALF_H], [x, y - HALF_H]]
-      : [[x - HALF_W, y - HALF_H], [x + HALF_W, y - HALF_H], [x, y + HALF_H]];
+    if (n.chance) { return el("circle", { cx: x, cy: y, r: radius(n) }, g); }
+    var w = nodeHalf(n);
+    pts = n.player === 0 ? [[x - w, y + HALF_H], [x + w, y + HALF_H], [x, y - HALF_H]]
+      : [[x - w, y - HALF_H], [x + w, y - HALF_H], [x, y + HALF_H]];
     return el("polygon", { points: pts.map(function (p) { return p.join(","); }).join(" ") }, g);
+  }
+  function nodeHalf(n) {  // half the width of a node's shape
+    if (n.leaf || n.kind === "summary" || n.children.length === 0) { return halfWidth(n); }
+    if (n.chance) { return radius(n); }
+    var wide = mcts || n.value === null ? 0 : shown(n).length;
+    return Math.max(HALF_W, 7.2 * wide + 1);  // a triangle holds its value where it is narrow
+  }
+  function radius(n) {  // a chance node's circle holds its value (an expectation: ≤11/2)
+    return Math.max(HALF_W - 1, 4.3 * (n.value === null ? 0 : shown(n).length) + 2);
   }
   function text(content, attrs, parent) { var t = el("text", attrs, parent); t.textContent = content; return t; }
   function hidden(n) { var k = 0; n.children.forEach(function (c) { k += 1 + hidden(c); }); return k; }
@@ -308,18 +571,20 @@
     (function walk(n) {
       var seen = look(n, frame);
       if (stepping && !seen[0]) { return; }  // not reached yet: laid out, not drawn
-      var role = n.leaf ? "leaf" : (n.kind === "summary" ? "summary" : (n.player === 0 ? "max" : "min"));
+      var role = n.leaf ? "leaf" : (n.kind === "summary" ? "summary"
+        : (n.chance ? "chance" : (n.player === 0 ? "max" : "min")));
       var cls = ["node", role, n.kind];
       if (n.table && n.kind === "node") { cls.push("table"); }
+      if (n.probe) { cls.push("probe"); }
       if (n.principal) { cls.push("principal"); }
       if (n.optimal && !n.principal) { cls.push("optimal"); }
       if (n.collapsed) { cls.push("collapsed"); }
       if (n.leaf && n.kind === "node") { cls.push("valued"); }
-      if (selected === n) { cls.push("selected"); }
+      if (selected !== null && n.pos === selected) { cls.push("selected"); }
       if (now !== null && n.key === now) { cls.push("current"); }
       if (stepping) { cls = cls.filter(function (c) { return c !== "principal" && c !== "optimal"; }); }
       var g = el("g", { class: cls.join(" "), id: "p-" + n.path, "data-path": n.path,
-        "data-value": n.value === null ? "" : String(n.value), "data-bound": n.bound,
+        "data-value": plain(n.value), "data-bound": n.bound,
         "data-kind": n.kind }, nodes);
       el("title", {}, g).textContent = (n.state || n.path) + (n.cut ? " | pruned by " + n.cut : "");
       shape(n, g);
@@ -329,16 +594,17 @@
       if (DATA.editable && n.kind === "pruned" && n.children.length === 0) { label = num(n.leafValue); }
       if (stepping && n.kind === "node") { label = seen[1]; }
       if (mcts) { label = ""; }  // its counts stand beside it
-      var dy = n.leaf || n.kind === "summary" ? 5 : (n.player === 0 ? 9 : -2);
+      var dy = n.leaf || n.kind === "summary" || n.chance ? 5 : (n.player === 0 ? 9 : -2);
       if (n.label && n.kind === "node") {  // the leaf's label above its value, both inside
         text(n.label, { x: n.x, y: n.y - 2, class: "label" }, g);
         text(label, { x: n.x, y: n.y + 11, class: "value small" }, g);
       } else {
         text(label, { x: n.x, y: n.y + dy, class: "value" }, g);
       }
-      if (labels && !(n.children.length === 0) && n.kind === "node" && !mcts) {
-        text(stepping ? seen[2] : rangeText(n), { x: n.x + HALF_W + 4, y: n.y - 2, class: "range" }, g);
-        text(windowText(n), { x: n.x + HALF_W + 4, y: n.y + 11, class: "window" }, g);
+      if (labels && PRUNING[algorithm] && !(n.children.length === 0) && n.kind === "node" && !mcts) {
+        var beside = nodeHalf(n);
+        text(stepping ? seen[2] : rangeText(n), { x: n.x + beside + 4, y: n.y - 2, class: "range" }, g);
+        text(windowText(n), { x: n.x + beside + 4, y: n.y + 11, class: "window" }, g);
       }
       if (n.notes && n.kind === "node") {  // an engine's node: the model's texts beside it
         var right = n.leaf ? halfWidth(n) : HALF_W;
@@ -362,8 +628,8 @@
           t.textContent = line.replace(/ /g, "\u00a0");
         });
       }
-      if (n.name) { text(n.name, { x: n.x - HALF_W - 5, y: n.y + 5, class: "name" }, g); }
-      if (n.hits > 1) { text("\u00d7" + n.hits, { x: n.x + HALF_W + 3, y: n.y + 12, class: "hits" }, g); }
+      if (n.name) { text(n.name, { x: n.x - nodeHalf(n) - 5, y: n.y + 5, class: "name" }, g); }
+      if (n.hits > 1) { text("\u00d7" + n.hits, { x: n.x + nodeHalf(n) + 3, y: n.y + 12, class: "hits" }, g); }
       if (n.collapsed) {
         text("+" + hidden(n), { x: n.x, y: n.y + HALF_H + 14, class: "badge" }, g);
         return;
@@ -377,11 +643,17 @@
         var e = el("g", { class: ec, "data-child": c.path }, edges);
         var below = n.y + HALF_H + (n.board ? BOARD_H : 0);  // under the node's board, if any
         el("line", { x1: n.x, y1: below, x2: c.x, y2: c.y - HALF_H }, e);
+        // a roll's outcomes fan out: their moves and odds are written near the children, where
+        // the edges are apart, and a cut nearer the chance node
+        var at = n.chance ? 0.7 : 0.45, cutAt = n.chance ? 0.35 : 0.7;
         if (c.move !== "") {
-          text(c.move, { x: n.x + (c.x - n.x) * 0.45 + 4, y: below + (c.y - below - HALF_H) * 0.45, class: "move" }, e);
+          var label = text(c.move, { x: n.x + (c.x - n.x) * at + 4, y: below + (c.y - below - HALF_H) * at, class: "move" }, e);
+          if (c.probabilityText) {  // a chance outcome's probability, beside its move
+            el("tspan", { class: "odds", dx: "3" }, label).textContent = "p=" + c.probabilityText;
+          }
         }
         if (c.cut && (!stepping || look(c, frame)[0])) {
-          text("\u2702 " + c.cut, { x: n.x + (c.x - n.x) * 0.7 + 6, y: below + (c.y - below - HALF_H) * 0.7 + 4, class: "cut" }, e);
+          text("\u2702 " + c.cut, { x: n.x + (c.x - n.x) * cutAt + 6, y: below + (c.y - below - HALF_H) * cutAt + 4, class: "cut" }, e);
         }
         walk(c);
       });
@@ -431,17 +703,47 @@
   }
   function toggle(n) { if (n.children.length) { n.collapsed = !n.collapsed; draw(); } }
   function select(n) {
-    selected = n;
+    selected = n.pos;
     var box = document.getElementById("edit");
     box.hidden = false;
     document.getElementById("edit-where").textContent = "leaf " + (n.title || n.path);
-    document.getElementById("edit-value").value = String(n.leafValue);
+    document.getElementById("edit-value").value = plain(selected.leafValue);
+    document.getElementById("edit-note").textContent = "";
     draw();
   }
-  function setLeaf(n, v) {
-    if (!DATA.editable || !n || n.children.length || !isFinite(v)) { return false; }
-    n.leafValue = v;
-    if (n === selected) { document.getElementById("edit-value").value = String(v); }
+  function switchTo(name) {  // another search: its pseudocode beside the tree, its steps
+    algorithm = name;
+    var lines = DATA.pseudocode[name], pre = document.getElementById("pseudocode");
+    if (lines && pre) {
+      while (pre.firstChild) { pre.removeChild(pre.firstChild); }
+      lines.forEach(function (line) {
+        var span = document.createElement("span");
+        span.setAttribute("data-line", line[0]);
+        span.textContent = line[1] || "\u200b";
+        pre.appendChild(span);
+      });
+    }
+    var menu = document.getElementById("algorithm");
+    if (menu) { menu.value = name; }
+    search(); draw();
+  }
+  function findPosition(path) {  // a leaf by its position (child indices from the root)
+    var found = null;
+    each(positions, function (n) { if (n.path === path) { found = n; } });
+    return found;
+  }
+  // a leaf takes the typed value (an int or a float); on a tree with bounds given for
+  // *-minimax (not the leaves' own) a value outside them is refused, as solver/ refuses it
+  function setLeaf(pos, v) {
+    if (!DATA.editable || !pos || pos.children.length || v === null) { return false; }
+    var note = document.getElementById("edit-note");
+    if (BOUNDS && !DATA.boundsFromLeaves && (lt(v, BOUNDS[0]) || lt(BOUNDS[1], v))) {
+      if (note) { note.textContent = "outside the bounds [" + num(BOUNDS[0]) + ", " + num(BOUNDS[1]) + "] *-minimax assumes"; }
+      return false;
+    }
+    if (note) { note.textContent = ""; }
+    pos.leafValue = v;
+    if (pos === selected) { document.getElementById("edit-value").value = plain(v); }
     search(); draw(); return true;
   }
   document.getElementById("tree").addEventListener("click", function (e) {
@@ -452,15 +754,14 @@
   });
   if (DATA.editable) {
     document.getElementById("edit-value").addEventListener("change", function () {
-      var v = parseFloat(this.value);
-      if (selected && !setLeaf(selected, v)) { this.value = String(selected.leafValue); }
+      if (selected && !setLeaf(selected, parseNumber(this.value))) { this.value = plain(selected.leafValue); }
     });
     document.getElementById("algorithm").addEventListener("change", function () {
-      algorithm = this.value; search(); draw();
+      switchTo(this.value);
     });
     document.getElementById("reset").addEventListener("click", function () {
-      each(root, function (n) { if (n.path in original) { n.leafValue = original[n.path]; } });
-      if (selected) { document.getElementById("edit-value").value = String(selected.leafValue); }
+      original.forEach(function (v, pos) { pos.leafValue = v; });
+      if (selected) { document.getElementById("edit-value").value = plain(selected.leafValue); }
       search(); draw();
     });
     search();
@@ -538,12 +839,12 @@
   }
   // every frame as this page shows it: each node's look by key, the line, the current node
   function allFrames() {
-    var nodes = {}, lines = [], current = [];
+    var nodes = {}, lines = [], current = [], texts = [];
     for (var k = 0; k <= last; k++) {
       each(root, function (n) { (nodes[n.key] = nodes[n.key] || []).push(look(n, k)); });
-      lines.push(k < last ? lineAt(k) : null); current.push(currentKey(k));
+      lines.push(k < last ? lineAt(k) : null); current.push(currentKey(k)); texts.push(caption(k));
     }
-    return { nodes: nodes, lines: lines, current: current, captions: FRAMES.captions.length };
+    return { nodes: nodes, lines: lines, current: current, captions: texts, summary: summary() };
   }
   // every text drawn, as the browser laid it out: its owner (a node's or a move's path), text
   // and box, for a test to check that no two owners' labels overlap
@@ -573,12 +874,12 @@
     script.split(",").filter(Boolean).forEach(function (action) {
       var m = /^(edit|click|algorithm|report|reset|zoom|expand|hover|step|frames|boxes)(?::([^=]*)(?:=(.*))?)?$/.exec(action);
       if (!m) { reports.push("unknown action " + action); return; }
-      if (m[1] === "edit") { setLeaf(find(m[2]), parseFloat(m[3])); }
+      if (m[1] === "edit") { setLeaf(findPosition(m[2]), parseNumber(m[3])); }
       if (m[1] === "click") {  // a real click on the node, through the page's own handler
         var g = document.getElementById("p-" + m[2]);
         if (g) { g.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
       }
-      if (m[1] === "algorithm" && DATA.editable) { algorithm = m[2]; search(); draw(); }
+      if (m[1] === "algorithm" && DATA.editable) { switchTo(m[2]); }
       if (m[1] === "reset" && DATA.editable) { document.getElementById("reset").click(); }
       if (m[1] === "zoom") { document.getElementById(m[2] === "fit" ? "fit" : "zoom-" + m[2]).click(); }
       if (m[1] === "expand") { document.getElementById("expand").click(); }
