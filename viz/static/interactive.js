@@ -135,12 +135,14 @@
     return /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text) && isFinite(f) ? f : null;
   }
   function each(node, f) { f(node); node.children.forEach(function (c) { each(c, f); }); }
-  (function decode(n) {
+  function decode(n) {  // once per tree: an engine's every iteration too
     ["value", "alphaIn", "betaIn", "leafValue", "probability"].forEach(function (k) {
       if (k in n) { n[k] = dec(n[k]); }
     });
     n.children.forEach(function (c, i) { c.index = i; decode(c); });
-  })(DATA.tree);
+  }
+  decode(DATA.tree);
+  (DATA.iterations || []).forEach(function (it) { if (it.tree !== DATA.tree) { decode(it.tree); } });
   var BOUNDS = DATA.bounds ? DATA.bounds.map(dec) : null;
   var PRUNING = { alphabeta: true, star1: true, star2: true };
   var positions = DATA.tree, folded = new Set();
