@@ -16,9 +16,10 @@ run's seconds (and how they split between moves, predecessor lists and solving),
 process's peak resident memory (for the out-of-core build this also counts the scratch
 files' mapped pages, which the kernel reclaims at will), and the throughput ratio
 ``in-memory seconds / out-of-core seconds`` of each round with their median, minimum and
-maximum. The issue's target is a ratio of at least 0.5. The load average is recorded with
-each run: on a shared machine, absolute times are only indicative; the ratios are what to
-read.
+maximum; the same ratio of the CPU seconds each run used (its process and its workers), which
+a loaded machine disturbs less than wall time. The issue's target is a ratio of at least
+0.5. The load average is recorded with each run: on a shared machine, absolute times are only
+indicative; the ratios are what to read.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -82,12 +84,21 @@ def _digest(path: Path) -> str:
     return sha.hexdigest()
 
 
+def _cpu_children() -> float:
+    """CPU seconds (user and system) of the finished child processes so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def _bench(argv: list[str], out: Path) -> dict[str, Any]:
-    """One run of benchmarks/tablebase.py in a fresh process; its JSON figures."""
+    """One run of benchmarks/tablebase.py in a fresh process; its JSON figures, with the CPU
+    seconds the run and its workers used (``cpu_seconds``)."""
     command = [sys.executable, str(HERE / "tablebase.py"), *argv, "--json", str(out)]
     command += ["--probes", "100", "--repeat", "1"]
+    before = _cpu_children()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     figures: dict[str, Any] = json.loads(out.read_text())
+    figures["cpu_seconds"] = _cpu_children() - before
     return figures
 
 
@@ -133,6 +144,7 @@ def _one(
             "way": "out of core" if memory else "in memory",
             "memory": memory,
             "seconds": round(level["seconds"], 2),
+            "cpu_seconds": round(figures["cpu_seconds"], 2),
             "phases": {k: round(v, 2) for k, v in level["phases"].items()},
             "peak_bytes": level["peak_bytes_after"],
             "load_average_before": round(load, 2),
@@ -155,6 +167,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         memory = budgets.get(seeds, "2G")
         rounds: list[dict[str, Any]] = []
         ratios: list[float] = []
+        cpu_ratios: list[float] = []
         digests = set()
         for r in range(args.rounds):
             order = [None, memory] if r % 2 == 0 else [memory, None]
@@ -171,7 +184,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     flush=True,
                 )
             ratios.append(round(pair["in memory"]["seconds"] / pair["out of core"]["seconds"], 3))
-            rounds.append({**pair, "ratio": ratios[-1]})
+            cpu = pair["in memory"]["cpu_seconds"] / pair["out of core"]["cpu_seconds"]
+            cpu_ratios.append(round(cpu, 3))
+            rounds.append({**pair, "ratio": ratios[-1], "cpu_ratio": cpu_ratios[-1]})
         levels.append(
             {
                 "seeds": seeds,
@@ -183,6 +198,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     "median": statistics.median(ratios),
                     "min": min(ratios),
                     "max": max(ratios),
+                },
+                "cpu_ratio": {
+                    "median": statistics.median(cpu_ratios),
+                    "min": min(cpu_ratios),
+                    "max": max(cpu_ratios),
                 },
                 "target_ratio": TARGET_RATIO,
             }
@@ -203,6 +223,11 @@ def report(figures: dict[str, Any]) -> None:
             f"{level['memory']}): throughput ratio {ratio['median']:.2f} "
             f"(min {ratio['min']:.2f}, max {ratio['max']:.2f}) over {len(level['rounds'])} "
             f"rounds; target >= {level['target_ratio']}: {met}; same bytes"
+        )
+        cpu = level["cpu_ratio"]
+        print(
+            f"  in CPU seconds (less sensitive to the machine's load): {cpu['median']:.2f} "
+            f"(min {cpu['min']:.2f}, max {cpu['max']:.2f})"
         )
 
 

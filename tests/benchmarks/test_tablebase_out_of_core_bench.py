@@ -22,6 +22,7 @@ def test_one_round_at_level_8(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     (pair,) = level["rounds"]
     assert pair["out of core"]["memory"] == "64M" and pair["in memory"]["memory"] is None
     assert pair["ratio"] == round(pair["in memory"]["seconds"] / pair["out of core"]["seconds"], 3)
+    assert pair["out of core"]["cpu_seconds"] > 0 and level["cpu_ratio"]["median"] > 0
     assert "throughput ratio" in capsys.readouterr().out
 
 
