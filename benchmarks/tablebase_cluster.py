@@ -11,10 +11,12 @@ processes of one thread each, or the scheduler at ``--dask``) with
 :class:`games.ayoayo.tablebase_cluster.ClusterBuilder` (partitions set by ``--memory``, or
 ``--partition B``: 2**B boards), one level at a time so that each level's seconds and tasks
 are its own; then builds the same levels in memory, in this process, and compares every
-level's values and distances files byte for byte. ``--tasks`` forces how a group of splits is
-solved (``group``: one task for its values and one for its plies; ``partition``: waves of
-per-partition tasks; default: by the memory budget). The machine's load average is recorded
-before and after each level: on a shared machine absolute times are only indicative.
+level's values and distances files byte for byte. ``--one-process`` also builds them out of
+core in this process (the same budget), for the time the work takes without a cluster.
+``--tasks`` forces how a group of splits is solved (``group``: one task for its values and one
+for its plies; ``partition``: waves of per-partition tasks; default: by the memory budget).
+The machine's load average is recorded before and after each level, and each worker's peak
+resident memory at the end: on a shared machine absolute times are only indicative.
 """
 
 from __future__ import annotations
@@ -49,6 +51,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     size.add_argument("--partition", type=int, help="partitions of 2**B boards instead")
     parser.add_argument("--tasks", choices=["group", "partition"], help="force the task kind")
     parser.add_argument("--no-compare", action="store_true", help="skip the in-memory build")
+    parser.add_argument(
+        "--one-process",
+        action="store_true",
+        help="also build out of core in this process (the same budget or partitions) and time it",
+    )
     parser.add_argument("--dir", help="build here and keep it (default: a temporary directory)")
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
@@ -78,6 +85,13 @@ def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+def _peak_bytes() -> int:
+    """This process's peak resident memory (Linux reports kilobytes; mapped files count)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from games.ayoayo.native_tablebase import KERNEL
     from games.ayoayo.tablebase_cluster import ClusterBuilder
@@ -89,11 +103,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         options["memory"] = parse_size(args.memory)
     if args.partition is not None:
         options["partition"] = 1 << args.partition
-    if args.tasks is not None:
-        options["whole_groups"] = args.tasks == "group"
+    kind = {} if args.tasks is None else {"whole_groups": args.tasks == "group"}
     levels = []
     with _client(args) as client:
-        builder = ClusterBuilder((top / "scratch").resolve(), client, **options)
+        builder = ClusterBuilder((top / "scratch").resolve(), client, **options, **kind)
         for seeds in levels_up_to(args.seeds):
             tasks, load = builder.tasks, _load()
             began = time.perf_counter()
@@ -118,6 +131,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 flush=True,
             )
         workers = len(client.nthreads())
+        peaks = client.run(_peak_bytes)
     if not args.no_compare:
         for level in levels:
             seeds = level["seeds"]
@@ -133,6 +147,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 f"{level['same_bytes']}",
                 flush=True,
             )
+    if args.one_process:
+        from games.ayoayo.native_partitions import PartitionedBuilder
+
+        local = PartitionedBuilder((top / "scratch-one").resolve(), **options)
+        for level in levels:
+            seeds = level["seeds"]
+            build(seeds, top / "one", kernel=KERNEL, out_of_core=local)
+            record = read_build_record(top / "one", seeds)
+            level["one_process_seconds"] = record.get("seconds")
+            level["one_process_phases"] = record.get("phases", {})
+            level["one_process_same_bytes"] = all(
+                level_path(top / "cluster", seeds, kind).read_bytes()
+                == level_path(top / "one", seeds, kind).read_bytes()
+                for kind in (VALUES, DISTANCES)
+            )
+            print(
+                f"level {seeds:2d}: {level['one_process_seconds']} s out of core in one process, "
+                f"same bytes: {level['one_process_same_bytes']}",
+                flush=True,
+            )
     figures = {
         "command": " ".join(["benchmarks/tablebase_cluster.py", *args.argv]),
         "seeds": args.seeds,
@@ -143,6 +177,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "tasks": args.tasks or "by the memory budget",
         "cpus": os.cpu_count(),
         "levels": levels,
+        "worker_peak_bytes": sorted(peaks.values()),
         "cluster_seconds": round(sum(level["seconds"] or 0 for level in levels), 3),
         "cluster_tasks": sum(level["tasks"] for level in levels),
         "same_bytes": None if args.no_compare else all(lv["same_bytes"] for lv in levels),
