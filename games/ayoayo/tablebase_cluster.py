@@ -11,33 +11,44 @@ What runs on the workers, per partition ``k``:
 2. its moves bucketed by child partition (``bucket-k-t``), then per ``t`` its predecessor
    lists (``rptr-t``, ``rsrc-t``) from ``bucket-0-t``, ``bucket-1-t``, ... in order (the
    order the one-process build appends its spill in, so the same lists);
-3. per group of splits, every per-partition step of the solve: its exits and initial state,
+3. per group of splits (the splits that reach each other without a capture; groups do not
+   share a position, so they are solved independently), when a group's solve fits a worker's
+   memory budget (:data:`GROUP_BYTES_PER_BOARD`, :meth:`ClusterBuilder.whole`): two tasks,
+   its values then its plies, each the one-process build's rounds over every partition
+   (:class:`games.ayoayo.native_partitions._Group`, the same code, so the same bytes);
+4. otherwise every per-partition step of the group's solve: its exits and initial state,
    each threshold's or ply's seeds, and each round in two waves: *expand* (partition ``k``'s
    frontier sends its updates, written per target partition) then *apply* (partition ``t``
    applies the updates sent to it, in source order, and writes the positions they decide: the
    next frontier); finally its columns of the level's values and distances.
 
-A round is synchronous here (every partition's expand before any apply), where the
-one-process build lets a threshold's newly decided positions send within the round they were
-decided in. Values are least fixpoints of a threshold's search, and plies and draws are
-rounds by ply in both, so values, distances and files are the same byte for byte.
+A level's solve is thousands of rounds; as waves, each is two scheduler round trips (some 20
+ms a task on a local cluster), which set the time at every level that fits a worker; a group
+to a task pays them once. A round in waves is synchronous (every partition's expand before any
+apply), where the one-process build lets a threshold's newly decided positions send within the
+round they were decided in. Values are least fixpoints of a threshold's search, and plies and
+draws are rounds by ply in both, so values, distances and files are the same byte for byte.
 
 Every file a task makes is written to a temporary name and renamed (``write_atomically``), or
 is a group's solve state, recreated from the start when the group is resumed; a step is done
-only once its marker is written after its files. Ctrl-C cancels the futures in flight; a task
-already running finishes its partition on its own (Dask does not stop a running task), into
-files a resumed build recreates.
+only once its marker is written after its files. Ctrl-C cancels the futures in flight; a
+partition's task already running finishes on its own (Dask does not stop a running task), into
+files a resumed build recreates; a group's task stops at its next round, when it sees the stop
+file the build writes, and holds the group's lock until then, so a resumed build's task for the
+group waits for it.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
+import re
 import secrets
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import attrs
 import numpy as np
@@ -53,6 +64,7 @@ from games.ayoayo.native_partitions import (
     _apply,
     _by_exit,
     _expand,
+    _Group,
     _init_plies,
     _init_values,
     _Interrupted,
@@ -70,11 +82,17 @@ from games.ayoayo.native_partitions import (
 )
 from games.ayoayo.native_tablebase import KERNEL, LowerLevels
 from games.ayoayo.tablebase_build import _split_groups
-from games.ayoayo.tablebase_index import splits
+from games.ayoayo.tablebase_index import board_count, splits
 from games.ayoayo.tablebase_partitions import PartitionLayout, Scratch, scratch_directory
 from solver.errors import GameError
 
-__all__ = ["ClusterBuilder", "ScratchNotSharedError", "probe_scratch"]
+__all__ = ["GROUP_BYTES_PER_BOARD", "ClusterBuilder", "ScratchNotSharedError", "probe_scratch"]
+
+GROUP_BYTES_PER_BOARD: Final = 80
+"""Memory a board of the level takes while one task solves a whole group of two splits: the
+solve state (value, count or plies and pending: 12 bytes), the predecessor lists (about 18),
+the frontiers and the positions by exit or by ply (16), the moves read once (24), rounded up.
+A level whose boards times this fit the memory budget is solved a group to a task."""
 
 
 class ScratchNotSharedError(GameError, OSError):
@@ -354,6 +372,55 @@ def _task_seed_draws(where: _Where, g: int, group: tuple[int, ...], k: int, name
     return _save_front(scratch, name, out, n)
 
 
+class _WorkerLevel(_Level):
+    """A level's steps as a worker sees them: stopped when the coordinator's stop file appears."""
+
+    def __init__(self, scratch: Scratch, memory: int, stop: str) -> None:
+        builder = PartitionedBuilder(scratch.directory.parent, memory=memory, threads=1)
+        super().__init__(builder, scratch, scratch.layout, {}, None)
+        self.stop_file = scratch.path(stop)
+
+    def _check_stop(self) -> None:
+        if self.stop_file.exists():
+            raise _Interrupted
+
+
+_STALE_FRONT = r"front-[vpd]{g}[ab]?-\d+\.bin"
+"""The names of a group's frontier spill files (tags ``v{g}``, ``p{g}a``, ``d{g}b``...)."""
+
+
+def _task_group(
+    where: _Where, memory: int, stop: str, g: int, group: tuple[int, ...], step: str
+) -> int:
+    """Group ``g``'s ``values`` or ``plies`` step over every partition in one task: the
+    one-process build's rounds (:class:`games.ayoayo.native_partitions._Group`) on the scratch
+    files; marks the step done and returns the rounds it took. Stops at the next round once
+    the file ``stop`` is in the scratch directory.
+
+    A task of a stopped build may still be running (Dask does not stop a task): it holds the
+    group's lock until it sees its stop file, so a resumed build's task waits for it rather
+    than share the group's files with it.
+    """
+    scratch = where.scratch()
+    with (scratch.directory / f"group-{g}.lock").open("wb") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        level = _WorkerLevel(scratch, memory, stop)
+        stale = re.compile(_STALE_FRONT.format(g=g))  # an interrupted run's: spills append
+        scratch.remove(
+            *(p.stem for p in scratch.directory.glob("front-*") if stale.fullmatch(p.name))
+        )
+        graph = [
+            (scratch.load(f"rptr-{t}", np.int64), scratch.load(f"rsrc-{t}", np.int32))
+            for t in range(scratch.layout.parts)
+        ]
+        solve = _Group(level, g, group, graph)
+        if step == "values":
+            solve.values()
+        else:
+            solve.plies()
+        return level.builder.rounds
+
+
 def _task_store(where: _Where, g: int, group: tuple[int, ...], k: int) -> None:
     scratch = where.scratch()
     copies = len(group)
@@ -404,6 +471,9 @@ class ClusterBuilder(PartitionedBuilder):
         memory: the memory budget of a worker's thread, which sets the partition size.
         partition: boards per partition (a power of two), overriding the budget.
         groups: groups of splits solved at once (default: the cluster's threads, at least 2).
+        whole_groups: solve each group of splits in two tasks (its values, its plies) rather
+            than in waves of per-partition tasks; default: when a group's solve fits the
+            memory budget (:data:`GROUP_BYTES_PER_BOARD`).
         step: called with the name of each step as it is marked done.
     """
 
@@ -415,12 +485,20 @@ class ClusterBuilder(PartitionedBuilder):
         memory: int | None = None,
         partition: int | None = None,
         groups: int | None = None,
+        whole_groups: bool | None = None,
         step: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(root, memory=memory, partition=partition, threads=1, step=step)
         self.client = client
         self.groups = groups or max(2, sum(client.nthreads().values()))
+        self.whole_groups = whole_groups
         self.tasks = 0
+
+    def whole(self, seeds: int) -> bool:
+        """Whether level ``seeds``'s groups are solved a group to a task."""
+        if self.whole_groups is not None:
+            return self.whole_groups
+        return board_count(seeds) * GROUP_BYTES_PER_BOARD <= self.memory
 
     def check(self, missing: Iterable[int]) -> None:
         """Refuse a scratch directory the workers cannot see, or too small a disk."""
@@ -464,6 +542,8 @@ class _ClusterLevel:
             str(self.scratch.directory), self.layout.seeds, self.layout.boards, self.layout.size
         )
         self.stop = threading.Event()
+        self.stop_file = f"stop-{secrets.token_hex(8)}"  # tells this build's tasks to stop
+        self.whole = builder.whole(self.layout.seeds)
 
     def wave(self, fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]]) -> list[Any]:
         """Run ``fn`` on each argument tuple on the cluster; the results in order. Stops (and
@@ -493,6 +573,9 @@ class _ClusterLevel:
 
     def mark(self, step: str) -> None:
         self.scratch.mark(step)
+        self.marked(step)
+
+    def marked(self, step: str) -> None:
         if self.builder.step is not None:
             self.builder.step(step)
 
@@ -534,6 +617,7 @@ class _ClusterLevel:
             _wait_all([pool.submit(_ClusterGroup(self, g, groups[g]).run) for g in todo])
         except BaseException:
             self.stop.set()
+            self.scratch.path(self.stop_file).touch()  # a group's task stops at its next round
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
@@ -631,9 +715,22 @@ class _ClusterGroup:
         self.scratch.remove(*used)
 
     def run(self) -> None:
+        if self.level.whole:
+            self.whole()
+            return
         if not self.scratch.done(f"values-{self.g}"):
             self.values()
         self.plies()
+
+    def whole(self) -> None:
+        """The group's values, then its plies, each one task over every partition."""
+        builder = self.level.builder
+        for step in ("values", "plies"):
+            if self.scratch.done(f"{step}-{self.g}"):
+                continue
+            call = (self.where, builder.memory, self.level.stop_file, self.g, self.group, step)
+            builder.rounds += self.level.wave(_task_group, [call])[0]
+            self.level.marked(f"{step}-{self.g}")
 
     def values(self) -> None:
         wave = self.level.wave

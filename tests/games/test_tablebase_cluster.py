@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from games.ayoayo import tablebase_build
+from games.ayoayo import tablebase_build, tablebase_partitions
+from games.ayoayo.tablebase_build import _split_groups
 from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
-from games.ayoayo.tablebase_index import levels_up_to
+from games.ayoayo.tablebase_index import board_count, levels_up_to
 
 native_tablebase = pytest.importorskip("games.ayoayo.native_tablebase")
 native_partitions = pytest.importorskip("games.ayoayo.native_partitions")
@@ -46,20 +47,55 @@ def _kernels_compiled(_: Any = None) -> dict[str, int]:
     }
 
 
+def _tasks(builder: Any, up_to: int) -> int:
+    """The tasks of levels up to ``up_to`` when each group is two tasks: per partition its
+    moves, its buckets and its predecessors; per group its values and its plies."""
+    layouts = [builder.layout(n) for n in levels_up_to(up_to)]
+    return sum(3 * layout.parts + 2 * len(_split_groups(layout.seeds)) for layout in layouts)
+
+
 @pytest.mark.slow
 def test_the_cluster_builds_the_same_bytes(tmp_path: Path, client: Any) -> None:
-    """Levels up to 8 in partitions of 2**15 boards (3 at level 8) on two worker processes:
-    the in-memory build's bytes; each kernel compiled (or loaded) once per worker."""
-    builder = tablebase_cluster.ClusterBuilder(tmp_path / "scratch", client, partition=1 << 15)
-    tablebase_build.build(8, tmp_path / "cluster", out_of_core=builder)
-    tablebase_build.build(8, tmp_path / "whole", kernel=native_tablebase.KERNEL)
-    assert_same(tmp_path / "cluster", tmp_path / "whole", 8)
-    assert builder.tasks > 0 and not list((tmp_path / "scratch").glob("*.scratch"))
+    """Levels up to 12 in partitions of 2**17 boards (11 at level 12) on two worker
+    processes, each group of splits solved in two tasks: the in-memory build's bytes; each
+    kernel compiled (or loaded) once per worker."""
+    builder = tablebase_cluster.ClusterBuilder(tmp_path / "scratch", client, partition=1 << 17)
+    tablebase_build.build(12, tmp_path / "cluster", out_of_core=builder)
+    tablebase_build.build(12, tmp_path / "whole", kernel=native_tablebase.KERNEL)
+    assert_same(tmp_path / "cluster", tmp_path / "whole", 12)
+    assert builder.tasks == _tasks(builder, 12) and builder.rounds > 0
+    assert not list((tmp_path / "scratch").glob("*.scratch"))
     for worker, signatures in client.run(_kernels_compiled).items():
         assert set(signatures.values()) == {1}, (worker, signatures)
 
 
-def test_a_small_level_on_the_cluster_resumes(tmp_path: Path, client: Any) -> None:
+@pytest.mark.parametrize("partition", [1 << 10, pytest.param(1 << 15, marks=pytest.mark.slow)])
+def test_partition_waves_build_the_same_bytes(tmp_path: Path, client: Any, partition: int) -> None:
+    """Levels up to 8 with each group solved in waves of per-partition tasks (2 partitions
+    at level 4 or 3 at level 8): the in-memory bytes, in many more tasks."""
+    builder = tablebase_cluster.ClusterBuilder(
+        tmp_path / "scratch", client, partition=partition, whole_groups=False
+    )
+    up_to = 4 if partition < 1 << 15 else 8
+    tablebase_build.build(up_to, tmp_path / "cluster", out_of_core=builder)
+    tablebase_build.build(up_to, tmp_path / "whole", kernel=native_tablebase.KERNEL)
+    assert_same(tmp_path / "cluster", tmp_path / "whole", up_to)
+    assert builder.tasks > 2 * _tasks(builder, up_to)
+
+
+def test_the_budget_chooses_the_task_kind(client: Any, tmp_path: Path) -> None:
+    """A group is one task when the level's boards fit the memory budget, else waves."""
+    budget = 1 << 30
+    builder = tablebase_cluster.ClusterBuilder(tmp_path, client, memory=budget)
+    per_board = tablebase_cluster.GROUP_BYTES_PER_BOARD
+    assert builder.whole(16) == (board_count(16) * per_board <= budget)
+    assert builder.whole(12) and not builder.whole(24)
+
+
+@pytest.mark.parametrize("whole_groups", [True, False], ids=["group", "waves"])
+def test_a_small_level_on_the_cluster_resumes(
+    tmp_path: Path, client: Any, whole_groups: bool
+) -> None:
     """Level 4 on the cluster, stopped after its first group's values, then resumed: the
     same bytes as the one-process out-of-core build."""
 
@@ -71,14 +107,39 @@ def test_a_small_level_on_the_cluster_resumes(tmp_path: Path, client: Any) -> No
             raise Stop
 
     root = tmp_path / "scratch"
-    stopped = tablebase_cluster.ClusterBuilder(root, client, partition=1 << 10, step=stop)
+    stopped = tablebase_cluster.ClusterBuilder(
+        root, client, partition=1 << 10, whole_groups=whole_groups, step=stop
+    )
     with pytest.raises(Stop):
         tablebase_build.build(4, tmp_path / "cluster", out_of_core=stopped)
-    resumed = tablebase_cluster.ClusterBuilder(root, client, partition=1 << 10)
+    resumed = tablebase_cluster.ClusterBuilder(
+        root, client, partition=1 << 10, whole_groups=whole_groups
+    )
     tablebase_build.build(4, tmp_path / "cluster", out_of_core=resumed)
     local = native_partitions.PartitionedBuilder(tmp_path / "local", partition=1 << 10)
     tablebase_build.build(4, tmp_path / "one", out_of_core=local)
     assert_same(tmp_path / "cluster", tmp_path / "one", 4)
+
+
+def test_a_group_task_stops_at_the_stop_file(tmp_path: Path) -> None:
+    """A group's task (run here, as a worker runs it) stops at its first round once its
+    build's stop file is there, leaving the step unmarked; without it, it finishes."""
+    builder = native_partitions.PartitionedBuilder(tmp_path / "moves", partition=1 << 10)
+    level = builder.layout(4)
+    scratch = tablebase_partitions.Scratch(
+        tablebase_partitions.scratch_directory(tmp_path, 4), level
+    )
+    lower = {0: tablebase_build.build_level(0, {}, kernel=native_tablebase.KERNEL)[0]}
+    run = native_partitions._Level(builder, scratch, level, lower, None)
+    run.moves()
+    run.reverse()
+    where = tablebase_cluster._Where(str(scratch.directory), 4, level.boards, level.size)
+    scratch.path("stop-x").touch()
+    with pytest.raises(native_partitions._Interrupted):
+        tablebase_cluster._task_group(where, 1 << 26, "stop-x", 0, (0, 1), "values")
+    assert not scratch.done("values-0")
+    assert tablebase_cluster._task_group(where, 1 << 26, "stop-y", 0, (0, 1), "values") > 0
+    assert scratch.done("values-0")
 
 
 class _Client:
@@ -95,7 +156,6 @@ def test_a_scratch_the_workers_cannot_see_is_named(tmp_path: Path) -> None:
     assert "tcp://a:1" not in str(e.value) and not list(tmp_path.iterdir())
 
 
-@pytest.mark.slow
 def test_the_command_builds_on_the_cluster(
     tmp_path: Path, client: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
