@@ -195,6 +195,20 @@ class TestChancePageInChromium:
         for seen, algorithm in zip(found, ("star2", "star1", "expectiminimax"), strict=True):
             same(seen, python_frames(game_tree(game, algorithm=algorithm)))
 
+    def test_a_finished_page_draws_the_model_ranges(self, tmp_path: Path) -> None:
+        """Not stepping, the page draws each node's final range as the model's last frame does:
+        a cut chance node's [Σ p × lo, its bound], not [−∞, bound]."""
+        found = {}
+        for tree_text, algorithm in ((COINS, "star1"), (PROBES, "star2")):
+            game = load_game("textbook", tree=tree_text)
+            tree = game_tree(game, algorithm=algorithm)
+            page = write_interactive(tree, tmp_path / f"{algorithm}.html", game=game)
+            dom = chromium_dom(page.as_uri(), tmp_path / algorithm)
+            found[algorithm] = sorted(re.findall(r'class="range">([^<]*)<', dom))
+            model = sorted(c[-1][3] for c in frame_changes(tree).values() if c[-1][3])
+            assert found[algorithm] == model, algorithm
+        assert "[0, 1/2]" in found["star1"]  # the coins' C: cut at ≤1/2, worth at least 0
+
     def test_a_game_page_steps_as_the_model(self, tmp_path: Path) -> None:
         """Hog at depth 3 (a page the browser does not search) shows the Python frames."""
         game = load_game("hog", goal=4, dice=1)

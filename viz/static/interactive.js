@@ -143,7 +143,7 @@
   }
   decode(DATA.tree);
   (DATA.iterations || []).forEach(function (it) { if (it.tree !== DATA.tree) { decode(it.tree); } });
-  var BOUNDS = DATA.bounds ? DATA.bounds.map(dec) : null;
+  var BOUNDS = DATA.bounds ? DATA.bounds.map(dec) : null, limits = [-Infinity, Infinity];
   var PRUNING = { alphabeta: true, star1: true, star2: true };
   var positions = DATA.tree, folded = new Set();
   var original = new Map();
@@ -180,7 +180,8 @@
   }
   function search() {
     var prune = PRUNING[algorithm] === true, star = algorithm === "star1" || algorithm === "star2";
-    var limits = star ? bounds() : null, L = limits && limits[0], U = limits && limits[1], top = null;
+    limits = star ? bounds() : [-Infinity, Infinity];  // expectiminimax knows none
+    var L = limits[0], U = limits[1], top = null;
     if (root !== positions) { each(root, function (n) { if (n.collapsed) { folded.add(n.key); } else { folded.delete(n.key); } }); }
     stats = { searched: 0, pruned: 0, cutoffs: 0 };
     steps = [];
@@ -385,9 +386,12 @@
     var range = "";
     if (ab && inner && visible) {
       var lo = -Infinity, hi = Infinity;
-      if (known) {
+      if (n.chance) {
+        var r = chanceRange(n, k, known);
+        lo = r[0]; hi = r[1];
+      } else if (known) {
         lo = n.bound === "upper" ? -Infinity : n.value; hi = n.bound === "lower" ? Infinity : n.value;
-      } else if (!n.chance) {  // a chance node's expectation is known only once backed up
+      } else {
         n.children.forEach(function (c) {
           if (c.kind !== "node" || c.reveal === null || c.reveal > k || c.value === null) { return; }
           if (n.player === 0 && c.bound !== "upper") { lo = pmax(lo, c.value); }
@@ -397,6 +401,30 @@
       range = "[" + num(lo) + ", " + num(hi) + "]";
     }
     return [visible, n.kind === "node" && known ? shown(n) : "", range, ab && inner ? windowText(n) : ""];
+  }
+  // A chance node's [lo, hi] at step k, viz/model.py's Frame.chance_range: an outcome not
+  // searched yet lies in the bounds [L, U]; one searched at its value, or on one side of it (a
+  // Star2 probe's bound; a value at or beyond the edge of the window it was searched in, read
+  // as the search reads it); the node in [sum p * lo, sum p * hi], narrowed by its own bound
+  // once backed up.
+  function chanceRange(n, k, known) {
+    var L = limits[0], U = limits[1], p = n.pos.children.map(function (c) { return c.probability; });
+    var lo = p.map(function () { return L; }), hi = p.map(function () { return U; });
+    n.children.forEach(function (c) {  // Star2 may visit an outcome twice: probe, then in full
+      if (c.kind !== "node" || c.reveal === null || c.reveal > k || c.value === null) { return; }
+      var v = c.value, i = c.index, bound = c.bound;
+      if (!c.probe) {
+        bound = le(v, c.alphaIn) && lt(L, c.alphaIn) ? "upper"
+          : (le(c.betaIn, v) && lt(c.betaIn, U) ? "lower" : "exact");
+      }
+      if (bound !== "upper") { lo[i] = bound === "exact" ? v : pmax(lo[i], v); }
+      if (bound !== "lower") { hi[i] = bound === "exact" ? v : pmin(hi[i], v); }
+    });
+    var low = expectation(p, lo), high = expectation(p, hi), b = n.bound, v = n.value;
+    if (!known) { return [low, high]; }
+    var tight = [b !== "upper" ? pmax(low, v) : low, b !== "lower" ? pmin(high, v) : high];
+    if (le(tight[0], tight[1])) { return tight; }  // else float sums missed v by a rounding error
+    return [b !== "upper" ? v : -Infinity, b !== "lower" ? v : Infinity];
   }
   function look(n, k) { return DATA.editable ? ownLook(n, k) : pythonLook(n, k); }
   function edited() {
@@ -519,6 +547,7 @@
   }
   function rangeText(n) {
     if (n.kind !== "node" || n.value === null || n.value === undefined) { return ""; }
+    if (n.chance) { return look(n, last)[2]; }  // the model's range, narrowed as searched
     var lo = n.bound === "upper" ? -Infinity : n.value, hi = n.bound === "lower" ? Infinity : n.value;
     return "[" + num(lo) + ", " + num(hi) + "]";
   }
