@@ -42,7 +42,7 @@ if __package__ in (None, ""):  # run as a script: make the project root importab
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.harness import write_json
-from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
+from games.ayoayo.tablebase_files import DISTANCES, VALUES, build_record_path, level_path
 from games.ayoayo.tablebase_index import level_size, levels_up_to
 
 HERE = Path(__file__).resolve().parent
@@ -126,9 +126,10 @@ def _one(
     """Build level ``seeds`` on hard links to the base's lower levels: its figures and digests."""
     directory = Path(tempfile.mkdtemp(prefix=f"level{seeds}-", dir=work))
     try:
-        for path in base.iterdir():
-            if path.name.startswith("ayoayo-") and path.is_file():
-                os.link(path, directory / path.name)
+        for n in levels_up_to(seeds)[:-1]:  # the base may hold this level too: not that
+            for kind in (VALUES, DISTANCES):
+                os.link(level_path(base, n, kind), level_path(directory, n, kind))
+            os.link(build_record_path(base, n), build_record_path(directory, n))
         argv = ["--seeds", str(seeds), "--dir", str(directory)]
         if memory is not None:
             argv += ["--memory", memory]

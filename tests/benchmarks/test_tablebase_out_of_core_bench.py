@@ -11,14 +11,16 @@ from benchmarks.tablebase_out_of_core import main
 
 
 @pytest.mark.slow
-def test_one_round_at_level_8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Level 8 both ways in one round: the same bytes, a ratio per round, the JSON written."""
+def test_one_round_at_level_12(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Level 12 both ways in one round: the same bytes, a ratio per round, the JSON written;
+    then level 8, which the base already holds (built below level 12), is built anew too."""
     out = tmp_path / "ooc.json"
-    argv = ["--seeds", "8", "--rounds", "1", "--memory", "8=64M"]
+    argv = ["--seeds", "12", "8", "--rounds", "1", "--memory", "12=64M", "--memory", "8=64M"]
     argv += ["--base", str(tmp_path / "base"), "--work", str(tmp_path), "--json", str(out)]
     assert main(argv) == 0
-    (level,) = json.loads(out.read_text())["levels"]
-    assert level["seeds"] == 8 and level["positions"] == 226_746 and level["same_bytes"]
+    level, below = json.loads(out.read_text())["levels"]
+    assert below["seeds"] == 8 and below["positions"] == 226_746
+    assert level["seeds"] == 12 and level["positions"] == 5_408_312 and level["same_bytes"]
     (pair,) = level["rounds"]
     assert pair["out of core"]["memory"] == "64M" and pair["in memory"]["memory"] is None
     assert pair["ratio"] == round(pair["in memory"]["seconds"] / pair["out of core"]["seconds"], 3)
