@@ -624,7 +624,8 @@ class _Journal:
     pass is, the frontiers' files and lengths, the journal's number and the boot), then starts
     a new journal. A resumed pass undoes the journal of the recorded checkpoint, newest record
     first, cuts the frontiers back and goes on from the recorded place. Disabled (no records,
-    no journal) where the boot cannot be told (:func:`boot_id`).
+    no journal, no cost) by ``checkpoint=None`` and where the boot cannot be told
+    (:func:`boot_id`).
     """
 
     def __init__(
@@ -639,9 +640,10 @@ class _Journal:
         self.scratch = group.scratch
         self.name = f"{kind}-{group.g}"
         self.fronts = fronts
-        self.boot = boot_id()
+        interval = group.level.builder.checkpoint
+        self.boot = boot_id() if interval is not None else None
         self.on = self.boot is not None
-        self.interval = group.level.builder.checkpoint
+        self.interval = interval or 0.0
         self.seq = 0
         self.fd: int | None = None
         self.last = time.monotonic()
@@ -791,7 +793,7 @@ class PartitionedBuilder:
         step: called with the name of each step as it is marked done (a test kills a build
             there).
         checkpoint: seconds between two checkpoints of a group's pass (0: after every step
-            of a round; see :class:`_Journal`).
+            of a round; None: none, a killed pass starts again; see :class:`_Journal`).
         round: called at three points of each step of a group's pass (a test stops a build
             there), with ``"KIND-g:n:WHEN"``: step ``n`` of group ``g``'s ``values`` or
             ``plies`` pass has its undo records written (``logged``), its first batch of
@@ -807,7 +809,7 @@ class PartitionedBuilder:
         threads: int | None = None,
         kernel: LevelKernel = KERNEL,
         step: Callable[[str], None] | None = None,
-        checkpoint: float = CHECKPOINT_SECONDS,
+        checkpoint: float | None = CHECKPOINT_SECONDS,
         round: Callable[[str], None] | None = None,
     ) -> None:
         self.root = Path(root)

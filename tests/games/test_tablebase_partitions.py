@@ -314,6 +314,22 @@ class TestResumeInsideAPass:
         assert ran[0] == "plies-0:0"
         assert_same(tmp_path, whole, 8)
 
+    def test_without_checkpoints_a_pass_starts_again(self, whole: Path, tmp_path: Path) -> None:
+        """``checkpoint=None``: no records and no journal; a stopped pass runs again from its
+        start, to the same bytes."""
+        lower_levels(whole, tmp_path)
+        scratch = tmp_path / "scratch"
+        seen, builder = events_of(scratch, "values-1:5:done", checkpoint=None)
+        with pytest.raises(_Stop):
+            tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        directory = scratch_directory(scratch, 8)
+        assert not [*directory.glob("round-*.json"), *directory.glob("journal-*.bin")]
+        seen, builder = events_of(scratch)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        ran = [e.rsplit(":", 1)[0] for e in seen if e.endswith(":done")]
+        assert ran[0] == "values-1:0"
+        assert_same(tmp_path, whole, 8)
+
     def test_checkpoints_of_another_boot_are_not_trusted(
         self, whole: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
