@@ -108,6 +108,9 @@ _NO_EXIT_REL: Final = 1 << 14
 _VALUES, _PENDING, _PLIES, _DRAWS = 0, 1, 2, 3
 """What an update does where it is applied (:func:`_apply`)."""
 
+_JOURNAL_BLOCK: Final = 1 << 15
+"""Updates whose undo records are written before they are applied, at a time."""
+
 CHECKPOINT_SECONDS: Final = 1.0
 """Seconds between two checkpoints of a group's pass by default (0: after every step):
 a checkpoint costs a few milliseconds of file operations, a step of a small level less."""
@@ -1073,6 +1076,7 @@ class _Group:
             return
         ptr, src = self.graph[k]
         n = cursor["n"]
+        first_block = True
         for at in range(0, positions.size, chunk):
             target, payload, first = _expand(
                 positions[at : at + chunk], ptr, src, value[k], self.copies, shift, nts
@@ -1083,25 +1087,31 @@ class _Group:
                 for t in range(self.parts)
                 if first[t] < first[t + 1]
             ]
-            if journal.on:
-                entries = []
-                for t, y, v in batches:
-                    idx = np.empty(y.size, dtype=np.int32)
-                    old = np.empty(y.size, dtype=np.uint8)
-                    found = _undo_entries(
-                        phase, y, v, value[t], count[t], plies[t], pending[t], idx, old
-                    )
-                    entries.append((t, idx[:found], old[:found]))
-                journal.log(entries, decided=phase != _PENDING)
-            if at == 0:
-                self._event(kind, n, "logged")
-            for t, y, v in batches:
-                out = np.empty(0 if phase == _PENDING else y.size, dtype=np.int32)
-                found = _apply(phase, y, v, arg, value[t], count[t], plies[t], pending[t], out)
-                if found:
-                    (front if nxt is None else nxt).add(t, out[:found])
-                if at == 0 and t == batches[0][0]:
-                    self._event(kind, n, "applied")
+            # journalled, a batch is applied in blocks just after their undo records are
+            # written, while the entries the records were read from are still in the cache
+            block = _JOURNAL_BLOCK if journal.on else max(1, target.size)
+            idx = np.empty(min(block, target.size), dtype=np.int32)
+            old = np.empty(idx.size, dtype=np.uint8)
+            for t, y_all, v_all in batches:
+                for start in range(0, y_all.size, block):
+                    y, v = y_all[start : start + block], v_all[start : start + block]
+                    if journal.on:
+                        found = _undo_entries(
+                            phase, y, v, value[t], count[t], plies[t], pending[t], idx, old
+                        )
+                        journal.log([(t, idx[:found], old[:found])], decided=phase != _PENDING)
+                    if first_block:
+                        self._event(kind, n, "logged")
+                    out = np.empty(0 if phase == _PENDING else y.size, dtype=np.int32)
+                    found = _apply(phase, y, v, arg, value[t], count[t], plies[t], pending[t], out)
+                    if found:
+                        (front if nxt is None else nxt).add(t, out[:found])
+                    if first_block:
+                        self._event(kind, n, "applied")
+                        first_block = False
+        if first_block:  # no updates at all
+            self._event(kind, n, "logged")
+            self._event(kind, n, "applied")
         self._done(journal, kind, cursor)
 
     def values(self) -> None:
