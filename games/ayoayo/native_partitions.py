@@ -44,6 +44,9 @@ and goes on from the recorded step. So a killed build loses at most one step, or
 The records are not synced to the disk (a checkpoint costs a few file operations, no
 ``fsync``): they hold against a killed process, and a machine that crashed and restarted
 ignores them (:func:`games.ayoayo.tablebase_partitions.boot_id`) and runs the pass again.
+The journal costs one more pass over each block of updates before it is applied (about a
+fifth more time for the level, measured at levels 12 and 16); ``checkpoint=None`` turns it
+off.
 
 >>> import tempfile
 >>> from pathlib import Path
