@@ -19,6 +19,10 @@ memory a build needs is set by the partition size, not by the level. Each finish
 partition's moves, a partition's reversed moves, a group's values, a group's plies) is marked
 by a file written atomically after its arrays are flushed, so a build killed at any moment
 resumes at the first unmarked step; a step's files are rewritten from the start when it runs.
+Inside a group's values or plies pass, the builder also records checkpoints between rounds
+(:meth:`Scratch.note`: a small record renamed into place, not synced to the disk, so it holds
+against a killed process, and is trusted only on the boot it was written in, see
+:func:`boot_id`).
 
 >>> layout = PartitionLayout(8, board_count(8), 1 << 13)
 >>> layout.parts, layout.bounds(9), layout.nodes(9, copies=2)
@@ -28,6 +32,7 @@ resumes at the first unmarked step; a step's files are rewritten from the start 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from collections.abc import Iterable, Mapping
@@ -50,6 +55,7 @@ __all__ = [
     "PartitionLayout",
     "Scratch",
     "ScratchTooLargeError",
+    "boot_id",
     "check_disk",
     "disk_needed",
     "free_disk",
@@ -230,6 +236,27 @@ class Scratch:
                 array.flush()
         write_atomically(self.directory / f"{step}.done", [b"done\n"])
 
+    def note(self, name: str, record: Mapping[str, Any]) -> None:
+        """Replace the record ``name`` (JSON) at once, by a rename: a reader sees the old
+        record or the new one. Not synced to the disk: it outlives the process that writes
+        it, not the machine (pair it with :func:`boot_id`)."""
+        target = self.directory / f"{name}.json"
+        temporary = self.directory / f"{name}.json.tmp"
+        temporary.write_text(json.dumps(record))
+        os.replace(temporary, target)
+
+    def recall(self, name: str) -> dict[str, Any] | None:
+        """The record ``name`` written by :meth:`note` (None if there is none)."""
+        try:
+            found = json.loads((self.directory / f"{name}.json").read_text())
+        except (OSError, ValueError):
+            return None
+        return found if isinstance(found, dict) else None
+
+    def forget(self, name: str) -> None:
+        """Delete the record ``name`` (if any)."""
+        (self.directory / f"{name}.json").unlink(missing_ok=True)
+
     def path(self, name: str) -> Path:
         """The file of array ``name`` (e.g. ``"stay-3"``)."""
         return self.directory / f"{name}.bin"
@@ -266,6 +293,20 @@ class Scratch:
         """Delete the files of arrays ``names`` (missing ones are fine)."""
         for name in names:
             self.path(name).unlink(missing_ok=True)
+
+
+def boot_id() -> str | None:
+    """What tells this boot of the machine from the others (Linux), or None elsewhere.
+
+    A record written without syncing (a checkpoint between rounds) is only as good as the
+    page cache it went to: after a crash of the machine it may be there while the arrays it
+    describes are not. Such records carry the boot they were written in and are ignored in
+    any other.
+    """
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
+    except OSError:
+        return None
 
 
 def scratch_directory(root: Path, seeds: int) -> Path:

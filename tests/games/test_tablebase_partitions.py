@@ -199,8 +199,153 @@ class TestResume:
         process.send_signal(signal.SIGKILL)
         process.wait()
         assert not level_path(tmp_path / "parts", 12).exists()
+        assert any(marker.parent.glob("round-*.json"))  # the other group resumes in its pass
         subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
         assert_same(tmp_path / "parts", tmp_path / "whole", 12)
+
+
+class _Stop(Exception):
+    pass
+
+
+def lower_levels(whole: Path, directory: Path) -> None:
+    """Levels 0-4 copied from the reference, so a build makes only level 8."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for n in levels_up_to(4):
+        for kind in (VALUES, DISTANCES):
+            target = level_path(directory, n, kind)
+            target.write_bytes(level_path(whole, n, kind).read_bytes())
+
+
+def events_of(
+    scratch: Path, stop: str | None = None, **options: object
+) -> tuple[list[str], native_partitions.PartitionedBuilder]:
+    """A builder of level 8 in 5 partitions, on one thread, checkpointing after every step,
+    whose round hook records the events and raises at ``stop``."""
+    seen: list[str] = []
+
+    def hook(event: str) -> None:
+        seen.append(event)
+        if event == stop:
+            raise _Stop
+
+    settings: dict[str, object] = {"partition": 1 << 14, "threads": 1, "checkpoint": 0.0}
+    builder = native_partitions.PartitionedBuilder(scratch, round=hook, **(settings | options))
+    return seen, builder
+
+
+@pytest.fixture(scope="module")
+def reference_steps(whole: Path, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The steps of level 8's passes in order, from a build that is not stopped."""
+    directory = tmp_path_factory.mktemp("steps")
+    lower_levels(whole, directory)
+    seen, builder = events_of(directory / "scratch")
+    tablebase_build.build(8, directory, kernel=KERNEL, out_of_core=builder)
+    done = [e.rsplit(":", 1)[0] for e in seen if e.endswith(":done")]
+    assert builder.steps == len(done)
+    return done
+
+
+class TestResumeInsideAPass:
+    def test_stopped_again_and_again_each_build_goes_on_from_the_last_round(
+        self, whole: Path, reference_steps: list[str], tmp_path: Path
+    ) -> None:
+        """Level 8 stopped in the values and plies passes of both groups, after a round, with
+        its undo records written but nothing applied, and halfway through applying (with and
+        without frontiers spilled to files): each resumed build goes on from the last
+        finished step, over all the builds every pass does each of its steps exactly once, in
+        order (none redone, none skipped), and the bytes are the in-memory build's."""
+        lower_levels(whole, tmp_path)
+        passes = ("values-0", "values-1", "plies-0", "plies-1")
+
+        def of(kind: str, steps: list[str]) -> list[str]:
+            return [e for e in steps if e.startswith(f"{kind}:")]
+
+        count = {kind: len(of(kind, reference_steps)) for kind in passes}
+        assert min(count.values()) > 10
+        stops = [
+            ("values-0", 1, "logged"),
+            ("values-0", count["values-0"] // 3, "applied"),
+            ("values-0", count["values-0"] // 2, "done"),
+            ("values-0", count["values-0"] - 1, "applied"),
+            ("plies-0", 0, "applied"),
+            ("plies-0", count["plies-0"] // 2, "applied"),
+            ("plies-0", count["plies-0"] - 2, "done"),
+            ("values-1", count["values-1"] // 2, "logged"),
+            ("plies-1", count["plies-1"] - 1, "logged"),
+        ]
+        scratch = tmp_path / "scratch"
+        done: list[str] = []
+        for i, (kind, n, when) in enumerate(stops):
+            memory = {"memory": 1 << 14} if i % 2 else {}
+            seen, builder = events_of(scratch, f"{kind}:{n}:{when}", **memory)
+            with pytest.raises(_Stop):
+                tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+            ran = [e.rsplit(":", 1)[0] for e in seen if e.endswith(":done")]
+            before, last = len(of(kind, done)), n if when == "done" else n - 1
+            assert of(kind, ran) == [f"{kind}:{j}" for j in range(before, last + 1)]
+            assert builder.steps == len(ran)
+            done += ran
+        seen, builder = events_of(scratch)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        done += [e.rsplit(":", 1)[0] for e in seen if e.endswith(":done")]
+        for kind in passes:
+            assert of(kind, done) == of(kind, reference_steps), kind
+        assert_same(tmp_path, whole, 8)
+        assert not scratch_directory(scratch, 8).exists()
+
+    def test_a_checkpoint_interval_goes_back_to_the_last_checkpoint(
+        self, whole: Path, reference_steps: list[str], tmp_path: Path
+    ) -> None:
+        """With checkpoints far apart, a build stopped in a pass undoes every step since the
+        pass began (many rounds of undo records; frontiers spilled to files, which are cut
+        back) and does them again: the same bytes."""
+        lower_levels(whole, tmp_path)
+        scratch = tmp_path / "scratch"
+        middle = sum(e.startswith("plies-0") for e in reference_steps) // 2
+        stop = f"plies-0:{middle}:applied"
+        seen, builder = events_of(scratch, stop, checkpoint=3600.0, memory=1 << 14)
+        with pytest.raises(_Stop):
+            tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        assert any(scratch_directory(scratch, 8).glob("journal-plies-0-*.bin"))
+        seen, builder = events_of(scratch)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        ran = [e.rsplit(":", 1)[0] for e in seen if e.endswith(":done")]
+        assert ran[0] == "plies-0:0"
+        assert_same(tmp_path, whole, 8)
+
+    def test_without_checkpoints_a_pass_starts_again(self, whole: Path, tmp_path: Path) -> None:
+        """``checkpoint=None``: no records and no journal; a stopped pass runs again from its
+        start, to the same bytes."""
+        lower_levels(whole, tmp_path)
+        scratch = tmp_path / "scratch"
+        seen, builder = events_of(scratch, "values-1:5:done", checkpoint=None)
+        with pytest.raises(_Stop):
+            tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        directory = scratch_directory(scratch, 8)
+        assert not [*directory.glob("round-*.json"), *directory.glob("journal-*.bin")]
+        seen, builder = events_of(scratch)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        ran = [e.rsplit(":", 1)[0] for e in seen if e.endswith(":done")]
+        assert ran[0] == "values-1:0"
+        assert_same(tmp_path, whole, 8)
+
+    def test_checkpoints_of_another_boot_are_not_trusted(
+        self, whole: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """After the machine restarted, the files may not hold what a checkpoint says: the
+        pass starts again."""
+        lower_levels(whole, tmp_path)
+        scratch = tmp_path / "scratch"
+        seen, builder = events_of(scratch, "values-1:5:done")
+        with pytest.raises(_Stop):
+            tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        monkeypatch.setattr(native_partitions, "boot_id", lambda: "another boot")
+        seen, builder = events_of(scratch)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        ran = [e.rsplit(":", 1)[0] for e in seen if e.endswith(":done")]
+        assert ran[0] == "values-1:0"
+        assert_same(tmp_path, whole, 8)
 
 
 class TestPlan:
