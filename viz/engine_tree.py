@@ -693,7 +693,7 @@ def summary_line(tree: EngineTree) -> str:
             f"{tree.hits[k]} {FLAG[k]}" for k in ("exact", "lower", "upper") if k in tree.hits
         )
         parts.append(f"{sum(tree.hits.values())} table hits ({kinds})")
-    parts.append(f"{tree.cutoffs} cut-offs")
+    parts.append(f"{tree.cutoffs} cut-off" + ("" if tree.cutoffs == 1 else "s"))
     return "; ".join(parts)
 
 
