@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -53,11 +54,15 @@ NODE_FIELDS = {
     "opened": "step-by-step views: the step from which the node is drawn; 'reveal' and "
     "'step' the step at which its value (or cut) appears",
 }
-"""What each node field of the JSON export holds ("inf"/"-inf" stand for infinities)."""
+"""What each node field of the JSON export holds ("inf"/"-inf" stand for infinities, and
+exact values of games with chance are fractions written as text, "11/2")."""
 
 
 def finite(value: Any) -> Any:
-    """``value`` with infinities as the strings "inf"/"-inf", so its JSON is strict."""
+    """``value`` with infinities as the strings "inf"/"-inf" and fractions as their text
+    ("11/2", as the command line's ``--json`` writes them), so its JSON is strict."""
+    if isinstance(value, Fraction):
+        return str(value)
     if isinstance(value, float) and not math.isfinite(value):
         return "inf" if value > 0 else "-inf"
     if isinstance(value, dict):

@@ -49,6 +49,15 @@ class TestFormats:
         assert data["graph"]["value"] == 3
         assert graph.nodes[0]["alpha_in"] == "-inf"
 
+    def test_json_of_a_chance_tree_writes_fractions_as_text(self, tmp_path: Path) -> None:
+        """Exact expectations (Fractions) are written as their text, "5/2", as --json does."""
+        game = load_game("textbook", tree="[{1/2: [3, 5], 1/2: [2, 9]}, 1]")
+        out = render(game_tree(game, algorithm="star1"), tmp_path / "chance.json")
+        data = json.loads(out.read_text(encoding="utf-8"))
+        assert data["graph"]["value"] == "5/2"
+        chance = next(n for n in data["nodes"] if n["chance"])
+        assert chance["value"] == "5/2" and chance["outcomes"] == [["0", "1/2"], ["1", "1/2"]]
+
     def test_unknown_suffix_lists_the_formats(self, tree: GameTree, tmp_path: Path) -> None:
         """An unknown suffix is quoted and the valid ones listed."""
         with pytest.raises(UnknownFormatError, match=r"unknown output suffix '\.jpeg'.*\.svg"):
