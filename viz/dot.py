@@ -83,6 +83,9 @@ VALUE_MARK = "#000001"
 """The colour of a node's value text (black to the eye); the stepper finds the text by it."""
 RANGE_MARK = "#555556"
 """The colour of a node's [lo, hi] range text; the stepper finds it by it."""
+WINDOW_MARK = "#444445"
+"""The colour of a node's window text (its alpha-beta window, or an MCTS node's exact value and
+what MCTS-Solver has proven, which changes from step to step); the stepper finds it by it."""
 
 _FILL = {0: "#d7e6f5", 1: "#f8ddd5"}  # MAX blue, MIN rose
 _NEGAMAX_FILL = "#e4e0f0"
@@ -242,7 +245,6 @@ def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
         rows.append(f"<TR><TD>{board_label(_board(shape))}</TD></TR>")
     if shape.label:
         rows.append(f'<TR><TD><FONT POINT-SIZE="10">{escape(shape.label)}</FONT></TD></TR>')
-    small = '<FONT POINT-SIZE="9" COLOR="#444444">'
     if shape.blanks:
         rows += _blank_rows()
     elif shape.notes:
@@ -254,7 +256,11 @@ def _table(shape: NodeLook, look: _Look, text: str, fill: str) -> str:
             f'<TR><TD{room}><FONT POINT-SIZE="10"{rmark}>{escape(shape.range) or "&nbsp;"}'
             "</FONT></TD></TR>"
         )
-        rows.append(f"<TR><TD>{small}{escape(shape.window) or '&nbsp;'}</FONT></TD></TR>")
+        wmark = WINDOW_MARK if look.marks else "#444444"
+        rows.append(
+            f'<TR><TD><FONT POINT-SIZE="9" COLOR="{wmark}">{escape(shape.window) or "&nbsp;"}'
+            "</FONT></TD></TR>"
+        )
     for extra in _extras(shape):
         rows.append(f"<TR><TD>{extra}</TD></TR>")
     if shape.probe:  # a table cannot be drawn dashed by every Graphviz: said in words instead

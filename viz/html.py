@@ -87,6 +87,9 @@ _STEPPER_SCRIPT = """
       svg.querySelectorAll('[data-r="' + node + '"]').forEach(function (t) {
         t.textContent = state[3];
       });
+      svg.querySelectorAll('[data-w="' + node + '"]').forEach(function (t) {
+        t.textContent = state[4];
+      });
     });
     var walked = data.paths[current] || [];
     Array.prototype.forEach.call(svg.querySelectorAll("g.edge"), function (g) {

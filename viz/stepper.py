@@ -1,20 +1,23 @@
 """One laid-out SVG for every frame of backward induction, and what each frame changes in it.
 
-Graphviz lays the finished diagram out once (so nodes never move between frames); the value
-and range texts are found by their marker colours (:data:`viz.dot.VALUE_MARK`,
-:data:`viz.dot.RANGE_MARK`) and centred on their node. :func:`frame_changes` says, node by
-node, at which frames the node appears and its value and [lo, hi] range texts change, read from
-the drawing model (:func:`viz.model.figure` at each step): the stepper page's script and
-:func:`frame_svg` (static frames) both apply these changes, so one rule says what a frame shows.
+Graphviz lays the finished diagram out once (so nodes never move between frames); the value,
+range and window texts are found by their marker colours (:data:`viz.dot.VALUE_MARK`,
+:data:`viz.dot.RANGE_MARK`, :data:`viz.dot.WINDOW_MARK`), the last two centred on their node.
+:func:`frame_changes` says, node by node, at which frames the node appears and its value,
+[lo, hi] range and window texts change (an MCTS node's window: its exact value and what is
+proven so far), read from the drawing model (:func:`viz.model.figure` at each step): the
+stepper page's script and :func:`frame_svg` (static frames) both apply these changes, so one
+rule says what a frame shows.
 """
 
 from __future__ import annotations
 
 import re
+from html import escape
 from typing import Any
 
 from viz.build import GameTree
-from viz.dot import PATH_COLOUR, RANGE_MARK, VALUE_MARK, pipe, readable_dot
+from viz.dot import PATH_COLOUR, RANGE_MARK, VALUE_MARK, WINDOW_MARK, pipe, readable_dot
 from viz.model import figure
 
 __all__ = [
@@ -58,9 +61,10 @@ def stepper_svg(tree: GameTree, **looks: Any) -> str:
 def tag_values(svg: str) -> str:
     """Tag a drawing's value and range texts, found by their marker colours, for a page.
 
-    Each node's value text gets ``data-v="<node>"`` and its range text ``data-r="<node>"``,
-    the range centred on the node (``text-anchor="middle"``): its width changes from frame to
-    frame. Its first shape (the outline, or a table node's background) gets the class
+    Each node's value text gets ``data-v="<node>"``, its range text ``data-r="<node>"`` and its
+    window text ``data-w="<node>"`` (an MCTS node's exact value, and what is proven so far), the
+    range and window centred on the node (``text-anchor="middle"``): their widths change from
+    frame to frame. Its first shape (the outline, or a table node's background) gets the class
     ``outline``, which the style sheet fills for the ``current`` node, however deep Graphviz
     nests it (a node with a tooltip sits inside ``<g><a>``).
     """
@@ -79,9 +83,11 @@ def tag_values(svg: str) -> str:
                 role = "v"
             elif f'fill="{RANGE_MARK}"' in attributes:
                 role = "r"
+            elif f'fill="{WINDOW_MARK}"' in attributes:
+                role = "w"
             if role is None:
                 return text.group(0)
-            if role == "r" and centre is not None:  # ranges change width: keep them centred
+            if role in "rw" and centre is not None:  # these change width: keep them centred
                 attributes = re.sub(r'text-anchor="\w+"', 'text-anchor="middle"', attributes)
                 attributes = re.sub(r' x="[^"]*"', f' x="{centre:.2f}"', attributes)
             return f'<text data-{role}="{node}" {attributes}>{content}</text>'
@@ -182,10 +188,10 @@ def frame_svg(
 
     def text(match: re.Match[str]) -> str:
         role, node = match.group(1), int(match.group(2))
-        value, span = looks[node][2:4]
-        return f"{match.group(0)[: match.group(0).index('>') + 1]}{value if role == 'v' else span}"
+        shown = looks[node][2 + "vrw".index(role)]
+        return f"{match.group(0)[: match.group(0).index('>') + 1]}{escape(str(shown))}"
 
-    out = re.sub(r'<text data-(v|r)="(\d+)"[^>]*>[^<]*', text, svg)
+    out = re.sub(r'<text data-(v|r|w)="(\d+)"[^>]*>[^<]*', text, svg)
 
     def group(match: re.Match[str]) -> str:
         ident, classes, body = match.groups()

@@ -200,3 +200,25 @@ class TestUcbAtEveryNode:
         key = _frames(tree)["nodes"]
         changes = next(v for k, v in key.items() if k == '["0", "0"]')
         assert [c[3] for c in changes if c[0] == opened] == ["UCB +∞ (unvisited)"]
+
+    def test_frames_prove_nodes_when_the_solver_does(self) -> None:
+        """With MCTS-Solver, each frame shows 'proven' at a node from the step that proves it,
+        not before: every node's window text in every frame is the model's at that step."""
+        tree = mcts_tree(load_game("textbook"), iterations=12, seed=0, solver=True)
+        frames = frame_svgs(tree)
+        proven_late = 0
+        for k, svg in enumerate(frames):
+            look = figure(tree, step=k, alpha_beta_labels=True)
+            for group in ET.fromstring(svg).iter(f"{SVG}g"):
+                ident = group.get("id") or ""
+                if not ident.startswith("n"):
+                    continue
+                texts = ["".join(t.itertext()).strip() for t in group.iter(f"{SVG}text")]
+                window = look.nodes[int(ident[1:])].window
+                if window:
+                    assert window in texts, (k, ident, window, texts)
+                final = figure(tree).nodes[int(ident[1:])].window
+                if final.startswith("proven") and not window.startswith("proven"):
+                    assert final not in texts, (k, ident, texts)
+                    proven_late += 1
+        assert proven_late > 0  # some node is proven only part of the way through
