@@ -361,12 +361,13 @@
       moves.push(next.move); n = next;
     }
     if (moves.length) { parts.push("best move " + moves[0], "principal variation " + moves.join(" ")); }
-    parts.push(stats.searched.toLocaleString("en-US") + " nodes searched");
+    parts.push(stats.searched.toLocaleString("en-US") + (stats.searched === 1 ? " node" : " nodes") +
+      " searched");
     each(root, function (d) { if (d.kind === "pruned") { saved += 1; } });  // the greyed subtrees
     if (stats.pruned) {
       parts.push(stats.pruned.toLocaleString("en-US") + (stats.pruned === 1 ? " move" : " moves") +
         " pruned, " +
-        saved.toLocaleString("en-US") + " nodes saved versus minimax's " +
+        saved.toLocaleString("en-US") + (saved === 1 ? " node" : " nodes") + " saved versus minimax's " +
         (stats.searched + saved).toLocaleString("en-US"));
     }
     return parts.join("; ");
