@@ -261,6 +261,8 @@ class _StarNode:
         self.p = [p for _, p in pairs]
         self.lo: list[Any] = [self.lo_bound] * len(pairs)  # each outcome's value is >= lo[i]
         self.hi: list[Any] = [self.hi_bound] * len(pairs)  # and <= hi[i]
+        self.probed: set[int] = set()  # the outcomes Star2 probed
+        self.probing = False  # in Star2's probes, before the full pass
 
     def lower(self) -> Any:
         return expectation(zip(self.p, self.lo, strict=True))
@@ -278,11 +280,13 @@ class _StarNode:
     def run(self) -> tuple[float, tuple[Any, ...], bool]:
         """Star2's probes (if asked), then Star1's pass, cutting as soon as it is settled."""
         if self.search.probe:
+            self.probing = True
             for i in range(len(self.pairs)):
                 self.probe(i)
                 cut = self.settled(i, failed_low=False, failed_high=False)
                 if cut is not None:
                     return cut
+            self.probing = False
         for i, ((a, p), kid) in enumerate(zip(self.pairs, self.kids, strict=True)):
             a_i, b_i = self.window(i)
             low, high = max(a_i, self.lo_bound), min(b_i, self.hi_bound)
@@ -320,8 +324,15 @@ class _StarNode:
         return None
 
     def cut(self, i: int, v: Any, fails_high: bool) -> tuple[float, tuple[Any, ...], bool]:
+        """Cut after outcome i: every outcome never entered is pruned, in outcome order.
+
+        In the full pass those are the outcomes after i (a probed one's probe stays drawn
+        beside it); among the probes, also those up to i that were not probed (a terminal,
+        horizon or chance node, or one whose bound could not cut), all never entered.
+        """
         search = self.search
-        rest = tuple(a for a, _ in self.pairs[i + 1 :])
+        entered = range(i + 1) if not self.probing else self.probed
+        rest = tuple(a for j, (a, _) in enumerate(self.pairs) if j not in entered)
         if rest:
             search.cutoffs += 1
             if search.observer is not None:
@@ -353,6 +364,7 @@ class _StarNode:
             return  # no first move could reach the window's edge: the probe cannot cut
         node = search.nodes
         search.nodes += 1
+        self.probed.add(i)
         action, p = self.pairs[i]
         if search.observer is not None:
             enter = Enter(node, self.node, action, kid, ply, player, low, high, False, p, True)

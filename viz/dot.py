@@ -602,13 +602,14 @@ def summary_line(tree: GameTree) -> str:
     if facts["algorithm"] == "engine":
         return str(facts["summary"])
     parts = answer_facts(facts)
-    parts.append(f"{tree.searched:,} nodes searched")
+    parts.append(f"{tree.searched:,} {'node' if tree.searched == 1 else 'nodes'} searched")
     if tree.pruned:
         saved = tree.saved
         parts.append(
             f"{tree.pruned:,} {'move' if tree.pruned == 1 else 'moves'} pruned, "
             + (
-                f"{saved:,} nodes saved versus minimax's {tree.searched + saved:,}"
+                f"{saved:,} {'node' if saved == 1 else 'nodes'} saved versus minimax's "
+                f"{tree.searched + saved:,}"
                 if saved is not None
                 else "too many nodes saved to count"
             )

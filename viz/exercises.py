@@ -168,7 +168,7 @@ def sheet_documents(spec: ExerciseSet, make_game: MakeGame) -> tuple[str, str]:
             )
         )
         answer = f"value {number(tree.result.value)}; best move {tree.graph.graph['best_move']}"
-        answer += f"; {tree.pruned} moves pruned"
+        answer += f"; {tree.pruned} {'move' if tree.pruned == 1 else 'moves'} pruned"
         if spec.ordering_question:
             counts = [
                 f"{name} {game_tree(game, algorithm='alphabeta', ordering=name).pruned}"

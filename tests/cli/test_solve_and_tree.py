@@ -97,6 +97,34 @@ class TestTree:
         assert f"wrote {path}" in out
         assert path.read_text().lstrip().startswith(("digraph", "strict digraph"))
 
+    @pytest.mark.parametrize(
+        ("args", "line", "caption"),
+        [
+            (
+                ["textbook", "--tree", "[1, {1: 1}]", "-a", "star2"],
+                "4 nodes drawn, 3 searched, 1 move pruned, 1 node saved versus minimax",
+                "3 nodes searched; 1 move pruned, 1 node saved versus minimax's 4",
+            ),
+            (
+                ["textbook", "-a", "alphabeta"],
+                "13 nodes drawn, 11 searched, 2 moves pruned, 2 nodes saved versus minimax",
+                "11 nodes searched; 2 moves pruned, 2 nodes saved versus minimax's 13",
+            ),
+            (
+                ["tictactoe", "-p", "xxx/oo./..."],
+                "1 node drawn, 1 searched, 0 moves pruned",
+                "value 1; 1 node searched",
+            ),
+        ],
+    )
+    def test_counts_are_singular_or_plural(self, run, tmp_path, args, line, caption):
+        """One node or move is '1 node', '1 move'; other counts are plural, in the printed
+        summary and in the figure's caption alike."""
+        path = tmp_path / "t.dot"
+        out = run("tree", *args, "-o", str(path)).out
+        assert line in out.splitlines()
+        assert caption in path.read_text().replace("&#x27;", "'")
+
     def test_node_limit_names_the_flags_that_shrink_it(self, run, tmp_path):
         """Too big a tree exits 1 and names --depth, --collapse and --max-nodes."""
         result = run("tree", "textbook", "--max-nodes", "5", "-o", str(tmp_path / "t.svg"))

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.textbook import Chance, TextbookTree
+from solver.chance import outcomes
 from solver.errors import CapabilityError, InvalidStateError
 from solver.events import Cutoff, Enter, Trace
 from solver.expectiminimax import expectiminimax, star1, star2
@@ -132,6 +133,54 @@ class TestStarCuts:
         assert (
             star2(TextbookTree(tree)).stats.leaves < expectiminimax(TextbookTree(tree)).stats.leaves
         )
+
+    @pytest.mark.parametrize(
+        ("tree", "pruned", "probed"),
+        [
+            ("[1, {1: 1}]", (0,), ()),  # the bounds [1, 1] settle B before its leaf is searched
+            ("[4, {1/3: 5, 2/3: [2]}]", (0,), (1,)),  # the leaf 5 is not probed, [2] is
+            ("[4, {1/3: 5, 1/3: [2], 1/3: 5}, 0]", (0, 2), (1,)),  # on both sides of the probe
+        ],
+    )
+    def test_a_cut_among_the_probes_prunes_every_outcome_never_entered(
+        self, tree: str, pruned: tuple[int, ...], probed: tuple[int, ...]
+    ) -> None:
+        """Star2 cutting while it probes prunes the outcomes it did not probe (a leaf is never
+        probed) as well as those after the cut, in outcome order, and counts the cut."""
+        trace = Trace()
+        result = star2(TextbookTree(tree), observer=trace)
+        cuts = [e for e in trace.events if isinstance(e, Cutoff)]
+        probes = [e.action for e in trace.events if isinstance(e, Enter) and e.probe]
+        assert [c.pruned for c in cuts] == [pruned] and tuple(probes) == probed
+        assert result.stats.cutoffs == 1
+        assert result.value == expectiminimax(TextbookTree(tree)).value
+
+    @SETTINGS
+    @given(trees(), st.sampled_from([star1, star2]), st.integers(0, 3))
+    def test_every_outcome_is_entered_or_pruned(self, tree: Any, search: Any, slack: int) -> None:
+        """At every chance node, each outcome is searched in full, probed, or pruned by the
+        node's cut: none is left out unsaid, none pruned and searched in full both."""
+        game = TextbookTree(tree)
+        lo, hi = game.utility_bounds()
+        trace = Trace()
+        result = search(game, observer=trace, bounds=(lo - slack, hi + slack))
+        full: dict[int, list[Any]] = {}
+        probed: dict[int, list[Any]] = {}
+        pruned: dict[int, list[Any]] = {}
+        chance: dict[int, Any] = {}
+        for e in trace.events:
+            if isinstance(e, Enter) and e.parent is not None:
+                (probed if e.probe else full).setdefault(e.parent, []).append(e.action)
+            if isinstance(e, Enter) and e.chance:
+                chance[e.node] = e.state
+            if isinstance(e, Cutoff):
+                pruned[e.node] = list(e.pruned)
+        for node, state in chance.items():
+            everyone = [a for a, _ in outcomes(game, state)]
+            mine = pruned.get(node, [])
+            assert mine == sorted(mine) and not set(mine) & set(full.get(node, []))
+            assert set(full.get(node, [])) | set(probed.get(node, [])) | set(mine) == set(everyone)
+        assert result.stats.cutoffs == sum(1 for v in pruned.values() if v)
 
 
 class TestRefusals:

@@ -134,6 +134,37 @@ class TestFromTheSearch:
         assert kinds.count("backup") == stats.nodes - stats.leaves
         assert tree.steps[-1].node == tree.root and tree.steps[-1].kind == "backup"
 
+    @pytest.mark.parametrize(
+        ("text", "drawn"),
+        [
+            # B's bounds [1, 1] settle it before its only outcome, a leaf, is searched
+            ("[1, {1: 1}]", [("0", "pruned", "v=1 ≤ α=1")]),
+            # the leaf 5 is never probed, [2] is, and the cut prunes the outcomes either side
+            (
+                "[4, {1/3: 5, 1/3: [2], 1/3: 5}, 0]",
+                [("1", "node", None), ("0", "pruned", "v=4 ≤ α=4"), ("2", "pruned", None)],
+            ),
+        ],
+    )
+    def test_a_star2_cut_among_the_probes_draws_every_outcome(
+        self, text: str, drawn: list[tuple[str, str, str | None]]
+    ) -> None:
+        """A chance node Star2 cuts while probing draws its probes, and every outcome it never
+        entered as pruned, the cut written on the first; the cut is a step of its own."""
+        tree = game_tree(load_game("textbook", tree=text), algorithm="star2")
+        graph = tree.graph
+        (chance,) = (n for n, d in graph.nodes(data=True) if d["chance"] and d["kind"] == "node")
+        kids = sorted(graph.successors(chance))
+        seen = [(graph.edges[chance, c]["move"], graph.nodes[c]["kind"]) for c in kids]
+        assert seen == [(move, kind) for move, kind, _ in drawn]
+        assert [graph.edges[chance, c]["cut"] for c in kids] == [cut for *_, cut in drawn]
+        moves = ", ".join(move for move, kind, _ in drawn if kind == "pruned")
+        assert [s.text for s in tree.steps if s.kind == "cut"] == [
+            f"cut-off at CHANCE node B: {next(c for *_, c in drawn if c)}, so "
+            f"move{'s' if ',' in moves else ''} {moves} need not be searched"
+        ]
+        assert tree.pruned == len(moves.split(", ")) and tree.result.stats.cutoffs == 1
+
 
 class TestErrors:
     def test_unknown_algorithm(self) -> None:

@@ -31,6 +31,10 @@ PROBES = "[8, {1/2: [9, 9], 1/2: [9, 0]}, {1/3: [3, 9], 2/3: [0, 9]}]"
 """Star2 probes both outcomes of B and searches them again in full (two nodes at the same
 moves), and cuts C on its first probe."""
 
+CUT_AMONG_PROBES = ("[1, {1: 1}]", "[4, {1/3: 5, 1/3: [2], 1/3: 5}, 0]")
+"""Star2 cuts B while probing: before its only outcome, a leaf, is searched; after probing
+[2] but not the leaves either side."""
+
 
 def page_data(html: str) -> dict[str, Any]:
     found = re.search(r'<script type="application/json" id="tree-data">(.*?)</script>', html)
@@ -194,6 +198,18 @@ class TestChancePageInChromium:
         )
         for seen, algorithm in zip(found, ("star2", "star1", "expectiminimax"), strict=True):
             same(seen, python_frames(game_tree(game, algorithm=algorithm)))
+
+    @pytest.mark.parametrize("tree_text", CUT_AMONG_PROBES)
+    def test_a_cut_among_the_probes_prunes_as_python_does(
+        self, tree_text: str, tmp_path: Path
+    ) -> None:
+        """Star2 cutting a chance node while it probes: the page's own search prunes every
+        outcome it never entered (a leaf before the probe too), as the Python search does."""
+        game = load_game("textbook", tree=tree_text)
+        page = write_interactive(game_tree(game, algorithm="star1"), tmp_path / "c.html", game=game)
+        url = page.as_uri() + "?autotest=algorithm:star2,frames"
+        (found,) = dumps(chromium_dom(url, tmp_path / "a"), "frames")
+        same(found, python_frames(game_tree(game, algorithm="star2")))
 
     def test_a_finished_page_draws_the_model_ranges(self, tmp_path: Path) -> None:
         """Not stepping, the page draws each node's final range as the model's last frame does:

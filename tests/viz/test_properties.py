@@ -308,3 +308,30 @@ class TestChanceRanges:
         assert shown.keys() <= held.keys()
         for node, spans in held.items():  # [L, U] shows only if drawn before a child is valued
             assert spans - {bounds} == shown.get(node, set()) - {bounds}, node
+
+
+class TestChanceCuts:
+    """Every outcome of a drawn chance node is drawn: searched, probed, or pruned by its cut."""
+
+    @CHANCE_SETTINGS
+    @given(chance_trees(), st.sampled_from(["star1", "star2"]), st.integers(0, 3))
+    def test_every_outcome_is_drawn(self, tree: Any, algorithm: str, slack: int) -> None:
+        """Each chance node's children cover all its outcomes; the pruned ones are drawn in
+        outcome order, the cut written on the first, and the cut's step names them all."""
+        game = TextbookTree(tree)
+        lo, hi = game.utility_bounds()
+        diagram = game_tree(game, algorithm=algorithm, bounds=(lo - slack, hi + slack))
+        graph = diagram.graph
+        cut_steps = {s.node: s.text for s in diagram.steps if s.kind == "cut"}
+        for node, data in graph.nodes(data=True):
+            if not (data["chance"] and data["kind"] == "node"):
+                continue
+            moves = [move for move, _ in data["outcomes"]]
+            edges = [graph.edges[node, c] for c in sorted(graph.successors(node))]
+            assert {e["move"] for e in edges} == set(moves), (node, data["state"])
+            cut = [e for e in edges if e["pruned"]]
+            assert [e["move"] for e in cut] == [m for m in moves if m in {e["move"] for e in cut}]
+            assert [bool(e["cut"]) for e in cut] == [i == 0 for i in range(len(cut))]
+            if cut:
+                named = cut_steps[node].split(" need not")[0].split("so move")[1]
+                assert named.lstrip("s ").split(", ") == [e["move"] for e in cut]

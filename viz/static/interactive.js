@@ -247,13 +247,15 @@
     function starValue(n, alpha, beta) {  // solver/expectiminimax.py's _StarNode
       var kids = n.pos.children, p = odds(n.pos);
       var lo = kids.map(function () { return L; }), hi = kids.map(function () { return U; });
+      var probed = [], probing = false;  // the outcomes probed; in the probes (before the full pass)
       function window(i) {
         var othersHi = sub(expectation(p, hi), mul(p[i], hi[i]));
         var othersLo = sub(expectation(p, lo), mul(p[i], lo[i]));
         return [div(sub(alpha, othersHi), p[i]), div(sub(beta, othersLo), p[i])];
       }
-      function chanceCut(i, v, high) {
-        cut(n, kids.slice(i + 1), cutText(v, high ? beta : alpha, high));
+      function chanceCut(i, v, high) {  // every outcome never entered is pruned, in outcome order
+        var rest = kids.filter(function (c, j) { return probing ? probed.indexOf(j) < 0 : j > i; });
+        cut(n, rest, cutText(v, high ? beta : alpha, high));
         return backup(n, v, high ? "lower" : "upper");
       }
       function settled(i, failedLow, failedHigh) {
@@ -268,18 +270,21 @@
         var w = window(i), max = kid.player === 0;
         var low = max ? L : pmax(w[0], L), high = max ? pmin(w[1], U) : U;
         if (max ? le(U, high) : le(low, L)) { return; }  // no first move could cut
-        var probed = enter(kid, n, low, high, true);
-        var v = value(kid.children[0], probed, low, high);
+        probed.push(i);
+        var node = enter(kid, n, low, high, true);
+        var v = value(kid.children[0], node, low, high);
         if (max) { lo[i] = pmax(lo[i], v); } else { hi[i] = pmin(hi[i], v); }
-        backup(probed, v, max ? "lower" : "upper");
+        backup(node, v, max ? "lower" : "upper");
       }
       var i, done;
       if (algorithm === "star2") {
+        probing = true;
         for (i = 0; i < kids.length; i++) {
           probe(i);
           done = settled(i, false, false);
           if (done !== null) { return done; }
         }
+        probing = false;
       }
       for (i = 0; i < kids.length; i++) {
         var w = window(i), low = pmax(w[0], L), high = pmin(w[1], U);
@@ -356,12 +361,13 @@
       moves.push(next.move); n = next;
     }
     if (moves.length) { parts.push("best move " + moves[0], "principal variation " + moves.join(" ")); }
-    parts.push(stats.searched.toLocaleString("en-US") + " nodes searched");
+    parts.push(stats.searched.toLocaleString("en-US") + (stats.searched === 1 ? " node" : " nodes") +
+      " searched");
     each(root, function (d) { if (d.kind === "pruned") { saved += 1; } });  // the greyed subtrees
     if (stats.pruned) {
       parts.push(stats.pruned.toLocaleString("en-US") + (stats.pruned === 1 ? " move" : " moves") +
         " pruned, " +
-        saved.toLocaleString("en-US") + " nodes saved versus minimax's " +
+        saved.toLocaleString("en-US") + (saved === 1 ? " node" : " nodes") + " saved versus minimax's " +
         (stats.searched + saved).toLocaleString("en-US"));
     }
     return parts.join("; ");

@@ -312,10 +312,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if tree.pruned:
         saved = ", too many nodes saved to count"
         if tree.saved is not None:
-            saved = f", {tree.saved:,} nodes saved versus minimax"
+            nodes = "node" if tree.saved == 1 else "nodes"
+            saved = f", {tree.saved:,} {nodes} saved versus minimax"
+    drawn = tree.graph.number_of_nodes()
     io.print(
-        f"{tree.graph.number_of_nodes():,} nodes drawn, {tree.searched:,} searched, "
-        f"{tree.pruned:,} moves pruned{saved}"
+        f"{drawn:,} {'node' if drawn == 1 else 'nodes'} drawn, {tree.searched:,} searched, "
+        f"{tree.pruned:,} {'move' if tree.pruned == 1 else 'moves'} pruned{saved}"
     )
     for item in written:
         io.print(f"wrote {item}")
@@ -623,8 +625,9 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     )
     hits = ", ".join(f"{n} {kind}" for kind, n in sorted(tree.hits.items())) or "none"
     io.print(
-        f"last of {tree.iterations} iteration(s): {tree.searched:,} nodes, table hits: {hits}, "
-        f"{tree.cutoffs:,} cut-offs"
+        f"last of {tree.iterations} iteration(s): {tree.searched:,} "
+        f"{'node' if tree.searched == 1 else 'nodes'}, table hits: {hits}, "
+        f"{tree.cutoffs:,} {'cut-off' if tree.cutoffs == 1 else 'cut-offs'}"
     )
     io.print(f"wrote {written}")
     return EXIT_OK
