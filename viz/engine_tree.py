@@ -300,6 +300,15 @@ def _assemble(
     """The tree of one iteration's ``events`` (``searched`` nodes entered, at ``depth``) with
     its answer ``result``, one of ``iterations``."""
     graph = _graph(game, events, result)
+    if not graph:  # the game is over at the root: the engine answers without entering it
+        graph.add_node(0, **_blank("node", game.to_move(state), 0, ""))
+        graph.nodes[0].update(
+            state=format_state(game, state),
+            name=_node_name(game, state),
+            value=result.value,
+            leaf="terminal",
+            principal=True,
+        )
     hits = Counter(d["table"] for _, d in graph.nodes(data=True) if d["table"])
     cutoffs = sum(isinstance(e, Cutoff) for e in events)
     iteration = depth if depth is not None else result.depth
@@ -397,6 +406,8 @@ def _graph(game: Game[Any, Any], events: list[Event], result: SearchResult) -> A
                     cut=_cut_text(event) if i == 0 else None,
                 )
                 next_id += 1
+    if not graph:
+        return graph
     # the principal variation the engine answers with, along the nodes it entered
     root = min(graph.nodes)
     node: int | None = root
@@ -589,14 +600,15 @@ def _node_attrs(shape: NodeLook, marks: bool) -> dict[str, str]:
         classes.append("principal")
     if shape.bound != "exact":
         classes.append(shape.bound)
-    notes = [escape(shape.order)]
+    notes = [escape(shape.order)] if shape.order else []
     if shape.name:
         notes.insert(0, f"<B>{escape(shape.name)}</B>")
     if shape.window:
         notes.append(escape(shape.window))
     if shape.table and not shape.answered:
         notes.append(f'<FONT COLOR="{_TABLE}">{escape(shape.table)}</FONT>')
-    out["xlabel"] = '<<FONT POINT-SIZE="9" COLOR="#555555">' + "<BR/>".join(notes) + "</FONT>>"
+    if notes:
+        out["xlabel"] = '<<FONT POINT-SIZE="9" COLOR="#555555">' + "<BR/>".join(notes) + "</FONT>>"
     out["class"] = " ".join(classes)
     return out
 
@@ -673,6 +685,8 @@ def summary_line(tree: EngineTree) -> str:
     """The caption's facts: value, best move, PV, and what the last iteration did."""
     parts = answer_facts(tree.graph.graph)
     which = "to the end" if tree.iteration is None else f"depth {tree.iteration}"
+    if not tree.searched:  # the engine answers a finished game without entering it
+        return "; ".join([*parts, "the game is over at the root: nothing searched"])
     if tree.number:  # one of engine_iterations' trees
         order = ", ".join(_root_order(tree))
         first = (

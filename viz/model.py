@@ -443,7 +443,7 @@ def _engine_look(graph: Any, node: int, data: dict[str, Any], look: NodeLook) ->
         look,
         window=window,
         range="",
-        order=f"#{data['order']}",
+        order="" if data["order"] is None else f"#{data['order']}",
         table=table,
         table_kind=kind,
         answered=answered,

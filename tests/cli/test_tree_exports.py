@@ -108,6 +108,14 @@ class TestEngineTree:
             facts["table_hits"].values()
         )
 
+    def test_engine_from_a_finished_game_says_so(self, run, tmp_path):
+        """A won position is drawn as its one leaf, and the command says nothing was searched."""
+        out = tmp_path / "over.dot"
+        result = run("tree", "tictactoe", "-p", "xxx/oo./...", "-a", "engine", "-o", str(out))
+        assert result.code == 0, result.err
+        assert "value 1; the game is over at the root: nothing searched" in result.out
+        assert out.exists()
+
     def test_engine_refuses_what_it_cannot_draw(self, run, tmp_path):
         """Options of the teaching trees are refused with -a engine, naming them."""
         out = str(tmp_path / "x.html")

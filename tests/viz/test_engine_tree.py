@@ -98,6 +98,20 @@ class TestAgainstMinimax:
 
 
 class TestTree:
+    @needs_dot
+    def test_a_finished_game_is_one_leaf_in_every_format(self, tmp_path: Any) -> None:
+        """From a won position the engine enters nothing: the drawing is the root as a leaf
+        with its value, in DOT, TikZ and the iteration writers, and the caption says why."""
+        state = GAME.parse_state("xxx/oo./...")
+        tree = engine_tree(GAME, state)
+        assert tree.searched == 0 and list(tree.graph.nodes) == [tree.root]
+        assert tree.graph.nodes[tree.root]["value"] == 1 == tree.result.value
+        assert "the game is over at the root: nothing searched" in engine_dot(tree)
+        assert "None" not in engine_dot(tree) and "None" not in to_tikz(engine_game_tree(tree))
+        assert render_engine(tree, tmp_path / "over.svg").read_text().startswith("<?xml")
+        (only,) = engine_iterations(GAME, state)
+        assert write_engine_iterations([only], tmp_path / "frames")
+
     def test_one_node_per_entry_of_the_last_iteration(self) -> None:
         """The drawing has the last iteration's nodes, numbered #1.. in the order entered."""
         tree = engine_tree(GAME, GAME.parse_state(RICH))

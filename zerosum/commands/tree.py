@@ -619,6 +619,13 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
             }
         )
         return EXIT_OK
+    if not tree.searched:
+        io.print(
+            f"engine from {format_state(game, state)}: value {num(result.value)}; "
+            "the game is over at the root: nothing searched"
+        )
+        io.print(f"wrote {written}")
+        return EXIT_OK
     io.print(
         f"engine from {format_state(game, state)}: value {num(result.value)}, "
         f"best move {tree.graph.graph['best_move'] or '-'}"
