@@ -376,7 +376,12 @@ class _WorkerLevel(_Level):
     """A level's steps as a worker sees them: stopped when the coordinator's stop file appears."""
 
     def __init__(self, scratch: Scratch, memory: int, stop: str) -> None:
-        builder = PartitionedBuilder(scratch.directory.parent, memory=memory, threads=1)
+        # no round checkpoints: a group task stopped inside a pass starts the pass again, its
+        # stale frontier files removed first (see _task_group), so no checkpoint of an earlier
+        # run may point into them
+        builder = PartitionedBuilder(
+            scratch.directory.parent, memory=memory, threads=1, checkpoint=None
+        )
         super().__init__(builder, scratch, scratch.layout, {}, None)
         self.stop_file = scratch.path(stop)
 
