@@ -110,6 +110,7 @@ class TestTablebaseCommand:
         [
             (["build", "ayoayo", "--seeds", "6"], "multiple of 4"),
             (["build", "tictactoe", "--seeds", "4"], "has no endgame tablebase"),
+            (["build", "ayoayo", "--seeds", "4", "--no-checkpoints"], "goes with --memory"),
         ],
     )
     def test_bad_requests(
@@ -118,6 +119,31 @@ class TestTablebaseCommand:
         """A level that is not a multiple of 4, or a game without tablebases, is a clear error."""
         code, _, err = _run(capsys, "tablebase", *argv, "--dir", str(tmp_path))
         assert code in (1, 2) and message in err
+
+    def test_out_of_core_without_checkpoints(
+        self,
+        directory: Path,
+        tmp_path: Path,
+        capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        """--no-checkpoints builds out of core with the round checkpoints off, the same bytes."""
+        from games.ayoayo import native_partitions
+
+        made: list[Any] = []
+        real = native_partitions.PartitionedBuilder
+
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            made.append(real(*args, **kwargs))
+            return made[-1]
+
+        monkeypatch.setattr(native_partitions, "PartitionedBuilder", spy)
+        argv = ["tablebase", "build", "ayoayo", "--seeds", "8", "--memory", "64M"]
+        code, _, err = _run(capsys, *argv, "--no-checkpoints", "--dir", str(tmp_path))
+        assert code == 0, err
+        assert [b.checkpoint for b in made] == [None]
+        for name in ("ayoayo-08.tb", "ayoayo-08.dist"):
+            assert (tmp_path / name).read_bytes() == (directory / name).read_bytes()
 
 
 class TestAutomaticUse:

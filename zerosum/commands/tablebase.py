@@ -85,6 +85,12 @@ def add_arguments(tablebase: argparse.ArgumentParser) -> None:
         help="where an out-of-core build keeps its partitions (default: the tablebase "
         "directory); a rerun resumes there",
     )
+    build.add_argument(
+        "--no-checkpoints",
+        action="store_true",
+        help="an out-of-core build without checkpoints between rounds: about a fifth faster, "
+        "but a killed build resumes at the start of a group's pass, not at its last round",
+    )
     plan = actions.add_parser(
         "plan", help="what building up to --seeds N costs: positions, disk, memory, core-hours"
     )
@@ -201,6 +207,11 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
     workers = _workers(args.workers)
     client = None if args.dask is None else _dask_client(args.dask)
     options: dict[str, Any] = {}
+    if args.no_checkpoints and args.memory is None and not args.out_of_core:
+        raise UsageError(
+            "--no-checkpoints goes with --memory SIZE or --out-of-core: an in-memory build "
+            "has no rounds on disk to resume"
+        )
     if args.memory is not None or args.out_of_core or args.scratch is not None:
         options["out_of_core"] = _out_of_core(tablebase, args, client)
     headed = False
@@ -256,7 +267,9 @@ def _out_of_core(tablebase: EndgameTablebase, args: argparse.Namespace, client: 
     if client is not None:
         from games.ayoayo.tablebase_cluster import ClusterBuilder
 
-        return ClusterBuilder(root.resolve(), client, memory=args.memory)
+        return ClusterBuilder(root.resolve(), client, memory=args.memory)  # no checkpoints
+    if args.no_checkpoints:
+        return PartitionedBuilder(root, memory=args.memory, checkpoint=None)
     return PartitionedBuilder(root, memory=args.memory)
 
 
