@@ -17,13 +17,13 @@ from games import load_game
 from tests.viz.test_frames_html import chromium_dom
 from tests.viz.test_interactive import CHROMIUM
 from tests.viz.test_interactive_steps import dumps, overlapping
+from tests.viz.test_interactive_steps import python_frames as model_frames
 from viz import game_tree
 from viz.build import GameTree
 from viz.dot import summary_line
 from viz.html import captions
 from viz.interactive import interactive_page, node_keys, write_interactive
-from viz.pseudocode import step_lines
-from viz.stepper import current_nodes, frame_changes
+from viz.stepper import frame_changes
 
 COINS = "[{1/2: [3, 5], 1/2: [1, 9]}, {1/2: [0, 2], 1/2: [1, 1]}]"
 """The tree of docs/teaching.md's chance section."""
@@ -46,22 +46,7 @@ def page_data(html: str) -> dict[str, Any]:
 def python_frames(tree: GameTree) -> dict[str, Any]:
     """Every frame as the drawing model shows it, by the page's node keys; the captions and
     the summary line."""
-    key = node_keys(tree.graph)
-    last = len(tree.steps)
-    nodes = {}
-    for node, changes in frame_changes(tree).items():
-        looks = []
-        for k in range(last + 1):
-            look = next(c for c in reversed(changes) if c[0] <= k)
-            looks.append(list(look[1:]))
-        nodes[key[node]] = looks
-    return {
-        "nodes": nodes,
-        "lines": [*step_lines(tree)[:last], None],
-        "current": [None if c is None else key[c] for c in current_nodes(tree)],
-        "captions": captions(tree),
-        "summary": summary_line(tree),
-    }
+    return {**model_frames(tree), "captions": captions(tree), "summary": summary_line(tree)}
 
 
 def same(page: dict[str, Any], python: dict[str, Any]) -> None:

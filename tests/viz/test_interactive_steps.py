@@ -20,7 +20,7 @@ from tests.viz.test_frames_html import chromium_dom
 from tests.viz.test_interactive import CHROMIUM, leaf_paths, random_tree, with_leaf
 from viz import game_tree
 from viz.build import GameTree
-from viz.interactive import write_interactive
+from viz.interactive import node_keys, write_interactive
 from viz.mcts_tree import mcts_tree
 from viz.pseudocode import step_lines
 from viz.stepper import current_nodes, frame_changes
@@ -53,15 +53,16 @@ def report_line(dom: str, prefix: str) -> str:
 
 
 def python_frames(tree: GameTree) -> dict[str, Any]:
-    """Every frame of the tree as the drawing model says, by node key (its moves)."""
-    key = {n: json.dumps(d["path"]) for n, d in tree.graph.nodes(data=True)}
+    """Every frame of the tree as the drawing model says, by the page's node keys (its
+    moves, :func:`viz.interactive.node_keys`)."""
+    key = node_keys(tree.graph)
     last = len(tree.steps)
     nodes = {}
     for node, changes in frame_changes(tree).items():
         looks = []
         for k in range(last + 1):
             look = next(c for c in reversed(changes) if c[0] <= k)
-            looks.append([look[1], look[2], look[3], look[4]])
+            looks.append(list(look[1:]))
         nodes[key[node]] = looks
     lines = [*step_lines(tree)[:last], None]
     current = [None if c is None else key[c] for c in current_nodes(tree)]
