@@ -92,6 +92,14 @@ def _peak_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def _same_bytes(one: Path, other: Path, seeds: int) -> bool:
+    """Whether level ``seeds``'s values and distances are the same bytes in both directories."""
+    return all(
+        level_path(one, seeds, kind).read_bytes() == level_path(other, seeds, kind).read_bytes()
+        for kind in (VALUES, DISTANCES)
+    )
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from games.ayoayo.native_tablebase import KERNEL
     from games.ayoayo.tablebase_cluster import ClusterBuilder
@@ -137,11 +145,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             seeds = level["seeds"]
             build(seeds, top / "memory", kernel=KERNEL)
             level["memory_seconds"] = read_build_record(top / "memory", seeds).get("seconds")
-            level["same_bytes"] = all(
-                level_path(top / "cluster", seeds, kind).read_bytes()
-                == level_path(top / "memory", seeds, kind).read_bytes()
-                for kind in (VALUES, DISTANCES)
-            )
+            level["same_bytes"] = _same_bytes(top / "cluster", top / "memory", seeds)
             print(
                 f"level {seeds:2d}: {level['memory_seconds']} s in memory, same bytes: "
                 f"{level['same_bytes']}",
@@ -157,11 +161,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             record = read_build_record(top / "one", seeds)
             level["one_process_seconds"] = record.get("seconds")
             level["one_process_phases"] = record.get("phases", {})
-            level["one_process_same_bytes"] = all(
-                level_path(top / "cluster", seeds, kind).read_bytes()
-                == level_path(top / "one", seeds, kind).read_bytes()
-                for kind in (VALUES, DISTANCES)
-            )
+            level["one_process_same_bytes"] = _same_bytes(top / "cluster", top / "one", seeds)
             print(
                 f"level {seeds:2d}: {level['one_process_seconds']} s out of core in one process, "
                 f"same bytes: {level['one_process_same_bytes']}",
