@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import re
 import secrets
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -376,9 +375,8 @@ class _WorkerLevel(_Level):
     """A level's steps as a worker sees them: stopped when the coordinator's stop file appears."""
 
     def __init__(self, scratch: Scratch, memory: int, stop: str) -> None:
-        # no round checkpoints: a group task stopped inside a pass starts the pass again, its
-        # stale frontier files removed first (see _task_group), so no checkpoint of an earlier
-        # run may point into them
+        # no round checkpoints: a group task stopped inside a pass starts the pass again (the
+        # pass then deletes the frontier files of the stopped run, _Frontiers.clear)
         builder = PartitionedBuilder(
             scratch.directory.parent, memory=memory, threads=1, checkpoint=None
         )
@@ -388,10 +386,6 @@ class _WorkerLevel(_Level):
     def _check_stop(self) -> None:
         if self.stop_file.exists():
             raise _Interrupted
-
-
-_STALE_FRONT = r"front-[vpd]{g}[ab]?-\d+\.bin"
-"""The names of a group's frontier spill files (tags ``v{g}``, ``p{g}a``, ``d{g}b``...)."""
 
 
 def _task_group(
@@ -410,10 +404,6 @@ def _task_group(
     with (scratch.directory / f"group-{g}.lock").open("wb") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         level = _WorkerLevel(scratch, memory, stop)
-        stale = re.compile(_STALE_FRONT.format(g=g))  # an interrupted run's: spills append
-        scratch.remove(
-            *(p.stem for p in scratch.directory.glob("front-*") if stale.fullmatch(p.name))
-        )
         graph = [
             (scratch.load(f"rptr-{t}", np.int64), scratch.load(f"rsrc-{t}", np.int32))
             for t in range(scratch.layout.parts)

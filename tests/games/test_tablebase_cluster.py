@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from games.ayoayo import tablebase_build, tablebase_partitions
@@ -121,25 +122,49 @@ def test_a_small_level_on_the_cluster_resumes(
     assert_same(tmp_path / "cluster", tmp_path / "one", 4)
 
 
-def test_a_group_task_stops_at_the_stop_file(tmp_path: Path) -> None:
+def test_a_group_task_stops_at_the_stop_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A group's task (run here, as a worker runs it) stops at its first round once its
-    build's stop file is there, leaving the step unmarked; without it, it finishes."""
+    build's stop file is there, leaving the step unmarked; without it, it finishes, and the
+    frontier files a stopped run left behind do not change what it computes (every frontier
+    goes through its files here)."""
+    worker_init = tablebase_cluster._WorkerLevel.__init__
+
+    def spilling(self: Any, *args: Any) -> None:
+        worker_init(self, *args)
+        self.frontier_cap = 0
+
+    monkeypatch.setattr(tablebase_cluster._WorkerLevel, "__init__", spilling)
     builder = native_partitions.PartitionedBuilder(tmp_path / "moves", partition=1 << 10)
     level = builder.layout(4)
-    scratch = tablebase_partitions.Scratch(
-        tablebase_partitions.scratch_directory(tmp_path, 4), level
-    )
     lower = {0: tablebase_build.build_level(0, {}, kernel=native_tablebase.KERNEL)[0]}
-    run = native_partitions._Level(builder, scratch, level, lower, None)
-    run.moves()
-    run.reverse()
-    where = tablebase_cluster._Where(str(scratch.directory), 4, level.boards, level.size)
+
+    def prepared(root: Path) -> tuple[Any, Any]:
+        scratch = tablebase_partitions.Scratch(
+            tablebase_partitions.scratch_directory(root, 4), level
+        )
+        run = native_partitions._Level(builder, scratch, level, lower, None)
+        run.moves()
+        run.reverse()
+        return scratch, tablebase_cluster._Where(
+            str(scratch.directory), 4, level.boards, level.size
+        )
+
+    scratch, where = prepared(tmp_path / "stopped")
     scratch.path("stop-x").touch()
     with pytest.raises(native_partitions._Interrupted):
         tablebase_cluster._task_group(where, 1 << 26, "stop-x", 0, (0, 1), "values")
     assert not scratch.done("values-0")
+    for k in range(level.parts):  # what a stopped run with spilled frontiers leaves behind
+        np.arange(50, dtype=np.int32).tofile(scratch.path(f"front-v0-{k}-0"))
     assert tablebase_cluster._task_group(where, 1 << 26, "stop-y", 0, (0, 1), "values") > 0
     assert scratch.done("values-0")
+    clean, fresh = prepared(tmp_path / "clean")
+    tablebase_cluster._task_group(fresh, 1 << 26, "stop-y", 0, (0, 1), "values")
+    for k in range(level.parts):
+        name = f"value-0-{k}.bin"
+        assert (scratch.directory / name).read_bytes() == (clean.directory / name).read_bytes()
 
 
 class _Client:
