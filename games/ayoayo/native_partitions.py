@@ -11,7 +11,8 @@ awari and Chinese chess endgames in parts):
    same kernel as in memory) into ``stay-k`` and ``exit-k``.
 2. **Moves reversed.** Each partition's moves are bucketed by the partition of their child and
    appended to that partition's spill file; each spill is then sorted into the partition's
-   predecessor lists (``rptr-k``, ``rsrc-k``).
+   predecessor lists (``rptr-k``, ``rsrc-k``). The moves' table is then replaced by each
+   board's number of moves (``degree-k``), all the solve needs of it.
 3. **Solve, a group of splits at a time** (on threads), in *rounds*: a round takes each
    partition's frontier (the positions decided in the last round), walks their predecessors
    and sends each an update ``(position, value of the decided child)``; updates are batched
@@ -301,15 +302,22 @@ def _undo_entries(
 
 
 @_jit
-def _init_values(stay: Any, rel: Any, value: Any, count: Any) -> None:
-    """Undecided positions, each with its moves plus one for its exit to count down."""
-    nk = stay.shape[0]
-    for u in range(rel.shape[0]):
-        b = u % nk
+def _degrees(stay: Any, out: Any) -> None:
+    """Each board's number of moves that stay in the level."""
+    for b in range(stay.shape[0]):
         d = 0
         for c in range(6):
             if stay[b, c] >= 0:
                 d += 1
+        out[b] = d
+
+
+@_jit
+def _init_values(degree: Any, rel: Any, value: Any, count: Any) -> None:
+    """Undecided positions, each with its moves plus one for its exit to count down."""
+    nk = degree.shape[0]
+    for u in range(rel.shape[0]):
+        d = np.int64(degree[u % nk])
         if rel[u] != _NO_EXIT_REL:
             d += 1
         count[u] = d
@@ -357,19 +365,14 @@ def _seed_values(order: Any, first: Any, top: int, s: int, value: Any, count: An
 
 
 @_jit
-def _init_plies(stay: Any, rel: Any, plies: Any, pending: Any, out: Any) -> int:
+def _init_plies(degree: Any, rel: Any, plies: Any, pending: Any, out: Any) -> int:
     """No plies yet; positions without a move or an exit (the game over) end in 0 plies."""
-    nk = stay.shape[0]
+    nk = degree.shape[0]
     n = 0
     for u in range(rel.shape[0]):
-        b = u % nk
-        d = 0
-        for c in range(6):
-            if stay[b, c] >= 0:
-                d += 1
         pending[u] = 0
         plies[u] = -1
-        if d == 0 and rel[u] == _NO_EXIT_REL:
+        if degree[u % nk] == 0 and rel[u] == _NO_EXIT_REL:
             plies[u] = 0
             out[n] = u
             n += 1
@@ -476,6 +479,25 @@ def reverse_partition(scratch: Scratch, t: int, spills: Sequence[str]) -> None:
     ptr, src = _predecessors(pairs.reshape(-1, 2), hi - lo)
     scratch.save(f"rptr-{t}", ptr)
     scratch.save(f"rsrc-{t}", src)
+
+
+def partition_degrees(scratch: Scratch, k: int) -> None:
+    """Step 2c for partition ``k``, once every partition's predecessor lists are built: the
+    number of moves each board has that stay in the level (``degree-k``), all the solve needs
+    of ``stay-k``, which is then removed (23 of its 24 bytes a board of scratch)."""
+    if not scratch.done(f"degree-{k}"):
+        lo, hi = scratch.layout.bounds(k)
+        stay = np.asarray(scratch.open(f"stay-{k}", np.int32, (hi - lo, 6)))
+        degree = scratch.create(f"degree-{k}", np.uint8, (hi - lo,))
+        _degrees(stay, np.asarray(degree))
+        scratch.mark(f"degree-{k}", degree)
+    scratch.remove(f"stay-{k}")
+
+
+def partition_degree(scratch: Scratch, k: int) -> npt.NDArray[np.uint8]:
+    """Partition ``k``'s boards' numbers of moves that stay in the level (step 2c's file)."""
+    lo, hi = scratch.layout.bounds(k)
+    return np.asarray(scratch.open(f"degree-{k}", np.uint8, (hi - lo,)))
 
 
 def group_exits(scratch: Scratch, group: Sequence[int], k: int) -> npt.NDArray[np.int16]:
@@ -925,19 +947,19 @@ class _Level:
 
     # -- step 2 ------------------------------------------------------------------------------
 
-    def _stay(self, k: int) -> npt.NDArray[np.int32]:
-        lo, hi = self.layout.bounds(k)
-        return np.asarray(self.scratch.open(f"stay-{k}", np.int32, (hi - lo, 6)))
-
-    def _exit(self, k: int) -> npt.NDArray[np.int8]:
-        lo, hi = self.layout.bounds(k)
-        return np.asarray(self.scratch.open(f"exit-{k}", np.int8, (len(self.cms), hi - lo)))
-
     def reverse(self) -> None:
-        layout = self.layout
-        parts = layout.parts
-        if all(self.scratch.done(f"reverse-{t}") for t in range(parts)):
-            return
+        parts = self.layout.parts
+        if not all(self.scratch.done(f"reverse-{t}") for t in range(parts)):
+            self._reverse()
+        for k in range(parts):  # the moves' table is not read once the spill is done
+            self._check_stop()
+            fresh = not self.scratch.done(f"degree-{k}")
+            partition_degrees(self.scratch, k)
+            if fresh and self.builder.step is not None:
+                self.builder.step(f"degree-{k}")
+
+    def _reverse(self) -> None:
+        parts = self.layout.parts
         if not self.scratch.done("spill"):
             self.scratch.remove(*(f"spill-{t}" for t in range(parts)))
             for k in range(parts):
@@ -953,7 +975,7 @@ class _Level:
             self._check_stop()
             reverse_partition(self.scratch, t, [f"spill-{t}"])
             self._mark(f"reverse-{t}")
-        self.scratch.remove(*(f"spill-{t}" for t in range(parts)))
+            self.scratch.remove(f"spill-{t}")
 
     # -- step 3 ------------------------------------------------------------------------------
 
@@ -1138,7 +1160,7 @@ class _Group:
             starts = []
             for k in range(self.parts):
                 rel = self.rel(k)
-                _init_values(self.level._stay(k), rel, value[k], count[k])
+                _init_values(partition_degree(self.scratch, k), rel, value[k], count[k])
                 order, first = _by_exit(rel, top)
                 self.scratch.save(self.name("byexit", k), order)
                 starts.append(first)
@@ -1205,7 +1227,8 @@ class _Group:
             for k in range(self.parts):
                 rel = self.rel(k)
                 out = np.empty(rel.size, dtype=np.int32)
-                found = _init_plies(self.level._stay(k), rel, plies[k], pending[k], out)
+                degree = partition_degree(self.scratch, k)
+                found = _init_plies(degree, rel, plies[k], pending[k], out)
                 fronts[0].add(k, out[:found])
             cursor = {"n": 0, "stage": _PENDING_COUNTS, "p": 0, "k": 0}
             journal.commit(cursor, force=True)

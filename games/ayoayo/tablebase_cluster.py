@@ -10,7 +10,8 @@ What runs on the workers, per partition ``k``:
 1. its moves and each split's best exit (``stay-k``, ``exit-k``);
 2. its moves bucketed by child partition (``bucket-k-t``), then per ``t`` its predecessor
    lists (``rptr-t``, ``rsrc-t``) from ``bucket-0-t``, ``bucket-1-t``, ... in order (the
-   order the one-process build appends its spill in, so the same lists);
+   order the one-process build appends its spill in, so the same lists), then its boards'
+   numbers of moves (``degree-k``) in place of its moves' table;
 3. per group of splits (the splits that reach each other without a capture; groups do not
    share a position, so they are solved independently), when a group's solve fits a worker's
    memory budget (:data:`GROUP_BYTES_PER_BOARD`, :meth:`ClusterBuilder.whole`): two tasks,
@@ -75,6 +76,8 @@ from games.ayoayo.native_partitions import (
     _wait_all,
     group_exits,
     partition_buckets,
+    partition_degree,
+    partition_degrees,
     partition_moves,
     reverse_partition,
     store_group,
@@ -144,6 +147,10 @@ def _task_reverse(where: _Where, t: int) -> None:
     scratch.mark(f"reverse-{t}")
 
 
+def _task_degrees(where: _Where, k: int) -> None:
+    partition_degrees(where.scratch(), k)
+
+
 def _state(
     scratch: Scratch, g: int, k: int, copies: int, array: str, dtype: Any, *, create: bool = False
 ) -> Any:
@@ -179,7 +186,7 @@ def _task_init_values(
     value = _state(scratch, g, k, len(group), "value", np.int8, create=True)
     count = _state(scratch, g, k, len(group), "count", np.uint8, create=True)
     _init_values(
-        np.asarray(scratch.open(f"stay-{k}", np.int32, _stay_shape(scratch, k))),
+        partition_degree(scratch, k),
         rel,
         np.asarray(value),
         np.asarray(count),
@@ -188,11 +195,6 @@ def _task_init_values(
     scratch.save(f"byexit-{g}-{k}", order)
     _flush(value, count)
     return np.asarray(first, dtype=np.int64)
-
-
-def _stay_shape(scratch: Scratch, k: int) -> tuple[int, int]:
-    lo, hi = scratch.layout.bounds(k)
-    return hi - lo, 6
 
 
 def _task_seed_values(
@@ -322,9 +324,8 @@ def _task_init_plies(where: _Where, g: int, group: tuple[int, ...], k: int, name
     rel = group_exits(scratch, group, k)
     plies = _state(scratch, g, k, copies, "plies", np.int32, create=True)
     pending = _state(scratch, g, k, copies, "pending", np.uint8, create=True)
-    stay = np.asarray(scratch.open(f"stay-{k}", np.int32, _stay_shape(scratch, k)))
     out = np.empty(rel.size, dtype=np.int32)
-    n = _init_plies(stay, rel, np.asarray(plies), np.asarray(pending), out)
+    n = _init_plies(partition_degree(scratch, k), rel, np.asarray(plies), np.asarray(pending), out)
     _flush(plies, pending)
     return _save_front(scratch, name, out, n)
 
@@ -592,8 +593,12 @@ class _ClusterLevel:
     def reverse(self) -> None:
         parts = self.layout.parts
         todo = [t for t in range(parts) if not self.scratch.done(f"reverse-{t}")]
-        if not todo:
-            return
+        if todo:
+            self._reverse(todo)
+        self.degrees()
+
+    def _reverse(self, todo: list[int]) -> None:
+        parts = self.layout.parts
         buckets = [k for k in range(parts) if not self.scratch.done(f"bucket-{k}")]
         self.wave(_task_buckets, [(self.where, k) for k in buckets])
         self.wave(_task_reverse, [(self.where, t) for t in todo])
@@ -601,6 +606,14 @@ class _ClusterLevel:
             if self.builder.step is not None:
                 self.builder.step(f"reverse-{t}")
         self.scratch.remove(*(f"bucket-{k}-{t}" for k in range(parts) for t in range(parts)))
+
+    def degrees(self) -> None:
+        """Each partition's moves' table replaced by its boards' numbers of moves."""
+        todo = [k for k in range(self.layout.parts) if not self.scratch.done(f"degree-{k}")]
+        self.wave(_task_degrees, [(self.where, k) for k in todo])
+        for k in todo:
+            if self.builder.step is not None:
+                self.builder.step(f"degree-{k}")
 
     def solve(self) -> None:
         groups = _split_groups(self.layout.seeds)

@@ -8,7 +8,8 @@ its own file under a scratch directory:
 
 - per partition ``k``: ``stay`` (the moves that stay in the level, int32, ``(boards, 6)``),
   ``exit`` (the best exit of each split, int8), ``rptr``/``rsrc`` (the same moves reversed:
-  a CSR of the predecessors of its boards);
+  a CSR of the predecessors of its boards), then ``degree`` (each board's number of moves,
+  uint8: all the solve needs of ``stay``, which is removed once the reversed moves are built);
 - per group of splits and partition: the solve's state (``value``, ``count``, ``plies``,
   ``pending``, ``byexit``), files of the frontiers of a round;
 - the level's values and distances, ``(splits, boards)`` files that each partition fills its

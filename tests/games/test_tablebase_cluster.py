@@ -50,9 +50,10 @@ def _kernels_compiled(_: Any = None) -> dict[str, int]:
 
 def _tasks(builder: Any, up_to: int) -> int:
     """The tasks of levels up to ``up_to`` when each group is two tasks: per partition its
-    moves, its buckets and its predecessors; per group its values and its plies."""
+    moves, its buckets, its predecessors and its move counts; per group its values and its
+    plies."""
     layouts = [builder.layout(n) for n in levels_up_to(up_to)]
-    return sum(3 * layout.parts + 2 * len(_split_groups(layout.seeds)) for layout in layouts)
+    return sum(4 * layout.parts + 2 * len(_split_groups(layout.seeds)) for layout in layouts)
 
 
 @pytest.mark.slow

@@ -101,6 +101,24 @@ class TestSameBytes:
         tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
         assert_same(tmp_path, whole, 8)
 
+    def test_the_solve_keeps_move_counts_not_the_moves(self, whole: Path, tmp_path: Path) -> None:
+        """Once the predecessor lists are built, each partition's moves' table gives way to
+        its boards' move counts (a byte each instead of 24), and the spill is gone."""
+        seen: list[set[str]] = []
+        scratch = tmp_path / "scratch"
+
+        def look(step: str) -> None:
+            if step.startswith(("values-", "plies-")) and scratch_directory(scratch, 8).exists():
+                seen.append({p.name.split("-")[0] for p in scratch_directory(scratch, 8).iterdir()})
+
+        builder = native_partitions.PartitionedBuilder(scratch, partition=1 << 12, step=look)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        assert_same(tmp_path, whole, 8)
+        assert len(seen) == 2 * len(native_partitions._split_groups(8))
+        for names in seen:
+            assert "degree" in names
+            assert not names & {"stay", "spill"}
+
     @pytest.mark.slow
     def test_levels_to_16(self, tmp_path: Path) -> None:
         """Levels 12 and 16 in 21 and 50 partitions equal the in-memory build's."""
@@ -122,7 +140,9 @@ class _Killed(Exception):
 
 
 class TestResume:
-    @pytest.mark.parametrize("at", ["moves-10", "spill", "reverse-5", "values-1", "plies-0"])
+    @pytest.mark.parametrize(
+        "at", ["moves-10", "spill", "reverse-5", "degree-7", "values-1", "plies-0"]
+    )
     def test_killed_in_a_level_resumes_there(self, whole: Path, tmp_path: Path, at: str) -> None:
         """A build stopped after a step of level 8 keeps its finished steps; the rerun does
         only the rest (no partition's moves twice) and writes the same bytes."""
