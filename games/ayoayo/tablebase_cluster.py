@@ -60,6 +60,7 @@ from games.ayoayo.native_partitions import (
     _PENDING,
     _PLIES,
     _VALUES,
+    CHECKPOINT_SECONDS,
     PartitionedBuilder,
     _apply,
     _by_exit,
@@ -375,11 +376,9 @@ def _task_seed_draws(where: _Where, g: int, group: tuple[int, ...], k: int, name
 class _WorkerLevel(_Level):
     """A level's steps as a worker sees them: stopped when the coordinator's stop file appears."""
 
-    def __init__(self, scratch: Scratch, memory: int, stop: str) -> None:
-        # no round checkpoints: a group task stopped inside a pass starts the pass again (the
-        # pass then deletes the frontier files of the stopped run, _Frontiers.clear)
+    def __init__(self, scratch: Scratch, memory: int, stop: str, checkpoint: float | None) -> None:
         builder = PartitionedBuilder(
-            scratch.directory.parent, memory=memory, threads=1, checkpoint=None
+            scratch.directory.parent, memory=memory, threads=1, checkpoint=checkpoint
         )
         super().__init__(builder, scratch, scratch.layout, {}, None)
         self.stop_file = scratch.path(stop)
@@ -390,12 +389,24 @@ class _WorkerLevel(_Level):
 
 
 def _task_group(
-    where: _Where, memory: int, stop: str, g: int, group: tuple[int, ...], step: str
+    where: _Where,
+    memory: int,
+    stop: str,
+    g: int,
+    group: tuple[int, ...],
+    step: str,
+    checkpoint: float | None = None,
 ) -> int:
     """Group ``g``'s ``values`` or ``plies`` step over every partition in one task: the
     one-process build's rounds (:class:`games.ayoayo.native_partitions._Group`) on the scratch
     files; marks the step done and returns the rounds it took. Stops at the next round once
     the file ``stop`` is in the scratch directory.
+
+    With ``checkpoint`` (seconds, as :class:`PartitionedBuilder`'s), the pass records
+    checkpoints between rounds, so a task of a resumed build goes on from the last one. A
+    checkpoint is trusted only on the machine that wrote it (its boot id, see
+    :func:`games.ayoayo.tablebase_partitions.boot_id`): another worker's machine may not yet
+    see the pages of the memory maps the stopped task wrote, so there the pass starts again.
 
     A task of a stopped build may still be running (Dask does not stop a task): it holds the
     group's lock until it sees its stop file, so a resumed build's task waits for it rather
@@ -404,7 +415,7 @@ def _task_group(
     scratch = where.scratch()
     with (scratch.directory / f"group-{g}.lock").open("wb") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        level = _WorkerLevel(scratch, memory, stop)
+        level = _WorkerLevel(scratch, memory, stop, checkpoint)
         graph = [
             (scratch.load(f"rptr-{t}", np.int64), scratch.load(f"rsrc-{t}", np.int32))
             for t in range(scratch.layout.parts)
@@ -483,8 +494,11 @@ class ClusterBuilder(PartitionedBuilder):
         groups: int | None = None,
         whole_groups: bool | None = None,
         step: Callable[[str], None] | None = None,
+        checkpoint: float | None = CHECKPOINT_SECONDS,
     ) -> None:
-        super().__init__(root, memory=memory, partition=partition, threads=1, step=step)
+        super().__init__(
+            root, memory=memory, partition=partition, threads=1, step=step, checkpoint=checkpoint
+        )
         self.client = client
         self.groups = groups or max(2, sum(client.nthreads().values()))
         self.whole_groups = whole_groups
@@ -736,7 +750,15 @@ class _ClusterGroup:
         for step in ("values", "plies"):
             if self.scratch.done(f"{step}-{self.g}"):
                 continue
-            call = (self.where, builder.memory, self.level.stop_file, self.g, self.group, step)
+            call = (
+                self.where,
+                builder.memory,
+                self.level.stop_file,
+                self.g,
+                self.group,
+                step,
+                builder.checkpoint,
+            )
             builder.rounds += self.level.wave(_task_group, [call])[0]
             self.level.marked(f"{step}-{self.g}")
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.ayoayo import tablebase_build, tablebase_partitions
 from games.ayoayo.tablebase_build import _split_groups
-from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
+from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path, read_level
 from games.ayoayo.tablebase_index import board_count, levels_up_to
 
 native_tablebase = pytest.importorskip("games.ayoayo.native_tablebase")
@@ -123,6 +123,20 @@ def test_a_small_level_on_the_cluster_resumes(
     assert_same(tmp_path / "cluster", tmp_path / "one", 4)
 
 
+def _prepared(root: Path, seeds: int, builder: Any, lower: Any) -> tuple[Any, Any]:
+    """Level ``seeds``'s moves and predecessor lists in a scratch directory under ``root``,
+    and where a worker finds them."""
+    layout = builder.layout(seeds)
+    scratch = tablebase_partitions.Scratch(
+        tablebase_partitions.scratch_directory(root, seeds), layout
+    )
+    run = native_partitions._Level(builder, scratch, layout, lower, None)
+    run.moves()
+    run.reverse()
+    where = tablebase_cluster._Where(str(scratch.directory), seeds, layout.boards, layout.size)
+    return scratch, where
+
+
 def test_a_group_task_stops_at_the_stop_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -140,19 +154,7 @@ def test_a_group_task_stops_at_the_stop_file(
     builder = native_partitions.PartitionedBuilder(tmp_path / "moves", partition=1 << 10)
     level = builder.layout(4)
     lower = {0: tablebase_build.build_level(0, {}, kernel=native_tablebase.KERNEL)[0]}
-
-    def prepared(root: Path) -> tuple[Any, Any]:
-        scratch = tablebase_partitions.Scratch(
-            tablebase_partitions.scratch_directory(root, 4), level
-        )
-        run = native_partitions._Level(builder, scratch, level, lower, None)
-        run.moves()
-        run.reverse()
-        return scratch, tablebase_cluster._Where(
-            str(scratch.directory), 4, level.boards, level.size
-        )
-
-    scratch, where = prepared(tmp_path / "stopped")
+    scratch, where = _prepared(tmp_path / "stopped", 4, builder, lower)
     scratch.path("stop-x").touch()
     with pytest.raises(native_partitions._Interrupted):
         tablebase_cluster._task_group(where, 1 << 26, "stop-x", 0, (0, 1), "values")
@@ -161,9 +163,44 @@ def test_a_group_task_stops_at_the_stop_file(
         np.arange(50, dtype=np.int32).tofile(scratch.path(f"front-v0-{k}-0"))
     assert tablebase_cluster._task_group(where, 1 << 26, "stop-y", 0, (0, 1), "values") > 0
     assert scratch.done("values-0")
-    clean, fresh = prepared(tmp_path / "clean")
+    clean, fresh = _prepared(tmp_path / "clean", 4, builder, lower)
     tablebase_cluster._task_group(fresh, 1 << 26, "stop-y", 0, (0, 1), "values")
     for k in range(level.parts):
+        name = f"value-0-{k}.bin"
+        assert (scratch.directory / name).read_bytes() == (clean.directory / name).read_bytes()
+
+
+def test_a_group_task_resumes_from_its_last_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group's task with round checkpoints, stopped in the middle of its values pass and
+    run again, goes on from its last round: the two runs together take the rounds of one
+    uninterrupted run (none done twice), and the values are its bytes."""
+    tablebase_build.build(4, tmp_path / "below", kernel=native_tablebase.KERNEL)
+    lower = {n: read_level(level_path(tmp_path / "below", n)).values for n in (0, 4)}
+    builder = native_partitions.PartitionedBuilder(tmp_path / "moves", partition=1 << 12)
+    group = _split_groups(8)[0]
+    clean, fresh = _prepared(tmp_path / "clean", 8, builder, lower)
+    whole = tablebase_cluster._task_group(fresh, 1 << 26, "stop", 0, group, "values", 0)
+    assert whole > 10
+    scratch, where = _prepared(tmp_path / "stopped", 8, builder, lower)
+    before = 0
+
+    def stop_halfway(self: Any) -> None:
+        nonlocal before
+        before = self.builder.rounds
+        if before >= whole // 2:
+            raise native_partitions._Interrupted
+
+    monkeypatch.setattr(tablebase_cluster._WorkerLevel, "_check_stop", stop_halfway)
+    with pytest.raises(native_partitions._Interrupted):
+        tablebase_cluster._task_group(where, 1 << 26, "stop", 0, group, "values", 0)
+    monkeypatch.undo()
+    assert not scratch.done("values-0")
+    again = tablebase_cluster._task_group(where, 1 << 26, "stop", 0, group, "values", 0)
+    assert before + again == whole
+    assert scratch.done("values-0")
+    for k in range(builder.layout(8).parts):
         name = f"value-0-{k}.bin"
         assert (scratch.directory / name).read_bytes() == (clean.directory / name).read_bytes()
 

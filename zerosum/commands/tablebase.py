@@ -261,16 +261,15 @@ def _out_of_core(tablebase: EndgameTablebase, args: argparse.Namespace, client: 
 
     if level_kernel() is None:
         raise UsageError("--memory and --out-of-core need the compiled kernel: the fast extra")
-    from games.ayoayo.native_partitions import PartitionedBuilder
+    from games.ayoayo.native_partitions import CHECKPOINT_SECONDS, PartitionedBuilder
 
     root = Path(args.scratch) if args.scratch is not None else Path(tablebase.directory)
+    checkpoint = None if args.no_checkpoints else CHECKPOINT_SECONDS
     if client is not None:
         from games.ayoayo.tablebase_cluster import ClusterBuilder
 
-        return ClusterBuilder(root.resolve(), client, memory=args.memory)  # no checkpoints
-    if args.no_checkpoints:
-        return PartitionedBuilder(root, memory=args.memory, checkpoint=None)
-    return PartitionedBuilder(root, memory=args.memory)
+        return ClusterBuilder(root.resolve(), client, memory=args.memory, checkpoint=checkpoint)
+    return PartitionedBuilder(root, memory=args.memory, checkpoint=checkpoint)
 
 
 def _plan(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
