@@ -57,6 +57,7 @@ from games.ayoayo.tablebase_files import (
     NO_DISTANCE,
     VALUES,
     FileKind,
+    LevelEntries,
     TablebaseFileError,
     level_path,
     read_build_record,
@@ -121,7 +122,7 @@ class Tablebase:
         self._open: dict[int, npt.NDArray[np.int8]] = {}
         self._missing: set[int] = set()
         self._refused: dict[tuple[int, str], str] = {}
-        self._distance_tables: dict[int, npt.NDArray[np.uint16] | None] = {}
+        self._distance_tables: dict[int, LevelEntries | None] = {}
 
     def __repr__(self) -> str:
         return f"Tablebase({str(self.directory)!r})"
@@ -178,6 +179,9 @@ class Tablebase:
         self._open.clear()
         self._missing.clear()
         self._refused.clear()
+        for table in self._distance_tables.values():
+            if table is not None:
+                table.close()
         self._distance_tables.clear()
 
     def _level(self, seeds: int) -> npt.NDArray[np.int8] | None:
@@ -321,16 +325,24 @@ class Tablebase:
             return None
         p = state[14]
         row = (state[12 + p] - splits(seeds)[0]) >> 2
-        found = int(table[row, rank(view_of(state, p))])
+        try:
+            found = table[row, rank(view_of(state, p))]
+        except TablebaseFileError as e:  # cut short since it was opened
+            self._refused[seeds, DISTANCES.suffix] = str(e)
+            self._distance_tables[seeds] = None
+            table.close()
+            return None
         return None if found == NO_DISTANCE else found
 
-    def _distances(self, seeds: int) -> npt.NDArray[np.uint16] | None:
+    def _distances(self, seeds: int) -> LevelEntries | None:
+        """Level ``seeds``'s distances, read an entry at a time (not loaded: a command reads
+        few of them, and level 24's are 5.8 GB)."""
         if seeds not in self._distance_tables:
             found = None
             if self._check(seeds, DISTANCES):
                 try:
                     path = level_path(self.directory, seeds, DISTANCES)
-                    found = read_level(path, kind=DISTANCES, seeds=seeds).values
+                    found = LevelEntries(path, kind=DISTANCES, seeds=seeds)
                 except TablebaseFileError as e:  # changed since its header was checked
                     self._refused[seeds, DISTANCES.suffix] = str(e)
             self._distance_tables[seeds] = found

@@ -87,6 +87,7 @@ __all__ = [
     "VALUES",
     "FileKind",
     "Header",
+    "LevelEntries",
     "LevelFile",
     "Lineage",
     "TablebaseFileError",
@@ -457,6 +458,73 @@ def read_level(
         _remember(path, header.checksum, after)
     values.flags.writeable = False
     return LevelFile(path, header.seeds, header.checksum, values, header)
+
+
+class LevelEntries:
+    """A level file read an entry at a time (``os.pread`` on a descriptor kept open): for a
+    level's distances, of which a command reads a few entries, where reading the whole file
+    would take seconds and gigabytes at level 24 (5.8 GB). Nothing is mapped, so a file cut
+    short under a running reader is a short read, refused as a truncated file, never a crash;
+    a rebuild (written to another name and renamed) leaves the file opened here as it was.
+
+    The file is checked as :func:`read_level` checks it: header, size, and its checksum
+    (streamed, once per file, remembered).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, kind: FileKind, seeds: int) -> None:
+        self.path = Path(path)
+        self._fd: int | None = None
+        fd = _open_regular(self.path, kind)
+        try:
+            info = os.fstat(fd)
+            self.header = _parse(self.path, os.pread(fd, HEADER_SIZE, 0), info.st_size, kind, seeds)
+            if not _known_good(self.path, info, self.header.checksum):
+                crc = 0
+                for at in range(HEADER_SIZE, info.st_size, _CHUNK):
+                    crc = zlib.crc32(os.pread(fd, _CHUNK, at), crc)
+                if crc != self.header.checksum or _key(os.fstat(fd)) != _key(info):
+                    raise TablebaseFileError(
+                        f"{str(self.path)!r} fails its checksum (damaged): "
+                        f"{rebuild_hint(self.header.seeds)}"
+                    )
+                _remember(self.path, self.header.checksum, info)
+        except OSError as e:
+            os.close(fd)
+            raise TablebaseFileError(f"cannot read {str(self.path)!r}: {e.strerror}") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        self._dtype = np.dtype(kind.dtype)
+        self.shape = self.header.shape
+
+    def __getitem__(self, index: tuple[int, int]) -> int:
+        row, column = index
+        splits_, boards = self.shape
+        if not (0 <= row < splits_ and 0 <= column < boards):
+            raise IndexError(f"entry {index!r} is outside a level of shape {self.shape!r}")
+        if self._fd is None:
+            raise ValueError(f"{str(self.path)!r} is closed")
+        size = self._dtype.itemsize
+        try:
+            raw = os.pread(self._fd, size, HEADER_SIZE + (row * boards + column) * size)
+        except OSError as e:
+            raise TablebaseFileError(f"cannot read {str(self.path)!r}: {e.strerror}") from None
+        if len(raw) < size:
+            raise TablebaseFileError(
+                f"{str(self.path)!r} changed while it was read (truncated in place): "
+                f"{rebuild_hint(self.header.seeds)}"
+            )
+        return int(np.frombuffer(raw, dtype=self._dtype)[0])
+
+    def close(self) -> None:
+        """Close the file (entries can no longer be read)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __del__(self) -> None:
+        self.close()
 
 
 def verified_header(

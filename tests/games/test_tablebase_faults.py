@@ -275,6 +275,44 @@ class TestTruncatedUnderAReader:
         assert table.probe(STATE_8) is None
         assert "ayoayo-08.tb" in table.problems()[0]
 
+    def test_distances_truncated_while_they_are_read(self, copy: Path) -> None:
+        """Distances are read an entry at a time: one cut short under the reader is refused,
+        naming the file, and the reader goes on without distances."""
+        table = Tablebase(copy)
+        found = table.distance(STATE_8)
+        assert found is not None
+        os.truncate(level_path(copy, 8, DISTANCES), HEADER_SIZE + 10)
+        assert table.distance(STATE_8) is None
+        assert table.probe(STATE_8) is not None
+        assert any("ayoayo-08.dist" in p and "truncated" in p for p in table.problems())
+
+    def test_distances_are_read_entry_by_entry(self, copy: Path) -> None:
+        """Every distance read one at a time equals the file's, and nothing is loaded."""
+        entries = files.LevelEntries(level_path(copy, 8, DISTANCES), kind=DISTANCES, seeds=8)
+        whole = read_level(level_path(copy, 8, DISTANCES), kind=DISTANCES, seeds=8).values
+        rng = np.random.default_rng(8)
+        for row, column in zip(
+            rng.integers(0, whole.shape[0], 500), rng.integers(0, whole.shape[1], 500), strict=True
+        ):
+            assert entries[int(row), int(column)] == int(whole[row, column])
+        with pytest.raises(IndexError, match="outside"):
+            entries[whole.shape[0], 0]
+        entries.close()
+        with pytest.raises(ValueError, match="closed"):
+            entries[0, 0]
+
+    def test_damaged_distances_are_refused_entry_by_entry(self, copy: Path) -> None:
+        """A distances file edited after its checksum was remembered is checked again when
+        opened for reading entries, and refused."""
+        path = level_path(copy, 8, DISTANCES)
+        with path.open("r+b") as f:
+            f.seek(HEADER_SIZE + 100)
+            pair = f.read(2)
+            f.seek(HEADER_SIZE + 100)
+            f.write(bytes(b ^ 0xFF for b in pair))
+        with pytest.raises(TablebaseFileError, match="checksum"):
+            files.LevelEntries(path, kind=DISTANCES, seeds=8)
+
 
 def test_lineage_chains_differ_with_their_parts() -> None:
     assert len({Lineage(a, b).chain for a in (0, 1) for b in (0, 1)}) == 4
