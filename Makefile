@@ -44,7 +44,7 @@ typecheck: setup
 
 pytest: setup
 	@bash tools/system-deps.sh chromium latex
-	$(BIN)/pytest -q -n auto --dist worksteal --cov --cov-report=term
+	$(BIN)/pytest -q -n auto --dist worksteal --durations=15 --cov --cov-report=term
 
 # The documentation site (mkdocs.yml): strict, so a broken link or reference fails the build.
 docs: setup
