@@ -113,6 +113,9 @@ _VALUES, _PENDING, _PLIES, _DRAWS = 0, 1, 2, 3
 """What an update does where it is applied (:func:`_apply`)."""
 
 _JOURNAL_BLOCK: Final = 1 << 15
+_STOP_BLOCK: Final = 1 << 21
+"""Updates applied between two looks at a stop request when nothing is journalled (some 10
+ms of work), so Ctrl-C ends a level-24 round within a second, not at its end."""
 """Updates whose undo records are written before they are applied, at a time."""
 
 CHECKPOINT_SECONDS: Final = 1.0
@@ -430,9 +433,11 @@ def partition_moves(
     below: LowerLevels,
     moves: Callable[[int, int, int], Any],
     mapper: Callable[..., Iterable[Any]] = map,
+    stop: Callable[[], None] | None = None,
 ) -> None:
     """Step 1 for partition ``k``: its moves (``stay-k``) and each split's best exit
-    (``exit-k``), the blocks of moves mapped over ``mapper``; marks ``moves-k`` done."""
+    (``exit-k``), the blocks of moves mapped over ``mapper``; marks ``moves-k`` done.
+    ``stop`` is called between blocks (it raises to stop)."""
     layout = scratch.layout
     seeds = layout.seeds
     cms = np.array(splits(seeds), dtype=np.int64)
@@ -443,6 +448,8 @@ def partition_moves(
     starts = list(range(lo, hi, BLOCK))
     stops = [min(s + BLOCK, hi) for s in starts]
     for part in mapper(moves, [seeds] * len(starts), starts, stops):
+        if stop is not None:
+            stop()
         _absorb(
             seeds,
             part.start - lo,
@@ -941,7 +948,9 @@ class _Level:
         below = LowerLevels(self.seeds, self.lower)
         mapper = map if self.executor is None else self.executor.map
         for k in todo:
-            partition_moves(self.scratch, k, below, self.builder.kernel.moves, mapper)
+            partition_moves(
+                self.scratch, k, below, self.builder.kernel.moves, mapper, self._check_stop
+            )
             if self.builder.step is not None:
                 self.builder.step(f"moves-{k}")
 
@@ -1114,11 +1123,13 @@ class _Group:
             ]
             # journalled, a batch is applied in blocks just after their undo records are
             # written, while the entries the records were read from are still in the cache
-            block = _JOURNAL_BLOCK if journal.on else max(1, target.size)
+            block = _JOURNAL_BLOCK if journal.on else _STOP_BLOCK
             idx = np.empty(min(block, target.size), dtype=np.int32)
             old = np.empty(idx.size, dtype=np.uint8)
             for t, y_all, v_all in batches:
                 for start in range(0, y_all.size, block):
+                    if not journal.on or start % _STOP_BLOCK == 0:
+                        self.level._check_stop()  # a stop here is a kill between two blocks
                     y, v = y_all[start : start + block], v_all[start : start + block]
                     if journal.on:
                         found = _undo_entries(
@@ -1153,12 +1164,14 @@ class _Group:
         if cursor is None:
             top = 0
             for k in range(self.parts):
+                self.level._check_stop()
                 rel = self.rel(k)
                 has = rel[rel != _NO_EXIT_REL]
                 if has.size:
                     top = max(top, int(np.abs(has).max()))
             starts = []
             for k in range(self.parts):
+                self.level._check_stop()
                 rel = self.rel(k)
                 _init_values(partition_degree(self.scratch, k), rel, value[k], count[k])
                 order, first = _by_exit(rel, top)
@@ -1177,17 +1190,14 @@ class _Group:
             s, k = cursor["s"], cursor["k"]
             if k < 0:
                 self.level._check_stop()
-                wins = [order[first[s + top] : first[s + top + 1]] for order, first in orders]
-                losses = [order[first[top - s] : first[top - s + 1]] for order, first in orders]
-                journal.log_positions(
-                    [
-                        (t, np.concatenate([w, x]))
-                        for t, (w, x) in enumerate(zip(wins, losses, strict=True))
-                    ]
-                )
-                self._event("values", cursor["n"], "logged")
-                for t, (order, first) in enumerate(orders):
-                    out = np.empty(wins[t].size + losses[t].size, dtype=np.int32)
+                for t, (order, first) in enumerate(orders):  # one partition's seeds at a time
+                    self.level._check_stop()
+                    wins = order[first[s + top] : first[s + top + 1]]
+                    losses = order[first[top - s] : first[top - s + 1]]
+                    journal.log_positions([(t, np.concatenate([wins, losses]))])
+                    if t == 0:
+                        self._event("values", cursor["n"], "logged")
+                    out = np.empty(wins.size + losses.size, dtype=np.int32)
                     found = _seed_values(order, first, top, s, value[t], count[t], out)
                     front.add(t, out[:found])
                     if t == 0:
@@ -1211,7 +1221,7 @@ class _Group:
     def plies(self) -> None:
         """Plies to leaving the level (``_plies`` then ``_open_draws``, in rounds by ply)."""
         fronts = [
-            _Frontiers(self.scratch, f"{kind}{self.g}{half}", self.parts, self.cap)
+            _Frontiers(self.scratch, f"{kind}{self.g}{half}", self.parts, self.cap // 2)
             for kind in "pd"
             for half in "ab"
         ]
@@ -1225,6 +1235,7 @@ class _Group:
         cursor = journal.begin(plies, pending)
         if cursor is None:
             for k in range(self.parts):
+                self.level._check_stop()
                 rel = self.rel(k)
                 out = np.empty(rel.size, dtype=np.int32)
                 degree = partition_degree(self.scratch, k)
@@ -1239,19 +1250,7 @@ class _Group:
                     cursor["k"] = k + 1
                     self.step("plies", journal, cursor, _PENDING, fronts[0], 0, k, None, every=True)
                     continue
-                self.level._check_stop()
-                rels = [self.rel(t) for t in range(self.parts)]
-                journal.log_positions(
-                    [(t, np.flatnonzero(rel == value[t])) for t, rel in enumerate(rels)]
-                )
-                self._event("plies", cursor["n"], "logged")
-                for t, rel in enumerate(rels):
-                    out = np.empty(rel.size, dtype=np.int32)
-                    fronts[1].add(t, out[: _seed_plies(rel, value[t], pending[t], plies[t], out)])
-                    if t == 0:
-                        self._event("plies", cursor["n"], "applied")
-                cursor.update(stage=_PLY_ROUNDS, p=0, k=0)
-                self._done(journal, "plies", cursor)
+                self.seed_plies(journal, cursor, fronts[1])
             elif stage == _PLY_ROUNDS:
                 front, nxt = (fronts[0], fronts[1]) if p % 2 == 0 else (fronts[1], fronts[0])
                 if k == 0 and front.empty() and nxt.empty():
@@ -1301,6 +1300,23 @@ class _Group:
             order = self.scratch.load(self.name("settled", t), np.int32)
             front.add(t, order[firsts[t][p] : firsts[t][p + 1]])
 
+    def seed_plies(self, journal: _Journal, cursor: dict[str, Any], nxt: _Frontiers) -> None:
+        """Before the plies' rounds (``_plies``): the positions whose exit keeps their value,
+        one ply from leaving the level."""
+        value, _, plies, pending = self.arrays
+        for t in range(self.parts):  # one partition's seeds at a time
+            self.level._check_stop()
+            rel = self.rel(t)
+            journal.log_positions([(t, np.flatnonzero(rel == value[t]))])
+            if t == 0:
+                self._event("plies", cursor["n"], "logged")
+            out = np.empty(rel.size, dtype=np.int32)
+            nxt.add(t, out[: _seed_plies(rel, value[t], pending[t], plies[t], out)])
+            if t == 0:
+                self._event("plies", cursor["n"], "applied")
+        cursor.update(stage=_PLY_ROUNDS, p=0, k=0)
+        self._done(journal, "plies", cursor)
+
     def seed_draws(
         self,
         journal: _Journal,
@@ -1325,10 +1341,12 @@ class _Group:
             self.scratch.save(self.name("settled", k), order)
             firsts.append(first)
         self.scratch.save(f"settled-first-{self.g}", np.stack(firsts))
-        rels = [self.rel(t) for t in range(self.parts)]
-        journal.log_positions([(t, np.flatnonzero(rel == 0)) for t, rel in enumerate(rels)])
-        self._event("plies", cursor["n"], "logged")
-        for t, rel in enumerate(rels):
+        for t in range(self.parts):  # one partition's seeds at a time
+            self.level._check_stop()
+            rel = self.rel(t)
+            journal.log_positions([(t, np.flatnonzero(rel == 0))])
+            if t == 0:
+                self._event("plies", cursor["n"], "logged")
             out = np.empty(rel.size, dtype=np.int32)
             nxt.add(t, out[: _seed_draws(rel, value[t], plies[t], out)])
             if t == 0:
