@@ -929,7 +929,9 @@ class _Level:
             self.distances = scratch.create("distances", np.uint16, shape)
             self.values = scratch.create("values", np.int8, shape)
         budget = builder.memory // builder.threads
-        self.update_cap = max(256, budget // 64)  # positions a batch of updates comes from
+        # positions a batch of updates comes from: at most 2**20 (some 3 M updates, tens of
+        # milliseconds to expand), so a stop request is seen between two batches within a second
+        self.update_cap = max(256, min(budget // 64, 1 << 20))
         self.frontier_cap = budget // 8  # bytes of frontiers kept in memory, the rest on disk
         self.stop = threading.Event()
 
