@@ -113,7 +113,7 @@ _NO_EXIT_REL: Final = 1 << 14
 _VALUES, _PENDING, _PLIES, _DRAWS = 0, 1, 2, 3
 """What an update does where it is applied (:func:`_apply`)."""
 
-_JOURNAL_FORMAT: Final = 2
+_JOURNAL_FORMAT: Final = 3
 """The undo journal's format, in each checkpoint's record (one of another is not trusted)."""
 
 _NO_JOURNAL: Final = (np.zeros(0, dtype=np.int64), 0, 0)
@@ -121,6 +121,9 @@ _NO_JOURNAL: Final = (np.zeros(0, dtype=np.int64), 0, 0)
 
 _JOURNAL_WORDS: Final = 1 << 16
 """Undo records a new journal has room for, at least (8 bytes each; grown as needed)."""
+
+_TAG_SHIFT, _TAGS = 49, 1 << 14
+"""Where an undo record's tag (its checkpoint's number, modulo ``_TAGS``) starts."""
 
 CHECKPOINT_SECONDS: Final = 1.0
 """Seconds between two checkpoints of a group's pass by default (0: after every step):
@@ -668,15 +671,23 @@ class _Journal:
 
     **Records.** The kernels that change a partition's state (:func:`_apply`,
     :func:`_seed_values`, :func:`_seed_plies`, :func:`_seed_draws`) write, just before they
-    change a position, its undo record into the journal ``journal-PASS-g-SEQ``: a shared
+    change a position, its undo record into the journal ``journal-PASS-g-map``: a shared
     memory map of a file created sparse (all zeros), one 64-bit word a record, from the
-    start on, ``(index + 1) << 9 | decided << 8 | counter``. ``index`` is the position's
-    place in the group (its partition times ``stride`` plus its place in the partition),
-    ``counter`` the position's ``count`` (values pass) or ``pending`` (plies pass) as it is,
-    an absolute value, and ``decided`` whether the change may decide it. Only undecided
-    positions change (value 0, or plies -1), so undoing makes them undecided again:
-    ``undecided`` is that value of the pass's first state array (``a``; ``b`` holds the
-    counters). A word is never 0, so the records are the journal's non-zero words.
+    start on after each checkpoint, ``tag << 49 | (index + 1) << 9 | decided << 8 |
+    counter``. ``tag`` is the number of the checkpoint the record follows (modulo
+    ``_TAGS``), ``index`` the position's place in the group (its partition times ``stride``
+    plus its place in the partition), ``counter`` the position's ``count`` (values pass) or
+    ``pending`` (plies pass) as it is, an absolute value, and ``decided`` whether the change
+    may decide it. Only undecided positions change (value 0, or plies -1), so undoing makes
+    them undecided again: ``undecided`` is that value of the pass's first state array
+    (``a``; ``b`` holds the counters). The journal's records since the last checkpoint are
+    its words with that checkpoint's tag: a word never written is 0 (its index field is
+    never 0), the others are earlier checkpoints' records, left where the map is reused
+    (its pages stay mapped, in the page cache: a new file each checkpoint would cost a
+    page fault and a new page of the file every 512 records). A tag is not met again before
+    the file is made anew: at the start of the pass, when a pass resumes (after the undo),
+    and every ``_TAGS // 2`` checkpoints (just after the checkpoint's record is written;
+    killed before, the file holds at most ``_TAGS // 2`` tags, none the record's).
 
     **Why a kill at any instruction is safe.** The state arrays are shared memory maps of the
     scratch files, as is the journal: a store to either is in the page cache, where the
@@ -695,12 +706,13 @@ class _Journal:
     deleted (a new empty one made) only once the undo's stores are made.
 
     **Checkpoints.** A checkpoint writes the frontiers' memory to their files, then the
-    record ``round-PASS-g`` (where the pass is, the frontiers' files and lengths, the
-    journal's number, the boot and the format), then starts a new journal (the old one is
-    deleted: a killed process that wrote the record needs it no more, one that did not
-    still has it). A resumed pass undoes the journal of the recorded checkpoint, cuts the
-    frontiers back and goes on from the recorded place. Disabled (no records, no journal,
-    no cost) by ``checkpoint=None`` and where the boot cannot be told (:func:`boot_id`).
+    record ``round-PASS-g`` (where the pass is, the frontiers' files and lengths, its
+    number, the boot and the format), then starts its records from the journal's start,
+    with its tag (a killed process that wrote the record needs the earlier ones no more,
+    one that did not still has them). A resumed pass undoes the records of the recorded
+    checkpoint, cuts the frontiers back and goes on from the recorded place. Disabled (no
+    records, no journal, no cost) by ``checkpoint=None`` and where the boot cannot be told
+    (:func:`boot_id`).
     """
 
     def __init__(
@@ -716,7 +728,7 @@ class _Journal:
         self.name = f"{kind}-{group.g}"
         self.fronts = fronts
         self.stride = group.layout.nodes(0, group.copies)  # the largest partition's
-        if (group.parts * self.stride) >> 40:
+        if (group.parts * self.stride) >> (_TAG_SHIFT - 9):
             raise ValueError(f"{group.parts} partitions of {self.stride} positions: too many")
         interval = group.level.builder.checkpoint
         self.boot = boot_id() if interval is not None else None
@@ -745,8 +757,8 @@ class _Journal:
         """Whether the pass goes on from a checkpoint (else it starts again)."""
         return self.record is not None
 
-    def journal(self, seq: int) -> Path:
-        return self.scratch.path(f"journal-{self.name}-{seq}")
+    def journal(self) -> Path:
+        return self.scratch.path(f"journal-{self.name}-map")
 
     def _journals(self) -> list[Path]:
         return list(self.scratch.directory.glob(f"journal-{self.name}-*.bin"))
@@ -767,7 +779,7 @@ class _Journal:
             self._open()
             return None
         self.seq = int(self.record["seq"])
-        journal = self.journal(self.seq)
+        journal = self.journal()
         if journal.exists() and journal.stat().st_size >= 8:
             self._undo(np.fromfile(journal, dtype=np.int64))
         for path in self._journals():
@@ -779,10 +791,10 @@ class _Journal:
         return cursor
 
     def _undo(self, words: npt.NDArray[np.int64]) -> None:
-        """Put back what the records say: each position's oldest counter; undecided, each
-        that a record says may have been decided."""
-        words = words[words != 0]
-        where = (words >> 9) - 1
+        """Put back what the records since the checkpoint say: each position's oldest
+        counter; undecided, each that a record says may have been decided."""
+        words = words[(words != 0) & (words >> _TAG_SHIFT == self.seq % _TAGS)]
+        where = ((words >> 9) & ((1 << (_TAG_SHIFT - 9)) - 1)) - 1
         decided = ((words >> 8) & 1) == 1
         place, oldest = np.unique(where, return_index=True)  # the first record of each
         counter = (words[oldest] & 0xFF).astype(np.uint8)
@@ -794,16 +806,16 @@ class _Journal:
             self.a[t][settled[(settled >= lo) & (settled < hi)] - lo] = self.undecided
 
     def _open(self, words: int = _JOURNAL_WORDS) -> None:
-        """A new journal (the one of ``seq``, which must not exist) with room for ``words``."""
+        """A new journal (none must exist) with room for ``words``."""
         self.at = 0
         if not self.on:
             return
-        with self.journal(self.seq).open("xb") as f:
+        with self.journal().open("xb") as f:
             f.truncate(8 * words)  # sparse: zeros, disk taken only as records are written
         self._map(words)
 
     def _map(self, words: int) -> None:
-        self.words = np.asarray(np.memmap(self.journal(self.seq), np.int64, "r+", shape=(words,)))
+        self.words = np.asarray(np.memmap(self.journal(), np.int64, "r+", shape=(words,)))
 
     def sink(self, t: int, most: int, *, decided: bool = True) -> tuple[Any, int, int]:
         """What a kernel changing partition ``t``, at most ``most`` positions, journals into:
@@ -814,10 +826,11 @@ class _Journal:
             return _NO_JOURNAL
         if self.at + most > self.words.size:
             grown = max(2 * self.words.size, self.at + most)
-            with self.journal(self.seq).open("r+b") as f:
+            with self.journal().open("r+b") as f:
                 f.truncate(8 * grown)
             self._map(grown)
-        return self.words, self.at, ((t * self.stride + 1) << 9) | (int(decided) << 8)
+        tag = (self.seq % _TAGS) << _TAG_SHIFT
+        return self.words, self.at, tag | ((t * self.stride + 1) << 9) | (int(decided) << 8)
 
     def commit(self, cursor: Mapping[str, Any], *, force: bool = False) -> bool:
         """A checkpoint at ``cursor`` (if ``force`` or the interval has passed since the last
@@ -833,11 +846,13 @@ class _Journal:
             "fronts": fronts,
         }
         self.scratch.note(f"round-{self.name}", record)
-        old, size = self.journal(self.seq), self.words.size
-        self.words = np.zeros(0, dtype=np.int64)
-        old.unlink(missing_ok=True)
         self.seq += 1
-        self._open(max(_JOURNAL_WORDS, size))
+        self.at = 0
+        if self.seq % (_TAGS // 2) == 0:
+            size = self.words.size
+            self.words = np.zeros(0, dtype=np.int64)
+            self.journal().unlink()
+            self._open(size)
         for front in self.fronts:
             front.drop_stale()
         self.last = time.monotonic()
