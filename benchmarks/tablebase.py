@@ -7,6 +7,7 @@ Usage (from the project root)::
     .venv/bin/python benchmarks/tablebase.py --kernel pure --seeds 8 --workers 1
     .venv/bin/python benchmarks/tablebase.py --json out/tablebase.json --markdown
     .venv/bin/python benchmarks/tablebase.py --seeds 16 --memory 2G    # out of core, 2 GB
+    .venv/bin/python benchmarks/tablebase.py --seeds 16 --memory 2G --no-checkpoints
 
 Builds every level up to ``--seeds`` from nothing into a fresh temporary directory (or
 ``--dir``, which is kept; levels already there are reused, as a resumed build would), with
@@ -77,6 +78,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--memory",
         help="build out of core within this memory (e.g. 2G; partitions on disk, scratch in the "
         "build directory)",
+    )
+    parser.add_argument(
+        "--no-checkpoints",
+        action="store_true",
+        help="with --memory: no checkpoints inside a pass (and no undo journal), to measure "
+        "what they cost",
     )
     parser.add_argument("--verify", type=int, default=0, help="positions checked a level (0)")
     parser.add_argument("--probes", type=int, default=20_000, help="probes a round (20000)")
@@ -167,10 +174,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     out_of_core = None
     if args.memory is not None:
-        from games.ayoayo.native_partitions import PartitionedBuilder
+        from games.ayoayo.native_partitions import CHECKPOINT_SECONDS, PartitionedBuilder
         from games.ayoayo.tablebase_partitions import parse_size
 
-        out_of_core = PartitionedBuilder(directory, memory=parse_size(args.memory))
+        out_of_core = PartitionedBuilder(
+            directory,
+            memory=parse_size(args.memory),
+            checkpoint=None if args.no_checkpoints else CHECKPOINT_SECONDS,
+        )
     began = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as executor:
@@ -226,6 +237,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "kernel": args.kernel,
         "workers": args.workers,
         "memory": args.memory,
+        "checkpoints": args.memory is not None and not args.no_checkpoints,
         "cpus": os.cpu_count(),
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],

@@ -40,7 +40,7 @@ from numba.core.runtime import nrt
 
 from games.ayoayo import jit_cache
 
-__all__ = ["GROUPS", "cache_directory", "compiled", "kernel", "ready", "warm_up"]
+__all__ = ["GROUPS", "cache_directory", "compiled", "kernel", "ready", "store_order", "warm_up"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -152,6 +152,41 @@ def _cached(dispatcher: Any, runtime: bool) -> Any:
     if isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
         dispatcher._cache = _CachedKernel(dispatcher.py_func, runtime)  # type: ignore[attr-defined]
     return dispatcher
+
+
+def _store_order_intrinsic() -> Callable[[], None]:
+    @numba.extending.intrinsic
+    def store_order(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            builder.fence("seq_cst", "singlethread")
+            return context.get_dummy_value()
+
+        return numba.types.void(), codegen
+
+    return cast(Callable[[], None], store_order)
+
+
+def _no_store_order() -> None:
+    """Plain Python stores are in order already (NUMBA_DISABLE_JIT)."""
+
+
+store_order: Callable[[], None] = (
+    _no_store_order
+    if numba.config.DISABLE_JIT  # type: ignore[attr-defined]
+    else _store_order_intrinsic()
+)
+"""In a kernel: the stores before this call are made before the stores after it.
+
+A compiler barrier, C's ``atomic_signal_fence(memory_order_seq_cst)`` (LLVM's ``fence
+syncscope("singlethread") seq_cst``): no machine instruction, but neither LLVM nor its code
+generator moves a load or store across it, so the machine code stores in the order the
+kernel is written in. A thread stopped at any instruction (a signal, SIGKILL) has then made
+every store before it and none after; stores to a shared file mapping are in the page cache,
+where another process reads them, as soon as they are made (the CPU's store buffer drains
+even after the thread stops). Cross-thread ordering is not what it gives (that needs real
+fences); the tablebase builder's undo journal (:mod:`games.ayoayo.native_partitions`) needs
+only this.
+"""
 
 
 # ---- the one compile step --------------------------------------------------------------------

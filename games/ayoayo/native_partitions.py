@@ -33,21 +33,22 @@ a killed build skips what is marked. Inside a pass it goes on from the last chec
 (:class:`_Journal`). A pass is a loop of *steps*: a threshold's seeds, the plies' or the open
 draws' seeds, or one partition's part of a round (its frontier sends its updates, which are
 applied to their target partitions). Applying changes the state in place (counts go down,
-values are set), so a step half applied cannot simply be run again. Before a step changes a
-partition's state it appends to an undo journal the entries it may change, as they are
-(absolute values), then changes them. After a step (at most every ``checkpoint`` seconds),
-a checkpoint writes the frontiers held in memory to their files, records where the pass is
-(threshold or ply, next partition), the frontiers' files and lengths, and starts a new
-journal. A resumed pass puts back the journal's old values (newest first: each entry ends as
-it was at the checkpoint; doing this twice is doing it once), cuts the frontier files back,
-and goes on from the recorded step. So a killed build loses at most one step, or
-``checkpoint`` seconds of steps (default 1 s, :data:`CHECKPOINT_SECONDS`), whichever is more.
-The records are not synced to the disk (a checkpoint costs a few file operations, no
-``fsync``): they hold against a killed process, and a machine that crashed and restarted
-ignores them (:func:`games.ayoayo.tablebase_partitions.boot_id`) and runs the pass again.
-The journal costs one more pass over each block of updates before it is applied (about a
-fifth more time for the level, measured at levels 12 and 16); ``checkpoint=None`` turns it
-off.
+values are set), so a step half applied cannot simply be run again. The kernels that change
+a partition's state write, just before they change a position, its undo record (the position
+and its counter as it is, an absolute value) into an undo journal, a shared memory map,
+ordered before the change (so a kill at any instruction leaves a record for every change).
+After a step (at most every ``checkpoint`` seconds), a checkpoint writes the frontiers held
+in memory to their files, records where the pass is (threshold or ply, next partition), the
+frontiers' files and lengths, and starts a new journal. A resumed pass puts back the
+journal's old values (each position's oldest: as it was at the checkpoint; doing this twice
+is doing it once), cuts the frontier files back, and goes on from the recorded step. So a
+killed build loses at most one step, or ``checkpoint`` seconds of steps (default 1 s,
+:data:`CHECKPOINT_SECONDS`), whichever is more. The records are not synced to the disk (a
+checkpoint costs a few file operations, no ``fsync``): they hold against a killed process,
+and a machine that crashed and restarted ignores them
+(:func:`games.ayoayo.tablebase_partitions.boot_id`) and runs the pass again. The journal
+costs a store of 8 bytes a change, in the loop that makes the changes (see docs/ayoayo.md for
+what it costs); ``checkpoint=None`` turns it off.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -74,7 +75,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from games.ayoayo.native_jit import compiled
+from games.ayoayo.native_jit import compiled, store_order
 from games.ayoayo.native_tablebase import KERNEL, LowerLevels, _absorb
 from games.ayoayo.tablebase_build import (
     BLOCK,
@@ -112,11 +113,21 @@ _NO_EXIT_REL: Final = 1 << 14
 _VALUES, _PENDING, _PLIES, _DRAWS = 0, 1, 2, 3
 """What an update does where it is applied (:func:`_apply`)."""
 
-_JOURNAL_BLOCK: Final = 1 << 15
 _STOP_BLOCK: Final = 1 << 21
-"""Updates applied between two looks at a stop request when nothing is journalled (some 10
-ms of work), so Ctrl-C ends a level-24 round within a second, not at its end."""
-"""Updates whose undo records are written before they are applied, at a time."""
+"""Updates applied between two looks at a stop request (some 10 ms of work), so Ctrl-C ends
+a level-24 round within a second, not at its end."""
+
+_JOURNAL_FORMAT: Final = 3
+"""The undo journal's format, in each checkpoint's record (one of another is not trusted)."""
+
+_NO_JOURNAL: Final = (np.zeros(0, dtype=np.int64), 0, 0)
+"""The journal arguments of a kernel that changes state (:func:`_apply`...) unjournalled."""
+
+_JOURNAL_WORDS: Final = 1 << 16
+"""Undo records a new journal has room for, at least (8 bytes each; grown as needed)."""
+
+_TAG_SHIFT, _TAGS = 49, 1 << 14
+"""Where an undo record's tag (its checkpoint's number, modulo ``_TAGS``) starts."""
 
 CHECKPOINT_SECONDS: Final = 1.0
 """Seconds between two checkpoints of a group's pass by default (0: after every step):
@@ -215,7 +226,17 @@ def _expand(front: Any, ptr: Any, src: Any, value: Any, copies: int, shift: int,
 
 
 @_jit
-def _apply(
+def _note(journal: Any, at: int, head: int, y: int, old: int) -> int:
+    """Write the undo record of position ``y`` (its counter ``old``) at ``journal[at]``,
+    ordered before the stores that follow (:func:`store_order`); where the next one goes.
+    ``head`` holds the partition's and the record's kind (:meth:`_Journal.sink`)."""
+    journal[at] = head + (np.int64(y) << 9) + np.int64(old)
+    store_order()
+    return at + 1
+
+
+@_jit
+def _apply(  # noqa: C901 (compiled hot loop, kept inline)
     phase: int,
     target: Any,
     payload: Any,
@@ -225,9 +246,15 @@ def _apply(
     plies: Any,
     pending: Any,
     out: Any,
-) -> int:
-    """Apply updates to a partition's state; the positions decided go to ``out`` (returns how
-    many). ``arg`` is the threshold (values) or the senders' ply (plies, draws)."""
+    journal: Any,
+    at: int,
+    head: int,
+) -> Any:
+    """Apply updates to a partition's state; the positions decided go to ``out``. ``arg`` is
+    the threshold (values) or the senders' ply (plies, draws). Each position's undo record
+    goes to ``journal`` from ``at`` before the position changes (none when ``journal`` is
+    empty; room for one a update). Returns how many were decided and where the journal is."""
+    log = journal.shape[0] != 0
     n = 0
     for m in range(target.shape[0]):
         y = target[m]
@@ -235,6 +262,8 @@ def _apply(
         if phase == 0:  # values at threshold arg: the sender joined W (vx > 0) or L (vx < 0)
             if value[y] != 0:
                 continue
+            if log:
+                at = _note(journal, at, head, y, count[y])
             if vx < 0:
                 value[y] = arg
                 out[n] = y
@@ -247,10 +276,14 @@ def _apply(
                     n += 1
         elif phase == 1:  # pending: the moves that keep the value
             if vx == -value[y]:
+                if log:
+                    at = _note(journal, at, head, y, pending[y])
                 pending[y] += 1
         elif phase == 2:  # plies: a winner's quickest, a loser's or drawer's slowest
             if plies[y] != -1 or value[y] != -vx:
                 continue
+            if log:
+                at = _note(journal, at, head, y, pending[y])
             if value[y] > 0:
                 plies[y] = arg + 1
                 out[n] = y
@@ -263,45 +296,12 @@ def _apply(
                     n += 1
         else:  # open draws take the quickest value-keeping end
             if plies[y] == -1 and value[y] == 0:
+                if log:
+                    at = _note(journal, at, head, y, pending[y])
                 plies[y] = arg + 1
                 out[n] = y
                 n += 1
-    return n
-
-
-@_jit
-def _undo_entries(
-    phase: int,
-    target: Any,
-    payload: Any,
-    value: Any,
-    count: Any,
-    plies: Any,
-    pending: Any,
-    idx: Any,
-    old: Any,
-) -> int:
-    """The positions that :func:`_apply` of these updates may change, found before it runs,
-    into ``idx``, with their counter (``count`` or ``pending``) as it is into ``old``; returns
-    how many. Each is still undecided (value 0 for the values, -1 plies for the plies and
-    draws), so that is all the journal needs of it besides its counter."""
-    n = 0
-    for m in range(target.shape[0]):
-        y = target[m]
-        vx = payload[m]
-        if phase == 0:
-            hit = value[y] == 0
-        elif phase == 1:
-            hit = vx == -value[y]
-        elif phase == 2:
-            hit = plies[y] == -1 and value[y] == -vx
-        else:
-            hit = plies[y] == -1 and value[y] == 0
-        if hit:
-            idx[n] = y
-            old[n] = count[y] if phase == 0 else pending[y]
-            n += 1
-    return n
+    return n, at
 
 
 @_jit
@@ -346,25 +346,42 @@ def _by_exit(rel: Any, top: int) -> Any:
 
 
 @_jit
-def _seed_values(order: Any, first: Any, top: int, s: int, value: Any, count: Any, out: Any) -> int:
+def _seed_values(
+    order: Any,
+    first: Any,
+    top: int,
+    s: int,
+    value: Any,
+    count: Any,
+    out: Any,
+    journal: Any,
+    at: int,
+    head: int,
+) -> Any:
     """Threshold ``s``: an exit worth ``s`` decides a win; one worth ``-s`` is no longer
-    better than ``-s`` (the counter of a position all of whose moves lead into W)."""
+    better than ``-s`` (the counter of a position all of whose moves lead into W). Journalled
+    as :func:`_apply`."""
+    log = journal.shape[0] != 0
     n = 0
     for k in range(first[s + top], first[s + top + 1]):
         u = order[k]
         if value[u] == 0:
+            if log:
+                at = _note(journal, at, head, u, count[u])
             value[u] = s
             out[n] = u
             n += 1
     for k in range(first[top - s], first[top - s + 1]):
         u = order[k]
         if value[u] == 0:
+            if log:
+                at = _note(journal, at, head, u, count[u])
             count[u] -= 1
             if count[u] == 0:
                 value[u] = -s
                 out[n] = u
                 n += 1
-    return n
+    return n, at
 
 
 @_jit
@@ -383,15 +400,21 @@ def _init_plies(degree: Any, rel: Any, plies: Any, pending: Any, out: Any) -> in
 
 
 @_jit
-def _seed_plies(rel: Any, value: Any, pending: Any, plies: Any, out: Any) -> int:
-    """A value-keeping exit ends in 1 ply: for winners, and for the others with nothing else."""
+def _seed_plies(
+    rel: Any, value: Any, pending: Any, plies: Any, out: Any, journal: Any, at: int, head: int
+) -> Any:
+    """A value-keeping exit ends in 1 ply: for winners, and for the others with nothing else
+    (all undecided yet). Journalled as :func:`_apply`."""
+    log = journal.shape[0] != 0
     n = 0
     for u in range(rel.shape[0]):
         if rel[u] == value[u] and (value[u] > 0 or pending[u] == 0):
+            if log:
+                at = _note(journal, at, head, u, pending[u])
             plies[u] = 1
             out[n] = u
             n += 1
-    return n
+    return n, at
 
 
 @_jit
@@ -413,15 +436,20 @@ def _settled_draws(value: Any, plies: Any, top: int) -> Any:
 
 
 @_jit
-def _seed_draws(rel: Any, value: Any, plies: Any, out: Any) -> int:
-    """Open draws with an exit worth a draw end in 1 ply."""
+def _seed_draws(
+    rel: Any, value: Any, plies: Any, pending: Any, out: Any, journal: Any, at: int, head: int
+) -> Any:
+    """Open draws with an exit worth a draw end in 1 ply. Journalled as :func:`_apply`."""
+    log = journal.shape[0] != 0
     n = 0
     for u in range(rel.shape[0]):
         if plies[u] == -1 and value[u] == 0 and rel[u] == 0:
+            if log:
+                at = _note(journal, at, head, u, pending[u])
             plies[u] = 1
             out[n] = u
             n += 1
-    return n
+    return n, at
 
 
 # ---- one partition's steps (called here and by the cluster build, on its workers) ------------
@@ -649,17 +677,49 @@ class _Frontiers:
 class _Journal:
     """The checkpoints of a group's pass between rounds, and the undo records since the last.
 
-    Before updates are applied to a partition's state, the positions they may change are
-    written to ``journal-PASS-g-SEQ``, each with its counter as it is (``count`` in the values
-    pass, ``pending`` in the plies pass: an absolute value, so undoing twice is undoing once);
-    then the updates are applied. Only undecided positions change (value 0, or plies -1), so
-    undoing also makes them undecided again: ``undecided`` is that value of the pass's first
-    state array (``a``; ``b`` holds the counters). A checkpoint
-    writes the frontiers' memory to their files, then the record ``round-PASS-g`` (where the
-    pass is, the frontiers' files and lengths, the journal's number and the boot), then starts
-    a new journal. A resumed pass undoes the journal of the recorded checkpoint, newest record
-    first, cuts the frontiers back and goes on from the recorded place. Disabled (no records,
-    no journal, no cost) by ``checkpoint=None`` and where the boot cannot be told
+    **Records.** The kernels that change a partition's state (:func:`_apply`,
+    :func:`_seed_values`, :func:`_seed_plies`, :func:`_seed_draws`) write, just before they
+    change a position, its undo record into the journal ``journal-PASS-g-map``: a shared
+    memory map of a file created sparse (all zeros), one 64-bit word a record, from the
+    start on after each checkpoint, ``tag << 49 | (index + 1) << 9 | decided << 8 |
+    counter``. ``tag`` is the number of the checkpoint the record follows (modulo
+    ``_TAGS``), ``index`` the position's place in the group (its partition times ``stride``
+    plus its place in the partition), ``counter`` the position's ``count`` (values pass) or
+    ``pending`` (plies pass) as it is, an absolute value, and ``decided`` whether the change
+    may decide it. Only undecided positions change (value 0, or plies -1), so undoing makes
+    them undecided again: ``undecided`` is that value of the pass's first state array
+    (``a``; ``b`` holds the counters). The journal's records since the last checkpoint are
+    its words with that checkpoint's tag: a word never written is 0 (its index field is
+    never 0), the others are earlier checkpoints' records, left where the map is reused
+    (its pages stay mapped, in the page cache: a new file each checkpoint would cost a
+    page fault and a new page of the file every 512 records). A tag is not met again before
+    the file is made anew: at the start of the pass, when a pass resumes (after the undo),
+    and every ``_TAGS // 2`` checkpoints (just after the checkpoint's record is written;
+    killed before, the file holds at most ``_TAGS // 2`` tags, none the record's).
+
+    **Why a kill at any instruction is safe.** The state arrays are shared memory maps of the
+    scratch files, as is the journal: a store to either is in the page cache, where the
+    resumed process reads it, the moment it is made, and a killed process loses none (the
+    CPU's stores drain after it stops; a machine crash is another matter, hence the boot
+    id). A record is one aligned 64-bit store, one instruction: there is all of it or none.
+    :func:`_note` makes it, then :func:`store_order`, a compiler barrier (C's
+    ``atomic_signal_fence``): the compiled code stores the record before it stores the change
+    of its position, in that order, and a thread stopped at any instruction has made every
+    store before that instruction and none after. So at any instant every position changed
+    since the checkpoint has a record, and its oldest record holds what it was at the
+    checkpoint (before that record it was not changed). Undoing puts back each position's
+    oldest counter and makes every recorded position that may have been decided undecided:
+    the state of the checkpoint; records without their change put back what is there.
+    Undoing twice is undoing once, so a kill while undoing is safe too; the journal is
+    deleted (a new empty one made) only once the undo's stores are made.
+
+    **Checkpoints.** A checkpoint writes the frontiers' memory to their files, then the
+    record ``round-PASS-g`` (where the pass is, the frontiers' files and lengths, its
+    number, the boot and the format), then starts its records from the journal's start,
+    with its tag (a killed process that wrote the record needs the earlier ones no more,
+    one that did not still has them). A resumed pass undoes the records of the recorded
+    checkpoint, cuts the frontiers back and goes on from the recorded place. Disabled (no
+    records, no journal, no cost) by ``checkpoint=None`` and where the boot cannot be told
     (:func:`boot_id`).
     """
 
@@ -675,19 +735,27 @@ class _Journal:
         self.scratch = group.scratch
         self.name = f"{kind}-{group.g}"
         self.fronts = fronts
+        self.stride = group.layout.nodes(0, group.copies)  # the largest partition's
+        if (group.parts * self.stride) >> (_TAG_SHIFT - 9):
+            raise ValueError(f"{group.parts} partitions of {self.stride} positions: too many")
         interval = group.level.builder.checkpoint
         self.boot = boot_id() if interval is not None else None
         self.on = self.boot is not None
         self.interval = interval or 0.0
         self.seq = 0
-        self.fd: int | None = None
+        self.words = np.zeros(0, dtype=np.int64)  # the journal's map (empty: none)
+        self.at = 0  # where its next record goes
         self.last = time.monotonic()
         self.a: Sequence[npt.NDArray[Any]] = ()
         self.b: Sequence[npt.NDArray[Any]] = ()
         self.record: dict[str, Any] | None = None
         if self.boot is not None:
             found = self.scratch.recall(f"round-{self.name}")
-            if found is not None and found.get("boot") == self.boot:
+            if (
+                found is not None
+                and found.get("boot") == self.boot
+                and found.get("journal") == _JOURNAL_FORMAT
+            ):
                 self.record = found
         for front in fronts:
             front.keep_stale = self.boot is not None
@@ -697,8 +765,11 @@ class _Journal:
         """Whether the pass goes on from a checkpoint (else it starts again)."""
         return self.record is not None
 
-    def journal(self, seq: int) -> Path:
-        return self.scratch.path(f"journal-{self.name}-{seq}")
+    def journal(self) -> Path:
+        return self.scratch.path(f"journal-{self.name}-map")
+
+    def _journals(self) -> list[Path]:
+        return list(self.scratch.directory.glob(f"journal-{self.name}-*.bin"))
 
     def begin(
         self, a: Sequence[npt.NDArray[Any]], b: Sequence[npt.NDArray[Any]]
@@ -707,80 +778,67 @@ class _Journal:
         from (its state restored), or None (the pass starts again: records of earlier builds
         deleted)."""
         self.a, self.b = a, b
-        old = list(self.scratch.directory.glob(f"journal-{self.name}-*.bin"))
         if self.record is None:
             self.scratch.forget(f"round-{self.name}")
-            for path in old:
+            for path in self._journals():
                 path.unlink()
             for front in self.fronts:
                 front.clear()
+            self._open()
             return None
         self.seq = int(self.record["seq"])
-        journal = self.journal(self.seq)
-        if journal.exists() and journal.stat().st_size:
-            self._undo(np.memmap(journal, dtype=np.uint8, mode="r"))
-        for path in old:
+        journal = self.journal()
+        if journal.exists() and journal.stat().st_size >= 8:
+            self._undo(np.fromfile(journal, dtype=np.int64))
+        for path in self._journals():
             path.unlink()
         for front in self.fronts:
             front.restore(self.record["fronts"][front.tag])
+        self._open()
         cursor: dict[str, Any] = self.record["cursor"]
         return cursor
 
-    def _undo(self, data: npt.NDArray[np.uint8]) -> None:
-        records = []
-        at = 0
-        while at + 12 <= data.size:
-            t, n, decided = map(int, data[at : at + 12].view(np.int32))
-            if at + 12 + 5 * n > data.size:
-                break  # cut short by the kill: nothing of it was applied
-            idx = data[at + 12 : at + 12 + 4 * n].view(np.int32)
-            old = data[at + 12 + 4 * n : at + 12 + 5 * n]
-            records.append((t, idx, old, decided))
-            at += 12 + 5 * n
-        for t, idx, old, decided in reversed(records):
-            if decided:
-                self.a[t][idx] = self.undecided
-            self.b[t][idx] = old
+    def _undo(self, words: npt.NDArray[np.int64]) -> None:
+        """Put back what the records since the checkpoint say: each position's oldest
+        counter; undecided, each that a record says may have been decided."""
+        words = words[(words != 0) & (words >> _TAG_SHIFT == self.seq % _TAGS)]
+        where = ((words >> 9) & ((1 << (_TAG_SHIFT - 9)) - 1)) - 1
+        decided = ((words >> 8) & 1) == 1
+        place, oldest = np.unique(where, return_index=True)  # the first record of each
+        counter = (words[oldest] & 0xFF).astype(np.uint8)
+        settled = np.unique(where[decided])
+        for t in range(len(self.b)):
+            lo, hi = t * self.stride, (t + 1) * self.stride
+            mine = (place >= lo) & (place < hi)
+            self.b[t][place[mine] - lo] = counter[mine]
+            self.a[t][settled[(settled >= lo) & (settled < hi)] - lo] = self.undecided
 
-    def log(
-        self,
-        entries: Sequence[tuple[int, npt.NDArray[np.int32], npt.NDArray[np.uint8]]],
-        *,
-        decided: bool = True,
-    ) -> None:
-        """Write ``(partition, positions, their counters)`` before the positions change; each
-        position is undecided, and, if ``decided``, may be decided by the change."""
+    def _open(self, words: int = _JOURNAL_WORDS) -> None:
+        """A new journal (none must exist) with room for ``words``."""
+        self.at = 0
         if not self.on:
             return
-        if self.fd is None:
-            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_BINARY", 0)
-            self.fd = os.open(self.journal(self.seq), flags, 0o644)
-        for t, idx, old in entries:
-            if idx.size:
-                head = np.array([t, idx.size, int(decided)], dtype=np.int32)
-                self._write([head.data, idx.data, old.data])
+        with self.journal().open("xb") as f:
+            f.truncate(8 * words)  # sparse: zeros, disk taken only as records are written
+        self._map(words)
 
-    def _write(self, buffers: list[memoryview]) -> None:
-        assert self.fd is not None
-        left = sum(b.nbytes for b in buffers)
-        while left:
-            wrote = os.writev(self.fd, buffers)
-            left -= wrote
-            while buffers and wrote >= buffers[0].nbytes:
-                wrote -= buffers[0].nbytes
-                buffers = buffers[1:]
-            if buffers and wrote:
-                buffers[0] = buffers[0].cast("B")[wrote:]
+    def _map(self, words: int) -> None:
+        self.words = np.asarray(np.memmap(self.journal(), np.int64, "r+", shape=(words,)))
 
-    def log_positions(self, touched: Sequence[tuple[int, npt.NDArray[np.integer[Any]]]]) -> None:
-        """:meth:`log` the undecided ones of ``(partition, positions)`` (the seeds)."""
+    def sink(self, t: int, most: int, *, decided: bool = True) -> tuple[Any, int, int]:
+        """What a kernel changing partition ``t``, at most ``most`` positions, journals into:
+        the journal's words (with room for them), where its next record goes and the record's
+        head (partition, kind); a kernel returns where the journal is then, for :attr:`at`.
+        The words are empty (no records) when the journal is off."""
         if not self.on:
-            return
-        entries = []
-        for t, where in touched:
-            idx = where[self.a[t][where] == self.undecided].astype(np.int32)
-            entries.append((t, idx, self.b[t][idx].astype(np.uint8)))
-        self.log(entries)
+            return _NO_JOURNAL
+        if self.at + most > self.words.size:
+            grown = max(2 * self.words.size, self.at + most)
+            with self.journal().open("r+b") as f:
+                f.truncate(8 * grown)
+            self._map(grown)
+        tag = (self.seq % _TAGS) << _TAG_SHIFT
+        return self.words, self.at, tag | ((t * self.stride + 1) << 9) | (int(decided) << 8)
 
     def commit(self, cursor: Mapping[str, Any], *, force: bool = False) -> bool:
         """A checkpoint at ``cursor`` (if ``force`` or the interval has passed since the last
@@ -788,26 +846,31 @@ class _Journal:
         if not self.on or not (force or time.monotonic() - self.last >= self.interval):
             return False
         fronts = {front.tag: front.flush() for front in self.fronts}
-        record = {"boot": self.boot, "seq": self.seq + 1, "cursor": dict(cursor), "fronts": fronts}
+        record = {
+            "boot": self.boot,
+            "journal": _JOURNAL_FORMAT,
+            "seq": self.seq + 1,
+            "cursor": dict(cursor),
+            "fronts": fronts,
+        }
         self.scratch.note(f"round-{self.name}", record)
-        self.close()
-        self.journal(self.seq).unlink(missing_ok=True)
         self.seq += 1
+        self.at = 0
+        if self.seq % (_TAGS // 2) == 0:
+            size = self.words.size
+            self.words = np.zeros(0, dtype=np.int64)
+            self.journal().unlink()
+            self._open(size)
         for front in self.fronts:
             front.drop_stale()
         self.last = time.monotonic()
         return True
 
-    def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
     def finish(self) -> None:
         """The pass is marked done: its checkpoint and journal go."""
-        self.close()
+        self.words = np.zeros(0, dtype=np.int64)
         self.scratch.forget(f"round-{self.name}")
-        for path in self.scratch.directory.glob(f"journal-{self.name}-*.bin"):
+        for path in self._journals():
             path.unlink()
         for front in self.fronts:
             front.clear()
@@ -831,7 +894,7 @@ class PartitionedBuilder:
             of a round; None: none, a killed pass starts again; see :class:`_Journal`).
         round: called at three points of each step of a group's pass (a test stops a build
             there), with ``"KIND-g:n:WHEN"``: step ``n`` of group ``g``'s ``values`` or
-            ``plies`` pass has its undo records written (``logged``), its first batch of
+            ``plies`` pass is about to change the state (``begun``), has its first batch of
             updates applied (``applied``), or is finished (``done``).
     """
 
@@ -1094,7 +1157,7 @@ class _Group:
         every: bool = False,
     ) -> None:
         """Partition ``k``'s part of a round: its frontier sends its updates, batched per
-        target partition, journalled, then applied there; what they decide goes to ``nxt``
+        target partition, applied there (journalled as they are); what they decide goes to ``nxt``
         (or, when None, back to ``front``, for the values of a threshold, where the order does
         not matter). ``every``: the frontier is the partition's every position (the pending
         counts). The state is ``self.arrays``. A partition with nothing to send is no step
@@ -1113,9 +1176,9 @@ class _Group:
         ptr, src = self.graph[k]
         n = cursor["n"]
         first_block = True
-        for at in range(0, positions.size, chunk):
+        for begin in range(0, positions.size, chunk):
             target, payload, first = _expand(
-                positions[at : at + chunk], ptr, src, value[k], self.copies, shift, nts
+                positions[begin : begin + chunk], ptr, src, value[k], self.copies, shift, nts
             )
             self.builder.rounds += 1
             batches = [
@@ -1123,32 +1186,35 @@ class _Group:
                 for t in range(self.parts)
                 if first[t] < first[t + 1]
             ]
-            # journalled, a batch is applied in blocks just after their undo records are
-            # written, while the entries the records were read from are still in the cache
-            block = _JOURNAL_BLOCK if journal.on else _STOP_BLOCK
-            idx = np.empty(min(block, target.size), dtype=np.int32)
-            old = np.empty(idx.size, dtype=np.uint8)
             for t, y_all, v_all in batches:
-                for start in range(0, y_all.size, block):
-                    if not journal.on or start % _STOP_BLOCK == 0:
-                        self.level._check_stop()  # a stop here is a kill between two blocks
-                    y, v = y_all[start : start + block], v_all[start : start + block]
-                    if journal.on:
-                        found = _undo_entries(
-                            phase, y, v, value[t], count[t], plies[t], pending[t], idx, old
-                        )
-                        journal.log([(t, idx[:found], old[:found])], decided=phase != _PENDING)
+                for start in range(0, y_all.size, _STOP_BLOCK):
+                    self.level._check_stop()  # a stop here is a kill between two blocks
+                    y, v = y_all[start : start + _STOP_BLOCK], v_all[start : start + _STOP_BLOCK]
                     if first_block:
-                        self._event(kind, n, "logged")
+                        self._event(kind, n, "begun")
                     out = np.empty(0 if phase == _PENDING else y.size, dtype=np.int32)
-                    found = _apply(phase, y, v, arg, value[t], count[t], plies[t], pending[t], out)
+                    words, at, head = journal.sink(t, y.size, decided=phase != _PENDING)
+                    found, journal.at = _apply(
+                        phase,
+                        y,
+                        v,
+                        arg,
+                        value[t],
+                        count[t],
+                        plies[t],
+                        pending[t],
+                        out,
+                        words,
+                        at,
+                        head,
+                    )
                     if found:
                         (front if nxt is None else nxt).add(t, out[:found])
                     if first_block:
                         self._event(kind, n, "applied")
                         first_block = False
         if first_block:  # no updates at all
-            self._event(kind, n, "logged")
+            self._event(kind, n, "begun")
             self._event(kind, n, "applied")
         self._done(journal, kind, cursor)
 
@@ -1192,15 +1258,15 @@ class _Group:
             s, k = cursor["s"], cursor["k"]
             if k < 0:
                 self.level._check_stop()
-                for t, (order, first) in enumerate(orders):  # one partition's seeds at a time
+                self._event("values", cursor["n"], "begun")
+                for t, (order, first) in enumerate(orders):
                     self.level._check_stop()
-                    wins = order[first[s + top] : first[s + top + 1]]
-                    losses = order[first[top - s] : first[top - s + 1]]
-                    journal.log_positions([(t, np.concatenate([wins, losses]))])
-                    if t == 0:
-                        self._event("values", cursor["n"], "logged")
-                    out = np.empty(wins.size + losses.size, dtype=np.int32)
-                    found = _seed_values(order, first, top, s, value[t], count[t], out)
+                    wins = first[s + top + 1] - first[s + top]
+                    out = np.empty(wins + first[top - s + 1] - first[top - s], dtype=np.int32)
+                    words, at, head = journal.sink(t, out.size)
+                    found, journal.at = _seed_values(
+                        order, first, top, s, value[t], count[t], out, words, at, head
+                    )
                     front.add(t, out[:found])
                     if t == 0:
                         self._event("values", cursor["n"], "applied")
@@ -1306,14 +1372,16 @@ class _Group:
         """Before the plies' rounds (``_plies``): the positions whose exit keeps their value,
         one ply from leaving the level."""
         value, _, plies, pending = self.arrays
+        self._event("plies", cursor["n"], "begun")
         for t in range(self.parts):  # one partition's seeds at a time
             self.level._check_stop()
             rel = self.rel(t)
-            journal.log_positions([(t, np.flatnonzero(rel == value[t]))])
-            if t == 0:
-                self._event("plies", cursor["n"], "logged")
             out = np.empty(rel.size, dtype=np.int32)
-            nxt.add(t, out[: _seed_plies(rel, value[t], pending[t], plies[t], out)])
+            words, at, head = journal.sink(t, rel.size)
+            found, journal.at = _seed_plies(
+                rel, value[t], pending[t], plies[t], out, words, at, head
+            )
+            nxt.add(t, out[:found])
             if t == 0:
                 self._event("plies", cursor["n"], "applied")
         cursor.update(stage=_PLY_ROUNDS, p=0, k=0)
@@ -1330,6 +1398,7 @@ class _Group:
         """Before the open draws' rounds (``_open_draws``): the draws settled so far by ply,
         and the open draws with an exit worth a draw (1 ply)."""
         self.level._check_stop()
+        pending = self.arrays[3]
         opened = sum(
             int(np.count_nonzero((p == -1) & (v == 0))) for v, p in zip(value, plies, strict=True)
         )
@@ -1343,14 +1412,16 @@ class _Group:
             self.scratch.save(self.name("settled", k), order)
             firsts.append(first)
         self.scratch.save(f"settled-first-{self.g}", np.stack(firsts))
-        for t in range(self.parts):  # one partition's seeds at a time
+        self._event("plies", cursor["n"], "begun")
+        for t in range(self.parts):
             self.level._check_stop()
             rel = self.rel(t)
-            journal.log_positions([(t, np.flatnonzero(rel == 0))])
-            if t == 0:
-                self._event("plies", cursor["n"], "logged")
             out = np.empty(rel.size, dtype=np.int32)
-            nxt.add(t, out[: _seed_draws(rel, value[t], plies[t], out)])
+            words, at, head = journal.sink(t, rel.size)
+            found, journal.at = _seed_draws(
+                rel, value[t], plies[t], pending[t], out, words, at, head
+            )
+            nxt.add(t, out[:found])
             if t == 0:
                 self._event("plies", cursor["n"], "applied")
         cursor.update(stage=_DRAW_ROUNDS, p=0, k=0, top=top)

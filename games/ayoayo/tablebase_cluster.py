@@ -57,6 +57,7 @@ import numpy.typing as npt
 from games.ayoayo.native_partitions import (
     _DRAWS,
     _NO_EXIT_REL,
+    _NO_JOURNAL,
     _PENDING,
     _PLIES,
     _VALUES,
@@ -206,7 +207,9 @@ def _task_seed_values(
     count = _state(scratch, g, k, copies, "count", np.uint8)
     order = scratch.load(f"byexit-{g}-{k}", np.int32)
     out = np.empty(scratch.layout.nodes(k, copies), dtype=np.int32)
-    n = _seed_values(order, first, top, s, np.asarray(value), np.asarray(count), out)
+    n, _ = _seed_values(
+        order, first, top, s, np.asarray(value), np.asarray(count), out, *_NO_JOURNAL
+    )
     _flush(value, count)
     return _save_front(scratch, name, out, n)
 
@@ -301,7 +304,7 @@ def _task_apply(
         target = scratch.load(f"{prefix}-{t}", np.int32)
         payload = scratch.load(f"{prefix}-v-{t}", np.int8)
         out = np.empty(0 if phase == _PENDING else target.size, dtype=np.int32)
-        n = _apply(
+        n, _ = _apply(
             phase,
             target,
             payload,
@@ -311,6 +314,7 @@ def _task_apply(
             np.asarray(plies),
             np.asarray(pending),
             out,
+            *_NO_JOURNAL,
         )
         if n:
             outs.append(out[:n])
@@ -339,7 +343,9 @@ def _task_seed_plies(where: _Where, g: int, group: tuple[int, ...], k: int, name
     plies = _state(scratch, g, k, copies, "plies", np.int32)
     pending = _state(scratch, g, k, copies, "pending", np.uint8)
     out = np.empty(rel.size, dtype=np.int32)
-    n = _seed_plies(rel, np.asarray(value), np.asarray(pending), np.asarray(plies), out)
+    n, _ = _seed_plies(
+        rel, np.asarray(value), np.asarray(pending), np.asarray(plies), out, *_NO_JOURNAL
+    )
     _flush(plies)
     return _save_front(scratch, name, out, n)
 
@@ -367,8 +373,11 @@ def _task_seed_draws(where: _Where, g: int, group: tuple[int, ...], k: int, name
     rel = group_exits(scratch, group, k)
     value = _state(scratch, g, k, copies, "value", np.int8)
     plies = _state(scratch, g, k, copies, "plies", np.int32)
+    pending = _state(scratch, g, k, copies, "pending", np.uint8)
     out = np.empty(rel.size, dtype=np.int32)
-    n = _seed_draws(rel, np.asarray(value), np.asarray(plies), out)
+    n, _ = _seed_draws(
+        rel, np.asarray(value), np.asarray(plies), np.asarray(pending), out, *_NO_JOURNAL
+    )
     _flush(plies)
     return _save_front(scratch, name, out, n)
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -266,12 +268,34 @@ def reference_steps(whole: Path, tmp_path_factory: pytest.TempPathFactory) -> li
     return done
 
 
+# A build of level 8 in a child process (MEMORY bytes, 0: the default; checkpoints INTERVAL
+# seconds apart), killed (SIGKILL) DELAY seconds after the round hook says EVENT (never when
+# EVENT is empty).
+_KILLED_AT = """
+import os, signal, sys, threading
+from pathlib import Path
+from games.ayoayo import tablebase_build
+from games.ayoayo.native_partitions import PartitionedBuilder
+from games.ayoayo.native_tablebase import KERNEL
+directory, at, delay = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+memory, interval = int(sys.argv[4]), float(sys.argv[5])
+def hook(event):
+    if event == at:
+        threading.Timer(delay, os.kill, (os.getpid(), signal.SIGKILL)).start()
+builder = PartitionedBuilder(
+    directory / "scratch", partition=1 << 14, threads=1, checkpoint=interval, round=hook,
+    memory=memory or None,
+)
+tablebase_build.build(8, directory, kernel=KERNEL, out_of_core=builder)
+"""
+
+
 class TestResumeInsideAPass:
     def test_stopped_again_and_again_each_build_goes_on_from_the_last_round(
         self, whole: Path, reference_steps: list[str], tmp_path: Path
     ) -> None:
-        """Level 8 stopped in the values and plies passes of both groups, after a round, with
-        its undo records written but nothing applied, and halfway through applying (with and
+        """Level 8 stopped in the values and plies passes of both groups, after a round,
+        before anything is applied, and halfway through applying (with and
         without frontiers spilled to files): each resumed build goes on from the last
         finished step, over all the builds every pass does each of its steps exactly once, in
         order (none redone, none skipped), and the bytes are the in-memory build's."""
@@ -284,15 +308,15 @@ class TestResumeInsideAPass:
         count = {kind: len(of(kind, reference_steps)) for kind in passes}
         assert min(count.values()) > 10
         stops = [
-            ("values-0", 1, "logged"),
+            ("values-0", 1, "begun"),
             ("values-0", count["values-0"] // 3, "applied"),
             ("values-0", count["values-0"] // 2, "done"),
             ("values-0", count["values-0"] - 1, "applied"),
             ("plies-0", 0, "applied"),
             ("plies-0", count["plies-0"] // 2, "applied"),
             ("plies-0", count["plies-0"] - 2, "done"),
-            ("values-1", count["values-1"] // 2, "logged"),
-            ("plies-1", count["plies-1"] - 1, "logged"),
+            ("values-1", count["values-1"] // 2, "begun"),
+            ("plies-1", count["plies-1"] - 1, "begun"),
         ]
         scratch = tmp_path / "scratch"
         done: list[str] = []
@@ -313,6 +337,74 @@ class TestResumeInsideAPass:
             assert of(kind, done) == of(kind, reference_steps), kind
         assert_same(tmp_path, whole, 8)
         assert not scratch_directory(scratch, 8).exists()
+
+    @pytest.mark.parametrize("call", [3, 40, 160, 400])
+    def test_stopped_halfway_through_a_batch(
+        self,
+        whole: Path,
+        reference_steps: list[str],
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        call: int,
+    ) -> None:
+        """A build stopped with a batch of updates half applied (its first half changed and
+        journalled, as a kill inside the kernel leaves it; the first batch from the ``call``-th
+        on after which earlier checkpoints' records are left in the journal) resumes from the
+        last checkpoint: over both builds every step is done once, in order, and the bytes
+        are the in-memory build's. With four tags, the journal is made anew every other
+        checkpoint, and holds the records of the checkpoint before, which are not undone."""
+        lower_levels(whole, tmp_path)
+        scratch = tmp_path / "scratch"
+        apply = native_partitions._apply
+        calls: list[int] = []
+
+        def half(phase: int, target: Any, payload: Any, *args: Any) -> Any:
+            calls.append(phase)
+            words, at = args[-3], args[-2]
+            stale = words.size > at + target.size and words[at + target.size] != 0
+            if len(calls) < call or not stale:  # earlier records past what this one writes
+                return apply(phase, target, payload, *args)
+            half = target.size // 2
+            apply(phase, target[:half], payload[:half], *args)
+            raise _Stop
+
+        monkeypatch.setattr(native_partitions, "_apply", half)
+        monkeypatch.setattr(native_partitions, "_TAGS", 4)
+        seen, builder = events_of(scratch, memory=1 << 14)
+        with pytest.raises(_Stop):
+            tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        monkeypatch.setattr(native_partitions, "_apply", apply)
+        assert len(calls) >= call
+        done = [e.rsplit(":", 1)[0] for e in seen if e.endswith(":done")]
+        seen, builder = events_of(scratch)
+        tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
+        done += [e.rsplit(":", 1)[0] for e in seen if e.endswith(":done")]
+        assert done == reference_steps
+        assert_same(tmp_path, whole, 8)
+
+    @pytest.mark.slow
+    def test_killed_at_random_instants(
+        self, whole: Path, reference_steps: list[str], tmp_path: Path
+    ) -> None:
+        """Level 8 built in a process killed (SIGKILL) a few milliseconds after one of eight
+        steps spread over its passes begins, at a random instant (halfway through applying a
+        batch, writing a checkpoint, undoing...), then left to finish: the in-memory bytes."""
+        lower_levels(whole, tmp_path)
+        rng = random.Random(8)
+        every = len(reference_steps) // 9  # in the order the build does them
+        targets = [f"{step}:begun" for step in reference_steps[every::every][:8]]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        killed = 0
+        for i, event in enumerate([*targets, ""]):
+            delay, memory = rng.uniform(0.0, 0.004), (1 << 14) if i % 2 else 0
+            interval = 3600.0 if i % 4 < 2 else 0.002  # the journal of many steps, or few
+            command = [sys.executable, "-c", _KILLED_AT, str(tmp_path), event, str(delay)]
+            done = subprocess.run([*command, str(memory), str(interval)], env=env, check=False)
+            killed += done.returncode == -signal.SIGKILL
+            assert done.returncode in (0, -signal.SIGKILL)
+        assert done.returncode == 0
+        assert_same(tmp_path, whole, 8)
+        assert killed >= 6
 
     def test_a_checkpoint_interval_goes_back_to_the_last_checkpoint(
         self, whole: Path, reference_steps: list[str], tmp_path: Path
