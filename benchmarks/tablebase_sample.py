@@ -49,7 +49,7 @@ from games.ayoayo.native_tablebase import KERNEL, LowerLevels
 from games.ayoayo.tablebase_build import NO_EXIT
 from games.ayoayo.tablebase_files import level_path, read_build_record, read_level
 from games.ayoayo.tablebase_index import board_count, level_size, levels_up_to, splits
-from games.ayoayo.tablebase_partitions import Scratch, parse_size
+from games.ayoayo.tablebase_partitions import Scratch, parse_size, scratch_phases
 from solver.workers import WorkerPool
 
 
@@ -169,6 +169,11 @@ def summarise(
             "buckets_seconds": round(per_board["buckets_seconds"] * boards, 1),
         },
     }
+    summary["scratch_gb"] = {
+        phase: round(size / 1e9, 1)
+        for phase, size in scratch_phases(seeds, moves_per_board).items()
+    }
+    summary["level_files_gb"] = round(3 * positions / 1e9, 1)
     record = read_build_record(args.dir, seeds)
     phases = record.get("phases")
     if isinstance(phases, dict) and "moves" in phases:
@@ -188,6 +193,11 @@ def main(argv: list[str] | None = None) -> int:
         f"partitions; {figures['stay_moves_per_board']:.2f} moves a board stay in the level; "
         f"moves step about {whole['moves_seconds']:,.0f} s on {args.workers} workers "
         f"({whole['moves_core_hours']:.3g} core-hours), bucketing {whole['buckets_seconds']:,.0f} s"
+    )
+    print(
+        "scratch at each phase's peak (GB, with the moves a board measured): "
+        + ", ".join(f"{k} {v}" for k, v in figures["scratch_gb"].items())
+        + f"; level files {figures['level_files_gb']} GB"
     )
     if "built_here" in figures:
         built = figures["built_here"]

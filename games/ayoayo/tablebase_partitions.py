@@ -49,9 +49,12 @@ from games.ayoayo.tablebase_index import board_count, splits
 from solver.errors import GameError
 
 __all__ = [
-    "DISK_BYTES_PER_BOARD",
+    "FRONTIER_BYTES_PER_BOARD",
     "MEMORY_BYTES_PER_PARTITION_BOARD",
     "MIN_PARTITION",
+    "SOLVE_BYTES_PER_POSITION",
+    "SOLVE_SPLITS_AT_ONCE",
+    "STAY_MOVES_PER_BOARD",
     "OutOfCoreBuilder",
     "PartitionLayout",
     "Scratch",
@@ -64,6 +67,7 @@ __all__ = [
     "parse_size",
     "remove_scratch",
     "scratch_directory",
+    "scratch_phases",
 ]
 
 MEMORY_BYTES_PER_PARTITION_BOARD: Final = 200
@@ -71,10 +75,22 @@ MEMORY_BYTES_PER_PARTITION_BOARD: Final = 200
 bytes), a group's solve state for both copies (22), the batches of updates and frontiers, and
 two groups at once on two threads. The partition size is the memory budget divided by this."""
 
-DISK_BYTES_PER_BOARD: Final = 90
-"""Scratch bytes a board of the level needs besides ``splits`` bytes of values and twice that
-of distances: moves (24) both ways (8 + 4 a move, about 2.5 moves a board), the spill of the
-reversed moves (8 a move, while it is sorted), two groups' solve state (2 x 22), frontiers."""
+STAY_MOVES_PER_BOARD: Final = 2.7
+"""Moves a board has that stay in its level, on average (2.0 to 3.1 in the partitions of
+levels 12 to 28 measured by ``benchmarks/tablebase_sample.py``; they set the size of the
+spill and of the predecessor lists)."""
+
+SOLVE_BYTES_PER_POSITION: Final = 6
+"""A group's solve state a position, in its plies pass (value 1, plies 4, pending 1; the
+values pass needs less)."""
+
+SOLVE_SPLITS_AT_ONCE: Final = 4
+"""Splits whose solve state is on disk at once: two groups (two threads) of at most two."""
+
+FRONTIER_BYTES_PER_BOARD: Final = 8
+"""Frontier files and the undo journal, a board of the level (measured at level 24: 3.3 GB
+of frontiers and 3.1 GB of journal at their peak, about 15 bytes a board, with the journal
+before it was kept from checkpoint to checkpoint; now some 8)."""
 
 MIN_PARTITION: Final = 1 << 10
 """The smallest partition (boards) a memory budget may give."""
@@ -152,13 +168,41 @@ def layout_for(seeds: int, memory: int) -> PartitionLayout:
     return PartitionLayout(seeds, boards, 1 << (size.bit_length() - 1))
 
 
+def scratch_phases(seeds: int, moves: float = STAY_MOVES_PER_BOARD) -> dict[str, int]:
+    """Scratch bytes of level ``seeds`` at the peak of each phase of its build, for ``moves``
+    moves a board that stay in the level: ``"moves"`` (the moves' table, 24 bytes a board, and
+    the best exits, a byte a position, with the spill of the reversed moves, 8 bytes a move),
+    and ``"solve"`` (the exits, the move counts, the predecessor lists, 8 bytes a board and 4
+    a move, the level's values and distances, 3 bytes a position, the solve state of the splits
+    solved at once, the frontiers and the journal).
+
+    >>> {k: round(v / 1e9, 1) for k, v in scratch_phases(24).items()}
+    {'moves': 21.9, 'solve': 33.3}
+    """
+    boards, positions = board_count(seeds), board_count(seeds) * len(splits(seeds))
+    at_once = min(len(splits(seeds)), SOLVE_SPLITS_AT_ONCE) * boards
+    return {
+        "moves": round(24 * boards + positions + 8 * moves * boards),
+        "solve": round(
+            positions
+            + boards
+            + 8 * boards
+            + 4 * moves * boards
+            + 3 * positions
+            + SOLVE_BYTES_PER_POSITION * at_once
+            + FRONTIER_BYTES_PER_BOARD * boards
+        ),
+    }
+
+
 def disk_needed(seeds: int) -> int:
-    """Scratch bytes of level ``seeds`` (besides its level files, written at the end).
+    """Scratch bytes of level ``seeds`` at the peak of its build (besides its level files,
+    written at the end, which the scratch's values and distances are copied to).
 
     >>> round(disk_needed(24) / 1e9, 1)
-    46.3
+    33.3
     """
-    return board_count(seeds) * (DISK_BYTES_PER_BOARD + 3 * len(splits(seeds)))
+    return max(scratch_phases(seeds).values())
 
 
 def free_disk(path: Path) -> int:

@@ -88,7 +88,7 @@ def add_arguments(tablebase: argparse.ArgumentParser) -> None:
     build.add_argument(
         "--no-checkpoints",
         action="store_true",
-        help="an out-of-core build without checkpoints between rounds: about a fifth faster, "
+        help="an out-of-core build without checkpoints between rounds: a few percent faster, "
         "but a killed build resumes at the start of a group's pass, not at its last round",
     )
     plan = actions.add_parser(
