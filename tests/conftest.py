@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -18,6 +19,13 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# A suite started in the background of a shell without job control (`make test &`, nohup)
+# inherits SIGINT ignored, and so would every process it starts: the Ctrl-C tests would see
+# nothing. They test what a terminal's Ctrl-C does, so the suite takes SIGINT as Python does
+# by default (the processes it starts get the default action, as from a terminal).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
