@@ -76,9 +76,11 @@ bytes), a group's solve state for both copies (22), the batches of updates and f
 two groups at once on two threads. The partition size is the memory budget divided by this."""
 
 STAY_MOVES_PER_BOARD: Final = 2.7
-"""Moves a board has that stay in its level, on average (2.0 to 3.1 in the partitions of
-levels 12 to 28 measured by ``benchmarks/tablebase_sample.py``; they set the size of the
-spill and of the predecessor lists)."""
+"""Moves a board has that stay in its level, on average: they set the size of the spill and of
+the predecessor lists. Measured by ``benchmarks/tablebase_sample.py`` on seeded partitions:
+2.68 at level 16, 1.92 at level 24, 1.70 at level 28 (1.26 to 3.06 a partition); the disk
+check takes about the largest, so it errs on the side of room (33.3 GB predicted at level 24,
+26.3 GB measured)."""
 
 SOLVE_BYTES_PER_POSITION: Final = 6
 """A group's solve state a position, in its plies pass (value 1, plies 4, pending 1; the
