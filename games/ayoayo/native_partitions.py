@@ -1368,22 +1368,37 @@ class _Group:
             order = self.scratch.load(self.name("settled", t), np.int32)
             front.add(t, order[firsts[t][p] : firsts[t][p + 1]])
 
-    def seed_plies(self, journal: _Journal, cursor: dict[str, Any], nxt: _Frontiers) -> None:
-        """Before the plies' rounds (``_plies``): the positions whose exit keeps their value,
-        one ply from leaving the level."""
-        value, _, plies, pending = self.arrays
+    def seed_partitions(
+        self,
+        journal: _Journal,
+        cursor: dict[str, Any],
+        nxt: _Frontiers,
+        seed: Callable[..., tuple[int, int]],
+    ) -> None:
+        """The seeds of a stage of the plies pass, one partition at a time into ``nxt``:
+        ``seed(t, rel, out, words, at, head)`` is the kernel call that puts partition ``t``'s
+        (its exits ``rel``) in ``out``, journalled from ``at`` in ``words``."""
         self._event("plies", cursor["n"], "begun")
-        for t in range(self.parts):  # one partition's seeds at a time
+        for t in range(self.parts):
             self.level._check_stop()
             rel = self.rel(t)
             out = np.empty(rel.size, dtype=np.int32)
             words, at, head = journal.sink(t, rel.size)
-            found, journal.at = _seed_plies(
-                rel, value[t], pending[t], plies[t], out, words, at, head
-            )
+            found, journal.at = seed(t, rel, out, words, at, head)
             nxt.add(t, out[:found])
             if t == 0:
                 self._event("plies", cursor["n"], "applied")
+
+    def seed_plies(self, journal: _Journal, cursor: dict[str, Any], nxt: _Frontiers) -> None:
+        """Before the plies' rounds (``_plies``): the positions whose exit keeps their value,
+        one ply from leaving the level."""
+        value, _, plies, pending = self.arrays
+        self.seed_partitions(
+            journal,
+            cursor,
+            nxt,
+            lambda t, rel, *out: _seed_plies(rel, value[t], pending[t], plies[t], *out),
+        )
         cursor.update(stage=_PLY_ROUNDS, p=0, k=0)
         self._done(journal, "plies", cursor)
 
@@ -1412,18 +1427,12 @@ class _Group:
             self.scratch.save(self.name("settled", k), order)
             firsts.append(first)
         self.scratch.save(f"settled-first-{self.g}", np.stack(firsts))
-        self._event("plies", cursor["n"], "begun")
-        for t in range(self.parts):
-            self.level._check_stop()
-            rel = self.rel(t)
-            out = np.empty(rel.size, dtype=np.int32)
-            words, at, head = journal.sink(t, rel.size)
-            found, journal.at = _seed_draws(
-                rel, value[t], plies[t], pending[t], out, words, at, head
-            )
-            nxt.add(t, out[:found])
-            if t == 0:
-                self._event("plies", cursor["n"], "applied")
+        self.seed_partitions(
+            journal,
+            cursor,
+            nxt,
+            lambda t, rel, *out: _seed_draws(rel, value[t], plies[t], pending[t], *out),
+        )
         cursor.update(stage=_DRAW_ROUNDS, p=0, k=0, top=top)
         self._done(journal, "plies", cursor)
 
