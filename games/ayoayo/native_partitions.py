@@ -1000,6 +1000,10 @@ class _Level:
 
     def _mark(self, step: str, *arrays: npt.NDArray[Any]) -> None:
         self.scratch.mark(step, *arrays)
+        self.marked(step)
+
+    def marked(self, step: str) -> None:
+        """Tell the builder's hook that ``step`` is marked done."""
         if self.builder.step is not None:
             self.builder.step(step)
 
@@ -1016,8 +1020,7 @@ class _Level:
             partition_moves(
                 self.scratch, k, below, self.builder.kernel.moves, mapper, self._check_stop
             )
-            if self.builder.step is not None:
-                self.builder.step(f"moves-{k}")
+            self.marked(f"moves-{k}")
 
     # -- step 2 ------------------------------------------------------------------------------
 
@@ -1029,8 +1032,8 @@ class _Level:
             self._check_stop()
             fresh = not self.scratch.done(f"degree-{k}")
             partition_degrees(self.scratch, k)
-            if fresh and self.builder.step is not None:
-                self.builder.step(f"degree-{k}")
+            if fresh:
+                self.marked(f"degree-{k}")
 
     def _reverse(self) -> None:
         parts = self.layout.parts
@@ -1283,8 +1286,7 @@ class _Group:
             *(self.name(a, k) for a in ("count", "byexit") for k in range(self.parts)),
             f"byexit-first-{self.g}",
         )
-        if self.builder.step is not None:
-            self.builder.step(f"values-{self.g}")
+        self.level.marked(f"values-{self.g}")
 
     def plies(self) -> None:
         """Plies to leaving the level (``_plies`` then ``_open_draws``, in rounds by ply)."""
@@ -1327,7 +1329,7 @@ class _Group:
                 cursor.update(p=p + (k + 1) // self.parts, k=(k + 1) % self.parts)
                 self.step("plies", journal, cursor, _PLIES, front, p, k, nxt)
             elif stage == _DRAW_SEEDS:
-                self.seed_draws(journal, cursor, value, plies, fronts[3])
+                self.seed_draws(journal, cursor, fronts[3])
             else:
                 front, nxt = (fronts[2], fronts[3]) if p % 2 == 0 else (fronts[3], fronts[2])
                 top = cursor["top"]
@@ -1358,8 +1360,7 @@ class _Group:
             ),
             f"settled-first-{self.g}",
         )
-        if self.builder.step is not None:
-            self.builder.step(f"plies-{self.g}")
+        self.level.marked(f"plies-{self.g}")
 
     def settled(self, front: _Frontiers, p: int) -> None:
         """The draws that had ``p`` plies before the open draws' rounds, into ``front``."""
@@ -1402,18 +1403,11 @@ class _Group:
         cursor.update(stage=_PLY_ROUNDS, p=0, k=0)
         self._done(journal, "plies", cursor)
 
-    def seed_draws(
-        self,
-        journal: _Journal,
-        cursor: dict[str, Any],
-        value: Sequence[npt.NDArray[Any]],
-        plies: Sequence[npt.NDArray[Any]],
-        nxt: _Frontiers,
-    ) -> None:
+    def seed_draws(self, journal: _Journal, cursor: dict[str, Any], nxt: _Frontiers) -> None:
         """Before the open draws' rounds (``_open_draws``): the draws settled so far by ply,
         and the open draws with an exit worth a draw (1 ply)."""
         self.level._check_stop()
-        pending = self.arrays[3]
+        value, _, plies, pending = self.arrays
         opened = sum(
             int(np.count_nonzero((p == -1) & (v == 0))) for v, p in zip(value, plies, strict=True)
         )

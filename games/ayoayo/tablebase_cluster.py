@@ -610,8 +610,7 @@ class _ClusterLevel:
         finally:
             self.client.cancel([below])
         for k in todo:
-            if self.builder.step is not None:
-                self.builder.step(f"moves-{k}")
+            self.marked(f"moves-{k}")
 
     def reverse(self) -> None:
         parts = self.layout.parts
@@ -626,8 +625,7 @@ class _ClusterLevel:
         self.wave(_task_buckets, [(self.where, k) for k in buckets])
         self.wave(_task_reverse, [(self.where, t) for t in todo])
         for t in todo:
-            if self.builder.step is not None:
-                self.builder.step(f"reverse-{t}")
+            self.marked(f"reverse-{t}")
         self.scratch.remove(*(f"bucket-{k}-{t}" for k in range(parts) for t in range(parts)))
 
     def degrees(self) -> None:
@@ -635,8 +633,7 @@ class _ClusterLevel:
         todo = [k for k in range(self.layout.parts) if not self.scratch.done(f"degree-{k}")]
         self.wave(_task_degrees, [(self.where, k) for k in todo])
         for k in todo:
-            if self.builder.step is not None:
-                self.builder.step(f"degree-{k}")
+            self.marked(f"degree-{k}")
 
     def solve(self) -> None:
         groups = _split_groups(self.layout.seeds)
