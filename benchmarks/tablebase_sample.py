@@ -9,12 +9,12 @@ The out-of-core builder's first two steps run on a few of the level's partitions
 random (seeded) from the layout ``tablebase build --memory`` would use: each partition's
 moves and best exits (``partition_moves``, on worker processes as in a build), then its moves
 bucketed by the partition of their child (``partition_buckets``, the spill's work). Measured
-per partition: seconds and CPU seconds of each step, the moves that stay in the level per
-board (they set the predecessor lists' and the spill's size) and the share of positions with
-an exit. From them, per board of the whole level: the moves step's core-hours, the scratch
-bytes at each phase of the build (the model of
-:func:`games.ayoayo.tablebase_partitions.disk_needed`, with the measured moves per board in
-place of its assumption) and, run on a level built here too (``--seeds 24``), how the sample
+per partition: the seconds of each step (and this process's CPU seconds over both), the moves
+per board that stay in the level (they set the predecessor lists' and the spill's size) and
+the share of positions with an exit. From them, for the whole level: the moves step's seconds
+and core-hours, the scratch bytes at each phase of the build
+(:func:`games.ayoayo.tablebase_partitions.scratch_phases`, with the measured moves per board
+in place of its assumption) and, run on a level built here too (``--seeds 24``), how the sample
 compares with that build's record. The solve is not sampled: its rounds cross every partition,
 so it runs on a whole level or not at all; its cost is the plan's (``tablebase plan``).
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import shutil
 import sys
 import tempfile
@@ -78,12 +77,6 @@ def lower_levels(directory: Path, seeds: int) -> dict[int, np.ndarray]:
     for n in levels_up_to(seeds - 4):
         lower[n] = read_level(level_path(directory, n), seeds=n).values
     return lower
-
-
-def cpu_seconds() -> float:
-    """CPU seconds of this process and its finished children (the workers, once closed)."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    return own.ru_utime + own.ru_stime
 
 
 def sample(args: argparse.Namespace) -> dict[str, Any]:
