@@ -46,7 +46,12 @@ from games.ayoayo.native_partitions import (
 )
 from games.ayoayo.native_tablebase import KERNEL, LowerLevels
 from games.ayoayo.tablebase_build import NO_EXIT
-from games.ayoayo.tablebase_files import level_path, read_build_record, read_level
+from games.ayoayo.tablebase_files import (
+    TablebaseFileError,
+    level_path,
+    read_build_record,
+    read_level,
+)
 from games.ayoayo.tablebase_index import board_count, level_size, levels_up_to, splits
 from games.ayoayo.tablebase_partitions import Scratch, parse_size, scratch_phases
 from solver.workers import WorkerPool
@@ -81,12 +86,23 @@ def lower_levels(directory: Path, seeds: int) -> dict[int, np.ndarray]:
 
 def sample(args: argparse.Namespace) -> dict[str, Any]:
     seeds = args.seeds
-    memory = parse_size(args.memory)
+    try:
+        memory = parse_size(args.memory)
+    except ValueError as e:
+        raise SystemExit(f"--memory: {e}") from None
     root = Path(args.scratch or tempfile.mkdtemp(prefix="tablebase-sample-"))
     layout = PartitionedBuilder(root, memory=memory, partition=args.partition).layout(seeds)
+    if not 1 <= args.partitions <= layout.parts:
+        raise SystemExit(
+            f"--partitions {args.partitions}: level {seeds} has {layout.parts} partitions "
+            f"under this budget; give 1 to {layout.parts}"
+        )
     chosen = sorted(random.Random(args.seed).sample(range(layout.parts), args.partitions))
     began = time.perf_counter()
-    below = LowerLevels(seeds, lower_levels(args.dir, seeds))
+    try:
+        below = LowerLevels(seeds, lower_levels(args.dir, seeds))
+    except TablebaseFileError as e:
+        raise SystemExit(f"level {seeds} is sampled on the levels below it: {e}") from None
     loaded = time.perf_counter() - began
     scratch = Scratch(root / f"sample-{seeds:02d}", layout)
     cms = len(splits(seeds))

@@ -45,3 +45,24 @@ def test_sampled_partitions_of_level_12(tmp_path: Path, capsys: pytest.CaptureFi
     assert figures["whole_level"]["moves_core_hours"] > 0
     assert not list((tmp_path / "s").iterdir())
     assert "moves a board" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["--partitions", "0"], "give 1 to"),
+        (["--partitions", "99999"], "give 1 to"),
+        (["--memory", "lots"], "--memory: 'lots' is not a size"),
+    ],
+)
+def test_bad_arguments_are_named(tmp_path: Path, argv: list[str], error: str) -> None:
+    """A count of partitions the level does not have, or a budget that is not a size, is one
+    line naming it and what is valid, before any level is read."""
+    with pytest.raises(SystemExit, match=error):
+        sample_bench.main(["--seeds", "12", "--dir", str(tmp_path), *argv])
+
+
+def test_missing_lower_levels_are_named(tmp_path: Path) -> None:
+    """Sampling a level whose lower levels are not in ``--dir`` says which file is missing."""
+    with pytest.raises(SystemExit, match=r"ayoayo-00\.tb"):
+        sample_bench.main(["--seeds", "12", "--dir", str(tmp_path), "--partition", "16384"])
