@@ -21,6 +21,7 @@ from __future__ import annotations
 __all__ = [
     "AgentError",
     "CapabilityError",
+    "CertificateError",
     "CycleError",
     "GameError",
     "GraphvizFailedError",
@@ -169,6 +170,14 @@ class GraphvizNotFoundError(VizError, RuntimeError):
 
 class GraphvizFailedError(VizError, RuntimeError):
     """Graphviz's ``dot`` program ran and failed (the message quotes the start of its stderr)."""
+
+
+# -- proofs --------------------------------------------------------------------------------------
+
+
+class CertificateError(GameError, ValueError):
+    """A proof certificate that does not prove what it claims: unreadable, of another game, or
+    with a move, a leaf or a cycle that does not hold (the message names the position)."""
 
 
 # -- output files ---------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ __all__ = [
     "HasKey",
     "HasPlayerNames",
     "HasPositionFields",
+    "HasProofSearch",
     "HasPseudoActions",
     "HasRender",
     "HasScore",
@@ -333,6 +334,45 @@ class GuidingOracle(Protocol):
     def __call__(self, state: Any) -> float | None: ...
 
     def preferred_action(self, state: Any) -> Any: ...
+
+
+@runtime_checkable
+class ProofSearch(Protocol):
+    """Settles exact values by proof (only what it proved, never a horizon's guess).
+
+    ``value(state, guess=, time_limit=)`` gives the bounds proved (``lower``, ``upper``,
+    ``value`` when they meet, ``nodes``, ``seconds``, ``depth``); ``certificate(state, result)``
+    the two solution graphs of a proved value (:class:`solver.certificate.Certificate`), which
+    :func:`solver.certificate.verify` checks with the rules alone; ``save()`` writes its
+    checkpoint now.
+    """
+
+    def value(
+        self, state: Any, *, guess: int | None = None, time_limit: float | None = None
+    ) -> Any: ...
+
+    def certificate(self, state: Any, result: Any) -> Any: ...
+
+    def save(self) -> None: ...
+
+
+@runtime_checkable
+class HasProofSearch(Protocol):
+    """A proof search of the game's own (weak solving with certificates, see
+    docs/solving.md): ``prover(tablebase, ...)`` with an endgame tablebase's levels as exact
+    leaves (None: none), a table of ``table_size`` entries, ``progress`` told a line per settled
+    step, proved positions checkpointed in ``checkpoint`` (a folder) and read back from it,
+    ``stop`` asked between steps whether to stop."""
+
+    def prover(
+        self,
+        tablebase: EndgameTablebase | None,
+        *,
+        table_size: int | None = None,
+        progress: Callable[[str], None] | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> ProofSearch: ...
 
 
 @runtime_checkable

@@ -18,12 +18,19 @@ them as capabilities: :meth:`Ayoayo.tablebase` (``solver.game.HasTablebase``) an
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from games.ayoayo import accel
 from games.ayoayo.rules import AyoayoRules
 from games.ayoayo.tablebase import Tablebase
+from solver.errors import CapabilityError
+from solver.game import EndgameTablebase
 from solver.node_search import Limits, NodeSearch
 from solver.results import SearchRequest
+
+if TYPE_CHECKING:
+    from games.ayoayo.proof import Prover
 
 __all__ = ["Ayoayo"]
 
@@ -54,6 +61,40 @@ class Ayoayo(AyoayoRules):
             return None
         found: NodeSearch | None = kernel.compiled_search(self, request, limits)
         return found
+
+    def prover(
+        self,
+        tablebase: EndgameTablebase | None,
+        *,
+        table_size: int | None = None,
+        progress: Callable[[str], None] | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> Prover:
+        """The compiled proof search (:mod:`games.ayoayo.proof`), with the levels of
+        ``tablebase`` as exact leaves (``solver.game.HasProofSearch``).
+
+        Raises:
+            CapabilityError: numba is not installed or ``GAMESOLVER_NATIVE=0`` (the proof search
+                has no pure-Python twin: it would take hours where it takes seconds).
+        """
+        if accel.search_kernel() is None:
+            raise CapabilityError(
+                "proving Ayòayò needs the compiled kernel: install the 'fast' extra (numba) and "
+                "unset GAMESOLVER_NATIVE=0"
+            )
+        from games.ayoayo.proof import DEFAULT_TABLE, Prover
+
+        if tablebase is not None and not isinstance(tablebase, Tablebase):
+            raise CapabilityError(f"the proof search reads Ayòayò tablebases, not {tablebase!r}")
+        return Prover(
+            self,
+            tablebase,
+            table_size=DEFAULT_TABLE if table_size is None else table_size,
+            progress=progress,
+            checkpoint=checkpoint,
+            stop=stop,
+        )
 
     def compile_kernels(self) -> float | None:
         """Load the search's and the tablebase builder's kernels now, compiling them (once, in

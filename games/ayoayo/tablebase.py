@@ -41,7 +41,7 @@ The default directory is ``$GAMESOLVER_TABLEBASE_DIR`` if set, else
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -61,6 +61,7 @@ from games.ayoayo.tablebase_files import (
     TablebaseFileError,
     level_path,
     read_build_record,
+    read_header,
     read_level,
     verified_header,
 )
@@ -140,6 +141,37 @@ class Tablebase:
             if self._usable(n):
                 self._distances(n)
         return [self._refused[k] for k in sorted(self._refused)]
+
+    def lineages(self) -> dict[int, int]:
+        """The lineage of each level present and valid, by seeds (a CRC-32 that folds in the
+        level's values and every level below: what a proof certificate records)."""
+        return {n: read_header(level_path(self.directory, n), seeds=n).chain for n in self.levels}
+
+    def check_provenance(self, lines: Sequence[str]) -> list[str]:
+        """What is wrong with a proof certificate's ``tablebase`` lines here: each line is a
+        level and the lineage of the level file the proof used (:meth:`lineages`); one message
+        a level missing or of another build, naming it (empty: every level is the one used)."""
+        problems = []
+        have = self.lineages()
+        for line in lines:
+            try:
+                seeds_text, lineage_text = line.split()
+                seeds, lineage = int(seeds_text), int(lineage_text, 16)
+            except ValueError:
+                problems.append(f"bad tablebase line {line!r}: expected 'SEEDS LINEAGE'")
+                continue
+            if seeds not in have:
+                problems.append(
+                    f"the certificate needs tablebase level {seeds}, which {str(self.directory)!r}"
+                    f" lacks (levels there: {', '.join(map(str, have)) or 'none'}); build it "
+                    f"with `gamesolver tablebase build ayoayo --seeds {seeds}`"
+                )
+            elif have[seeds] != lineage:
+                problems.append(
+                    f"tablebase level {seeds} in {str(self.directory)!r} (lineage "
+                    f"{have[seeds]:08x}) is not the build the proof used ({lineage:08x})"
+                )
+        return problems
 
     def covered(self, seeds: int) -> str:
         """``"ok"``, ``"not built"`` (no file) or ``"damaged"`` (a file refused: see

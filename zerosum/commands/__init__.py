@@ -16,10 +16,12 @@ from zerosum.commands import (
     kernels,
     match,
     play,
+    prove,
     review,
     solve,
     tablebase,
     tree,
+    verify,
 )
 
 __all__ = ["COMMANDS"]
@@ -27,6 +29,8 @@ __all__ = ["COMMANDS"]
 COMMANDS: tuple[ModuleType, ...] = (
     games,
     solve,
+    prove,
+    verify,
     best,
     analyse,
     tree,

@@ -1,0 +1,420 @@
+"""Proving Ayòayò positions: exact values settled by proof, with certificates to check them.
+
+The proof search (:mod:`games.ayoayo.native_proof`, compiled) answers threshold tests, "can
+player 0 force at least ``x``?", with only what it has proved; :class:`Prover` deepens each
+test until it is settled, finds the value from two tests that meet (``>= v`` holds and
+``>= v + 1`` fails, starting from a guess, as MTD(f) does), and reads from its tables the two
+solution graphs of a certificate (:mod:`solver.certificate`). Tablebase levels present are
+exact leaves; a position repeated on a line is scored by the endless-play rule. docs/solving.md
+has the method, the argument for its soundness, the file format and the figures.
+
+>>> import tempfile
+>>> from games.ayoayo import Ayoayo
+>>> game = Ayoayo()
+>>> s = game.parse_state("[[0,0,1,2,0,0],[1,0,0,3,1,0]] captured 20,20")
+>>> Prover(game, None).value(s).value
+4
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Final
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from games.ayoayo import native_proof as K
+from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
+from games.ayoayo.native_rules import WIDTH
+from games.ayoayo.native_search import _levels
+from games.ayoayo.rules import AyoayoRules, AyoayoState
+from games.ayoayo.tablebase import Tablebase
+from solver.certificate import Certificate, Node, SolutionGraph
+from solver.errors import GameError
+
+__all__ = ["DEFAULT_TABLE", "ProofResult", "ProofStopped", "Prover", "TableFullError"]
+
+Array = npt.NDArray[np.int64]
+
+DEFAULT_TABLE: Final = 1 << 22
+"""Entries of each threshold's table (96 MB); ``--table`` sets another size."""
+
+BUDGET: Final = 1 << 16
+"""The first node budget between two returns to Python (then sized to ~50 ms of search)."""
+
+CHECKPOINT_SECONDS: Final = 60.0
+"""How often a long proof saves its proved positions (and when it stops)."""
+
+
+class ProofStopped(GameError):
+    """A proof stopped by its time limit before it settled; what it proved so far is kept."""
+
+
+class TableFullError(GameError, MemoryError):
+    """A proof's table has no room for more proved positions: run again with a larger one."""
+
+
+@attrs.frozen
+class ProofResult:
+    """What a proof settled about a position, player 0's view.
+
+    Attributes:
+        lower: the largest ``x`` proved with ``value >= x`` (None: none yet).
+        upper: the smallest ``y`` proved with ``value <= y``.
+        nodes: positions the search visited.
+        seconds: the time it took.
+        depth: the deepest iteration any test needed.
+    """
+
+    lower: int | None
+    upper: int | None
+    nodes: int
+    seconds: float
+    depth: int
+
+    @property
+    def value(self) -> int | None:
+        """The exact value, when both bounds meet."""
+        return self.lower if self.lower is not None and self.lower == self.upper else None
+
+
+def _mover_threshold(mover: int, x: int) -> int:
+    """The kernel's threshold for the mover, for "player 0 gets at least ``x``"."""
+    return x if mover == 0 else 1 - x
+
+
+class Prover:
+    """Threshold tests and exact values proved with the compiled proof search.
+
+    Args:
+        game: the rules (formats, moves for the certificate).
+        tablebase: levels used as exact leaves (None: none).
+        table_size: entries of each threshold's table.
+        progress: told a line per settled iteration (None: silent).
+        checkpoint: a folder where proved positions are saved every minute and when a proof
+            stops, and read back when the same proof starts again (None: no checkpoints).
+        stop: asked between two kernel calls whether to stop now (Ctrl-C is raised there too).
+    """
+
+    def __init__(
+        self,
+        game: AyoayoRules,
+        tablebase: Tablebase | None,
+        *,
+        table_size: int = DEFAULT_TABLE,
+        progress: Callable[[str], None] | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> None:
+        self.game = game
+        self.tablebase = tablebase
+        self.levels, self.lookup, tb_max = _levels(tablebase)
+        self.tb_max = int(tb_max)
+        self.table_size = table_size
+        self.progress = progress
+        self.checkpoint = None if checkpoint is None else Path(checkpoint)
+        self.stop = stop
+        self.tables: dict[int, Array] = {}
+        self.bs, self.pk, self.orders, self.kids = K.new_stacks()
+        self.st = np.zeros(K.N_STATS, np.int64)
+        self.nodes = 0
+        self.depth = 0
+        self._saved = time.monotonic()
+
+    # ---- tables and checkpoints ---------------------------------------------------------------
+
+    def lineage(self) -> str:
+        """What the tablebase levels used are, for checkpoints' names (levels and checksums)."""
+        if self.tablebase is None:
+            return "none"
+        return ",".join(f"{n}:{c:08x}" for n, c in self.tablebase.lineages().items())
+
+    def _checkpoint_file(self, x: int) -> Path | None:
+        if self.checkpoint is None:
+            return None
+        name = hashlib.sha256(f"{self.lineage()}|{x}".encode()).hexdigest()[:16]
+        return self.checkpoint / f"proof-{name}.npy"
+
+    def table(self, x: int) -> Array:
+        """The table of the test ``value >= x`` (made, and filled from its checkpoint, once)."""
+        found = self.tables.get(x)
+        if found is None:
+            found = K.new_table(self.table_size)
+            path = self._checkpoint_file(x)
+            if path is not None and path.exists():
+                try:
+                    rows = np.load(path, allow_pickle=False)
+                except (OSError, ValueError):
+                    rows = None  # an unreadable checkpoint is only lost time
+                if rows is not None and rows.ndim == 2 and rows.shape[1] == 3:
+                    K.restore(found, rows.astype(np.int64), self.st)
+                    self._say(f"resumed {len(rows):,} proved positions from {path}")
+            self.tables[x] = found
+        return found
+
+    def save(self) -> None:
+        """Write every table's proved positions to the checkpoint folder (atomically)."""
+        if self.checkpoint is None:
+            return
+        self.checkpoint.mkdir(parents=True, exist_ok=True)
+        for x, tk in self.tables.items():
+            path = self._checkpoint_file(x)
+            assert path is not None
+            temporary = path.with_name(path.name + ".tmp")
+            with open(temporary, "wb") as out:
+                np.save(out, K.proved_rows(tk), allow_pickle=False)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, path)
+        self._saved = time.monotonic()
+
+    def _say(self, line: str) -> None:
+        if self.progress is not None:
+            self.progress(line)
+
+    # ---- one threshold test ------------------------------------------------------------------
+
+    def _load_line(self, line: Sequence[AyoayoState], state: AyoayoState) -> int:
+        if len(line) + 2 >= K.MAX_PLY:
+            raise GameError(f"a line of {len(line)} plies is longer than the proof search holds")
+        for i, s in enumerate(line):
+            self.bs[i, :15] = s
+            self.pk[i] = K.key_of(self.bs[i])
+        ply = len(line)
+        self.bs[ply, :15] = state
+        return ply
+
+    def holds(
+        self,
+        state: AyoayoState,
+        x: int,
+        *,
+        line: Sequence[AyoayoState] = (),
+        deadline: float | None = None,
+    ) -> bool:
+        """Whether player 0 can force at least ``x`` from ``state`` (proved either way).
+
+        ``line``: the positions that led to ``state`` (their repetitions are leaves).
+
+        Raises:
+            ProofStopped: the deadline came first.
+            TableFullError: the table filled before the test settled.
+        """
+        try:
+            return self._deepen(state, x, line, deadline)
+        except KeyboardInterrupt:
+            self.save()  # Ctrl-C: what was proved so far is kept for the next run
+            raise
+
+    def _deepen(
+        self, state: AyoayoState, x: int, line: Sequence[AyoayoState], deadline: float | None
+    ) -> bool:
+        tk = self.table(x)
+        st = self.st
+        mover = state[14]
+        t = _mover_threshold(mover, x)
+        st[K.TB_MAX] = self.tb_max
+        budget = BUDGET
+        began = time.perf_counter()
+        start_nodes = self.nodes
+        for depth in range(1, K.MAX_PLY - len(line) - 1):
+            st[K.GEN] += 1
+            full = int(st[K.TABLE_FULL])
+            while True:
+                ply = self._load_line(line, state)
+                st[K.NODES] = 0
+                st[K.STOP_AT] = budget
+                st[K.STOPPED] = 0
+                tick = time.perf_counter()
+                r = int(
+                    K.prove(
+                        self.bs,
+                        self.pk,
+                        self.orders,
+                        self.kids,
+                        np.int64(ply),
+                        np.int64(depth),
+                        np.int64(t),
+                        tk,
+                        st,
+                        self.levels,
+                        self.lookup,
+                    )
+                )
+                spent = time.perf_counter() - tick
+                self.nodes += int(st[K.NODES])
+                if not st[K.STOPPED]:
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    self.save()
+                    raise ProofStopped(f"stopped at depth {depth} of the test >= {x}")
+                if self.stop is not None and self.stop():
+                    self.save()
+                    raise KeyboardInterrupt
+                if time.monotonic() - self._saved >= CHECKPOINT_SECONDS:
+                    self.save()
+                budget = int(min(max(int(st[K.NODES]) / max(spent, 1e-4) * 0.05, 4096), 1 << 22))
+            self.depth = max(self.depth, depth)
+            status = r & 3
+            if status != K.UNKNOWN:
+                rate = (self.nodes - start_nodes) / max(time.perf_counter() - began, 1e-9)
+                self._say(
+                    f"value >= {x}: {'holds' if (status == K.PROVED) == (mover == 0) else 'fails'}"
+                    f" (depth {depth}, {self.nodes - start_nodes:,} nodes, "
+                    f"{rate / 1e6:.2f} M nodes/s)"
+                )
+                return (status == K.PROVED) == (mover == 0)
+            if st[K.TABLE_FULL] > full:
+                raise TableFullError(
+                    f"the proof's table ({len(tk):,} entries) is full of proved positions; "
+                    "run again with a larger --table"
+                )
+        raise GameError(f"the test >= {x} did not settle within {K.MAX_PLY} plies")
+
+    # ---- exact values ------------------------------------------------------------------------
+
+    def value(
+        self,
+        state: AyoayoState,
+        *,
+        guess: int | None = None,
+        time_limit: float | None = None,
+    ) -> ProofResult:
+        """The exact value of ``state`` proved, from ``guess`` (default: the seeds captured so
+        far), two tests at a time; on a time limit, the bounds proved so far."""
+        began = time.perf_counter()
+        nodes0 = self.nodes
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        low, high = -TOTAL_SEEDS, TOTAL_SEEDS  # proved: low <= value <= high
+        x = self.guess(state) if guess is None else int(guess)
+        step = 1
+        try:
+            while low < high:
+                x = min(max(x, low + 1), high)
+                if self.holds(state, x, deadline=deadline):
+                    low = x
+                    x = x + step if high == TOTAL_SEEDS else (low + high + 1) // 2
+                else:
+                    high = x - 1
+                    x = x - 4 if low == -TOTAL_SEEDS else (low + high + 1) // 2
+                step = 4
+        except ProofStopped:
+            pass
+        return ProofResult(
+            None if low == -TOTAL_SEEDS else low,
+            None if high == TOTAL_SEEDS else high,
+            self.nodes - nodes0,
+            time.perf_counter() - began,
+            self.depth,
+        )
+
+    def guess(self, state: AyoayoState) -> int:
+        """A first value to test: a short alpha-beta search's (the tablebase probed in it)."""
+        from solver.engine import search  # the driver, only for this guess
+
+        return int(search(self.game, state, depth=8, oracle=self.tablebase).value)
+
+    # ---- certificates ------------------------------------------------------------------------
+
+    def graph(self, root: AyoayoState, x: int, side: str) -> SolutionGraph:
+        """The solution graph of ``value >= x`` (``side="lower"``) or of ``value <= x - 1``
+        (``"upper"``), read from the test's table, re-proving positions it did not keep."""
+        game = self.game
+        prover = 0 if side == "lower" else 1
+        tk = self.table(x)
+        index: dict[AyoayoState, int] = {}
+        nodes: list[Node | None] = []
+        line: list[AyoayoState] = []
+        fmt = game.format_state
+        board = np.zeros(WIDTH, np.int64)
+
+        def reserve(s: AyoayoState) -> tuple[int, bool]:
+            found = index.get(s)
+            if found is not None:
+                return found, False
+            index[s] = len(nodes)
+            nodes.append(None)
+            return len(nodes) - 1, True
+
+        def expand(i: int, s: AyoayoState) -> list[tuple[int, AyoayoState]]:
+            """Fill node ``i``; the children reserved here, to expand next."""
+            key = fmt(s)
+            c0, c1 = s[12], s[13]
+            if c0 > WIN_THRESHOLD or c1 > WIN_THRESHOLD or game.is_terminal(s):
+                nodes[i] = Node(key, "terminal", value=Fraction(game.utility(s)))
+                return []
+            seeds = TOTAL_SEEDS - c0 - c1
+            if self.tablebase is not None and seeds <= self.tb_max:
+                known = self.tablebase.probe(s)
+                if known is not None:
+                    nodes[i] = Node(key, "tablebase", value=Fraction(known))
+                    return []
+            mover = s[14]
+            if mover == prover:
+                board[:15] = s
+                info = int(K.entry(tk, board))
+                status, move = info & 3, (info >> 10) & 7
+                wins = status == K.PROVED  # the mover (the prover) reaches the threshold
+                if not (wins and move < 6):
+                    if self.holds(s, x, line=line) != (prover == 0):
+                        raise GameError(
+                            f"the proof of {fmt(root)} could not be read back at {key!r}"
+                        )
+                    move = int(self.st[K.MOVE])
+                child = game.result(s, move)
+                c, new = reserve(child)
+                nodes[i] = Node(key, "move", action=str(move), children=(c,))
+                return [(c, child)] if new else []
+            kids = []
+            todo = []
+            for a in game.actions(s):
+                child = game.result(s, a)
+                c, new = reserve(child)
+                kids.append(c)
+                if new:
+                    todo.append((c, child))
+            nodes[i] = Node(key, "all", children=tuple(kids))
+            return todo
+
+        first, _ = reserve(root)
+        stack = [(root, iter(expand(first, root)))]
+        line.append(root)
+        while stack:
+            _, pending = stack[-1]
+            step = next(pending, None)
+            if step is None:
+                stack.pop()
+                line.pop()
+                continue
+            c, child = step
+            stack.append((child, iter(expand(c, child))))
+            line.append(child)
+        assert all(n is not None for n in nodes)
+        return SolutionGraph(side, Fraction(x if side == "lower" else x - 1), tuple(nodes))  # type: ignore[arg-type]
+
+    def certificate(self, root: AyoayoState, result: ProofResult) -> Certificate:
+        """Both solution graphs of a proved value (``result`` from :meth:`value`)."""
+        v = result.value
+        if v is None:
+            raise GameError("only a proved exact value has a certificate")
+        graphs = (self.graph(root, v, "lower"), self.graph(root, v + 1, "upper"))
+        used = sorted(
+            {
+                TOTAL_SEEDS - sum(self.game.parse_state(n.position)[12:14])
+                for g in graphs
+                for n in g.nodes
+                if n.kind == "tablebase"
+            }
+        )
+        lineages = {} if self.tablebase is None else self.tablebase.lineages()
+        provenance = tuple(f"{n} {lineages[n]:08x}" for n in used)
+        return Certificate(
+            self.game.name, self.game.format_state(root), Fraction(v), provenance, graphs
+        )

@@ -1,0 +1,184 @@
+"""``gamesolver prove``: a position's exact value settled by proof, and its certificate.
+
+For a game with a proof search (:class:`solver.game.HasProofSearch`): the value proved from
+both sides (what player 1 can force and what player 2 can hold), each first move's value with
+``--moves``, and a certificate (:mod:`solver.certificate`) that ``gamesolver verify`` checks
+with the rules alone. Proved positions are checkpointed in the user cache directory, so a
+proof stopped by Ctrl-C, ``--time`` or a kill goes on from there when run again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+from solver.certificate import write_certificate
+from solver.errors import CapabilityError
+from solver.game import HasProofSearch, format_action, format_state
+from solver.quoting import quote
+from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io
+from zerosum.options import (
+    checked_output,
+    extra_fields,
+    game_arguments,
+    load,
+    position,
+    position_argument,
+    positive_float,
+    positive_int,
+)
+from zerosum.report import board_lines, outcome
+from zerosum.tablebases import open_tablebase, tablebase_arguments
+
+NAME = "prove"
+ALIASES: tuple[str, ...] = ()
+HELP = "prove a position's exact value (weak solving) and write a certificate"
+
+MAX_TABLE = 1 << 30
+"""The largest --table (24 GB): a larger one would not fit this kind of machine."""
+
+
+def proofs_directory() -> Path:
+    """Where certificates and checkpoints go by default: ``gamesolver/proofs`` in the user
+    cache directory (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
+    cache = os.environ.get("XDG_CACHE_HOME")
+    base = Path(cache).expanduser() if cache else Path.home() / ".cache"
+    return base / "gamesolver" / "proofs"
+
+
+def add_arguments(prove: argparse.ArgumentParser) -> None:
+    """The options of ``gamesolver prove``."""
+    game_arguments(prove)
+    position_argument(prove)
+    extra_fields(prove)
+    prove.add_argument("--time", "-t", type=positive_float, metavar="S", help="stop after S s")
+    prove.add_argument(
+        "--moves", action="store_true", help="also prove each legal move's exact value"
+    )
+    prove.add_argument(
+        "--out",
+        "-o",
+        metavar="FILE",
+        help="write the certificate to FILE (default: a file named after the position in "
+        f"{proofs_directory()})",
+    )
+    prove.add_argument("--force", "-f", action="store_true", help="replace an existing --out")
+    prove.add_argument(
+        "--table",
+        type=positive_int,
+        metavar="N",
+        help="entries of each threshold's table (default 4,194,304: 96 MB)",
+    )
+    prove.add_argument(
+        "--no-checkpoint",
+        action="store_true",
+        help="neither read nor write the checkpoint of proved positions",
+    )
+    tablebase_arguments(prove)
+    prove.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _prover_of(game: Any) -> Any:
+    """The game's ``prover`` factory.
+
+    Raises:
+        CapabilityError: the game has no proof search.
+    """
+    if not isinstance(game, HasProofSearch):
+        raise CapabilityError(
+            f"{game.name!r} has no proof search; `gamesolver solve {game.name}` proves every "
+            "reachable state's value of a small game"
+        )
+    return game.prover
+
+
+def _default_out(game: Any, state: Any) -> Path:
+    digest = hashlib.sha256(format_state(game, state).encode()).hexdigest()[:12]
+    return proofs_directory() / f"{game.name}-{digest}.cert.gz"
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    """``gamesolver prove``: the value proved, each move's with ``--moves``, the certificate."""
+    game = load(args)
+    state = position(game, args)
+    make_prover = _prover_of(game)
+    if game.is_terminal(state):
+        io.print(f"the game is over: {outcome(game, game.utility(state))}")
+        return EXIT_OK
+    if args.table is not None and args.table > MAX_TABLE:
+        raise CapabilityError(f"--table {args.table:,} is too large; at most {MAX_TABLE:,}")
+    out = args.out if args.out is not None else str(_default_out(game, state))
+    if args.out is None:
+        proofs_directory().mkdir(parents=True, exist_ok=True)
+    checked_output(out, "--out", args.force or args.out is None)
+    tablebase = open_tablebase(game, args, io.warn)
+    checkpoint = None if args.no_checkpoint else proofs_directory() / "checkpoints"
+    say = None if args.json else (lambda line: io.print(f"  {line}"))
+    prover = make_prover(tablebase, table_size=args.table, progress=say, checkpoint=checkpoint)
+    if not args.json:
+        for line in board_lines(game, state):
+            io.print(line)
+        io.print()
+        levels = "none" if tablebase is None else ", ".join(map(str, tablebase.levels))
+        io.print(f"proving (tablebase levels: {levels})")
+    try:
+        result = prover.value(state, time_limit=args.time)
+    except KeyboardInterrupt:
+        prover.save()
+        raise
+    moves: dict[str, Any] = {}
+    if args.moves and result.value is not None:
+        for action in game.actions(state):
+            child = game.result(state, action)
+            if game.is_terminal(child):
+                moves[format_action(game, state, action)] = game.utility(child)
+                continue
+            found = prover.value(child, guess=result.value)
+            moves[format_action(game, state, action)] = found.value
+    digest = None
+    size = None
+    if result.value is not None:
+        cert = prover.certificate(state, result)
+        digest = write_certificate(out, cert)
+        size = Path(out).stat().st_size
+    if args.json:
+        io.json(
+            {
+                "game": game.name,
+                "position": format_state(game, state),
+                "value": result.value,
+                "lower": result.lower,
+                "upper": result.upper,
+                "outcome": None if result.value is None else outcome(game, result.value),
+                "moves": moves or None,
+                "nodes": result.nodes,
+                "seconds": round(result.seconds, 6),
+                "depth": result.depth,
+                "certificate": out if digest else None,
+                "certificate_bytes": size,
+                "sha256": digest,
+            }
+        )
+        return EXIT_OK if result.value is not None else EXIT_GAME_ERROR
+    io.print()
+    rate = result.nodes / max(result.seconds, 1e-9)
+    if result.value is None:
+        low = "nothing" if result.lower is None else f"value >= {result.lower}"
+        high = "nothing" if result.upper is None else f"value <= {result.upper}"
+        io.print(f"not settled: proved {low} and {high} ({result.nodes:,} nodes)")
+        io.print("run again (without --time, or longer) to go on from the checkpoint")
+        return EXIT_GAME_ERROR
+    io.print(f"solved: {outcome(game, result.value)} (value {result.value}, proved both ways)")
+    for name, value in moves.items():
+        said = "not settled" if value is None else f"{value}: {outcome(game, value)}"
+        io.print(f"  move {name}: {said}")
+    io.print(
+        f"{result.nodes:,} nodes in {result.seconds:.2f} s ({rate / 1e6:.2f} M nodes/s), "
+        f"deepest iteration {result.depth}"
+    )
+    io.print(f"certificate: {out} ({size:,} bytes, sha256 {digest})")
+    io.print(f"check it with: gamesolver verify {quote(out)}")
+    return EXIT_OK
