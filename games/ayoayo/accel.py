@@ -20,7 +20,7 @@ from games.ayoayo import jit_cache
 if TYPE_CHECKING:
     from games.ayoayo.tablebase_build import LevelKernel
 
-__all__ = ["compile_kernels", "enabled", "level_kernel", "search_kernel"]
+__all__ = ["compile_kernels", "enabled", "level_kernel", "proof_kernel", "search_kernel"]
 
 
 def enabled() -> bool:
@@ -40,7 +40,13 @@ def _ready(group: str) -> tuple[ModuleType, ModuleType] | None:
     compiled, in one step: :func:`games.ayoayo.native_jit.ready`); None when not to be used."""
     if not enabled():
         return None
-    from games.ayoayo import native_jit, native_rules, native_search, native_tablebase  # noqa: F401
+    from games.ayoayo import (  # noqa: F401 (each module registers its group's warm-up)
+        native_jit,
+        native_proof,
+        native_rules,
+        native_search,
+        native_tablebase,
+    )
 
     native_jit.ready(group)
     return native_search, native_tablebase
@@ -51,6 +57,16 @@ def search_kernel() -> ModuleType | None:
     used."""
     modules = _ready("search")
     return None if modules is None else modules[0]
+
+
+def proof_kernel() -> ModuleType | None:
+    """The compiled proof search (:mod:`games.ayoayo.native_proof`), loaded, or None when not
+    to be used."""
+    if _ready("proof") is None:
+        return None
+    from games.ayoayo import native_proof
+
+    return native_proof
 
 
 def level_kernel() -> LevelKernel | None:
@@ -66,6 +82,12 @@ def compile_kernels() -> float | None:
     (0.0 when all came from the cache), or None when the kernels are not to be used."""
     if not enabled():
         return None
-    from games.ayoayo import native_jit, native_rules, native_search, native_tablebase  # noqa: F401
+    from games.ayoayo import (  # noqa: F401 (each module registers its group's warm-up)
+        native_jit,
+        native_proof,
+        native_rules,
+        native_search,
+        native_tablebase,
+    )
 
     return sum(native_jit.ready(group) for group in native_jit.GROUPS)

@@ -78,7 +78,7 @@ class Ayoayo(AyoayoRules):
             CapabilityError: numba is not installed or ``GAMESOLVER_NATIVE=0`` (the proof search
                 has no pure-Python twin: it would take hours where it takes seconds).
         """
-        if accel.search_kernel() is None:
+        if accel.search_kernel() is None or accel.proof_kernel() is None:
             raise CapabilityError(
                 "proving Ayòayò needs the compiled kernel: install the 'fast' extra (numba) and "
                 "unset GAMESOLVER_NATIVE=0"

@@ -44,9 +44,9 @@ __all__ = ["GROUPS", "cache_directory", "compiled", "kernel", "ready", "store_or
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-GROUPS: Final = ("search", "rules", "tablebase")
+GROUPS: Final = ("search", "rules", "tablebase", "proof")
 """The groups of entry points: the search's, the rules' own (which the search and the builder
-inline; loaded only by those who call them) and the tablebase builder's."""
+inline; loaded only by those who call them), the tablebase builder's and the proof search's."""
 
 _PACKAGE: Final = __name__.rsplit(".", 1)[0]
 

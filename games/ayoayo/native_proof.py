@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
-from games.ayoayo.native_jit import kernel
+from games.ayoayo.native_jit import kernel, warm_up
 from games.ayoayo.native_rules import WIDTH, is_terminal_with, play_with
 from games.ayoayo.native_search import NOT_COVERED, _tablebase_value
 
@@ -376,3 +376,21 @@ def new_stacks() -> tuple[Array, Array, Array, Array]:
         np.zeros((MAX_PLY + 2, 12), np.int64),
         np.zeros((MAX_PLY + 2, 6, 16), np.int64),
     )
+
+
+@warm_up("proof")
+def _warm_up() -> None:
+    """Call the proof search's entry points once (a shallow test of the start)."""
+    from games.ayoayo.native_search import _levels
+
+    bs, pk, orders, kids = new_stacks()
+    bs[0, :12] = 4
+    st = np.zeros(N_STATS, np.int64)
+    st[TB_MAX] = -1
+    st[STOP_AT] = 1 << 40
+    tk = new_table(64)
+    levels, lookup, _ = _levels(None)
+    prove(bs, pk, orders, kids, np.int64(0), np.int64(2), np.int64(0), tk, st, levels, lookup)
+    restore(tk, proved_rows(tk), st)
+    entry(tk, bs[0])
+    key_of(bs[0])

@@ -39,7 +39,7 @@ from games.ayoayo.tablebase import Tablebase
 from solver.certificate import Certificate, Node, SolutionGraph
 from solver.errors import GameError
 
-__all__ = ["DEFAULT_TABLE", "ProofResult", "ProofStopped", "Prover", "TableFullError"]
+__all__ = ["DEFAULT_TABLE", "ProofResult", "ProofStopped", "Prover"]
 
 Array = npt.NDArray[np.int64]
 
@@ -55,10 +55,6 @@ CHECKPOINT_SECONDS: Final = 60.0
 
 class ProofStopped(GameError):
     """A proof stopped by its time limit before it settled; what it proved so far is kept."""
-
-
-class TableFullError(GameError, MemoryError):
-    """A proof's table has no room for more proved positions: run again with a larger one."""
 
 
 @attrs.frozen
@@ -127,6 +123,7 @@ class Prover:
         self.nodes = 0
         self.depth = 0
         self._saved = time.monotonic()
+        self._warned_full = False
 
     # ---- tables and checkpoints ---------------------------------------------------------------
 
@@ -205,7 +202,6 @@ class Prover:
 
         Raises:
             ProofStopped: the deadline came first.
-            TableFullError: the table filled before the test settled.
         """
         try:
             return self._deepen(state, x, line, deadline)
@@ -226,7 +222,6 @@ class Prover:
         start_nodes = self.nodes
         for depth in range(1, K.MAX_PLY - len(line) - 1):
             st[K.GEN] += 1
-            full = int(st[K.TABLE_FULL])
             while True:
                 ply = self._load_line(line, state)
                 st[K.NODES] = 0
@@ -263,6 +258,12 @@ class Prover:
                 budget = int(min(max(int(st[K.NODES]) / max(spent, 1e-4) * 0.05, 4096), 1 << 22))
             self.depth = max(self.depth, depth)
             status = r & 3
+            if st[K.TABLE_FULL] and not self._warned_full:
+                self._warned_full = True
+                self._say(
+                    f"the table ({len(tk):,} entries) is full of proved positions: the proof "
+                    "goes on without keeping new ones (slower); a larger --table helps"
+                )
             if status != K.UNKNOWN:
                 rate = (self.nodes - start_nodes) / max(time.perf_counter() - began, 1e-9)
                 self._say(
@@ -271,11 +272,6 @@ class Prover:
                     f"{rate / 1e6:.2f} M nodes/s)"
                 )
                 return (status == K.PROVED) == (mover == 0)
-            if st[K.TABLE_FULL] > full:
-                raise TableFullError(
-                    f"the proof's table ({len(tk):,} entries) is full of proved positions; "
-                    "run again with a larger --table"
-                )
         raise GameError(f"the test >= {x} did not settle within {K.MAX_PLY} plies")
 
     # ---- exact values ------------------------------------------------------------------------

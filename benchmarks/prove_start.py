@@ -1,0 +1,153 @@
+"""Proving Ayòayò's start: the proof's cost with tablebase levels up to each height, against
+``analyse``'s node rate, the certificate's size and how long checking it takes.
+
+Usage (from the project root; levels built in ``--dir``, by default the user cache)::
+
+    .venv/bin/python benchmarks/prove_start.py --caps 20 16 12 --rounds 3 \\
+        --json docs/data/proof-start.json
+
+For each cap (the highest tablebase level the proof may use) and round, in turns (the
+machine's load drifts): the start's value proved from scratch (a fresh table; the engine's
+short guess included), its nodes and seconds, the certificate written and then checked by
+``solver.certificate.verify`` with the rules and the tablebase alone. Beside it, each round,
+``analyse``'s search of the start for the same seconds (the same levels probed in its
+kernel) gives the node rate the proof search is held against. Medians and ranges are printed
+and kept in the JSON record. Also: each first move's exact value, proved with the top cap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the project root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.ayoayo import Ayoayo
+from games.ayoayo.proof import Prover
+from games.ayoayo.tablebase import Tablebase
+from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
+from solver.certificate import read_certificate, verify, write_certificate
+from solver.engine import search
+
+
+def capped(game: Ayoayo, source: Tablebase, cap: int, into: Path) -> Tablebase:
+    """The levels of ``source`` up to ``cap`` only (links in ``into``)."""
+    into.mkdir(parents=True, exist_ok=True)
+    for n in source.levels:
+        if n <= cap:
+            for kind in (VALUES, DISTANCES):
+                path = level_path(source.directory, n, kind)
+                link = level_path(into, n, kind)
+                if path.exists() and not link.exists():
+                    os.symlink(path, link)
+    return game.tablebase(into)
+
+
+def one_round(game: Ayoayo, tablebase: Tablebase, scratch: Path) -> dict[str, Any]:
+    start = game.initial_state()
+    prover = Prover(game, tablebase)
+    began = time.perf_counter()
+    result = prover.value(start)
+    proof_seconds = time.perf_counter() - began
+    began = time.perf_counter()
+    cert = prover.certificate(start, result)
+    extract_seconds = time.perf_counter() - began
+    path = scratch / "start.cert.gz"
+    digest = write_certificate(path, cert)
+    began = time.perf_counter()
+    checked = verify(
+        game, read_certificate(path), oracle=tablebase, check_provenance=tablebase.check_provenance
+    )
+    verify_seconds = time.perf_counter() - began
+    engine = search(game, start, time_limit=max(proof_seconds, 0.5), oracle=tablebase)
+    return {
+        "value": result.value,
+        "nodes": result.nodes,
+        "seconds": proof_seconds,
+        "depth": result.depth,
+        "rate": result.nodes / proof_seconds,
+        "extract_seconds": extract_seconds,
+        "certificate_bytes": path.stat().st_size,
+        "certificate_positions": checked.positions,
+        "leaves": dict(checked.leaves),
+        "cycles": checked.cycles,
+        "verify_seconds": verify_seconds,
+        "verified_value": None if checked.value is None else int(checked.value),
+        "sha256": digest,
+        "analyse_rate": engine.stats.nodes / engine.stats.seconds,
+        "analyse_depth": engine.depth,
+    }
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--caps", type=int, nargs="+", default=[20, 16, 12])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--dir", help="where the levels are (default: the user cache)")
+    parser.add_argument("--json", help="write the record here")
+    args = parser.parse_args(argv)
+    game = Ayoayo()
+    game.compile_kernels()
+    source = game.tablebase(args.dir)
+    missing = [c for c in args.caps if c not in source.levels]
+    if missing:
+        print(f"error: levels {missing} are not built in {source.directory}", file=sys.stderr)
+        return 2
+    record: dict[str, Any] = {"machine": f"{os.cpu_count()} cores", "load": os.getloadavg()}
+    runs: dict[int, list[dict[str, Any]]] = {c: [] for c in args.caps}
+    with tempfile.TemporaryDirectory() as scratch:
+        tables = {c: capped(game, source, c, Path(scratch) / f"cap-{c}") for c in args.caps}
+        for r in range(args.rounds):
+            for cap in args.caps if r % 2 == 0 else reversed(args.caps):
+                run = one_round(game, tables[cap], Path(scratch))
+                runs[cap].append(run)
+                print(
+                    f"round {r + 1} levels to {cap}: value {run['value']} in {run['seconds']:.2f} s"
+                    f" ({run['nodes']:,} nodes, {run['rate'] / 1e6:.2f} M/s; analyse "
+                    f"{run['analyse_rate'] / 1e6:.2f} M/s), certificate "
+                    f"{run['certificate_bytes']:,} bytes, {run['certificate_positions']:,} "
+                    f"positions, verified in {run['verify_seconds']:.2f} s",
+                    flush=True,
+                )
+        top = tables[max(args.caps)]
+        prover = Prover(game, top)
+        start = game.initial_state()
+        moves = {str(a): prover.value(game.result(start, a)).value for a in game.actions(start)}
+    record["load_after"] = os.getloadavg()
+    record["first_moves"] = moves
+    record["caps"] = {
+        str(cap): {
+            "runs": rs,
+            "seconds": summary([r["seconds"] for r in rs]),
+            "nodes": summary([r["nodes"] for r in rs]),
+            "rate_ratio": summary([r["rate"] / r["analyse_rate"] for r in rs]),
+            "verify_seconds": summary([r["verify_seconds"] for r in rs]),
+        }
+        for cap, rs in runs.items()
+    }
+    print("first moves:", moves)
+    for cap, data in record["caps"].items():
+        s, q = data["seconds"], data["rate_ratio"]
+        print(
+            f"levels to {cap}: {s['median']:.2f} s ({s['min']:.2f}-{s['max']:.2f}); node rate "
+            f"{q['median']:.2f}x analyse's ({q['min']:.2f}-{q['max']:.2f})"
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(record, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
