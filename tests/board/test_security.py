@@ -449,3 +449,82 @@ class TestNothingLeftRunning:
         assert "Traceback" not in log.read_text() and "KeyboardInterrupt" not in log.read_text()
         assert took < 1.0, (took, [pid for pid in left if alive(pid)])
         assert server < 2.0
+
+
+class InconsistentOracle:
+    """A tablebase whose entry for the position itself is damaged: it values the position 8
+    and every move from it 0, which no exact table can."""
+
+    levels = (0, 4)
+    directory = "/tables"
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+
+    def probe(self, state: Any) -> float | None:
+        return 8.0 if state == self.root else 0.0
+
+    def __call__(self, state: Any) -> float | None:
+        return self.probe(state)
+
+    def preferred_action(self, state: Any) -> Any:
+        return None
+
+
+class SentLines:
+    """A worker's pipe that keeps what is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[Any] = []
+
+    def send(self, message: Any) -> None:
+        self.sent.append(message)
+
+
+class TestDamagedTablebases:
+    def test_a_damaged_level_is_named_in_the_status_and_to_the_page(
+        self, tablebase_dir: str, tmp_path: Path
+    ) -> None:
+        """A truncated level file: ``/api/status`` and ``/api/games`` (the page shows it) say
+        which file is not used and why, instead of nothing."""
+        for entry in Path(tablebase_dir).iterdir():
+            if entry.is_file():
+                (tmp_path / entry.name).write_bytes(entry.read_bytes())
+        damaged = tmp_path / "ayoayo-04.tb"
+        damaged.write_bytes(damaged.read_bytes()[:100])
+        with LocalClient(create_app(BoardConfig(workers=1, tablebase_dir=str(tmp_path)))) as own:
+            warnings = own.get("/api/status").json()["warnings"]
+            assert own.get("/api/games").json()["warnings"] == warnings
+        assert len(warnings) == 1 and "ayoayo-04.tb" in warnings[0]
+        assert warnings[0].startswith("warning: tablebase file not used:")
+
+    def test_a_tablebase_folder_that_is_a_file_is_said(self, tmp_path: Path) -> None:
+        """``--tablebase-dir`` naming a file: the status says so, not "no tablebase"."""
+        not_a_folder = tmp_path / "tables"
+        not_a_folder.write_text("")
+        config = BoardConfig(workers=1, tablebase_dir=str(not_a_folder))
+        with LocalClient(create_app(config)) as own:
+            warnings = own.get("/api/status").json()["warnings"]
+        assert warnings and "is not a directory" in warnings[0]
+
+    def test_good_tablebases_give_no_warning(self, client: TestClient) -> None:
+        """No tablebase problem: no warning line."""
+        assert client.get("/api/status").json()["warnings"] == []
+
+    def test_a_damaged_entry_for_the_position_itself_is_a_clear_error(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """An inconsistent tablebase at the root: the worker answers a message naming the
+        tablebase and what to do (a 400 on the page), not a bug (a 500)."""
+        from zerosum.board import workers
+
+        position = "[[0,0,0,0,1,1],[1,0,0,0,0,1]] captured 24,20 to-move 1"
+        game = Ayoayo()
+        root = game.parse_state(position)
+        monkeypatch.setattr(workers, "open_tablebase", lambda *_: InconsistentOracle(root))
+        job = workers.Job(1, "ayoayo", position, depth=4)
+        answer = workers._run_job(job, SentLines(), workers._Running(), {}, Budget())  # type: ignore[arg-type]
+        assert "bug" not in answer
+        assert answer["error"].startswith("the oracle is inconsistent")
+        assert "with the tablebase in /tables: it may be damaged" in answer["error"]
+        assert "--no-tablebase" in answer["error"]

@@ -63,6 +63,7 @@ from zerosum.board.workers import (
     SearchPool,
     SearchUnavailable,
     searchable,
+    tablebase_warnings,
 )
 from zerosum.commands.analyse import DEFAULT_ANALYSE_SECONDS, over_json
 from zerosum.console import UsageError
@@ -182,6 +183,8 @@ class _Endpoints:
     def __init__(self, config: BoardConfig, pool: SearchPool) -> None:
         self.config = config
         self.pool = pool
+        self.warnings = tablebase_warnings(pool.options)
+        """What is wrong with the tablebases (damaged files, a folder that is not one)."""
 
     def position_of(self, data: dict[str, Any]) -> tuple[Any, Any]:
         """The game and position a request names (the board's game when it names none)."""
@@ -198,7 +201,9 @@ class _Endpoints:
             listed.append({"name": name, "description": game_info(name).summary, "view": view})
         default = {"game": self.config.game, "position": self.config.position}
         levels = [{"name": lv.name, "said": lv.said} for lv in LEVELS.values()]
-        return JSONResponse({"games": listed, "default": default, "levels": levels})
+        return JSONResponse(
+            {"games": listed, "default": default, "levels": levels, "warnings": self.warnings}
+        )
 
     async def status(self, request: Request) -> Response:
         pool = self.pool
@@ -210,6 +215,7 @@ class _Endpoints:
                 "busy": pool.busy(),
                 "stop_ms": latest,
                 "budget": pool.budget.to_json(),
+                "warnings": self.warnings,
             }
         )
 

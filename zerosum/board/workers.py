@@ -60,6 +60,7 @@ __all__ = [
     "default_size",
     "searchable",
     "stop_resource_tracker",
+    "tablebase_warnings",
 ]
 
 DEFAULT_SEARCH_SECONDS: Final = 60.0
@@ -111,6 +112,20 @@ def stop_resource_tracker() -> None:
     if callable(stop):
         with contextlib.suppress(OSError, ChildProcessError, RuntimeError):
             stop()
+
+
+def tablebase_warnings(options: dict[str, Any]) -> list[str]:
+    """What is wrong with the tablebases the workers will read (``options``: the pool's
+    ``tablebase_dir`` and ``no_tablebase``): each file present but not used (damaged, of
+    another level, version or lineage) named, as ``analyse`` warns of them; a
+    ``tablebase_dir`` that is not a directory, said so. Empty when all is well."""
+    found: list[str] = []
+    for name in available_games():
+        try:
+            open_tablebase(load_game(name), argparse.Namespace(**options), found.append)
+        except (GameError, UsageError, OSError) as exc:
+            found.append(f"warning: {exc}")
+    return list(dict.fromkeys(found))
 
 
 def searchable(game: Any) -> None:
@@ -445,6 +460,7 @@ def _run_job(
     answer. The answer says the time asked for, as ``analyse --json`` does; the search is
     given the budget's limits too."""
     seconds = budget.seconds if job.time is None else min(job.time, budget.seconds)
+    tablebase = None
     try:
         game, state = load_position(job.game, job.position)
         tablebase = open_tablebase(game, argparse.Namespace(**options))
@@ -479,5 +495,12 @@ def _run_job(
             on_depth=on_depth,
         )
     except (GameError, ValueError) as exc:  # the game's or the tablebase's own message
-        return {"error": str(exc)}
+        if tablebase is None:
+            return {"error": str(exc)}
+        where = getattr(tablebase, "directory", "its directory")
+        return {
+            "error": f"{exc} (with the tablebase in {where}: it may be damaged; "
+            f"'gamesolver tablebase info {game.name} --dir DIR' checks it, and the board "
+            "answers without it when started with --no-tablebase)"
+        }
     return answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)
