@@ -19,7 +19,7 @@ refuses, before any route runs:
   board never allows it.
 
 Refusals are 4xx JSON ``{"error": message}`` (a foreign host name: Starlette's own plain
-``400 Invalid host header``).
+``400 Invalid host header``); a refused WebSocket handshake is answered 403.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from starlette.datastructures import URL, Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocketClose
 
 from solver.quoting import quote
 from zerosum.board.origins import DEFAULT_PORTS, own_origins
@@ -62,6 +63,11 @@ class LocalOnly:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             refusal = self.refusal(scope)
+            if refusal is not None and scope["type"] == "websocket":
+                # A refused handshake (HTTP 403), the reason in the close: an HTTP answer
+                # to a handshake is logged by uvicorn as an error, a flood of them too.
+                await WebSocketClose(code=1008, reason=refusal[0][:120])(scope, receive, send)
+                return
             if refusal is not None:
                 message, status = refusal
                 await JSONResponse({"error": message}, status_code=status)(scope, receive, send)

@@ -91,6 +91,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         import uvicorn
 
         from zerosum.board.app import BoardConfig, create_app
+        from zerosum.board.logs import RepeatedLines
         from zerosum.board.workers import stop_resource_tracker
     except ImportError as exc:
         raise UsageError(
@@ -148,6 +149,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if not args.no_browser:
         webbrowser.open(url)
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
+    repeated = RepeatedLines()  # a flooding client does not fill the terminal
+    for name in ("uvicorn.error", "uvicorn.access", "zerosum.board"):
+        logging.getLogger(name).addFilter(repeated)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then passes the signal on
