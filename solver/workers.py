@@ -49,6 +49,7 @@ __all__ = [
     "Mapper",
     "WorkerDiedError",
     "WorkerPool",
+    "die_with_parent",
     "kill_with_parent",
 ]
 
@@ -107,8 +108,12 @@ def kill_with_parent() -> None:
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-def _die_with_parent(parent: int) -> None:
-    """Have this process end when ``parent`` does: a kernel signal, and a watcher thread."""
+def die_with_parent(parent: int) -> None:
+    """Have this process end when ``parent`` does: a kernel signal, and a watcher thread.
+
+    Called first thing in a worker process (ours here, the analysis board's search workers),
+    with the pid its parent had when it started it.
+    """
     kill_with_parent()
     if os.getppid() != parent:  # died before the signal was set
         os._exit(1)
@@ -134,7 +139,7 @@ def _worker_main(conn: Connection, parent: int) -> None:
     back, until told to stop (None) or the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _die_with_parent(parent)
+    die_with_parent(parent)
     while True:
         try:
             message = conn.recv()

@@ -108,12 +108,13 @@ def review_record(
     depth: int | None = None,
     time_limit: float | None = None,
     tablebase: EndgameTablebase | None = None,
+    node_limit: int | None = None,
 ) -> tuple[Any, list[MoveReview]]:
     """``(game, reviews)``: each move of ``record`` valued against the best (see the module).
 
     Without ``depth`` or ``time_limit`` each position is searched to
-    :data:`DEFAULT_REVIEW_DEPTH`. Raises :class:`~zerosum.records.RecordError` for an
-    illegal move.
+    :data:`DEFAULT_REVIEW_DEPTH`; ``node_limit`` bounds each position's search too. Raises
+    :class:`~zerosum.records.RecordError` for an illegal move.
     """
     game, states = record.positions()
     if depth is None and time_limit is None:
@@ -121,7 +122,12 @@ def review_record(
 
     def search(state: Any, at_depth: int | None) -> SearchResult:
         return analysis_search(
-            game, state, depth=at_depth, time_limit=time_limit, tablebase=tablebase
+            game,
+            state,
+            depth=at_depth,
+            time_limit=time_limit,
+            tablebase=tablebase,
+            node_limit=node_limit,
         )
 
     reviews = []

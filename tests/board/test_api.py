@@ -11,12 +11,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from games.ayoayo import Ayoayo
+from tests.board.conftest import LocalClient
 from tests.cli.conftest import Run
 from zerosum.board.app import MAX_BODY, BoardConfig, create_app
 from zerosum.board.sowing import sowing_steps
 
 MIDGAME = "[[2,6,6,1,1,7],[0,2,7,2,7,7]] captured 0,0 to-move 1"
 ENDGAME = "[[0,0,0,0,1,1],[1,0,0,0,0,1]] captured 24,20 to-move 1"
+JSON = {"content-type": "application/json"}
 
 
 def without_timing(answer: dict[str, Any]) -> dict[str, Any]:
@@ -91,7 +93,7 @@ class TestAnalyse:
     ) -> None:
         """With a tablebase, an endgame's answer is the tablebase's, as ``analyse --json``."""
         config = BoardConfig(workers=1, tablebase_dir=tablebase_dir)
-        with TestClient(create_app(config)) as own:
+        with LocalClient(create_app(config)) as own:
             api = own.post("/api/analyse", json={"position": ENDGAME, "time": 5}).json()
         cli = run(
             "analyse", "ayoayo", "-p", ENDGAME, "--time", "5", "--json",
@@ -135,12 +137,12 @@ class TestBadRequests:
 
     def test_a_body_that_is_not_json_is_refused(self, client: TestClient) -> None:
         """A body that does not parse is a 400, not a crash."""
-        answer = client.post("/api/position", content=b"{not json")
+        answer = client.post("/api/position", content=b"{not json", headers=JSON)
         assert answer.status_code == 400 and "not JSON" in answer.json()["error"]
 
     def test_a_huge_body_is_refused_before_it_is_read(self, client: TestClient) -> None:
         """More than the body limit is a 413."""
-        answer = client.post("/api/position", content=b"x" * (MAX_BODY + 1))
+        answer = client.post("/api/position", content=b"x" * (MAX_BODY + 1), headers=JSON)
         assert answer.status_code == 413
 
     def test_unknown_routes_and_methods_are_json_errors(self, client: TestClient) -> None:
@@ -226,7 +228,7 @@ class TestStream:
 class TestBoundedSearches:
     def test_more_pages_than_workers_wait_their_turn(self) -> None:
         """With one worker, a second page is told to wait while the first one searches."""
-        with TestClient(create_app(BoardConfig(workers=1))) as client:
+        with LocalClient(create_app(BoardConfig(workers=1))) as client:
             pool = client.app.state.pool  # type: ignore[attr-defined]
             with (
                 client.websocket_connect("/api/stream") as first,

@@ -14,36 +14,11 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
+from tests.board.conftest import ROOT, alive, children
 from tests.cli.conftest import Run
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def children(pid: int) -> list[int]:
-    """The live (not zombie) child processes of ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie has ended)."""
-    try:
-        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 class TestRefusals:

@@ -4,8 +4,8 @@ Routes (documented for players and scripts in ``docs/board.md``):
 
 * ``GET /`` the page; ``GET /static/...`` its scripts and style (from the package only).
 * ``GET /api/games`` the games and how the page draws them, and the strength levels.
-* ``GET /api/status`` the search workers: how many, how many busy, how long (ms) the latest
-  stopped searches took to stop.
+* ``GET /api/status`` the search workers: how many, how many ready, how many busy, how long
+  (ms) the latest stopped searches took to stop, the budget of every search (seconds, nodes).
 * ``POST /api/position`` ``{game, position}``: the position as the page draws it.
 * ``POST /api/play`` ``{game, position, move}``: the position after a move, with the steps of
   an Ayòayò sowing.
@@ -18,9 +18,13 @@ Routes (documented for players and scripts in ``docs/board.md``):
 * ``POST /api/review`` ``{record, depth | time}``: what ``gamesolver review --json`` prints.
 * ``WS /api/stream``: send ``{"type": "analyse", "game", "position"}`` and receive a
   ``line`` per completed depth then ``done``; a new position (or ``{"type": "stop"}``) stops
-  the search at once. One search per page; searches run in worker processes.
+  the search at once. One search per page; searches run in worker processes
+  (:mod:`zerosum.board.stream`).
 
 Every bad request gets a 4xx answer ``{"error": message}`` with the command line's message.
+Only requests to the board's own address from its own page (or from scripts, which send no
+``Origin``) are served (:mod:`zerosum.board.guard`). A search whose HTTP client goes away is
+stopped, and every search has a budget (:class:`~zerosum.board.workers.Budget`).
 """
 
 from __future__ import annotations
@@ -30,24 +34,37 @@ import contextlib
 import json
 import logging
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from games import available_games, game_info
 from solver.game import GameError, parse_action
 from solver.quoting import quote
+from zerosum.board.guard import LocalOnly
+from zerosum.board.origins import served_hosts
+from zerosum.board.stream import StreamSession
 from zerosum.board.views import describe, load_position, play_move
-from zerosum.board.workers import DEFAULT_SEARCH_SECONDS, Job, SearchPool, SearchUnavailable
+from zerosum.board.workers import (
+    DEFAULT_SEARCH_SECONDS,
+    Budget,
+    Job,
+    SearchPool,
+    SearchUnavailable,
+    searchable,
+    tablebase_warnings,
+)
 from zerosum.commands.analyse import DEFAULT_ANALYSE_SECONDS, over_json
 from zerosum.console import UsageError
 from zerosum.records import (
@@ -59,7 +76,7 @@ from zerosum.records import (
 )
 from zerosum.strength import LEVELS, level
 
-__all__ = ["MAX_BODY", "BoardConfig", "create_app"]
+__all__ = ["MAX_BODY", "BoardConfig", "ClientGone", "create_app"]
 
 STATIC: Final = Path(__file__).parent / "static"
 """The page's files, shipped in the package."""
@@ -78,7 +95,10 @@ log = logging.getLogger("zerosum.board")
 
 @attrs.frozen
 class BoardConfig:
-    """How the board was started: the game and position it opens with, the search workers."""
+    """How the board was started: the game and position it opens with, the search workers,
+    the address it listens on (``host``: the names a request's ``Host`` may give follow from
+    it) and the other pages' origins it serves (``allow_origins``, as
+    :func:`~zerosum.board.guard.parse_origin` writes them)."""
 
     game: str = "ayoayo"
     position: str | None = None
@@ -86,6 +106,9 @@ class BoardConfig:
     search_seconds: float = DEFAULT_SEARCH_SECONDS
     tablebase_dir: str | None = None
     no_tablebase: bool = False
+    host: str = "127.0.0.1"
+    allow_origins: tuple[str, ...] = ()
+    budget: Budget = attrs.field(factory=Budget)
 
 
 class BadRequest(Exception):
@@ -160,6 +183,8 @@ class _Endpoints:
     def __init__(self, config: BoardConfig, pool: SearchPool) -> None:
         self.config = config
         self.pool = pool
+        self.warnings = tablebase_warnings(pool.options)
+        """What is wrong with the tablebases (damaged files, a folder that is not one)."""
 
     def position_of(self, data: dict[str, Any]) -> tuple[Any, Any]:
         """The game and position a request names (the board's game when it names none)."""
@@ -176,12 +201,23 @@ class _Endpoints:
             listed.append({"name": name, "description": game_info(name).summary, "view": view})
         default = {"game": self.config.game, "position": self.config.position}
         levels = [{"name": lv.name, "said": lv.said} for lv in LEVELS.values()]
-        return JSONResponse({"games": listed, "default": default, "levels": levels})
+        return JSONResponse(
+            {"games": listed, "default": default, "levels": levels, "warnings": self.warnings}
+        )
 
     async def status(self, request: Request) -> Response:
         pool = self.pool
         latest = [round(seconds * 1000, 1) for seconds in pool.stop_seconds]
-        return JSONResponse({"workers": pool.size, "busy": pool.busy(), "stop_ms": latest})
+        return JSONResponse(
+            {
+                "workers": pool.size,
+                "ready": pool.ready(),
+                "busy": pool.busy(),
+                "stop_ms": latest,
+                "budget": pool.budget.to_json(),
+                "warnings": self.warnings,
+            }
+        )
 
     async def position(self, request: Request) -> Response:
         game, state = self.position_of(await _read_json(request))
@@ -203,8 +239,9 @@ class _Endpoints:
             depth, time = chosen.depth, chosen.seconds
         if game.is_terminal(state):
             return JSONResponse(over_json(game, state))
+        searchable(game)
         job = self.pool.new_job(game.name, describe(game, state)["position"], depth, time)
-        return JSONResponse(await self._answer(job))
+        return JSONResponse(await self._answer(job, request))
 
     async def record(self, request: Request) -> Response:
         parsed = parse_record((await _read_json(request)).get("record"))
@@ -229,13 +266,15 @@ class _Endpoints:
     async def review(self, request: Request) -> Response:
         data = await _read_json(request)
         parsed = parse_record(data.get("record"))
-        parsed.positions()  # an illegal move is refused here, before a worker is asked
+        game, _ = parsed.positions()  # an illegal move is refused here, before a worker is asked
+        searchable(game)
         depth, time = _limits(data, default_time=None)
         job = self.pool.new_job(parsed.game, parsed.start, depth, time, record=data["record"])
-        return JSONResponse(await self._answer(job))
+        return JSONResponse(await self._answer(job, request))
 
-    async def _answer(self, job: Job) -> dict[str, Any]:
-        answer = await self.pool.run(job)
+    async def _answer(self, job: Job, request: Request) -> dict[str, Any]:
+        """``job``'s answer; the search is stopped if the client goes away first."""
+        answer = await _unless_gone(request, self.pool.run(job))
         if answer is None:
             raise BadRequest("the search was stopped: the server is closing", 503)
         if "error" in answer:
@@ -244,13 +283,48 @@ class _Endpoints:
 
     async def stream(self, websocket: WebSocket) -> None:
         await websocket.accept()
-        await _StreamSession(websocket, self.pool, self.config).serve()
+        config = self.config
+        await StreamSession(websocket, self.pool, config.game, config.search_seconds).serve()
+
+
+T = TypeVar("T")
+
+
+class ClientGone(Exception):
+    """The client of an HTTP request went away before its answer."""
+
+
+async def _unless_gone(request: Request, work: Awaitable[T]) -> T:
+    """``work``'s result, or :class:`ClientGone` (``work`` cancelled) if the client of
+    ``request`` disconnects first. The request's body must have been read."""
+
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    running = asyncio.ensure_future(work)
+    watching = asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait({running, watching}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watching.cancel()
+        if not running.done():
+            running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
+    if running.cancelled() or not running.done():
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        raise ClientGone
+    return running.result()
 
 
 async def _bad_request(request: Request, exc: Exception) -> Response:
     status = exc.status if isinstance(exc, BadRequest) else 400
     if isinstance(exc, SearchUnavailable):
         status = 503
+    if isinstance(exc, ClientGone):
+        status = 499  # nobody reads it: the client has gone
     return JSONResponse({"error": str(exc)}, status_code=status)
 
 
@@ -262,7 +336,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 def create_app(config: BoardConfig | None = None) -> Starlette:
     """The board's app; its search workers start with the app and end with it."""
     config = config or BoardConfig()
-    pool = SearchPool(config.workers, config.tablebase_dir, config.no_tablebase)
+    pool = SearchPool(config.workers, config.tablebase_dir, config.no_tablebase, config.budget)
     endpoints = _Endpoints(config, pool)
 
     @contextlib.asynccontextmanager
@@ -292,93 +366,16 @@ def create_app(config: BoardConfig | None = None) -> Starlette:
         GameError: _bad_request,
         UsageError: _bad_request,
         SearchUnavailable: _bad_request,
+        ClientGone: _bad_request,
         HTTPException: _http_error,
     }
-    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    hosts = served_hosts(config.host)
+    middleware = [
+        Middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False),
+        Middleware(LocalOnly, hosts=hosts, allow_origins=config.allow_origins),
+    ]
+    app = Starlette(
+        routes=routes, exception_handlers=handlers, lifespan=lifespan, middleware=middleware
+    )
     app.state.pool = pool
     return app
-
-
-class _StreamSession:
-    """One page's analysis stream: at most one search, the newest position's."""
-
-    def __init__(self, websocket: WebSocket, pool: SearchPool, config: BoardConfig) -> None:
-        self.websocket = websocket
-        self.pool = pool
-        self.config = config
-        self.search: asyncio.Task[None] | None = None
-        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-    async def serve(self) -> None:
-        sender = asyncio.create_task(self._send_all())
-        try:
-            while True:
-                try:
-                    text = await self.websocket.receive_text()
-                except (WebSocketDisconnect, RuntimeError):
-                    return
-                await self._handle(text)
-        finally:
-            await self._stop()
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sender
-
-    async def _send_all(self) -> None:
-        while True:
-            message = await self.outbox.get()
-            try:
-                await self.websocket.send_json(message)
-            except (WebSocketDisconnect, RuntimeError, OSError):
-                return
-
-    async def _handle(self, text: str) -> None:
-        await self._stop()
-        try:
-            if len(text) > MAX_BODY:
-                raise BadRequest(f"message too large: at most {MAX_BODY} bytes", 413)
-            try:
-                data = json.loads(text)
-            except (ValueError, RecursionError):
-                raise BadRequest("invalid message: not JSON") from None
-            if not isinstance(data, dict) or data.get("type") not in ("analyse", "stop"):
-                raise BadRequest(
-                    f"invalid message {quote(data)}: expected "
-                    '{"type": "analyse", "game": ..., "position": ...} or {"type": "stop"}'
-                )
-            if data["type"] == "stop":
-                return
-            game, state = load_position(data.get("game", self.config.game), data.get("position"))
-        except (BadRequest, GameError, UsageError) as exc:
-            self.outbox.put_nowait({"type": "error", "error": str(exc)})
-            return
-        shown = describe(game, state)["position"]
-        if game.is_terminal(state):
-            answer = over_json(game, state)
-            self.outbox.put_nowait({"type": "done", "position": shown, "answer": answer})
-            return
-        job = self.pool.new_job(game.name, shown, None, self.config.search_seconds)
-        self.search = asyncio.create_task(self._run(job))
-
-    async def _run(self, job: Any) -> None:
-        position = job.position
-
-        def on_line(answer: dict[str, Any]) -> None:
-            self.outbox.put_nowait({"type": "line", "position": position, "answer": answer})
-
-        if self.pool.busy() >= self.pool.size:
-            self.outbox.put_nowait({"type": "waiting", "position": position})
-        try:
-            answer = await self.pool.run(job, on_line)
-        except SearchUnavailable as exc:
-            self.outbox.put_nowait({"type": "error", "error": str(exc)})
-            return
-        if answer is not None:
-            self.outbox.put_nowait({"type": "done", "position": position, "answer": answer})
-
-    async def _stop(self) -> None:
-        search, self.search = self.search, None
-        if search is not None and not search.done():
-            search.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await search

@@ -9,7 +9,13 @@ searches run at once, however many pages are open; later jobs wait their turn.
 Stopping a search is a SIGINT to its worker, which the engine already treats as a limit (the
 compiled kernel returns to Python every ~20 ms to look). A worker ignores a SIGINT that is not
 meant for the job it is running, so Ctrl-C in the server's terminal, which reaches every
-process of the group, stops the server alone; the server then ends its workers.
+process of the group, stops the server alone; the server then ends its workers. A worker
+starts with SIGINT blocked, so a Ctrl-C while it is still loading is not a traceback either.
+
+Nothing outlives the server or its budget: a worker dies with the server (the kernel's
+parent-death signal, as the build's workers: :func:`solver.workers.die_with_parent`), even
+after ``kill -9``; and every job has a :class:`Budget` (seconds and nodes) that the search is
+given as limits, and that the pool enforces by stopping a job that runs past its seconds.
 """
 
 from __future__ import annotations
@@ -25,28 +31,36 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from types import FrameType
 from typing import Any, Final
 
 import attrs
 
-from games import load_game
+from games import available_games, load_game
+from solver.chance import has_chance
 from solver.engine import search
 from solver.game import GameError
 from solver.results import SearchResult
+from solver.workers import die_with_parent
 from zerosum.board.views import load_position
 from zerosum.commands.analyse import analysis_search, answer_json, over_json
+from zerosum.console import UsageError
 from zerosum.records import parse_record
 from zerosum.review import review_json, review_record
 from zerosum.tablebases import open_tablebase
 
 __all__ = [
     "DEFAULT_SEARCH_SECONDS",
+    "Budget",
     "Job",
     "SearchPool",
     "SearchUnavailable",
     "default_size",
+    "searchable",
+    "stop_resource_tracker",
+    "tablebase_warnings",
 ]
 
 DEFAULT_SEARCH_SECONDS: Final = 60.0
@@ -55,10 +69,78 @@ DEFAULT_SEARCH_SECONDS: Final = 60.0
 STOP_WAIT: Final = 2.0
 """Seconds to wait for workers to end before they are killed."""
 
+BUDGET_SECONDS: Final = 600.0
+"""The longest any one search of the board runs, in seconds (a request may ask for less)."""
+
+BUDGET_NODES: Final = 4_000_000_000
+"""The most positions any one search of the board visits (about ten minutes of the compiled
+Ayòayò search on one core; a pure-Python game's search meets it later than its seconds)."""
+
+OVERRUN_GRACE: Final = 1.0
+"""Seconds past its budget after which the pool stops a job that has not stopped itself."""
+
+
+@attrs.frozen
+class Budget:
+    """What any one search of the board may take, whatever the request asks: it stops at
+    ``seconds`` or ``nodes``, whichever comes first (a review: each position's search at
+    ``nodes``, the whole review at ``seconds``)."""
+
+    seconds: float = BUDGET_SECONDS
+    nodes: int = BUDGET_NODES
+
+    def to_json(self) -> dict[str, float | int]:
+        """The budget as ``/api/status`` states it."""
+        seconds = float(self.seconds)
+        return {"seconds": int(seconds) if seconds.is_integer() else seconds, "nodes": self.nodes}
+
 
 def default_size() -> int:
     """Searches run at once: one per core, two at most (each search uses a whole core)."""
     return max(1, min(2, os.cpu_count() or 1))
+
+
+def stop_resource_tracker() -> None:
+    """End multiprocessing's resource tracker now, once every worker has ended.
+
+    Starting a worker starts it; it ends by itself when every process that could write to it
+    has exited, i.e. only after this process's own exit (most of a second with the engine
+    loaded). The board calls this as it stops, so nothing of it is left running by then.
+    Its stop function is private (CPython's own tests use it): without it, nothing is done.
+    """
+    stop = getattr(resource_tracker._resource_tracker, "_stop", None)
+    if callable(stop):
+        with contextlib.suppress(OSError, ChildProcessError, RuntimeError):
+            stop()
+
+
+def tablebase_warnings(options: dict[str, Any]) -> list[str]:
+    """What is wrong with the tablebases the workers will read (``options``: the pool's
+    ``tablebase_dir`` and ``no_tablebase``): each file present but not used (damaged, of
+    another level, version or lineage) named, as ``analyse`` warns of them; a
+    ``tablebase_dir`` that is not a directory, said so. Empty when all is well."""
+    found: list[str] = []
+    for name in available_games():
+        try:
+            open_tablebase(load_game(name), argparse.Namespace(**options), found.append)
+        except (GameError, UsageError, OSError) as exc:
+            found.append(f"warning: {exc}")
+    return list(dict.fromkeys(found))
+
+
+def searchable(game: Any) -> None:
+    """Refuse, before a worker is asked, a game the board's engine cannot search.
+
+    Raises:
+        UsageError: the game has chance moves (the message names the games that would do).
+    """
+    if has_chance(game):
+        names = [name for name in available_games() if not has_chance(load_game(name))]
+        raise UsageError(
+            f"the board cannot analyse game {game.name!r}: it has chance moves, and the "
+            f"engine assumes a deterministic game; the board analyses: {', '.join(names)} "
+            f"(for {game.name!r}: gamesolver solve {game.name})"
+        )
 
 
 @attrs.frozen
@@ -92,6 +174,9 @@ class _Worker:
     done: asyncio.Future[dict[str, Any] | None] | None = None
     stopped: bool = False
     stop_asked: float = 0.0
+    overrun: asyncio.TimerHandle | None = None
+    """The call that stops the job if it runs past its budget."""
+    over_budget: bool = False
 
 
 class SearchPool:
@@ -101,12 +186,18 @@ class SearchPool:
         size: worker processes (searches at once).
         tablebase_dir: where endgame tablebases are (None: the default place).
         no_tablebase: do not use tablebases.
+        budget: what any one search may take.
     """
 
     def __init__(
-        self, size: int | None = None, tablebase_dir: str | None = None, no_tablebase: bool = False
+        self,
+        size: int | None = None,
+        tablebase_dir: str | None = None,
+        no_tablebase: bool = False,
+        budget: Budget | None = None,
     ) -> None:
         self.size = size or default_size()
+        self.budget = budget or Budget()
         self.options = {"tablebase_dir": tablebase_dir, "no_tablebase": no_tablebase}
         self.workers: list[_Worker] = []
         self.waiting: deque[asyncio.Future[_Worker]] = deque()
@@ -119,17 +210,26 @@ class SearchPool:
         """Start the workers (they load the engine in the background)."""
         self.loop = asyncio.get_running_loop()
         context = multiprocessing.get_context("spawn")
-        for _ in range(self.size):
-            mine, theirs = context.Pipe()
-            stop = context.Value("q", 0, lock=False)
-            process = context.Process(
-                target=_worker_main, args=(theirs, stop, self.options), daemon=True
-            )
-            process.start()
-            theirs.close()
-            worker = _Worker(process, mine, stop)
-            self.workers.append(worker)
-            self.loop.add_reader(mine.fileno(), self._readable, worker)
+        arguments = (os.getpid(), self.options, self.budget)
+        # Started with SIGINT blocked (a child inherits the mask): a Ctrl-C while a worker
+        # loads waits until the worker's own handler is in place, which ignores it. The
+        # resource tracker first: starting it unblocks SIGINT.
+        resource_tracker.ensure_running()
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for _ in range(self.size):
+                mine, theirs = context.Pipe()
+                stop = context.Value("q", 0, lock=False)
+                process = context.Process(
+                    target=_worker_main, args=(theirs, stop, *arguments), daemon=True
+                )
+                process.start()
+                theirs.close()
+                worker = _Worker(process, mine, stop)
+                self.workers.append(worker)
+                self.loop.add_reader(mine.fileno(), self._readable, worker)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
     def new_job(
         self,
@@ -151,7 +251,11 @@ class SearchPool:
         worker = await self._free_worker()
         assert self.loop is not None
         worker.job, worker.on_line, worker.stopped = job, on_line, False
+        worker.over_budget = False
         worker.done = self.loop.create_future()
+        worker.overrun = self.loop.call_later(
+            self.budget.seconds + OVERRUN_GRACE, self._over_budget, worker, job
+        )
         worker.conn.send(job)
         try:
             return await asyncio.shield(worker.done)
@@ -168,6 +272,15 @@ class SearchPool:
                 worker.stop.value = job.id
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(worker.process.pid, signal.SIGINT)
+
+    def _over_budget(self, worker: _Worker, job: Job) -> None:
+        if worker.job is not None and worker.job.id == job.id:
+            worker.over_budget = True
+            self.stop(job)
+
+    def ready(self) -> int:
+        """Workers that have loaded the engine."""
+        return sum(worker.ready for worker in self.workers)
 
     def busy(self) -> int:
         """Searches running now."""
@@ -192,7 +305,9 @@ class SearchPool:
             raise
 
     def _release(self, worker: _Worker) -> None:
-        worker.job = worker.on_line = worker.done = None
+        if worker.overrun is not None:
+            worker.overrun.cancel()
+        worker.job = worker.on_line = worker.done = worker.overrun = None
         while self.waiting:
             waiter = self.waiting.popleft()
             if not waiter.done():
@@ -232,6 +347,11 @@ class SearchPool:
                 self.stop_seconds.append(time.perf_counter() - worker.stop_asked)
             done = worker.done
             answer = None if worker.stopped else message[2]
+            if worker.over_budget:
+                answer = {
+                    "error": f"the search ran past the board's budget of "
+                    f"{self.budget.seconds:g} s and was stopped: ask for less (depth or time)"
+                }
             self._release(worker)
             if done is not None and not done.done():
                 done.set_result(answer)
@@ -266,26 +386,39 @@ class SearchPool:
 
 @attrs.define
 class _Running:
-    """What a worker's SIGINT handler needs: the job running and whether it may raise now."""
+    """What a worker's SIGINT handler needs: the job running, whether it is a review (many
+    searches) and whether it may raise now."""
 
     job: int = 0
+    review: bool = False
     sending: bool = False
     pending: bool = False
 
 
-def _worker_main(conn: Connection, stop: Any, options: dict[str, Any]) -> None:
-    """A worker: load the engine, then run jobs until the pipe closes."""
+class _JobStopped(BaseException):
+    """Ends a whole job in a worker: a review's many searches, where a KeyboardInterrupt
+    would end only the search running (the engine takes it as that search's limit)."""
+
+
+def _worker_main(
+    conn: Connection, stop: Any, parent: int, options: dict[str, Any], budget: Budget
+) -> None:
+    """A worker: load the engine, then run jobs until the pipe closes or ``parent`` dies."""
+    die_with_parent(parent)
     running = _Running()
 
     def on_sigint(signum: int, frame: FrameType | None) -> None:
         if running.job and stop.value == running.job:
             if running.sending:
                 running.pending = True
+            elif running.review:
+                raise _JobStopped
             else:
                 raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_sigint)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the pool
     _warm_up()
     conn.send(("ready",))
     while True:
@@ -298,11 +431,12 @@ def _worker_main(conn: Connection, stop: Any, options: dict[str, Any]) -> None:
         if job is None:
             return
         answer: dict[str, Any] | None = None
+        running.review = job.record is not None
         running.job = job.id  # from here a SIGINT for this job stops it
         try:
             if stop.value != job.id:  # not stopped before it started
-                answer = _run_job(job, conn, running, options)
-        except KeyboardInterrupt:
+                answer = _run_job(job, conn, running, options, budget)
+        except (KeyboardInterrupt, _JobStopped):
             answer = None
         except Exception as exc:  # a bug: reported to the page, and the worker lives on
             answer = {"error": f"the search failed: {type(exc).__name__}: {exc}", "bug": True}
@@ -320,32 +454,53 @@ def _warm_up() -> None:
 
 
 def _run_job(
-    job: Job, conn: Connection, running: _Running, options: dict[str, Any]
+    job: Job, conn: Connection, running: _Running, options: dict[str, Any], budget: Budget
 ) -> dict[str, Any]:
-    """Search ``job``'s position, sending each completed depth; the final answer."""
+    """Search ``job``'s position within ``budget``, sending each completed depth; the final
+    answer. The answer says the time asked for, as ``analyse --json`` does; the search is
+    given the budget's limits too."""
+    seconds = budget.seconds if job.time is None else min(job.time, budget.seconds)
+    tablebase = None
     try:
         game, state = load_position(job.game, job.position)
         tablebase = open_tablebase(game, argparse.Namespace(**options))
         if job.record is not None:
             record = parse_record(job.record)
             _, reviews = review_record(
-                record, depth=job.depth, time_limit=job.time, tablebase=tablebase
+                record,
+                depth=job.depth,
+                time_limit=None if job.time is None else seconds,
+                tablebase=tablebase,
+                node_limit=budget.nodes,
             )
             return review_json(game, record, reviews)
-    except (GameError, ValueError) as exc:
-        return {"error": str(exc)}
-    if game.is_terminal(state):
-        return over_json(game, state)
+        if game.is_terminal(state):
+            return over_json(game, state)
 
-    def on_depth(result: SearchResult) -> None:
-        line = answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)
-        running.sending = True
-        conn.send(("line", job.id, line))
-        running.sending = False
-        if running.pending:
-            raise KeyboardInterrupt  # a stop arrived while sending: the engine stops here
+        def on_depth(result: SearchResult) -> None:
+            line = answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)
+            running.sending = True
+            conn.send(("line", job.id, line))
+            running.sending = False
+            if running.pending:
+                raise KeyboardInterrupt  # a stop arrived while sending: the engine stops here
 
-    result = analysis_search(
-        game, state, depth=job.depth, time_limit=job.time, tablebase=tablebase, on_depth=on_depth
-    )
+        result = analysis_search(
+            game,
+            state,
+            depth=job.depth,
+            time_limit=seconds,
+            node_limit=budget.nodes,
+            tablebase=tablebase,
+            on_depth=on_depth,
+        )
+    except (GameError, ValueError) as exc:  # the game's or the tablebase's own message
+        if tablebase is None:
+            return {"error": str(exc)}
+        where = getattr(tablebase, "directory", "its directory")
+        return {
+            "error": f"{exc} (with the tablebase in {where}: it may be damaged; "
+            f"'gamesolver tablebase info {game.name} --dir DIR' checks it, and the board "
+            "answers without it when started with --no-tablebase)"
+        }
     return answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)

@@ -61,6 +61,7 @@ def analysis_search(
     tablebase: EndgameTablebase | None,
     seed: int | None = None,
     on_depth: Callable[[SearchResult], None] | None = None,
+    node_limit: int | None = None,
 ) -> SearchResult:
     """The search ``analyse`` runs: every legal move valued, the tablebase as the oracle.
 
@@ -71,6 +72,7 @@ def analysis_search(
         state,
         depth=depth,
         time_limit=time_limit,
+        node_limit=node_limit,
         seed=seed,
         on_depth=on_depth,
         all_values=True,  # the table gives every legal move its value, not just a bound

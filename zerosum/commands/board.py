@@ -10,7 +10,10 @@ import webbrowser
 from types import FrameType
 from urllib.parse import urlencode
 
+from solver.quoting import quote
+from zerosum.board.origins import parse_origin
 from zerosum.board.views import load_position
+from zerosum.commands.tablebase import checked_workers, worker_limit
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
 from zerosum.options import position_argument, positive_int
 from zerosum.tablebases import tablebase_arguments
@@ -24,9 +27,30 @@ LOOPBACK_NAMES = (LOOPBACK, "localhost", "::1")
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"invalid port {text!r}: expected 0..65535 (0: any free)")
-    return int(text)
+    """A port number in ASCII digits (``str.isdigit`` takes other scripts' digits too)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 5) or int(digits) > 65535:
+        raise argparse.ArgumentTypeError(
+            f"invalid port {quote(text)}: expected 0..65535 in ASCII digits (0: any free)"
+        )
+    return int(digits)
+
+
+def _origin(text: str) -> str:
+    try:
+        return parse_origin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _workers(asked: int | None) -> int:
+    """``--workers``, capped as the tablebase build's are (CPUs and memory); by default one
+    per core, two at most."""
+    if asked is None:
+        from zerosum.board.workers import default_size  # here: it imports the commands
+
+        return min(default_size(), worker_limit()[0])
+    return checked_workers(asked)
 
 
 def add_arguments(board: argparse.ArgumentParser) -> None:
@@ -46,7 +70,17 @@ def add_arguments(board: argparse.ArgumentParser) -> None:
         "--workers",
         type=positive_int,
         metavar="N",
-        help="searches at once (default: one per core, two at most)",
+        help="searches at once (default: one per core, two at most; at most the CPUs, and "
+        "what the memory affords)",
+    )
+    board.add_argument(
+        "--allow-origin",
+        type=_origin,
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also serve requests from pages of ORIGIN (scheme://host[:port], e.g. "
+        "http://localhost:3000); repeatable. By default only the board's own page",
     )
     tablebase_arguments(board)
 
@@ -57,12 +91,15 @@ def run(args: argparse.Namespace, io: Io) -> int:
         import uvicorn
 
         from zerosum.board.app import BoardConfig, create_app
+        from zerosum.board.logs import RepeatedLines
+        from zerosum.board.workers import stop_resource_tracker
     except ImportError as exc:
         raise UsageError(
             f"the board needs its extra ({exc.name} is missing): pip install 'zerosum[board]'"
         ) from None
 
     game, _state = load_position(args.game, args.position)  # a bad one is refused before serving
+    workers = _workers(args.workers)
     if args.host not in LOOPBACK_NAMES:
         io.err.print(
             f"warning: listening on {args.host}: the board has no login, so anyone who can reach "
@@ -83,9 +120,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
     config = BoardConfig(
         game=game.name,
         position=args.position,
-        workers=args.workers,
+        workers=workers,
         tablebase_dir=args.tablebase_dir,
         no_tablebase=args.no_tablebase,
+        host=args.host,
+        allow_origins=tuple(args.allow_origin),
     )
     io.print(f"analysis board: {url}")
     io.print("Ctrl-C stops it.")
@@ -110,10 +149,15 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if not args.no_browser:
         webbrowser.open(url)
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
+    repeated = RepeatedLines()  # a flooding client does not fill the terminal
+    for name in ("uvicorn.error", "uvicorn.access", "zerosum.board"):
+        logging.getLogger(name).addFilter(repeated)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then passes the signal on
         io.print("analysis board stopped.")
         return EXIT_INTERRUPTED
+    finally:
+        stop_resource_tracker()  # the workers have ended: nothing may outlive the board
     io.print("analysis board stopped.")
     return EXIT_OK

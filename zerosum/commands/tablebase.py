@@ -143,8 +143,9 @@ def worker_limit() -> tuple[int, str]:
     return cores, "the CPUs this process may use"
 
 
-def _workers(asked: int | None) -> int:
-    """``--workers``, checked against :func:`worker_limit`; the limit when not given."""
+def checked_workers(asked: int | None) -> int:
+    """``--workers``, checked against :func:`worker_limit`; the limit when not given (the
+    analysis board's ``--workers`` is checked here too)."""
     limit, bound = worker_limit()
     if asked is None:
         return limit
@@ -204,7 +205,7 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
         raise UsageError(f"invalid --seeds {args.seeds}: the board holds at most 48 seeds")
     if args.dask is not None and args.workers is not None:
         raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
-    workers = _workers(args.workers)
+    workers = checked_workers(args.workers)
     client = None if args.dask is None else _dask_client(args.dask)
     options: dict[str, Any] = {}
     if args.no_checkpoints and args.memory is None and not args.out_of_core:

@@ -510,7 +510,8 @@ async function start(game, position) {
 }
 
 async function main() {
-  const { games, default: chosen, levels } = await get("/api/games");
+  const { games, default: chosen, levels, warnings } = await get("/api/games");
+  if (warnings.length) { $("warnings").textContent = warnings.join(" "); $("warnings").hidden = false; }
   const select = $("game");
   for (const g of games) {
     const option = document.createElement("option");
