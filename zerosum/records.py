@@ -41,10 +41,11 @@ from typing import Any, Final
 import attrs
 
 from solver.game import GameError, format_action, format_state, parse_action
+from solver.match import repetition_at, unfinished_score
 from solver.quoting import quote
 from zerosum.board.views import load_position
 from zerosum.console import UsageError
-from zerosum.report import outcome
+from zerosum.report import outcome, repetition_said
 
 __all__ = [
     "MAX_RECORD_CHARS",
@@ -363,6 +364,9 @@ def format_record(
         states.append(game.result(states[-1], action))
     if game.is_terminal(states[-1]):
         lines.append(f"result: {outcome(game, game.utility(states[-1]))}")
+    elif repetition_at(game, states) == len(states) - 1:
+        score = unfinished_score(game, states[-1], "repetition")
+        lines.append(f"result: {outcome(game, score)} ({repetition_said(game)})")
     main = Variation(
         tuple(moves), dict(comments or {}), {k: tuple(v) for k, v in (variations or {}).items()}
     )

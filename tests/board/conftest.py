@@ -1,12 +1,15 @@
-"""Fixtures for the analysis board: the app through Starlette's test client."""
+"""Fixtures for the analysis board: the app through Starlette's test client; the real server
+and Debian's Chromium for the page tests (see :mod:`tests.board.browsing`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from tests.board.browsing import launch, open_page, serve
 from tests.cli.conftest import run  # noqa: F401  (the in-process command line, for comparisons)
 from zerosum.board.app import BoardConfig, create_app
 from zerosum.cli import main
@@ -25,3 +28,21 @@ def tablebase_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
     directory = str(tmp_path_factory.mktemp("tablebase"))
     assert main(["tablebase", "build", "ayoayo", "--seeds", "4", "--dir", directory]) == 0
     return directory
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``gamesolver board`` with no tablebase, a real server; its URL."""
+    yield from serve(tmp_path_factory, "--no-tablebase")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, through Playwright."""
+    yield from launch()
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """A desktop-sized page; fails the test on any script error or failed request."""
+    yield from open_page(browser, server)

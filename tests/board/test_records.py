@@ -241,3 +241,13 @@ class TestReview:
         bad["variations"] = {"5": [{"moves": ["1"]}]}
         answer = client.post("/api/export", json=bad)
         assert answer.status_code == 400 and "invalid move index '5'" in answer.json()["error"]
+
+
+class TestResults:
+    def test_a_line_back_at_an_earlier_position_is_written_with_its_result(self) -> None:
+        """The repetition rule's end is the record's result, as a finished game's is."""
+        game = load_game("ayoayo")
+        start = game.parse_state("[[2,0,1,0,1,0],[1,1,0,1,0,1]] captured 24,16 to-move 0")
+        text = format_record(game, start, [0, 0])
+        assert "result: Player 1 wins by 8 (a position repeated: scored as endless play" in text
+        assert "result:" not in format_record(game, start, [0])

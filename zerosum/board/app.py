@@ -7,8 +7,9 @@ Routes (documented for players and scripts in ``docs/board.md``):
 * ``GET /api/status`` the search workers: how many, how many busy, how long (ms) the latest
   stopped searches took to stop.
 * ``POST /api/position`` ``{game, position}``: the position as the page draws it.
-* ``POST /api/play`` ``{game, position, move}``: the position after a move, with the steps of
-  an Ayòayò sowing.
+* ``POST /api/play`` ``{game, position, move, earlier?}``: the position after a move, with the
+  steps of an Ayòayò sowing; ``earlier``, the game's positions before ``position``, lets the
+  repetition rule end the game (as ``play`` does).
 * ``POST /api/analyse`` ``{game, position, depth | time | level}``: what ``analyse --json``
   prints (``level``: a named strength, see :mod:`zerosum.strength`).
 * ``POST /api/record`` ``{record}``: a game record read, every position after each move, with
@@ -46,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from games import available_games, game_info
 from solver.game import GameError, parse_action
 from solver.quoting import quote
-from zerosum.board.views import describe, load_position, play_move
+from zerosum.board.views import describe, load_earlier, load_position, play_move
 from zerosum.board.workers import DEFAULT_SEARCH_SECONDS, Job, SearchPool, SearchUnavailable
 from zerosum.commands.analyse import DEFAULT_ANALYSE_SECONDS, over_json
 from zerosum.console import UsageError
@@ -96,18 +97,23 @@ class BadRequest(Exception):
         self.status = status
 
 
-def _line_json(game: Any, start: Any, line: Variation) -> list[dict[str, Any]]:
-    """Each move of ``line`` as the page plays it (position, sowing), with its comment and
-    its variations (each a list of such moves), nested."""
+def _line_json(
+    game: Any, start: Any, line: Variation, earlier: tuple[Any, ...] = ()
+) -> list[dict[str, Any]]:
+    """Each move of ``line`` as the page plays it (position, sowing, the repetition rule over
+    ``earlier``, the positions before ``start``), with its comment and its variations (each a
+    list of such moves), nested."""
     moves = []
     state = start
     for index, move in enumerate(line.moves):
-        played = play_move(game, state, move)
+        played = play_move(game, state, move, earlier)
         played["comment"] = line.comments.get(index, "")
         played["variations"] = [
-            _line_json(game, state, variation) for variation in line.variations.get(index, ())
+            _line_json(game, state, variation, earlier)
+            for variation in line.variations.get(index, ())
         ]
         moves.append(played)
+        earlier = (*earlier, state)
         state = game.result(state, parse_action(game, state, move))
     return moves
 
@@ -190,7 +196,8 @@ class _Endpoints:
     async def play(self, request: Request) -> Response:
         data = await _read_json(request)
         game, state = self.position_of(data)
-        return JSONResponse(play_move(game, state, data.get("move")))
+        earlier = load_earlier(game, data.get("earlier"))
+        return JSONResponse(play_move(game, state, data.get("move"), earlier))
 
     async def analyse(self, request: Request) -> Response:
         data = await _read_json(request)

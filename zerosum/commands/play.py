@@ -13,7 +13,6 @@ from games.ayoayo import Ayoayo
 from solver.chance import is_chance
 from solver.game import (
     GameError,
-    HasEndlessValue,
     HasScore,
     format_action,
     format_state,
@@ -36,7 +35,7 @@ from zerosum.options import (
     seed_int,
 )
 from zerosum.records import format_record
-from zerosum.report import board_lines, num, outcome
+from zerosum.report import board_lines, num, outcome, repetition_said
 from zerosum.seating import CELL_NUMBERINGS, CellNumbers, seated_lines
 from zerosum.strength import LEVELS
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
@@ -384,14 +383,9 @@ def _take_back(session: _Session) -> None:
 
 
 def _final_result(game: Any, record: Any, human_side: int, plies: int) -> str:
-    repeated = (
-        "scored as endless play, by the game's endless value"
-        if isinstance(game, HasEndlessValue)
-        else "scored by the position's evaluation"
-    )
     how = {
         "terminal": "",
-        "repetition": f" (a position repeated: {repeated})",
+        "repetition": f" ({repetition_said(game)})",
         "ply-limit": " (ply limit reached: scored by the position's evaluation)",
     }[record.ended]
     if record.winner is None:

@@ -27,6 +27,29 @@ function newNode(parent, move, mover, view, steps) {
   return entry;
 }
 
+// The positions of the game before node `id` (from the start), for the repetition rule.
+function earlierPositions(id) {
+  const found = [];
+  for (let n = board.nodes[id]; n.parent !== null; ) {
+    n = board.nodes[n.parent];
+    found.unshift(n.view.position);
+  }
+  return found;
+}
+
+// Put node `id` first among its parent's children: the main line goes through it.
+function promote(id) {
+  const n = board.nodes[id];
+  if (n.parent === null) return;
+  const siblings = board.nodes[n.parent].children;
+  siblings.splice(siblings.indexOf(id), 1);
+  siblings.unshift(id);
+}
+
+// A game against the computer (a seat chosen) or analysis (nobody): the page says which.
+function gameMode() { return computerSeat() !== null; }
+function computersTurn(view) { return gameMode() && !view.over && view.to_move === computerSeat(); }
+
 function plyOf(id) {
   let ply = 0;
   for (let n = board.nodes[id]; n.parent !== null; n = board.nodes[n.parent]) ply++;
@@ -40,7 +63,7 @@ function pitState(view, extra = {}) {
     counts: view.rows.map((row) => row.slice()),
     stores: view.score.slice(),
     bottom: board.bottom,
-    legal: board.animating || board.preview ? [] : view.moves,
+    legal: board.animating || board.preview || computersTurn(view) ? [] : view.moves,
     players: view.players,
     toMove: view.to_move,
     layout: layoutFor($("board-area").clientWidth),
@@ -52,18 +75,50 @@ function draw() {
   const view = shownView();
   const svg = $("board");
   svg.dataset.position = view.position;
-  if (view.view === "pits") drawPits(svg, view, pitState(view), (row, cell) => playMove(String(cell)));
-  else if (view.view === "grid") drawGrid(svg, board.preview ? { ...view, moves: [] } : view, playMove);
-  else drawMoves(svg, board.preview ? { ...view, moves: [] } : view, playMove);
+  const frozen = board.preview || computersTurn(view);
+  if (view.view === "pits") drawPits(svg, view, pitState(view), (row, cell) => pitClicked(view, row, cell));
+  else if (view.view === "grid") drawGrid(svg, frozen ? { ...view, moves: [] } : view, playMove);
+  else drawMoves(svg, frozen ? { ...view, moves: [] } : view, playMove);
   const box = svg.getAttribute("viewBox").split(" ").map(Number);
   svg.style.aspectRatio = `${box[2]} / ${box[3]}`;
   svg.style.maxWidth = view.view === "grid" ? "420px" : "";
-  $("status").textContent = view.over
-    ? `game over: ${view.outcome}`
-    : `${view.players[view.to_move]} to move` + (view.score ? ` · captured ${view.players[0]} ${view.score[0]}, ${view.players[1]} ${view.score[1]}` : "");
+  $("status").textContent = statusText(view);
+  if (view.over) { $("hint-text").textContent = ""; highlight(null); }
+  showMode();
   $("preview-bar").hidden = !board.preview;
   $("position-text").value = view.position;
   drawMoveList();
+}
+
+function statusText(view) {
+  if (view.over) return `game over: ${view.outcome}` + (view.note ? ` · ${view.note}` : "");
+  const who = computersTurn(view) ? `${view.players[view.to_move]} (the computer) to move` : `${view.players[view.to_move]} to move`;
+  return who + (view.score ? ` · captured ${view.players[0]} ${view.score[0]}, ${view.players[1]} ${view.score[1]}` : "");
+}
+
+function showMode() {
+  const seat = computerSeat();
+  const players = node().view.players;
+  $("mode").textContent = seat === null
+    ? "analysis: any move can be played for either side; a different move starts a variation"
+    : `a game against the computer (it plays ${players[seat]} at ${$("level").value}): ◀ takes back your last turn and the game goes on from there`;
+  $("mode").dataset.mode = seat === null ? "analysis" : "game";
+}
+
+// A click on a pit: its move if it is legal; else why it is not, in words.
+function pitClicked(view, row, cell) {
+  const legal = view.moves.some((m) => m.cell && m.cell[0] === row && m.cell[1] === cell);
+  if (legal && !board.animating && !board.preview && !computersTurn(view)) { playMove(String(cell)); return; }
+  let why;
+  if (board.preview) why = "this is a preview of a line: go back to the game to play";
+  else if (board.animating) why = "wait for the sowing to finish";
+  else if (view.over) why = "the game is over";
+  else if (computersTurn(view)) why = `it is ${view.players[view.to_move]}'s turn, the computer's: wait for its move`;
+  else if (row !== view.to_move) why = `that is ${view.players[row]}'s row; ${view.players[view.to_move]} is to move`;
+  else if (view.rows[row][cell] === 0) why = `cell ${cell} is empty`;
+  else why = `cell ${cell} is not a legal move here (it must feed the opponent's empty row); legal: ${view.moves.map((m) => m.move).join(", ")}`;
+  $("sowing").textContent = why;
+  $("sowing").dataset.refused = `${row}.${cell}`;
 }
 
 function drawMoveList() {
@@ -101,7 +156,10 @@ function addMove(container, id) {
   const span = document.createElement("span");
   span.className = "mv" + (id === board.current ? " current" : "");
   span.dataset.node = id;
-  span.textContent = `${plyOf(id)}.${n.move}`;
+  const ply = document.createElement("span");
+  ply.className = "ply";
+  ply.textContent = `${plyOf(id)}.`;
+  span.append(ply, ` ${n.move}`);
   span.title = `${n.view.players[n.mover]} played ${n.move}` + (n.comment ? ` — ${n.comment}` : "");
   if (n.review && n.review.mark) {
     const mark = document.createElement("span");
@@ -135,7 +193,7 @@ async function animate(before, after, steps, mover) {
   const svg = $("board");
   const log = [];
   const state = pitState(before, { legal: [] });
-  state.toMove = mover;
+  state.toMove = after.over ? null : after.to_move;
   const speed = Number($("speed").value);
   board.animating = true;
   try {
@@ -165,24 +223,34 @@ async function animate(before, after, steps, mover) {
 
 // ---- moves and navigation -----------------------------------------------------------------
 
-async function playMove(move) {
+// `byComputer`: the computer's own move (the only way to move for its side in a game).
+async function playMove(move, byComputer = false) {
   if (board.animating || board.preview) return;
   const here = node();
+  if (computersTurn(here.view) && !byComputer) return;
   const known = here.children.map((id) => board.nodes[id]).find((n) => n.move === move);
-  if (known) return jump(known.id);
+  if (known) {
+    if (gameMode()) promote(known.id);  // a game goes on along its main line
+    jump(known.id);
+    computerMove();
+    return;
+  }
   let played;
   try {
-    played = await post("/api/play", { game: board.game, position: here.view.position, move });
+    played = await post("/api/play", { game: board.game, position: here.view.position, move, earlier: earlierPositions(here.id) });
   } catch (error) {
     $("sowing").textContent = error.message;
     return;
   }
+  if (node() !== here) return;  // the player went elsewhere meanwhile
   const entry = newNode(here.id, played.move, played.mover, played.position, played.steps || null);
+  if (gameMode()) promote(entry.id);  // after a takeback the game's new moves are its main line
   board.current = entry.id;
   board.answer = null;
   analyse();
   if (entry.steps) {
     $("sowing").textContent = describeSowing(entry.steps, here.view, played.mover);
+    $("status").textContent = `${here.view.players[played.mover]} sows… then ${statusText(entry.view)}`;
     drawMoveList();
     await animate(here.view, entry.view, entry.steps, played.mover);
   } else {
@@ -210,11 +278,11 @@ async function computerMove() {
   if (seat === null || view.over || view.to_move !== seat || board.preview || board.animating) return;
   if (thinkingFor === view.position) return;
   thinkingFor = view.position;
-  $("status").textContent = `${view.players[seat]} (computer) is thinking…`;
+  $("status").textContent = `${view.players[seat]} (the computer) is thinking…`;
   try {
     stream.stop();
     const move = await computerChoice(board.game, view.position);
-    if (node().view.position === view.position) await playMove(move);
+    if (node().view.position === view.position) await playMove(move, true);
   } catch (error) {
     $("sowing").textContent = error.message;
   } finally {
@@ -250,7 +318,7 @@ function last() {
   jump(n.id);
 }
 function highlight(move) {
-  const found = node().view.moves.find((m) => m.move === move);
+  const found = move === null ? null : node().view.moves.find((m) => m.move === move);
   document.querySelectorAll(".hint").forEach((e) => e.classList.remove("hint"));
   if (found && found.cell) {
     const target = document.querySelector(`#board [data-row='${found.cell[0]}'][data-cell='${found.cell[1]}']`);
@@ -337,7 +405,7 @@ function showReview(review) {
 
 function playBest() {
   const answer = board.answer;
-  if (answer && answer.position === node().view.position && answer.best_move != null) playMove(answer.best_move);
+  if (answer && answer.position === node().view.position && answer.best_move != null && !computersTurn(node().view)) playMove(answer.best_move);
 }
 
 // ---- analysis -----------------------------------------------------------------------------
@@ -542,7 +610,7 @@ async function main() {
   });
   const ui = {
     node, game: () => board.game, start, highlight, lineForExport, treeForExport, loadRecord, showReview,
-    computerMove, asking,
+    computerMove, asking, modeChanged: () => { draw(); computerMove(); },
   };
   setUpPlay(ui, levels);
   setUpRecords(ui);

@@ -16,7 +16,8 @@ export function setUpPlay(ui, levels) {
     level.appendChild(option);
   }
   level.value = "club";
-  $("computer").addEventListener("change", () => ui.computerMove());
+  $("computer").addEventListener("change", () => ui.modeChanged());
+  level.addEventListener("change", () => ui.modeChanged());
   $("hint").addEventListener("click", async () => {
     const view = ui.node().view;
     if (view.over) return;
