@@ -53,6 +53,7 @@ __all__ = [
     "RecordError",
     "Variation",
     "format_record",
+    "headers_from_json",
     "line_states",
     "parse_record",
     "variation_from_json",
@@ -156,6 +157,35 @@ def variation_from_json(data: Any, depth: int = 0) -> Variation:
             if found
         },
     )
+
+
+RESERVED_HEADERS: Final = ("game", "start", "result")
+"""Headers a record writes itself, from its game, start and moves."""
+
+_HEADER_KEY: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,30}")
+
+
+def headers_from_json(data: Any) -> dict[str, str]:
+    """A record's other headers sent as JSON, ``{"players": "Ada, engine:1", ...}`` (None: none).
+
+    Raises:
+        RecordError: not an object of texts, a key that is not a header name, or one the
+            record writes itself (game, start, result).
+    """
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise RecordError(f"invalid headers {quote(data)}: expected {{name: text}}")
+    for key in data:
+        if not _HEADER_KEY.fullmatch(key):
+            raise RecordError(
+                f"invalid header name {quote(key)}: a letter, then letters, digits, _ or -"
+            )
+        if key.lower() in RESERVED_HEADERS:
+            raise RecordError(
+                f"invalid header {quote(key)}: the record writes game, start and result itself"
+            )
+    return {key.lower(): value for key, value in data.items()}
 
 
 def line_states(game: Any, start: Any, moves: Sequence[str], first: int) -> list[Any]:

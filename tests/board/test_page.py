@@ -259,11 +259,16 @@ class TestRecords:
         record = page.input_value("#record-text")
         moves = "\n".join(f"{i + 1}. {cell}" for i, cell in enumerate(played))
         assert "game: ayoayo" in record and moves in record
-        open_board(page)
+        open_board(page)  # the same game, kept by the browser
         page.click("#record-box summary")
         page.fill("#record-text", record.replace(f"3. {played[2]}", f"3. {played[2]}  # a note"))
         page.click("#record-import")
-        wait_for(page, "document.querySelectorAll('#movelist .mv').length === 4")
+        wait_for(
+            page,
+            "(document.querySelector(\"#movelist .mv[data-node='3']\") || {}).title"
+            "?.includes('a note')",
+        )
+        assert page.locator("#movelist .mv").count() == 4
         page.keyboard.press("End")
         assert shown_position(page) == game.format_state(states[-1])
         assert "a note" in str(page.get_attribute("#movelist .mv[data-node='3']", "title"))

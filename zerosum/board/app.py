@@ -14,8 +14,9 @@ Routes (documented for players and scripts in ``docs/board.md``):
   prints (``level``: a named strength, see :mod:`zerosum.strength`).
 * ``POST /api/record`` ``{record}``: a game record read, every position after each move, with
   its comments and variations.
-* ``POST /api/export`` ``{game, position, moves, comments?, variations?}``: the record of moves
-  played from a position (variations: ``{index: [{moves, comments?, variations?}]}``).
+* ``POST /api/export`` ``{game, position, moves, comments?, variations?, headers?}``: the
+  record of moves played from a position (variations: ``{index: [{moves, comments?,
+  variations?}]}``; headers: ``{name: text}``, e.g. players, event, date).
 * ``POST /api/review`` ``{record, depth | time}``: what ``gamesolver review --json`` prints.
 * ``WS /api/stream``: send ``{"type": "analyse", "game", "position"}`` and receive a
   ``line`` per completed depth then ``done``; a new position (or ``{"type": "stop"}``) stops
@@ -54,6 +55,7 @@ from zerosum.console import UsageError
 from zerosum.records import (
     Variation,
     format_record,
+    headers_from_json,
     line_states,
     parse_record,
     variation_from_json,
@@ -228,8 +230,14 @@ class _Endpoints:
         line = variation_from_json(data)
         states = line_states(game, start, line.moves, 1)
         actions = [parse_action(game, states[i], move) for i, move in enumerate(line.moves)]
+        headers = headers_from_json(data.get("headers"))
         text = format_record(
-            game, start, actions, comments=line.comments, variations=line.variations
+            game,
+            start,
+            actions,
+            comments=line.comments,
+            headers=headers,
+            variations=line.variations,
         )
         return JSONResponse({"record": text})
 

@@ -1,6 +1,7 @@
 // The analysis board: a game tree of positions, the board, the streaming analysis.
 import { AnalysisStream, get, post } from "./api.js";
 import { drawGrid, drawMoves, drawPits, layoutFor } from "./draw.js";
+import { keepGame, keepPrevious, keptGame, linkFor, movesIn, nodeOf, previousGame, readLink, snapshot } from "./keeping.js";
 import { computerChoice, computerSeat, fillSeats, setUpEditor, setUpPlay, setUpRecords } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +15,8 @@ const board = {
   answer: null,       // the latest analysis of the current position
   animation: 0,       // bumped to cancel a running animation
   animating: false,
+  headers: {},        // a record's other headers (players, event, date...), kept on export
+  linkError: "",      // what was wrong with the link the page was opened with
 };
 window.board = board; // for the tests and the curious
 
@@ -49,6 +52,13 @@ function promote(id) {
 // A game against the computer (a seat chosen) or analysis (nobody): the page says which.
 function gameMode() { return computerSeat() !== null; }
 function computersTurn(view) { return gameMode() && !view.over && view.to_move === computerSeat(); }
+
+// The moves from the start to node `id`.
+function pathMoves(id) {
+  const moves = [];
+  for (let n = board.nodes[id]; n.parent !== null; n = board.nodes[n.parent]) moves.unshift(n.move);
+  return moves;
+}
 
 function plyOf(id) {
   let ply = 0;
@@ -88,6 +98,7 @@ function draw() {
   $("preview-bar").hidden = !board.preview;
   $("position-text").value = view.position;
   drawMoveList();
+  if (board.nodes.length) keepGame(board);
 }
 
 function statusText(view) {
@@ -243,6 +254,7 @@ async function playMove(move, byComputer = false) {
     return;
   }
   if (node() !== here) return;  // the player went elsewhere meanwhile
+  showLinkError("");
   const entry = newNode(here.id, played.move, played.mover, played.position, played.steps || null);
   if (gameMode()) promote(entry.id);  // after a takeback the game's new moves are its main line
   board.current = entry.id;
@@ -363,11 +375,56 @@ function treeForExport() {
       variations: shift(rest.variations),
     };
   };
-  return { game: board.game, position: board.nodes[0].view.position, ...lineFrom(0) };
+  return { game: board.game, position: board.nodes[0].view.position, headers: board.headers, ...lineFrom(0) };
 }
 
-function loadRecord(read) {
+// A new game replaces the one on the page: the old one, if it has moves, is kept as the
+// previous game (one click brings it back).
+function replacingGame() {
+  if (board.nodes.length > 1) keepPrevious(snapshot(board));
+  if (board.nodes.length) showLinkError("");  // the page's first game keeps the link's error
+  showPrevious();
+}
+
+function showPrevious() {
+  const previous = previousGame();
+  const button = $("restore-previous");
+  button.hidden = !previous;
+  if (previous) button.textContent = `bring back the previous game (${previous.game}, ${movesIn(previous)} move${movesIn(previous) === 1 ? "" : "s"})`;
+}
+
+function restore(kept, at = kept.current) {
+  board.game = kept.game;
+  board.nodes = kept.nodes.map((n, id) => ({ ...n, id, steps: null }));
+  board.current = at;
+  board.headers = kept.headers || {};
+  board.preview = null;
+  board.animation++;
+  board.animating = false;
+  $("game").value = kept.game;
+  fillSeats(kept.nodes[0].view.players);
+  draw();
+  analyse();
+}
+
+function restorePrevious() {
+  const previous = previousGame();
+  if (!previous) return;
+  replacingGame();
+  restore(previous);
+  showPrevious();
+}
+
+function showLinkError(message) {
+  board.linkError = message;
+  $("link-error").textContent = message;
+  $("link-error").hidden = !message;
+}
+
+function loadRecord(read, atEnd = false) {
+  replacingGame();
   board.game = read.game;
+  board.headers = read.headers || {};
   board.nodes = [];
   board.preview = null;
   board.animation++;
@@ -383,6 +440,7 @@ function loadRecord(read) {
   };
   addLine(newNode(null, null, null, read.start, null), read.moves);
   board.current = 0;
+  while (atEnd && node().children.length) board.current = node().children[0];
   $("game").value = read.game;
   fillSeats(read.start.players);
   draw();
@@ -414,7 +472,8 @@ const stream = new AnalysisStream(onStream);
 
 function analyse() {
   const view = node().view;
-  history.replaceState(null, "", `?game=${encodeURIComponent(board.game)}&position=${encodeURIComponent(view.position)}`);
+  // the address reopens this game at this move; a bad link stays shown until the game moves on
+  if (!(board.linkError && board.nodes.length === 1)) history.replaceState(null, "", linkFor(board.game, board.nodes[0].view.position, pathMoves(board.current)));
   drawAnalysis(null);
   if (!$("engine-on").checked) { stream.stop(); return; }
   if (view.over) { stream.stop(); drawAnalysis({ over: true, outcome: view.outcome, value: view.value }); return; }
@@ -554,16 +613,24 @@ async function previewLine(moves) {
 
 // ---- set-up -------------------------------------------------------------------------------
 
+// A new game from `position` (null: the game's start); false, with the message shown under the
+// position box, when the position is not valid.
 async function start(game, position) {
-  let view;
   try {
-    view = await post("/api/position", { game, position });
+    await open(game, position);
   } catch (error) {
     $("position-error").textContent = error.message;
     return false;
   }
   $("position-error").textContent = "";
+  return true;
+}
+
+async function open(game, position) {
+  const view = await post("/api/position", { game, position });
+  replacingGame();
   board.game = game;
+  board.headers = {};
   board.nodes = [];
   board.preview = null;
   board.animation++;
@@ -574,7 +641,35 @@ async function start(game, position) {
   draw();
   analyse();
   computerMove();
-  return true;
+}
+
+// The page opened: the game kept in this browser when the address is its own (a reload), else
+// what the link asks for (a position and moves); a bad link says what was wrong.
+async function openFirst(chosen) {
+  const link = readLink(location.search);
+  const kept = keptGame();
+  const known = kept && [...$("game").options].some((o) => o.value === kept.game);
+  if (known && !link.given) return restore(kept);
+  if (known && (link.game || chosen.game) === kept.game && link.position === kept.nodes[0].view.position) {
+    const at = nodeOf(kept, link.moves);
+    if (at !== null) return restore(kept, at);
+  }
+  if (known && movesIn(kept)) keepPrevious(kept);
+  const game = link.game || chosen.game;
+  const position = link.position || (game === chosen.game ? chosen.position : null);
+  try {
+    if (link.moves.length) {
+      const { record } = await post("/api/export", { game, position, moves: link.moves });
+      loadRecord(await post("/api/record", { record }), true);
+    } else {
+      await open(game, position);
+    }
+  } catch (error) {
+    const what = link.moves.length ? "the link's game" : "the link's position";
+    showLinkError(`could not open ${what}: ${error.message}. The board shows the start instead.`);
+    await open(chosen.game, null);
+  }
+  showPrevious();
 }
 
 async function main() {
@@ -587,12 +682,8 @@ async function main() {
     option.title = g.description;
     select.appendChild(option);
   }
-  const params = new URLSearchParams(location.search);
-  const game = params.get("game") || chosen.game;
-  const position = params.get("position") || (game === chosen.game ? chosen.position : null);
-  if (!(await start(game, position))) await start(chosen.game, null).then(() => {
-    $("position-error").textContent = `could not open the link's position: ${$("position-error").textContent}`;
-  });
+  await openFirst(chosen);
+  $("restore-previous").addEventListener("click", restorePrevious);
   select.addEventListener("change", () => start(select.value, null));
   $("flip").addEventListener("click", flip);
   $("back").addEventListener("click", back);
