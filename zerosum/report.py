@@ -68,8 +68,8 @@ def repetition_said(game: Any) -> str:
     """How a game the repetition rule ended is scored, in words (``play``, the board).
 
     >>> from games import load_game
-    >>> repetition_said(load_game("ayoayo"))
-    'a position repeated: scored as endless play, by the game's endless value'
+    >>> print(repetition_said(load_game("ayoayo")))
+    a position repeated: scored as endless play, by the game's endless value
     """
     how = (
         "scored as endless play, by the game's endless value"

@@ -1,5 +1,5 @@
 // The analysis board: a game tree of positions, the board, the streaming analysis.
-import { AnalysisStream, get, post } from "./api.js";
+import { AnalysisStream, SERVER_GONE, get, post } from "./api.js";
 import { drawGrid, drawMoves, drawPits, layoutFor } from "./draw.js";
 import { keepGame, keepPrevious, keptGame, linkFor, movesIn, nodeOf, previousGame, readLink, snapshot } from "./keeping.js";
 import { computerChoice, computerSeat, fillSeats, setUpEditor, setUpPlay, setUpRecords } from "./panels.js";
@@ -340,13 +340,14 @@ function highlight(move) {
 
 // The line from the start through the current move and on along the main line, for records.
 function lineForExport() {
-  const moves = [];
-  for (let n = node(); n.parent !== null; n = board.nodes[n.parent]) moves.unshift(n.move);
+  const line = [];
+  for (let n = node(); n.parent !== null; n = board.nodes[n.parent]) line.unshift(n);
   for (let n = node(); n.children.length; ) {
     n = board.nodes[n.children[0]];
-    moves.push(n.move);
+    line.push(n);
   }
-  return { game: board.game, position: board.nodes[0].view.position, moves };
+  const comments = Object.fromEntries(line.map((n, i) => [String(i), n.comment || ""]).filter(([, c]) => c));
+  return { game: board.game, position: board.nodes[0].view.position, headers: board.headers, moves: line.map((n) => n.move), comments };
 }
 
 // The whole move tree for a record: the main line from the start (first children), each
@@ -485,8 +486,20 @@ function onStream(message) {
   if (message.position !== node().view.position) return;
   if (message.type === "error") { $("engine-summary").textContent = message.error; return; }
   if (message.type === "waiting") { $("engine-summary").textContent = "waiting for a free engine…"; return; }
+  if (message.type === "gone") {  // the analysis shown is no longer being searched
+    drawAnalysis(null);
+    $("engine-summary").textContent = SERVER_GONE;
+    return;
+  }
   board.answer = message.answer;
   drawAnalysis(message.answer, message.type === "done");
+}
+
+// An exact win's distance when the outcome does not say it: the plies of its line to the end.
+function distance(answer) {
+  if (!answer.exact || answer.endless || answer.value === 0 || / in \d+ pl/.test(answer.outcome)) return "";
+  const plies = answer.plies ?? (answer.pv_end && answer.pv_end.kind === "end" ? answer.pv.length : null);
+  return plies === null ? "" : ` in ${plies} pl${plies === 1 ? "y" : "ies"}`;
 }
 
 function signed(value) {
@@ -510,7 +523,7 @@ function drawAnalysis(answer, finished = false) {
   const whose = document.createElement("span");
   whose.className = "small";
   whose.textContent = `(${p0}'s view: + is good for ${p0}) `;
-  summary.append(whose, document.createElement("br"), answer.outcome);
+  summary.append(whose, document.createElement("br"), answer.outcome + distance(answer));
   if (answer.exact) {
     const mark = document.createElement("span");
     mark.className = "exact";
@@ -523,7 +536,7 @@ function drawAnalysis(answer, finished = false) {
   const stats = answer.stats;  // null when the answer was read from a tablebase, not searched
   const depth = answer.depth === null ? "to the end" : `depth ${answer.depth}`;
   $("engine-stats").textContent = stats
-    ? `${depth} · ${stats.nodes.toLocaleString("en")} nodes · ${Math.round(stats.nodes_per_second).toLocaleString("en")} nodes/s · ${stats.seconds.toFixed(2)} s${finished ? " · finished" : ""}`
+    ? `${depth} · ${stats.nodes.toLocaleString("en")} nodes · ${Math.round(stats.nodes_per_second).toLocaleString("en")} nodes/s · ${stats.seconds.toFixed(2)} s${finished ? (answer.complete ? " · finished" : ` · stopped after ${Math.round(stats.seconds)} s, the board's limit for one position`) : ""}`
     : "read from the endgame tablebase, not searched";
   const pv = $("pv");
   pv.append("line: ");
@@ -701,7 +714,7 @@ async function main() {
   });
   const ui = {
     node, game: () => board.game, start, highlight, lineForExport, treeForExport, loadRecord, showReview,
-    computerMove, asking, modeChanged: () => { draw(); computerMove(); },
+    computerMove, asking, modeChanged: () => { draw(); computerMove(); }, bottom: () => board.bottom, signed,
   };
   setUpPlay(ui, levels);
   setUpRecords(ui);
