@@ -13,6 +13,10 @@ numbered and optionally followed by a comment after ``#``::
     2. 4   # value -4 at depth 18
     3. 3
 
+A move may carry an **annotation**, one of the usual marks written right after it: ``!`` a good
+move, ``?`` a mistake, ``!!`` brilliant, ``??`` a blunder, ``!?`` interesting, ``?!`` dubious
+(``2. 4?!``). They are the annotator's; ``review`` shows them beside its own marks.
+
 A **variation** (another move than the one played, and what follows it) is written in
 parentheses right after the move it replaces, numbered as that move; variations nest::
 
@@ -54,6 +58,7 @@ __all__ = [
     "Variation",
     "format_record",
     "headers_from_json",
+    "line_result",
     "line_states",
     "parse_record",
     "variation_from_json",
@@ -68,6 +73,12 @@ MAX_MOVES: Final = 10_000
 _HEADER: Final = re.compile(r"([A-Za-z][A-Za-z0-9_-]{0,30})\s*:\s*(.*)")
 _NUMBER: Final = re.compile(r"([0-9]{1,6})\.")
 _TOKEN: Final = re.compile(r"[()]|[^\s()]+")
+
+ANNOTATIONS: Final = ("!!", "??", "!?", "?!", "!", "?")
+"""The marks an annotator may put after a move: brilliant, blunder, interesting, dubious, good,
+mistake."""
+
+_ANNOTATED: Final = re.compile(r"(.*?)(!!|\?\?|!\?|\?!|!|\?)")
 
 MAX_NESTING: Final = 50
 """The deepest variation inside a variation a record may hold."""
@@ -85,11 +96,13 @@ class Variation:
         moves: the moves in the game's notation; the first replaces the move it follows.
         comments: comment of the move at each index that has one.
         variations: alternatives to the move at each index (nested variations).
+        annotations: the mark (one of :data:`ANNOTATIONS`) of the move at each index that has one.
     """
 
     moves: tuple[str, ...]
     comments: Mapping[int, str] = attrs.field(factory=dict)
     variations: Mapping[int, tuple[Variation, ...]] = attrs.field(factory=dict)
+    annotations: Mapping[int, str] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -103,6 +116,7 @@ class GameRecord:
         comments: comment of the move at each index (0 for the first move) that has one.
         headers: other headers, in the order written (``players``, ``date``, ...).
         variations: alternatives to the move at each index (0 for the first move).
+        annotations: the annotator's mark of the move at each index that has one.
     """
 
     game: str
@@ -111,6 +125,7 @@ class GameRecord:
     comments: Mapping[int, str] = attrs.field(factory=dict)
     headers: Mapping[str, str] = attrs.field(factory=dict)
     variations: Mapping[int, tuple[Variation, ...]] = attrs.field(factory=dict)
+    annotations: Mapping[int, str] = attrs.field(factory=dict)
 
     def positions(self) -> tuple[Any, list[Any]]:
         """``(game, states)``: the start and the position after each move played, every move
@@ -123,7 +138,8 @@ class GameRecord:
 
 def variation_from_json(data: Any, depth: int = 0) -> Variation:
     """A line sent as JSON: ``{"moves": [...], "comments": {"i": text}, "variations":
-    {"i": [line, ...]}}`` (comments and variations optional; indexes count from 0).
+    {"i": [line, ...]}, "annotations": {"i": mark}}`` (all but moves optional; indexes count
+    from 0).
 
     Raises:
         RecordError: anything else, named.
@@ -136,6 +152,12 @@ def variation_from_json(data: Any, depth: int = 0) -> Variation:
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise RecordError(f"invalid moves {quote(moves)}: expected a list of moves as text")
     comments, variations = data.get("comments") or {}, data.get("variations") or {}
+    annotations = data.get("annotations") or {}
+    if not isinstance(annotations, dict) or not all(a in ANNOTATIONS for a in annotations.values()):
+        raise RecordError(
+            f"invalid annotations {quote(annotations)}: expected {{index: mark}}, a mark one of "
+            + ", ".join(ANNOTATIONS)
+        )
     if not isinstance(comments, dict) or not all(isinstance(c, str) for c in comments.values()):
         raise RecordError(f"invalid comments {quote(comments)}: expected {{index: text}}")
     if not isinstance(variations, dict) or not all(
@@ -156,6 +178,7 @@ def variation_from_json(data: Any, depth: int = 0) -> Variation:
             for k, found in variations.items()
             if found
         },
+        {index(k): v for k, v in annotations.items()},
     )
 
 
@@ -268,6 +291,7 @@ def parse_record(text: Any) -> GameRecord:
         line.comments,
         headers,
         line.variations,
+        line.annotations,
     )
 
 
@@ -317,6 +341,15 @@ class _MovesReader:
                     f"{expected} was expected"
                 )
             return None
+        annotated = _ANNOTATED.fullmatch(token)
+        if annotated and not annotated.group(1):  # a mark standing apart: ``2. 4 ?!``
+            if not frame.moves:
+                raise RecordError(f"record line {number}: the annotation {token!r} follows no move")
+            frame.annotations[len(frame.moves) - 1] = annotated.group(2)
+            return frame, len(frame.moves) - 1
+        if annotated:
+            token = annotated.group(1)
+            frame.annotations[len(frame.moves)] = annotated.group(2)
         frame.moves.append(token)
         self.count += 1
         if self.count > MAX_MOVES:
@@ -342,12 +375,14 @@ class _Frame:
     moves: list[str] = attrs.field(factory=list)
     comments: dict[int, str] = attrs.field(factory=dict)
     variations: dict[int, list[_Frame]] = attrs.field(factory=dict)
+    annotations: dict[int, str] = attrs.field(factory=dict)
 
     def variation(self) -> Variation:
         return Variation(
             tuple(self.moves),
             dict(self.comments),
             {at: tuple(f.variation() for f in found) for at, found in self.variations.items()},
+            dict(self.annotations),
         )
 
 
@@ -359,6 +394,7 @@ def format_record(
     comments: Mapping[int, str] | None = None,
     headers: Mapping[str, str] | None = None,
     variations: Mapping[int, Sequence[Variation]] | None = None,
+    annotations: Mapping[int, str] | None = None,
 ) -> str:
     """The record of ``actions`` played from ``start`` (the result header if the game ended),
     with ``variations`` (moves in the game's notation, checked) after the moves they replace.
@@ -392,13 +428,14 @@ def format_record(
     for action in actions:
         moves.append(format_action(game, states[-1], action))
         states.append(game.result(states[-1], action))
-    if game.is_terminal(states[-1]):
-        lines.append(f"result: {outcome(game, game.utility(states[-1]))}")
-    elif repetition_at(game, states) == len(states) - 1:
-        score = unfinished_score(game, states[-1], "repetition")
-        lines.append(f"result: {outcome(game, score)} ({repetition_said(game)})")
+    result = line_result(game, states)
+    if result is not None:
+        lines.append(f"result: {result}")
     main = Variation(
-        tuple(moves), dict(comments or {}), {k: tuple(v) for k, v in (variations or {}).items()}
+        tuple(moves),
+        dict(comments or {}),
+        {k: tuple(v) for k, v in (variations or {}).items()},
+        dict(annotations or {}),
     )
     entries = _line_entries(game, states, main, 1, 0)
     written = [
@@ -406,6 +443,17 @@ def format_record(
         for indent, text, note in entries
     ]
     return "\n".join([*lines, "", *written, ""])
+
+
+def line_result(game: Any, states: Sequence[Any]) -> str | None:
+    """How a game through ``states`` (its positions, the start first) ended, in words, or None
+    while it goes on: at a terminal position, or by the repetition rule at its last position."""
+    if game.is_terminal(states[-1]):
+        return outcome(game, game.utility(states[-1]))
+    if repetition_at(game, states) == len(states) - 1:
+        score = unfinished_score(game, states[-1], "repetition")
+        return f"{outcome(game, score)} ({repetition_said(game)})"
+    return None
 
 
 def _line_entries(
@@ -416,7 +464,8 @@ def _line_entries(
     its variations, indented, in parentheses (their moves checked where they are played)."""
     entries: list[list[Any]] = []
     for index, move in enumerate(line.moves):
-        entries.append([indent, f"{first + index}. {move}", line.comments.get(index, "")])
+        written = f"{first + index}. {move}{line.annotations.get(index, '')}"
+        entries.append([indent, written, line.comments.get(index, "")])
         for variation in line.variations.get(index, ()):
             if not variation.moves:
                 raise RecordError(f"an empty variation at move {first + index}")

@@ -14,9 +14,10 @@ Routes (documented for players and scripts in ``docs/board.md``):
   prints (``level``: a named strength, see :mod:`zerosum.strength`).
 * ``POST /api/record`` ``{record}``: a game record read, every position after each move, with
   its comments and variations.
-* ``POST /api/export`` ``{game, position, moves, comments?, variations?, headers?}``: the
-  record of moves played from a position (variations: ``{index: [{moves, comments?,
-  variations?}]}``; headers: ``{name: text}``, e.g. players, event, date).
+* ``POST /api/export`` ``{game, position, moves, comments?, annotations?, variations?,
+  headers?}``: the record of moves played from a position (annotations: ``{index: mark}``;
+  variations: ``{index: [{moves, comments?, annotations?, variations?}]}``; headers:
+  ``{name: text}``, e.g. players, event, date).
 * ``POST /api/review`` ``{record, depth | time}``: what ``gamesolver review --json`` prints.
 * ``WS /api/stream``: send ``{"type": "analyse", "game", "position"}`` and receive a
   ``line`` per completed depth then ``done``; a new position (or ``{"type": "stop"}``) stops
@@ -110,6 +111,7 @@ def _line_json(
     for index, move in enumerate(line.moves):
         played = play_move(game, state, move, earlier)
         played["comment"] = line.comments.get(index, "")
+        played["annotation"] = line.annotations.get(index, "")
         played["variations"] = [
             _line_json(game, state, variation, earlier)
             for variation in line.variations.get(index, ())
@@ -218,7 +220,7 @@ class _Endpoints:
     async def record(self, request: Request) -> Response:
         parsed = parse_record((await _read_json(request)).get("record"))
         game, states = parsed.positions()
-        line = Variation(parsed.moves, parsed.comments, parsed.variations)
+        line = Variation(parsed.moves, parsed.comments, parsed.variations, parsed.annotations)
         moves = _line_json(game, states[0], line)
         start = describe(game, states[0])
         headers = dict(parsed.headers)
@@ -238,6 +240,7 @@ class _Endpoints:
             comments=line.comments,
             headers=headers,
             variations=line.variations,
+            annotations=line.annotations,
         )
         return JSONResponse({"record": text})
 

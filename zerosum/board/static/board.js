@@ -1,6 +1,7 @@
 // The analysis board: a game tree of positions, the board, the streaming analysis.
 import { AnalysisStream, SERVER_GONE, get, post } from "./api.js";
 import { drawGrid, drawMoves, drawPits, layoutFor } from "./draw.js";
+import { fillAnnotation, setUpAnnotation } from "./annotate.js";
 import { keepGame, keepPrevious, keptGame, linkFor, movesIn, nodeOf, previousGame, readLink, snapshot } from "./keeping.js";
 import { computerChoice, computerSeat, fillSeats, setUpEditor, setUpPlay, setUpRecords } from "./panels.js";
 
@@ -98,7 +99,44 @@ function draw() {
   $("preview-bar").hidden = !board.preview;
   $("position-text").value = view.position;
   drawMoveList();
+  fillAnnotation(node());
   if (board.nodes.length) keepGame(board);
+}
+
+// ---- annotation: the move tree edited (marks and comments are set in annotate.js) -----------
+
+// The variation through the move shown becomes the main line where it branches off.
+function promoteVariation() {
+  let n = node();
+  while (n.parent !== null && board.nodes[n.parent].children[0] === n.id) n = board.nodes[n.parent];
+  if (n.parent === null) return "the move shown is on the main line already";
+  promote(n.id);
+  draw();
+  return "";
+}
+
+// The move shown and every move after it leave the tree; the board goes back a move.
+function deleteFromHere() {
+  const n = node();
+  if (n.parent === null) return "the start cannot be deleted";
+  const siblings = board.nodes[n.parent].children;
+  siblings.splice(siblings.indexOf(n.id), 1);
+  jump(n.parent);
+  return "";
+}
+
+// ↑ / ↓: the previous / next variation of the move shown (its siblings, the main line first).
+function sibling(step) {
+  const n = node();
+  if (n.parent === null) return;
+  const siblings = board.nodes[n.parent].children;
+  const next = siblings[siblings.indexOf(n.id) + step];
+  if (next !== undefined) jump(next);
+}
+
+function changed() {
+  drawMoveList();
+  keepGame(board);
 }
 
 function statusText(view) {
@@ -172,6 +210,12 @@ function addMove(container, id) {
   ply.textContent = `${plyOf(id)}.`;
   span.append(ply, ` ${n.move}`);
   span.title = `${n.view.players[n.mover]} played ${n.move}` + (n.comment ? ` — ${n.comment}` : "");
+  if (n.nag) {
+    const nag = document.createElement("span");
+    nag.className = "nag";
+    nag.textContent = n.nag;
+    span.appendChild(nag);
+  }
   if (n.review && n.review.mark) {
     const mark = document.createElement("span");
     mark.className = "mark";
@@ -182,6 +226,12 @@ function addMove(container, id) {
   span.addEventListener("click", () => jump(id));
   container.appendChild(span);
   container.append(" ");
+  if (n.comment) {
+    const comment = document.createElement("span");
+    comment.className = "comment";
+    comment.textContent = n.comment;
+    container.append(comment, " ");
+  }
 }
 
 // ---- the sowing animation -----------------------------------------------------------------
@@ -347,20 +397,22 @@ function lineForExport() {
     line.push(n);
   }
   const comments = Object.fromEntries(line.map((n, i) => [String(i), n.comment || ""]).filter(([, c]) => c));
-  return { game: board.game, position: board.nodes[0].view.position, headers: board.headers, moves: line.map((n) => n.move), comments };
+  const annotations = Object.fromEntries(line.map((n, i) => [String(i), n.nag || ""]).filter(([, a]) => a));
+  return { game: board.game, position: board.nodes[0].view.position, headers: board.headers, moves: line.map((n) => n.move), comments, annotations };
 }
 
 // The whole move tree for a record: the main line from the start (first children), each
 // other child a variation of the move it replaces, with comments.
 function treeForExport() {
   const lineFrom = (id) => {
-    const line = { moves: [], comments: {}, variations: {} };
+    const line = { moves: [], comments: {}, annotations: {}, variations: {} };
     for (let n = board.nodes[id]; n.children.length; ) {
       const [main, ...others] = n.children;
       const index = line.moves.length;
       const next = board.nodes[main];
       line.moves.push(next.move);
       if (next.comment) line.comments[index] = next.comment;
+      if (next.nag) line.annotations[index] = next.nag;
       if (others.length) line.variations[index] = others.map((alt) => variationFrom(alt));
       n = next;
     }
@@ -373,6 +425,7 @@ function treeForExport() {
     return {
       moves: [first.move, ...rest.moves],
       comments: { ...(first.comment ? { 0: first.comment } : {}), ...shift(rest.comments) },
+      annotations: { ...(first.nag ? { 0: first.nag } : {}), ...shift(rest.annotations) },
       variations: shift(rest.variations),
     };
   };
@@ -436,6 +489,7 @@ function loadRecord(read, atEnd = false) {
       const before = parent;
       parent = newNode(before.id, m.move, m.mover, m.position, m.steps || null);
       parent.comment = m.comment;
+      parent.nag = m.annotation || "";
       for (const variation of m.variations || []) addLine(before, variation);
     }
   };
@@ -719,6 +773,7 @@ async function main() {
   setUpPlay(ui, levels);
   setUpRecords(ui);
   setUpEditor(ui);
+  setUpAnnotation({ node, changed, promoteVariation, deleteFromHere });
   document.body.dataset.ready = "yes";
 }
 
@@ -730,7 +785,10 @@ function flip() {
 
 function onKey(event) {
   if (event.target.closest && event.target.closest("input, textarea, select")) return;
-  const keys = { ArrowLeft: back, ArrowRight: forward, Home: first, End: last, " ": playBest, f: flip };
+  const keys = {
+    ArrowLeft: back, ArrowRight: forward, Home: first, End: last, " ": playBest, f: flip,
+    ArrowUp: () => sibling(-1), ArrowDown: () => sibling(1),
+  };
   const action = keys[event.key];
   if (action) { event.preventDefault(); action(); }
 }
