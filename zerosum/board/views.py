@@ -10,6 +10,7 @@ written for one game beyond what its capabilities say.
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -80,7 +81,13 @@ def load_earlier(game: Any, texts: Any) -> list[Any]:
         )
     if len(texts) > MAX_EARLIER:
         raise UsageError(f"invalid earlier: more than {MAX_EARLIER:,} positions")
-    return [load_position(game.name, text)[1] for text in texts]
+    return [_known_position(game.name, text) for text in texts]
+
+
+@functools.lru_cache(maxsize=MAX_EARLIER)
+def _known_position(game_name: str, text: str) -> Any:
+    """A position read once: a page sends its game's earlier positions with every move."""
+    return load_position(game_name, text)[1]
 
 
 def _view(game: Any, state: Any) -> str:
