@@ -2,6 +2,7 @@
 import { AnalysisStream, SERVER_GONE, get, post } from "./api.js";
 import { drawGrid, drawMoves, drawPits, layoutFor } from "./draw.js";
 import { fillAnnotation, setUpAnnotation } from "./annotate.js";
+import { drawChart } from "./chart.js";
 import { keepGame, keepPrevious, keptGame, linkFor, movesIn, nodeOf, previousGame, readLink, snapshot } from "./keeping.js";
 import { computerChoice, computerSeat, fillSeats, setUpEditor, setUpPlay, setUpRecords } from "./panels.js";
 
@@ -99,6 +100,7 @@ function draw() {
   $("preview-bar").hidden = !board.preview;
   $("position-text").value = view.position;
   drawMoveList();
+  colourPits();
   fillAnnotation(node());
   if (board.nodes.length) keepGame(board);
 }
@@ -389,13 +391,19 @@ function highlight(move) {
 }
 
 // The line from the start through the current move and on along the main line, for records.
-function lineForExport() {
+// The nodes of the line shown: from the start to the current move, then on along its main line.
+function lineNodes() {
   const line = [];
   for (let n = node(); n.parent !== null; n = board.nodes[n.parent]) line.unshift(n);
   for (let n = node(); n.children.length; ) {
     n = board.nodes[n.children[0]];
     line.push(n);
   }
+  return line;
+}
+
+function lineForExport() {
+  const line = lineNodes();
   const comments = Object.fromEntries(line.map((n, i) => [String(i), n.comment || ""]).filter(([, c]) => c));
   const annotations = Object.fromEntries(line.map((n, i) => [String(i), n.nag || ""]).filter(([, a]) => a));
   return { game: board.game, position: board.nodes[0].view.position, headers: board.headers, moves: line.map((n) => n.move), comments, annotations };
@@ -502,18 +510,15 @@ function loadRecord(read, atEnd = false) {
   analyse();
 }
 
+// The review of the line shown: its marks in the move list, its values in the chart.
 function showReview(review) {
-  const line = [];
-  for (let n = board.nodes[0]; n.children.length; ) {
-    n = board.nodes[n.children[0]];
-    line.push(n);
-  }
-  let n = node();
-  const path = [];
-  for (; n.parent !== null; n = board.nodes[n.parent]) path.unshift(n);
-  const nodes = path.concat(line.slice(path.length));
+  const nodes = lineNodes();
   review.moves.forEach((m, i) => { if (nodes[i]) nodes[i].review = m; });
   drawMoveList();
+  const points = review.moves.map((m) => ({ ply: m.ply, value: m.value, exact: m.exact, mark: m.mark, move: m.move }));
+  const scale = node().view.score ? 24 : 1;
+  $("value-chart").hidden = false;
+  drawChart($("value-chart"), points, scale, node().view.players, (i) => { if (nodes[i]) jump(nodes[i].id); });
 }
 
 function playBest() {
@@ -547,6 +552,7 @@ function onStream(message) {
   }
   board.answer = message.answer;
   drawAnalysis(message.answer, message.type === "done");
+  colourPits();
 }
 
 // An exact win's distance when the outcome does not say it: the plies of its line to the end.
@@ -614,6 +620,8 @@ function drawAnalysis(answer, finished = false) {
     const tr = document.createElement("tr");
     tr.className = row.best ? "best" : "";
     tr.dataset.move = row.move;
+    tr.dataset.outcome = outcomeFor(row.value, view.to_move);
+    tr.dataset.exact = answer.exact ? "yes" : "no";
     const said = row.value === null ? "worse (pruned)"
       : answer.exact
         ? `exact${row.endless ? ", by endless play" : row.plies !== null ? `, ${row.plies} plies` : ""}`
@@ -626,6 +634,27 @@ function drawAnalysis(answer, finished = false) {
     }
     tr.appendChild(lineCell(row, view));
     body.appendChild(tr);
+  }
+}
+
+// A move's value as an outcome for the player who would play it: win, draw or loss (exact), or
+// who is ahead at the horizon ("" for a pruned move).
+function outcomeFor(value, mover) {
+  if (value === null || value === undefined) return "";
+  const own = mover === 0 ? value : -value;
+  return own > 0 ? "win" : own < 0 ? "loss" : "draw";
+}
+
+// The legal pits ringed in their move's outcome colour (the answer of the position shown).
+function colourPits() {
+  const answer = board.answer;
+  const view = node().view;
+  if (!answer || answer.position !== view.position || board.preview || view.view !== "pits") return;
+  for (const row of answer.moves || []) {
+    const found = view.moves.find((m) => m.move === row.move);
+    if (!found || !found.cell) continue;
+    const pit = document.querySelector(`#board .pit[data-row='${found.cell[0]}'][data-cell='${found.cell[1]}']`);
+    if (pit) { pit.dataset.outcome = outcomeFor(row.value, view.to_move); pit.dataset.exact = answer.exact ? "yes" : "no"; }
   }
 }
 
