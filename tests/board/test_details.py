@@ -136,3 +136,30 @@ class TestServerGone:
             assert "Failed to fetch" not in page.inner_text("body")
         finally:
             context.close()
+
+
+class TestEditingOnTheBoard:
+    def test_pits_clicked_add_and_remove_seeds_checked_live(self, page: Any) -> None:
+        """A click adds a seed (49: refused at once), a right-click and a shift-click take one
+        away; the position made is the one used."""
+        open_board(page)
+        page.refusals = 5  # 49 seeds, then 47, 46, 45 and 44 before the captured seeds are set
+        page.click("#editor-box summary")
+        page.check("#edit-on-board")
+        assert page.get_attribute("#board", "data-editing") == "yes"
+        page.click(".pit[data-row='1'][data-cell='5']")
+        assert page.input_value("#edit-1-5") == "5"
+        assert page.get_attribute(".pit[data-row='1'][data-cell='5']", "data-count") == "5"
+        wait_for(page, "document.querySelector('#editor-check').className === 'bad'")
+        assert "49" in page.inner_text("#editor-check")
+        page.click(".pit[data-row='1'][data-cell='5']", button="right")
+        page.click(".pit[data-row='1'][data-cell='5']", modifiers=["Shift"])
+        for _ in range(3):
+            page.click(".pit[data-row='1'][data-cell='5']", button="right")
+        assert page.input_value("#edit-1-5") == "0"
+        page.fill("#edit-cap-1", "4")
+        wait_for(page, "document.querySelector('#editor-check').className === 'ok'")
+        page.click("#editor-use")
+        expected = "[[4,4,4,4,4,4],[4,4,4,4,4,0]] captured 0,4 to-move 0"
+        wait_for(page, f"document.querySelector('#board').dataset.position === {expected!r}")
+        assert page.get_attribute("#board", "data-editing") == "no"

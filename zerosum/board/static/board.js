@@ -4,7 +4,9 @@ import { drawGrid, drawMoves, drawPits, layoutFor } from "./draw.js";
 import { fillAnnotation, setUpAnnotation } from "./annotate.js";
 import { drawChart } from "./chart.js";
 import { keepGame, keepPrevious, keptGame, linkFor, movesIn, nodeOf, previousGame, readLink, snapshot } from "./keeping.js";
-import { computerChoice, computerSeat, fillSeats, setUpEditor, setUpPlay, setUpRecords } from "./panels.js";
+import {
+  computerChoice, computerSeat, editingOnBoard, editorCounts, fillSeats, nudgePit, setUpEditor, setUpPlay, setUpRecords,
+} from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -88,13 +90,18 @@ function draw() {
   const svg = $("board");
   svg.dataset.position = view.position;
   const frozen = board.preview || computersTurn(view);
-  if (view.view === "pits") drawPits(svg, view, pitState(view), (row, cell) => pitClicked(view, row, cell));
+  const editing = view.view === "pits" && !board.preview && editingOnBoard();
+  if (editing) {
+    drawPits(svg, view, { ...pitState(view), ...editorCounts(), legal: [], editing: true }, (row, cell, event) =>
+      nudgePit(row, cell, event.type === "contextmenu" || event.shiftKey ? -1 : 1));
+  } else if (view.view === "pits") drawPits(svg, view, pitState(view), (row, cell) => pitClicked(view, row, cell));
   else if (view.view === "grid") drawGrid(svg, frozen ? { ...view, moves: [] } : view, playMove);
   else drawMoves(svg, frozen ? { ...view, moves: [] } : view, playMove);
   const box = svg.getAttribute("viewBox").split(" ").map(Number);
   svg.style.aspectRatio = `${box[2]} / ${box[3]}`;
   svg.style.maxWidth = view.view === "grid" ? "420px" : "";
-  $("status").textContent = statusText(view);
+  $("status").textContent = editing ? "editing the position on the board (see the editor for its check); untick 'edit on the board' to play" : statusText(view);
+  svg.dataset.editing = editing ? "yes" : "no";
   if (view.over) { $("hint-text").textContent = ""; highlight(null); }
   showMode();
   $("preview-bar").hidden = !board.preview;
@@ -798,6 +805,7 @@ async function main() {
   const ui = {
     node, game: () => board.game, start, highlight, lineForExport, treeForExport, loadRecord, showReview,
     computerMove, asking, modeChanged: () => { draw(); computerMove(); }, bottom: () => board.bottom, signed,
+    redraw: () => draw(),
   };
   setUpPlay(ui, levels);
   setUpRecords(ui);

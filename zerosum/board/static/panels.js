@@ -110,9 +110,42 @@ function drawReview(review, ui) {
 // ---- the position editor (for games drawn as pits) ----------------------------------------
 
 export function setUpEditor(ui) {
-  $("editor-box").addEventListener("toggle", () => { if ($("editor-box").open) fillEditor(ui.node().view, ui.bottom()); });
-  $("editor-use").addEventListener("click", () => ui.start(ui.game(), editorPosition()));
-  $("editor").addEventListener("input", () => checkEditor(ui));
+  $("editor-box").addEventListener("toggle", () => {
+    if ($("editor-box").open) fillEditor(ui.node().view, ui.bottom());
+    ui.redraw();
+  });
+  $("editor-use").addEventListener("click", async () => {
+    if (await ui.start(ui.game(), editorPosition())) $("edit-on-board").checked = false;
+    ui.redraw();
+  });
+  $("editor").addEventListener("input", () => { checkEditor(ui); ui.redraw(); });
+  $("edit-on-board").addEventListener("change", () => {
+    if ($("edit-on-board").checked && !$("edit-0-0")) fillEditor(ui.node().view, ui.bottom());
+    ui.redraw();
+  });
+}
+
+// Editing on the board: whether it is on (a board drawn as pits, the editor filled).
+export function editingOnBoard() {
+  return $("edit-on-board").checked && $("editor-box").open && Boolean($("edit-0-0"));
+}
+
+// The position being edited, as the board draws it.
+export function editorCounts() {
+  const value = (id) => Math.max(0, Math.floor(Number($(id).value) || 0));
+  return {
+    counts: [0, 1].map((r) => [0, 1, 2, 3, 4, 5].map((c) => value(`edit-${r}-${c}`))),
+    stores: [value("edit-cap-0"), value("edit-cap-1")],
+    toMove: Number($("edit-to-move").value),
+  };
+}
+
+// A pit clicked while editing on the board: one seed more (`delta` 1) or less (-1), checked
+// live as a typed change is.
+export function nudgePit(row, cell, delta) {
+  const input = $(`edit-${row}-${cell}`);
+  input.value = String(Math.max(0, Math.min(48, (Number(input.value) || 0) + delta)));
+  $("editor").dispatchEvent(new Event("input"));
 }
 
 // The pits in the board's own order: the top row first, each row's cells in the columns the board
