@@ -524,7 +524,7 @@ function showReview(review) {
   drawMoveList();
   const points = review.moves.map((m) => ({ ply: m.ply, value: m.value, exact: m.exact, mark: m.mark, move: m.move }));
   const scale = node().view.score ? 24 : 1;
-  $("value-chart").hidden = false;
+  $("value-chart").removeAttribute("hidden");
   drawChart($("value-chart"), points, scale, node().view.players, (i) => { if (nodes[i]) jump(nodes[i].id); });
 }
 
