@@ -90,6 +90,22 @@ class TestAgainstTheComputer:
         assert record.moves[0] == "4" and len(record.moves) == 2
         assert [v.moves[0] for v in record.variations[0]] == ["2"]
 
+    def test_a_reload_goes_on_with_the_game_against_the_computer(self, page: Any) -> None:
+        """The moves, the computer's side and its strength survive a reload; it answers on."""
+        open_board(page)
+        against_computer(page, "beginner")
+        click_pit(page, 2)
+        wait_for(page, "document.querySelectorAll('#movelist .mv').length === 3")
+        page.reload()
+        page.wait_for_selector("body[data-ready=yes]")
+        page.eval_on_selector("#speed", "e => { e.value = '0'; }")
+        assert page.get_attribute("#mode", "data-mode") == "game"
+        assert page.input_value("#computer") == "1" and page.input_value("#level") == "beginner"
+        assert moves_shown(page) == 2
+        cell = int(page.locator(".pit.legal").first.get_attribute("data-cell") or "")
+        click_pit(page, cell)
+        wait_for(page, "document.querySelectorAll('#movelist .mv').length === 5")
+
     def test_the_page_says_which_mode_it_is_in(self, page: Any) -> None:
         """Analysis until the computer takes a side; a game against it from then on."""
         open_board(page)

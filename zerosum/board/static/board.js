@@ -472,8 +472,11 @@ function restore(kept, at = kept.current) {
   board.animating = false;
   $("game").value = kept.game;
   fillSeats(kept.nodes[0].view.players);
+  if ([...$("computer").options].some((o) => o.value === kept.seat)) $("computer").value = kept.seat;
+  if ([...$("level").options].some((o) => o.value === kept.level)) $("level").value = kept.level;
   draw();
   analyse();
+  computerMove();
 }
 
 function restorePrevious() {
@@ -785,6 +788,15 @@ async function main() {
     option.title = g.description;
     select.appendChild(option);
   }
+  const ui = {
+    node, game: () => board.game, start, highlight, lineForExport, treeForExport, loadRecord, showReview,
+    computerMove, asking, modeChanged: () => { draw(); computerMove(); }, bottom: () => board.bottom, signed,
+    redraw: () => draw(),
+  };
+  setUpPlay(ui, levels);
+  setUpRecords(ui);
+  setUpEditor(ui);
+  setUpAnnotation({ node, changed, promoteVariation, deleteFromHere });
   await openFirst(chosen);
   $("restore-previous").addEventListener("click", restorePrevious);
   select.addEventListener("change", () => start(select.value, null));
@@ -802,15 +814,6 @@ async function main() {
     const svg = $("board");
     if (svg.dataset.layout && svg.dataset.layout !== layoutFor($("board-area").clientWidth) && !board.animating) draw();
   });
-  const ui = {
-    node, game: () => board.game, start, highlight, lineForExport, treeForExport, loadRecord, showReview,
-    computerMove, asking, modeChanged: () => { draw(); computerMove(); }, bottom: () => board.bottom, signed,
-    redraw: () => draw(),
-  };
-  setUpPlay(ui, levels);
-  setUpRecords(ui);
-  setUpEditor(ui);
-  setUpAnnotation({ node, changed, promoteVariation, deleteFromHere });
   document.body.dataset.ready = "yes";
 }
 

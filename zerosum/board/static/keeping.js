@@ -5,12 +5,14 @@ const CURRENT = "gamesolver-board-game";
 const PREVIOUS = "gamesolver-board-previous";
 
 // A game as kept: the move tree with each node's position, comments and marks (no sowing steps:
-// they are only for the animation of a move as it is played).
+// they are only for the animation of a move as it is played), and who the computer plays.
 export function snapshot(board) {
   return {
     game: board.game,
     current: board.current,
     headers: board.headers,
+    seat: document.getElementById("computer").value,
+    level: document.getElementById("level").value,
     nodes: board.nodes.map((n) => ({
       parent: n.parent, move: n.move, mover: n.mover, view: n.view, children: n.children,
       comment: n.comment || "", nag: n.nag || "",
