@@ -306,10 +306,12 @@ async function playMove(move, byComputer = false) {
     return;
   }
   let played;
+  stream.stop();  // the worker frees itself while the move is played, for the next position's search
   try {
     played = await post("/api/play", { game: board.game, position: here.view.position, move, earlier: earlierPositions(here.id) });
   } catch (error) {
     $("sowing").textContent = error.message;
+    analyse();
     return;
   }
   if (node() !== here) return;  // the player went elsewhere meanwhile
