@@ -27,8 +27,9 @@ parentheses right after the move it replaces, numbered as that move; variations 
     3. 3
 
 Headers: ``game`` (required), ``start`` (the position before the first move, in the game's
-notation; default the game's start) and ``result`` (written when the game is over; read back as
-information only, the moves decide). Any other header (``players``, ``date``, ``event``...) is
+notation; default the game's start) and ``result`` (written when the game is over, at its end
+or at a position repeated, the rule ``play`` and matches use; read back as information only,
+the moves decide). Any other header (``players``, ``date``, ``event``...) is
 kept as it is. Lines starting with ``#`` before the moves are comments. Move numbers (``12.``)
 are optional; when present they must count from 1 (in a variation, from the number of the move
 it replaces). Moves are in the game's notation (an Ayòayò move is the mover's cell, 0..5) and

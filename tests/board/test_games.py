@@ -140,6 +140,26 @@ class TestTheEndOfAGame:
         path.write_text(record)
         assert len(run("review", str(path), "--json").json()["moves"]) == 2
 
+    def test_a_game_against_the_computer_ended_by_a_capture_is_recorded_and_reviewed(
+        self, page: Any, tmp_path: Path, run: Callable[..., Run]
+    ) -> None:
+        """The last capture ends the game against the computer: the record has the result,
+        and review reviews the same plies as the page."""
+        open_board(page, f"?game=ayoayo&position={LAST_MOVE}")
+        against_computer(page, "beginner")
+        click_pit(page, 0)
+        assert page.inner_text("#status").startswith("game over: Player 1 wins by 4")
+        record = export_record(page)
+        assert "result: Player 1 wins by 4" in record
+        page.click("#review-run")
+        wait_for(page, "document.querySelectorAll('#review-table tr[data-mark]').length === 1")
+        path = tmp_path / "game.txt"
+        path.write_text(record)
+        cli = run("review", str(path), "--json").json()
+        assert len(cli["moves"]) == 1 and cli["result"] == "Player 1 wins by 4"
+        shown = page.get_attribute("#review-table tr[data-mark]", "data-mark")
+        assert shown == cli["moves"][0]["mark"]
+
     def test_a_game_ended_by_its_rules_says_the_seeds_left_count_for_nobody(
         self, page: Any
     ) -> None:
