@@ -134,6 +134,7 @@ class TestTheEndOfAGame:
         click_pit(page, 0)
         assert page.inner_text("#status").startswith(f"game over: {expected}")
         assert page.locator(".pit.legal").count() == 0
+        assert not page.is_visible("#move-values")  # no moves left to value
         record = export_record(page)
         assert f"result: {expected}" in record
         path = tmp_path / "game.txt"

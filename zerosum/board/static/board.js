@@ -587,6 +587,7 @@ function drawAnalysis(answer, finished = false) {
   $("pv").innerHTML = "";
   $("engine-stats").textContent = "";
   setEvalBar(answer ? answer.value : 0);
+  $("move-values").hidden = Boolean(answer && answer.over);  // a finished game has no moves to value
   if (!answer) { summary.textContent = "—"; return; }
   const view = node().view;
   const p0 = view.players[0];
