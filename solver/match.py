@@ -107,10 +107,12 @@ __all__ = [
     "MinimaxAgent",
     "RandomAgent",
     "SeatTally",
+    "SeenPositions",
     "check_agents",
     "game_rng",
     "parse_agent",
     "play_game",
+    "repetition_at",
     "run_match",
     "tree_sizes",
     "unfinished_score",
@@ -589,6 +591,46 @@ def unfinished_score(game: AnyGame, state: Any, ended: Ending) -> float:
     return game.evaluate(state) if isinstance(game, HasEvaluate) else 0
 
 
+class SeenPositions:
+    """The repetition rule's memory: the full positions (:func:`state_key`) of one game so far.
+
+    ``repeats(state)`` is True when the position came before in this game, and remembers it
+    otherwise: a game ends at the first position for which it is True (see the module
+    docstring). :func:`play_game` and :func:`repetition_at` both ask it, so a match, ``play``
+    and the board end a game at the same ply.
+    """
+
+    def __init__(self, game: AnyGame, earlier: Sequence[Any] = ()) -> None:
+        self.game = game
+        self.keys = {state_key(game, state) for state in earlier}
+
+    def repeats(self, state: Any) -> bool:
+        key = state_key(self.game, state)
+        if key in self.keys:
+            return True
+        self.keys.add(key)
+        return False
+
+
+def repetition_at(game: AnyGame, states: Sequence[Any]) -> int | None:
+    """The index in ``states`` (a game's positions in order, its start first) of the first
+    position the repetition rule ends the game at, or None.
+
+    >>> from games import load_game
+    >>> game = load_game("ayoayo")
+    >>> start = game.initial_state()
+    >>> repetition_at(game, [start, game.result(start, 2)]) is None
+    True
+    >>> repetition_at(game, [start, game.result(start, 2), start])
+    2
+    """
+    seen = SeenPositions(game)
+    for index, state in enumerate(states):
+        if seen.repeats(state):
+            return index
+    return None
+
+
 def play_game(
     game: AnyGame,
     agents: Sequence[str | Agent],
@@ -651,7 +693,8 @@ def play_game(
     state = game.initial_state() if state is None else state
     if check_cost:
         check_agents(game, players, state)
-    seen = {state_key(game, state), *(state_key(game, earlier) for earlier in history)}
+    seen = SeenPositions(game, history)
+    seen.repeats(state)
     moves: list[Any] = []
     ended: Ending
     chance = game if isinstance(game, HasChance) else None  # asked once, not at every ply
@@ -675,11 +718,9 @@ def play_game(
         state = after
         if not end_on_repetition:
             continue
-        key = state_key(game, state)
-        if key in seen:  # a terminal state never repeats: the game would have ended there
+        if seen.repeats(state):  # a terminal state never repeats: the game would have ended there
             ended = "repetition"
             break
-        seen.add(key)
     score = game.utility(state) if ended == "terminal" else unfinished_score(game, state, ended)
     return GameRecord(
         agents=(players[0].name, players[1].name),

@@ -13,6 +13,10 @@ numbered and optionally followed by a comment after ``#``::
     2. 4   # value -4 at depth 18
     3. 3
 
+A move may carry an **annotation**, one of the usual marks written right after it: ``!`` a good
+move, ``?`` a mistake, ``!!`` brilliant, ``??`` a blunder, ``!?`` interesting, ``?!`` dubious
+(``2. 4?!``). They are the annotator's; ``review`` shows them beside its own marks.
+
 A **variation** (another move than the one played, and what follows it) is written in
 parentheses right after the move it replaces, numbered as that move; variations nest::
 
@@ -23,8 +27,9 @@ parentheses right after the move it replaces, numbered as that move; variations 
     3. 3
 
 Headers: ``game`` (required), ``start`` (the position before the first move, in the game's
-notation; default the game's start) and ``result`` (written when the game is over; read back as
-information only, the moves decide). Any other header (``players``, ``date``, ``event``...) is
+notation; default the game's start) and ``result`` (written when the game is over, at its end
+or at a position repeated, the rule ``play`` and matches use; read back as information only,
+the moves decide). Any other header (``players``, ``date``, ``event``...) is
 kept as it is. Lines starting with ``#`` before the moves are comments. Move numbers (``12.``)
 are optional; when present they must count from 1 (in a variation, from the number of the move
 it replaces). Moves are in the game's notation (an Ayòayò move is the mover's cell, 0..5) and
@@ -41,10 +46,11 @@ from typing import Any, Final
 import attrs
 
 from solver.game import GameError, format_action, format_state, parse_action
+from solver.match import repetition_at, unfinished_score
 from solver.quoting import quote
 from zerosum.board.views import load_position
 from zerosum.console import UsageError
-from zerosum.report import outcome
+from zerosum.report import outcome, repetition_said
 
 __all__ = [
     "MAX_RECORD_CHARS",
@@ -52,6 +58,8 @@ __all__ = [
     "RecordError",
     "Variation",
     "format_record",
+    "headers_from_json",
+    "line_result",
     "line_states",
     "parse_record",
     "variation_from_json",
@@ -66,6 +74,12 @@ MAX_MOVES: Final = 10_000
 _HEADER: Final = re.compile(r"([A-Za-z][A-Za-z0-9_-]{0,30})\s*:\s*(.*)")
 _NUMBER: Final = re.compile(r"([0-9]{1,6})\.")
 _TOKEN: Final = re.compile(r"[()]|[^\s()]+")
+
+ANNOTATIONS: Final = ("!!", "??", "!?", "?!", "!", "?")
+"""The marks an annotator may put after a move: brilliant, blunder, interesting, dubious, good,
+mistake."""
+
+_ANNOTATED: Final = re.compile(r"(.*?)(!!|\?\?|!\?|\?!|!|\?)")
 
 MAX_NESTING: Final = 50
 """The deepest variation inside a variation a record may hold."""
@@ -83,11 +97,13 @@ class Variation:
         moves: the moves in the game's notation; the first replaces the move it follows.
         comments: comment of the move at each index that has one.
         variations: alternatives to the move at each index (nested variations).
+        annotations: the mark (one of :data:`ANNOTATIONS`) of the move at each index that has one.
     """
 
     moves: tuple[str, ...]
     comments: Mapping[int, str] = attrs.field(factory=dict)
     variations: Mapping[int, tuple[Variation, ...]] = attrs.field(factory=dict)
+    annotations: Mapping[int, str] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -101,6 +117,7 @@ class GameRecord:
         comments: comment of the move at each index (0 for the first move) that has one.
         headers: other headers, in the order written (``players``, ``date``, ...).
         variations: alternatives to the move at each index (0 for the first move).
+        annotations: the annotator's mark of the move at each index that has one.
     """
 
     game: str
@@ -109,6 +126,7 @@ class GameRecord:
     comments: Mapping[int, str] = attrs.field(factory=dict)
     headers: Mapping[str, str] = attrs.field(factory=dict)
     variations: Mapping[int, tuple[Variation, ...]] = attrs.field(factory=dict)
+    annotations: Mapping[int, str] = attrs.field(factory=dict)
 
     def positions(self) -> tuple[Any, list[Any]]:
         """``(game, states)``: the start and the position after each move played, every move
@@ -121,7 +139,8 @@ class GameRecord:
 
 def variation_from_json(data: Any, depth: int = 0) -> Variation:
     """A line sent as JSON: ``{"moves": [...], "comments": {"i": text}, "variations":
-    {"i": [line, ...]}}`` (comments and variations optional; indexes count from 0).
+    {"i": [line, ...]}, "annotations": {"i": mark}}`` (all but moves optional; indexes count
+    from 0).
 
     Raises:
         RecordError: anything else, named.
@@ -134,6 +153,12 @@ def variation_from_json(data: Any, depth: int = 0) -> Variation:
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise RecordError(f"invalid moves {quote(moves)}: expected a list of moves as text")
     comments, variations = data.get("comments") or {}, data.get("variations") or {}
+    annotations = data.get("annotations") or {}
+    if not isinstance(annotations, dict) or not all(a in ANNOTATIONS for a in annotations.values()):
+        raise RecordError(
+            f"invalid annotations {quote(annotations)}: expected {{index: mark}}, a mark one of "
+            + ", ".join(ANNOTATIONS)
+        )
     if not isinstance(comments, dict) or not all(isinstance(c, str) for c in comments.values()):
         raise RecordError(f"invalid comments {quote(comments)}: expected {{index: text}}")
     if not isinstance(variations, dict) or not all(
@@ -154,7 +179,37 @@ def variation_from_json(data: Any, depth: int = 0) -> Variation:
             for k, found in variations.items()
             if found
         },
+        {index(k): v for k, v in annotations.items()},
     )
+
+
+RESERVED_HEADERS: Final = ("game", "start", "result")
+"""Headers a record writes itself, from its game, start and moves."""
+
+_HEADER_KEY: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,30}")
+
+
+def headers_from_json(data: Any) -> dict[str, str]:
+    """A record's other headers sent as JSON, ``{"players": "Ada, engine:1", ...}`` (None: none).
+
+    Raises:
+        RecordError: not an object of texts, a key that is not a header name, or one the
+            record writes itself (game, start, result).
+    """
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise RecordError(f"invalid headers {quote(data)}: expected {{name: text}}")
+    for key in data:
+        if not _HEADER_KEY.fullmatch(key):
+            raise RecordError(
+                f"invalid header name {quote(key)}: a letter, then letters, digits, _ or -"
+            )
+        if key.lower() in RESERVED_HEADERS:
+            raise RecordError(
+                f"invalid header {quote(key)}: the record writes game, start and result itself"
+            )
+    return {key.lower(): value for key, value in data.items()}
 
 
 def line_states(game: Any, start: Any, moves: Sequence[str], first: int) -> list[Any]:
@@ -237,6 +292,7 @@ def parse_record(text: Any) -> GameRecord:
         line.comments,
         headers,
         line.variations,
+        line.annotations,
     )
 
 
@@ -286,6 +342,15 @@ class _MovesReader:
                     f"{expected} was expected"
                 )
             return None
+        annotated = _ANNOTATED.fullmatch(token)
+        if annotated and not annotated.group(1):  # a mark standing apart: ``2. 4 ?!``
+            if not frame.moves:
+                raise RecordError(f"record line {number}: the annotation {token!r} follows no move")
+            frame.annotations[len(frame.moves) - 1] = annotated.group(2)
+            return frame, len(frame.moves) - 1
+        if annotated:
+            token = annotated.group(1)
+            frame.annotations[len(frame.moves)] = annotated.group(2)
         frame.moves.append(token)
         self.count += 1
         if self.count > MAX_MOVES:
@@ -311,12 +376,14 @@ class _Frame:
     moves: list[str] = attrs.field(factory=list)
     comments: dict[int, str] = attrs.field(factory=dict)
     variations: dict[int, list[_Frame]] = attrs.field(factory=dict)
+    annotations: dict[int, str] = attrs.field(factory=dict)
 
     def variation(self) -> Variation:
         return Variation(
             tuple(self.moves),
             dict(self.comments),
             {at: tuple(f.variation() for f in found) for at, found in self.variations.items()},
+            dict(self.annotations),
         )
 
 
@@ -328,6 +395,7 @@ def format_record(
     comments: Mapping[int, str] | None = None,
     headers: Mapping[str, str] | None = None,
     variations: Mapping[int, Sequence[Variation]] | None = None,
+    annotations: Mapping[int, str] | None = None,
 ) -> str:
     """The record of ``actions`` played from ``start`` (the result header if the game ended),
     with ``variations`` (moves in the game's notation, checked) after the moves they replace.
@@ -361,10 +429,14 @@ def format_record(
     for action in actions:
         moves.append(format_action(game, states[-1], action))
         states.append(game.result(states[-1], action))
-    if game.is_terminal(states[-1]):
-        lines.append(f"result: {outcome(game, game.utility(states[-1]))}")
+    result = line_result(game, states)
+    if result is not None:
+        lines.append(f"result: {result}")
     main = Variation(
-        tuple(moves), dict(comments or {}), {k: tuple(v) for k, v in (variations or {}).items()}
+        tuple(moves),
+        dict(comments or {}),
+        {k: tuple(v) for k, v in (variations or {}).items()},
+        dict(annotations or {}),
     )
     entries = _line_entries(game, states, main, 1, 0)
     written = [
@@ -372,6 +444,17 @@ def format_record(
         for indent, text, note in entries
     ]
     return "\n".join([*lines, "", *written, ""])
+
+
+def line_result(game: Any, states: Sequence[Any]) -> str | None:
+    """How a game through ``states`` (its positions, the start first) ended, in words, or None
+    while it goes on: at a terminal position, or by the repetition rule at its last position."""
+    if game.is_terminal(states[-1]):
+        return outcome(game, game.utility(states[-1]))
+    if repetition_at(game, states) == len(states) - 1:
+        score = unfinished_score(game, states[-1], "repetition")
+        return f"{outcome(game, score)} ({repetition_said(game)})"
+    return None
 
 
 def _line_entries(
@@ -382,7 +465,8 @@ def _line_entries(
     its variations, indented, in parentheses (their moves checked where they are played)."""
     entries: list[list[Any]] = []
     for index, move in enumerate(line.moves):
-        entries.append([indent, f"{first + index}. {move}", line.comments.get(index, "")])
+        written = f"{first + index}. {move}{line.annotations.get(index, '')}"
+        entries.append([indent, written, line.comments.get(index, "")])
         for variation in line.variations.get(index, ()):
             if not variation.moves:
                 raise RecordError(f"an empty variation at move {first + index}")

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from solver.game import (
+    HasEndlessValue,
     HasRender,
     HasStateNotation,
     format_action,
@@ -61,6 +62,21 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
     return repr(value)
+
+
+def repetition_said(game: Any) -> str:
+    """How a game the repetition rule ended is scored, in words (``play``, the board).
+
+    >>> from games import load_game
+    >>> print(repetition_said(load_game("ayoayo")))
+    a position repeated: scored as endless play, by the game's endless value
+    """
+    how = (
+        "scored as endless play, by the game's endless value"
+        if isinstance(game, HasEndlessValue)
+        else "scored by the position's evaluation"
+    )
+    return f"a position repeated: {how}"
 
 
 def outcome(

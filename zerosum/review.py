@@ -22,8 +22,8 @@ import attrs
 from solver.game import EndgameTablebase, format_action, parse_action, player_label
 from solver.results import SearchResult
 from zerosum.commands.analyse import analysis_search
-from zerosum.records import GameRecord
-from zerosum.report import json_num, outcome
+from zerosum.records import GameRecord, line_result
+from zerosum.report import json_num
 
 __all__ = [
     "DEFAULT_REVIEW_DEPTH",
@@ -87,6 +87,7 @@ class MoveReview:
     exact: bool
     depth: int | None
     comment: str = ""
+    annotation: str = ""  # the annotator's mark in the record (!, ?, !?, ...), not the review's
 
 
 def _played_value(
@@ -155,6 +156,7 @@ def review_record(
                 exact=result.exact,
                 depth=result.depth,
                 comment=record.comments.get(index, ""),
+                annotation=record.annotations.get(index, ""),
             )
         )
     return game, reviews
@@ -162,7 +164,8 @@ def review_record(
 
 def review_json(game: Any, record: GameRecord, reviews: list[MoveReview]) -> dict[str, Any]:
     """The review as JSON-ready data: the moves, and each player's marks counted."""
-    final = record.positions()[1][-1]
+    states = record.positions()[1]
+    result = line_result(game, states)
     summary = []
     for player in (0, 1):
         mine = [r for r in reviews if r.player == player]
@@ -187,10 +190,11 @@ def review_json(game: Any, record: GameRecord, reviews: list[MoveReview]) -> dic
                 "exact": r.exact,
                 "depth": r.depth,
                 "comment": r.comment,
+                "annotation": r.annotation,
             }
             for r in reviews
         ],
         "summary": summary,
-        "over": game.is_terminal(final),
-        "result": outcome(game, game.utility(final)) if game.is_terminal(final) else None,
+        "over": result is not None,
+        "result": result,
     }

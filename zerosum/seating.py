@@ -77,7 +77,7 @@ def seated_lines(game: Any, state: Any, bottom: int, cells: CellNumbers) -> list
     Player 2 (you)    4   4   4   4   4   4   captured 0
     cell              1   2   3   4   5   6
     seeds travel counter-clockwise: left to right along your row
-    Player 1 (player 0) to move
+    Player 1 to move (to-move 0)
     """
     order = [5 - c for c in range(6)] if bottom == 0 else list(range(6))
     names = [player_label(game, p) + (" (you)" if p == bottom else "") for p in (0, 1)]
@@ -102,5 +102,5 @@ def seated_lines(game: Any, state: Any, bottom: int, cells: CellNumbers) -> list
         lines.append("game over")
     else:
         mover = state.to_move
-        lines.append(f"{player_label(game, mover)} (player {mover}) to move")
+        lines.append(f"{player_label(game, mover)} to move (to-move {mover})")
     return lines

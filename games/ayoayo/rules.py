@@ -503,7 +503,7 @@ class AyoayoRules:
             final = [list(rows[0]), list(rows[1])]
             final[p] = [0] * 6
             raise InvalidStateError(
-                f"{PLAYER_NAMES[p]} (player {p}) cannot feed the empty row in "
+                f"{PLAYER_NAMES[p]} (to-move {p}) cannot feed the empty row in "
                 f"{_format(state)}, so the game is over and takes its own seeds: "
                 f"the finished position is {json.dumps(final, separators=(',', ':'))} "
                 f"captured {swept[0]},{swept[1]} to-move {p}"

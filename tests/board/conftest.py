@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from tests.board.browsing import launch, open_page, serve
 from tests.cli.conftest import run  # noqa: F401  (the in-process command line, for comparisons)
 from zerosum.board.app import BoardConfig, create_app
 from zerosum.cli import main
@@ -107,3 +108,21 @@ def board_process(log: Path, *options: str) -> Iterator[tuple[subprocess.Popen[s
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(5)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``gamesolver board`` with no tablebase, a real server; its URL."""
+    yield from serve(tmp_path_factory, "--no-tablebase")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, through Playwright."""
+    yield from launch()
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """A desktop-sized page; fails the test on any script error or failed request."""
+    yield from open_page(browser, server)

@@ -114,6 +114,26 @@ class TestAnalyse:
         answer = client.post("/api/analyse", json={"game": "tictactoe", "position": "xxx/oo./..."})
         assert answer.json()["over"] is True and answer.json()["value"] == 1
 
+    def test_a_move_back_to_an_earlier_position_ends_the_game(self, client: TestClient) -> None:
+        """With the game's earlier positions, the repetition rule ends it as ``play`` does."""
+        start = "[[2,0,1,0,1,0],[1,1,0,1,0,1]] captured 24,16 to-move 0"
+        first = client.post("/api/play", json={"position": start, "move": "0"}).json()
+        again = {"position": first["position"]["position"], "move": "0"}
+        assert not client.post("/api/play", json=again).json()["position"]["over"]
+        ended = client.post("/api/play", json={**again, "earlier": [start]}).json()["position"]
+        assert ended["over"] and ended["ended"] == "repetition" and ended["moves"] == []
+        assert ended["outcome"].startswith("Player 1 wins by 8 (a position repeated")
+
+    @pytest.mark.parametrize(
+        ("earlier", "message"),
+        [("[[4]]", "invalid earlier '[[4]]'"), (["[[1]]"], "cannot read a board in '[[1]]'")],
+    )
+    def test_bad_earlier_positions_are_refused(
+        self, client: TestClient, earlier: Any, message: str
+    ) -> None:
+        answer = client.post("/api/play", json={"move": "0", "earlier": earlier})
+        assert answer.status_code == 400 and message in answer.json()["error"]
+
 
 class TestBadRequests:
     @pytest.mark.parametrize(

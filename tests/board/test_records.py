@@ -13,7 +13,13 @@ from starlette.testclient import TestClient
 
 from games import load_game
 from tests.cli.conftest import Run
-from zerosum.records import RecordError, Variation, format_record, parse_record
+from zerosum.records import (
+    RecordError,
+    Variation,
+    format_record,
+    parse_record,
+    variation_from_json,
+)
 from zerosum.review import mark, review_record
 
 BLUNDER = "game: tictactoe\n1. 4\n2. 0\n3. 1\n4. 2\n5. 7\n"
@@ -241,3 +247,42 @@ class TestReview:
         bad["variations"] = {"5": [{"moves": ["1"]}]}
         answer = client.post("/api/export", json=bad)
         assert answer.status_code == 400 and "invalid move index '5'" in answer.json()["error"]
+
+
+class TestResults:
+    def test_a_line_back_at_an_earlier_position_is_written_with_its_result(self) -> None:
+        """The repetition rule's end is the record's result, as a finished game's is."""
+        game = load_game("ayoayo")
+        start = game.parse_state("[[2,0,1,0,1,0],[1,1,0,1,0,1]] captured 24,16 to-move 0")
+        text = format_record(game, start, [0, 0])
+        assert "result: Player 1 wins by 8 (a position repeated: scored as endless play" in text
+        assert "result:" not in format_record(game, start, [0])
+
+
+class TestAnnotations:
+    def test_marks_after_moves_are_read_and_written_back(self) -> None:
+        """``2!`` and ``4 ?!`` (a mark standing apart) are read; the record writes ``4?!``."""
+        text = "game: ayoayo\n1. 2!\n2. 4 ?!  # hm\n  (2. 1??\n   3. 3)\n3. 0\n"
+        record = parse_record(text)
+        assert record.moves == ("2", "4", "0")
+        assert record.annotations == {0: "!", 1: "?!"}
+        assert record.variations[1][0].annotations == {0: "??"}
+        game, states = record.positions()
+        written = format_record(
+            game,
+            states[0],
+            [2, 4, 0],
+            comments=record.comments,
+            variations=record.variations,
+            annotations=record.annotations,
+        )
+        assert "1. 2!\n2. 4?!  # hm\n  (2. 1??\n" in written
+        assert parse_record(written) == record
+
+    def test_a_mark_before_any_move_is_refused_with_its_line(self) -> None:
+        with pytest.raises(RecordError, match="record line 2: the annotation '!' follows no move"):
+            parse_record("game: ayoayo\n!\n")
+
+    def test_a_mark_that_is_not_one_of_the_usual_is_refused_from_json(self) -> None:
+        with pytest.raises(RecordError, match="invalid annotations"):
+            variation_from_json({"moves": ["2"], "annotations": {"0": "!!!"}})

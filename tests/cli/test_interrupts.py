@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from games.ayoayo.tablebase_build import LOCK
+from zerosum.records import parse_record
 
 pytestmark = [
     pytest.mark.slow,
@@ -58,14 +59,15 @@ LAUNCH = (
 )
 
 
-def start(*argv: str) -> subprocess.Popen[str]:
-    """``gamesolver ARGV`` in a new process group, SIGINT at its default; past its imports."""
+def start(*argv: str, stdin: str | None = None) -> subprocess.Popen[str]:
+    """``gamesolver ARGV`` in a new process group, SIGINT at its default; past its imports
+    (``stdin``: what it reads, the pipe then left open; else nothing)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     child = subprocess.Popen(
         [sys.executable, "-c", LAUNCH, *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
         text=True,
         env=env,
         start_new_session=True,
@@ -73,6 +75,10 @@ def start(*argv: str) -> subprocess.Popen[str]:
     )
     assert child.stdout is not None
     assert child.stdout.readline().strip() == READY
+    if stdin is not None:
+        assert child.stdin is not None
+        child.stdin.write(stdin)
+        child.stdin.flush()
     return child
 
 
@@ -126,6 +132,16 @@ class TestCtrlC:
         assert child.returncode == 130, err
         assert "plays" not in out  # the AI made no move
         assert "interrupted" in err and "Traceback" not in err
+
+    def test_play_saves_the_moves_played_when_interrupted(self, tmp_path: Path) -> None:
+        """Ctrl-C while the engine thinks in play --save writes the moves played, then 130."""
+        path = tmp_path / "game.txt"
+        child = start("play", "ayoayo", "--ai", "engine:30", "--save", str(path), stdin="2\n")
+        out, err = interrupt(child)
+        assert child.returncode == 130, err
+        assert f"game record written to {path}" in out
+        assert parse_record(path.read_text()).moves == ("2",)
+        assert "Traceback" not in err
 
     def test_best_shows_the_answer_so_far_and_exits_130(self) -> None:
         """Ctrl-C in best prints the deepest completed answer, then exits 130."""

@@ -76,6 +76,38 @@ class TestSavedRecords:
         game, states = record.positions()
         assert game.is_terminal(states[-1]) and "result: " in path.read_text()
 
+    def test_an_existing_file_is_kept_without_force(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """--save refuses a file that exists before the game starts; --force replaces it."""
+        path = tmp_path / "game.txt"
+        path.write_text("keep me")
+        refused = run("play", "ayoayo", "--ai", "beginner", "--save", str(path), stdin="2\nq\n")
+        assert refused.code == 2 and "you play" not in refused.out
+        assert "already exists; pass --force" in refused.err and len(refused.err.splitlines()) == 1
+        assert path.read_text() == "keep me"
+        run("play", "ayoayo", "--ai", "beginner", "--save", str(path), "--force", stdin="2\nq\n")
+        assert parse_record(path.read_text()).moves[0] == "2"
+
+    def test_a_path_that_cannot_be_written_is_refused_before_the_game(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """A missing folder is one line before any move is asked for."""
+        path = tmp_path / "no-such-folder" / "game.txt"
+        refused = run("play", "ayoayo", "--ai", "beginner", "--save", str(path), stdin="2\nq\n")
+        assert refused.code == 2 and "you play" not in refused.out
+        assert "does not exist" in refused.err and len(refused.err.splitlines()) == 1
+
+    def test_save_at_the_prompt_does_not_replace_another_file(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """``save FILE`` of a file the game did not write says so and leaves it alone."""
+        path = tmp_path / "other.txt"
+        path.write_text("keep me")
+        result = run("play", "ayoayo", "--ai", "beginner", stdin=f"save {path}\nq\n")
+        assert "already exists; choose another name" in result.out
+        assert path.read_text() == "keep me"
+
 
 class TestLevelsAndPositions:
     def test_a_named_level_is_the_engine_at_its_depth(self, run: Callable[..., Run]) -> None:

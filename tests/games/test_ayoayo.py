@@ -242,6 +242,7 @@ class TestStateFrom:
         example = EXAMPLES["feeding_impossible"]
         with pytest.raises(InvalidStateError, match="cannot feed") as caught:
             _with_captured(example["board"], example["player"])
+        assert "(player " not in str(caught.value)  # "Player 2 (player 1)" read as a contradiction
         swept = str(caught.value).split("finished position is ")[1]
         final = Ayoayo().parse_state(swept)
         assert final.board == ((0,) * 6, (0,) * 6)

@@ -7,14 +7,17 @@ Routes (documented for players and scripts in ``docs/board.md``):
 * ``GET /api/status`` the search workers: how many, how many ready, how many busy, how long
   (ms) the latest stopped searches took to stop, the budget of every search (seconds, nodes).
 * ``POST /api/position`` ``{game, position}``: the position as the page draws it.
-* ``POST /api/play`` ``{game, position, move}``: the position after a move, with the steps of
-  an Ayòayò sowing.
+* ``POST /api/play`` ``{game, position, move, earlier?}``: the position after a move, with the
+  steps of an Ayòayò sowing; ``earlier``, the game's positions before ``position``, lets the
+  repetition rule end the game (as ``play`` does).
 * ``POST /api/analyse`` ``{game, position, depth | time | level}``: what ``analyse --json``
   prints (``level``: a named strength, see :mod:`zerosum.strength`).
 * ``POST /api/record`` ``{record}``: a game record read, every position after each move, with
   its comments and variations.
-* ``POST /api/export`` ``{game, position, moves, comments?, variations?}``: the record of moves
-  played from a position (variations: ``{index: [{moves, comments?, variations?}]}``).
+* ``POST /api/export`` ``{game, position, moves, comments?, annotations?, variations?,
+  headers?}``: the record of moves played from a position (annotations: ``{index: mark}``;
+  variations: ``{index: [{moves, comments?, annotations?, variations?}]}``; headers:
+  ``{name: text}``, e.g. players, event, date).
 * ``POST /api/review`` ``{record, depth | time}``: what ``gamesolver review --json`` prints.
 * ``WS /api/stream``: send ``{"type": "analyse", "game", "position"}`` and receive a
   ``line`` per completed depth then ``done``; a new position (or ``{"type": "stop"}``) stops
@@ -55,7 +58,7 @@ from solver.quoting import quote
 from zerosum.board.guard import LocalOnly
 from zerosum.board.origins import served_hosts
 from zerosum.board.stream import StreamSession
-from zerosum.board.views import describe, load_position, play_move
+from zerosum.board.views import describe, load_earlier, load_position, play_move
 from zerosum.board.workers import (
     DEFAULT_SEARCH_SECONDS,
     Budget,
@@ -70,6 +73,7 @@ from zerosum.console import UsageError
 from zerosum.records import (
     Variation,
     format_record,
+    headers_from_json,
     line_states,
     parse_record,
     variation_from_json,
@@ -119,18 +123,24 @@ class BadRequest(Exception):
         self.status = status
 
 
-def _line_json(game: Any, start: Any, line: Variation) -> list[dict[str, Any]]:
-    """Each move of ``line`` as the page plays it (position, sowing), with its comment and
-    its variations (each a list of such moves), nested."""
+def _line_json(
+    game: Any, start: Any, line: Variation, earlier: tuple[Any, ...] = ()
+) -> list[dict[str, Any]]:
+    """Each move of ``line`` as the page plays it (position, sowing, the repetition rule over
+    ``earlier``, the positions before ``start``), with its comment and its variations (each a
+    list of such moves), nested."""
     moves = []
     state = start
     for index, move in enumerate(line.moves):
-        played = play_move(game, state, move)
+        played = play_move(game, state, move, earlier)
         played["comment"] = line.comments.get(index, "")
+        played["annotation"] = line.annotations.get(index, "")
         played["variations"] = [
-            _line_json(game, state, variation) for variation in line.variations.get(index, ())
+            _line_json(game, state, variation, earlier)
+            for variation in line.variations.get(index, ())
         ]
         moves.append(played)
+        earlier = (*earlier, state)
         state = game.result(state, parse_action(game, state, move))
     return moves
 
@@ -226,7 +236,8 @@ class _Endpoints:
     async def play(self, request: Request) -> Response:
         data = await _read_json(request)
         game, state = self.position_of(data)
-        return JSONResponse(play_move(game, state, data.get("move")))
+        earlier = load_earlier(game, data.get("earlier"))
+        return JSONResponse(play_move(game, state, data.get("move"), earlier))
 
     async def analyse(self, request: Request) -> Response:
         data = await _read_json(request)
@@ -246,7 +257,7 @@ class _Endpoints:
     async def record(self, request: Request) -> Response:
         parsed = parse_record((await _read_json(request)).get("record"))
         game, states = parsed.positions()
-        line = Variation(parsed.moves, parsed.comments, parsed.variations)
+        line = Variation(parsed.moves, parsed.comments, parsed.variations, parsed.annotations)
         moves = _line_json(game, states[0], line)
         start = describe(game, states[0])
         headers = dict(parsed.headers)
@@ -258,8 +269,15 @@ class _Endpoints:
         line = variation_from_json(data)
         states = line_states(game, start, line.moves, 1)
         actions = [parse_action(game, states[i], move) for i, move in enumerate(line.moves)]
+        headers = headers_from_json(data.get("headers"))
         text = format_record(
-            game, start, actions, comments=line.comments, variations=line.variations
+            game,
+            start,
+            actions,
+            comments=line.comments,
+            headers=headers,
+            variations=line.variations,
+            annotations=line.annotations,
         )
         return JSONResponse({"record": text})
 

@@ -10,6 +10,8 @@ written for one game beyond what its capabilities say.
 from __future__ import annotations
 
 import argparse
+import functools
+from collections.abc import Sequence
 from typing import Any, Final
 
 from games.ayoayo import Ayoayo
@@ -22,13 +24,14 @@ from solver.game import (
     parse_action,
     player_label,
 )
+from solver.match import Ending, SeenPositions, unfinished_score
 from solver.quoting import quote
 from zerosum.board.sowing import sowing_steps
 from zerosum.console import UsageError
 from zerosum.options import load, position
-from zerosum.report import json_num, outcome
+from zerosum.report import json_num, outcome, repetition_said
 
-__all__ = ["MAX_POSITION_CHARS", "describe", "load_position", "play_move"]
+__all__ = ["MAX_POSITION_CHARS", "describe", "load_earlier", "load_position", "play_move"]
 
 MAX_POSITION_CHARS: Final = 2_000
 """The longest position text the board reads (Ayòayò's is under 60 characters)."""
@@ -55,6 +58,36 @@ def load_position(game_name: Any, text: Any) -> tuple[Any, Any]:
     if text and not isinstance(game, HasStateNotation):
         raise UsageError(f"game {game.name!r} has no text notation for positions")
     return game, position(game, args)
+
+
+MAX_EARLIER: Final = 10_000
+"""The most earlier positions a move may name (a record holds at most as many moves)."""
+
+
+def load_earlier(game: Any, texts: Any) -> list[Any]:
+    """The positions a game went through before the one a move is played in (for the
+    repetition rule): a list of positions in the game's notation, or None for none.
+
+    Raises:
+        UsageError: not a list of texts, or too long.
+        GameError: a position is not valid (the game's message).
+    """
+    if texts is None:
+        return []
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise UsageError(
+            f"invalid earlier {quote(texts)}: expected the game's earlier positions, a list of "
+            "texts"
+        )
+    if len(texts) > MAX_EARLIER:
+        raise UsageError(f"invalid earlier: more than {MAX_EARLIER:,} positions")
+    return [_known_position(game.name, text) for text in texts]
+
+
+@functools.lru_cache(maxsize=MAX_EARLIER)
+def _known_position(game_name: str, text: str) -> Any:
+    """A position read once: a page sends its game's earlier positions with every move."""
+    return load_position(game_name, text)[1]
 
 
 def _view(game: Any, state: Any) -> str:
@@ -86,15 +119,20 @@ def _move_cells(game: Any, state: Any, view: str, actions: Any) -> list[list[int
     return found
 
 
-def describe(game: Any, state: Any) -> dict[str, Any]:
+def describe(game: Any, state: Any, repeated: bool = False) -> dict[str, Any]:
     """Everything the page draws for ``state``: board, legal moves, side to move, scores.
+
+    ``repeated``: the position came before in its game, which the repetition rule ends there
+    (scored as :func:`solver.match.play_game` scores it, so the board and ``play`` agree); the
+    view is then over, with ``ended`` ``"repetition"`` (``"end"`` at a terminal position).
 
     >>> from games import load_game
     >>> view = describe(load_game("tictactoe"), load_game("tictactoe").initial_state())
     >>> view["view"], view["moves"][4]
     ('grid', {'move': '4', 'cell': [1, 1]})
     """
-    over = game.is_terminal(state)
+    terminal = game.is_terminal(state)
+    over = terminal or repeated
     actions = () if over else tuple(game.actions(state))
     view = _view(game, state)
     out: dict[str, Any] = {
@@ -110,21 +148,31 @@ def describe(game: Any, state: Any) -> dict[str, Any]:
         ],
     }
     if over:
-        out["value"] = json_num(game.utility(state))
-        out["outcome"] = outcome(game, game.utility(state))
+        ended: Ending = "terminal" if terminal else "repetition"
+        value = game.utility(state) if terminal else unfinished_score(game, state, ended)
+        out["value"] = json_num(value)
+        out["outcome"] = outcome(game, value) + ("" if terminal else f" ({repetition_said(game)})")
+        out["ended"] = "end" if terminal else "repetition"
     if isinstance(game, HasScore):
         out["score"] = list(game.score(state))
     if view == "pits":
         out["rows"] = [list(row) for row in state.board]
+        left = sum(out["rows"][0]) + sum(out["rows"][1])
+        if over and left:
+            seeds = f"{left} seed{'s' if left > 1 else ''}"
+            out["note"] = f"the {seeds} left on the board count for nobody"
     elif view == "grid":
         cells = game.board_cells(state)
         out["rows"] = [list(row) for row in cells.rows]
     return out
 
 
-def play_move(game: Any, state: Any, move: Any) -> dict[str, Any]:
+def play_move(game: Any, state: Any, move: Any, earlier: Sequence[Any] = ()) -> dict[str, Any]:
     """The move ``move`` (in the game's notation) played in ``state``: the new position's
     description, the move as written, and for Ayòayò every step of the sowing.
+
+    ``earlier``: the positions of the game before ``state``; a move back to one of them (or to
+    ``state``) ends the game by the repetition rule (see :func:`describe`).
 
     Raises:
         UsageError: ``move`` is not text.
@@ -137,7 +185,7 @@ def play_move(game: Any, state: Any, move: Any) -> dict[str, Any]:
     played: dict[str, Any] = {
         "move": format_action(game, state, action),
         "mover": game.to_move(state),
-        "position": describe(game, after),
+        "position": describe(game, after, SeenPositions(game, [*earlier, state]).repeats(after)),
     }
     if isinstance(game, Ayoayo):
         played["steps"] = [step.to_json() for step in sowing_steps(game, state, action)]

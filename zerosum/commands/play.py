@@ -13,7 +13,6 @@ from games.ayoayo import Ayoayo
 from solver.chance import is_chance
 from solver.game import (
     GameError,
-    HasEndlessValue,
     HasScore,
     format_action,
     format_state,
@@ -21,6 +20,7 @@ from solver.game import (
     player_label,
 )
 from solver.match import AgentError, HumanAgent, parse_agent, play_game
+from solver.output import OutputError, write_text
 from zerosum.board.sowing import sowing_said, sowing_steps
 from zerosum.commands.analyse import analysis_search
 from zerosum.console import EXIT_OK, Io, UsageError
@@ -36,7 +36,7 @@ from zerosum.options import (
     seed_int,
 )
 from zerosum.records import format_record
-from zerosum.report import board_lines, num, outcome
+from zerosum.report import board_lines, num, outcome, repetition_said
 from zerosum.seating import CELL_NUMBERINGS, CellNumbers, seated_lines
 from zerosum.strength import LEVELS
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
@@ -81,8 +81,10 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument(
         "--save",
         metavar="FILE",
-        help="write the game record to FILE at the end (or when you quit; see docs/board.md)",
+        help="write the game record to FILE at the end (or when you quit or press Ctrl-C; see "
+        "docs/board.md); checked before the game starts",
     )
+    play.add_argument("--force", "-f", action="store_true", help="--save: replace an existing FILE")
     play.add_argument(
         "--seat",
         action="store_true",
@@ -178,6 +180,7 @@ class _Session:
     seat: bool = False
     moves: list[Any] = attrs.field(factory=list)
     states: list[Any] = attrs.field(factory=list)
+    written: set[str] = attrs.field(factory=set)
 
     @property
     def current(self) -> Any:
@@ -227,15 +230,20 @@ class _Session:
         said = outcome(self.game, result.value, exact=result.exact, plies=result.plies)
         return f"hint: {move} ({said})"
 
-    def save(self, path: str) -> str:
-        """Write the record to ``path``; what happened, in words."""
+    def save(self, path: str, overwrite: bool = False) -> str:
+        """Write the record to ``path`` atomically; what happened, in words. A file that exists
+        is replaced only with ``overwrite`` or when this game wrote it."""
         if not path:
             return "save FILE: name the file to write"
         try:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(self.record())
+            write_text(path, self.record(), overwrite=overwrite or path in self.written)
+        except OutputError as exc:
+            return f"cannot write the record: {exc}".replace(
+                "pass overwrite=True (--force) to replace it", "choose another name"
+            )
         except OSError as exc:
             return f"cannot write {path!r}: {exc.strerror or exc}"
+        self.written.add(path)
         return f"game record written to {path}"
 
     def ask(self, prompt: str) -> str:
@@ -319,7 +327,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if ai.interactive:
         raise UsageError(f"invalid --ai {args.ai!r}: the AI must be a computer player")
     if args.save is not None:
-        checked_output(args.save, "--save", force=True)
+        checked_output(args.save, "--save", force=args.force)
     if not args.end_on_repetition and args.max_plies is None:
         raise UsageError("--no-repetition-rule needs --max-plies N, so that games that cycle end")
     first = game.to_move(state)
@@ -336,6 +344,22 @@ def run(args: argparse.Namespace, io: Io) -> int:
     io.print(f"{game.name}: you play {you} against {ai.name}; type a move, help, or q to quit.")
     for line in session.lines(state):
         io.print(line)
+    said = _play_out(session, seats, args)
+    io.print()
+    io.print(said, style="bold")
+    io.print(f"moves: {session.move_list()}")
+    if args.save is not None:
+        saved = session.save(args.save, overwrite=args.force)
+        if args.save not in session.written:  # e.g. the disk filled during the game
+            raise OutputError(saved)
+        io.print(saved)
+    return EXIT_OK
+
+
+def _play_out(session: _Session, seats: list[Any], args: argparse.Namespace) -> str:
+    """Play the game to its end (taking back moves on ``undo``); how it ended, in words.
+    Ctrl-C saves the moves played to ``--save``, then ends the command."""
+    game, io = session.game, session.io
     rng = random.Random(args.seed)
     while True:
         played = len(session.moves)
@@ -354,16 +378,14 @@ def run(args: argparse.Namespace, io: Io) -> int:
             _take_back(session)
             continue
         except (_Quit, EOFError):
-            said = "game abandoned: you quit."
-        else:
-            said = f"result: {_final_result(game, record, human_side, len(session.moves))}"
-        break
-    io.print()
-    io.print(said, style="bold")
-    io.print(f"moves: {session.move_list()}")
-    if args.save is not None:
-        io.print(session.save(args.save))
-    return EXIT_OK
+            return "game abandoned: you quit."
+        except KeyboardInterrupt:
+            io.print()
+            io.print(f"moves: {session.move_list()}")
+            if args.save is not None:
+                io.print(session.save(args.save, overwrite=args.force))
+            raise
+        return f"result: {_final_result(game, record, session.human_side, len(session.moves))}"
 
 
 def _take_back(session: _Session) -> None:
@@ -384,14 +406,9 @@ def _take_back(session: _Session) -> None:
 
 
 def _final_result(game: Any, record: Any, human_side: int, plies: int) -> str:
-    repeated = (
-        "scored as endless play, by the game's endless value"
-        if isinstance(game, HasEndlessValue)
-        else "scored by the position's evaluation"
-    )
     how = {
         "terminal": "",
-        "repetition": f" (a position repeated: {repeated})",
+        "repetition": f" ({repetition_said(game)})",
         "ply-limit": " (ply limit reached: scored by the position's evaluation)",
     }[record.ended]
     if record.winner is None:

@@ -62,8 +62,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if args.json:
         io.json(answer)
         return EXIT_OK
-    table = io.table("ply", "player", "move", ">value", "best", ">best value", ">lost", "mark")
+    annotated = any(r.annotation or r.comment for r in reviews)
+    columns = ["ply", "player", "move", ">value", "best", ">best value", ">lost", "mark"]
+    table = io.table(*columns, *(["annotated"] if annotated else []))
     for r in reviews:
+        note = f"{r.annotation} {r.comment}".strip()
         table.add_row(
             str(r.ply),
             answer["summary"][r.player]["name"],
@@ -73,6 +76,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             num(r.best_value),
             num(r.loss),
             r.mark,
+            *([note] if annotated else []),
         )
     io.print(table)
     io.print("marks: " + "; ".join(f"{symbol} {meaning}" for symbol, meaning in MARKS.items()))

@@ -1,22 +1,30 @@
 // The board's JSON API and its analysis stream (see docs/board.md).
 
-export async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const data = await response.json();
+export const SERVER_GONE = "the board's server does not answer (was it stopped?): start `gamesolver board` again, then reload this page; your game is kept";
+
+// A request to the server; a server that is gone or answers something else is said in words.
+async function request(path, options) {
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new Error(SERVER_GONE);
+  }
+  let data;
+  try {
+    data = await response.json();
+  } catch {
+    throw new Error(`the server answered ${response.status} without its JSON: ${SERVER_GONE}`);
+  }
   if (!response.ok) throw new Error(data.error || `error ${response.status}`);
   return data;
 }
 
-export async function get(path) {
-  const response = await fetch(path);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || `error ${response.status}`);
-  return data;
+export function post(path, body) {
+  return request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
+
+export function get(path) { return request(path); }
 
 // One WebSocket to /api/stream: analyse(game, position) replaces the running search.
 export class AnalysisStream {
@@ -31,7 +39,11 @@ export class AnalysisStream {
     this.socket = new WebSocket(url);
     this.socket.onopen = () => { if (this.wanted) this.socket.send(JSON.stringify(this.wanted)); };
     this.socket.onmessage = (event) => this.onMessage(JSON.parse(event.data));
-    this.socket.onclose = () => { this.closedAt = Date.now(); setTimeout(() => this.open(), 1000); };
+    this.socket.onclose = () => {
+      this.closedAt = Date.now();
+      if (this.wanted) this.onMessage({ type: "gone", position: this.wanted.position });
+      setTimeout(() => this.open(), 1000);
+    };
   }
 
   send(message) {

@@ -1,7 +1,12 @@
 // The analysis board: a game tree of positions, the board, the streaming analysis.
-import { AnalysisStream, get, post } from "./api.js";
+import { AnalysisStream, SERVER_GONE, get, post } from "./api.js";
 import { drawGrid, drawMoves, drawPits, layoutFor } from "./draw.js";
-import { computerChoice, computerSeat, fillSeats, setUpEditor, setUpPlay, setUpRecords } from "./panels.js";
+import { fillAnnotation, setUpAnnotation } from "./annotate.js";
+import { drawChart } from "./chart.js";
+import { keepGame, keepPrevious, keptGame, linkFor, movesIn, nodeOf, previousGame, readLink, snapshot } from "./keeping.js";
+import {
+  computerChoice, computerSeat, editingOnBoard, editorCounts, fillSeats, nudgePit, setUpEditor, setUpPlay, setUpRecords,
+} from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +19,8 @@ const board = {
   answer: null,       // the latest analysis of the current position
   animation: 0,       // bumped to cancel a running animation
   animating: false,
+  headers: {},        // a record's other headers (players, event, date...), kept on export
+  linkError: "",      // what was wrong with the link the page was opened with
 };
 window.board = board; // for the tests and the curious
 
@@ -25,6 +32,36 @@ function newNode(parent, move, mover, view, steps) {
   board.nodes.push(entry);
   if (parent !== null) board.nodes[parent].children.push(entry.id);
   return entry;
+}
+
+// The positions of the game before node `id` (from the start), for the repetition rule.
+function earlierPositions(id) {
+  const found = [];
+  for (let n = board.nodes[id]; n.parent !== null; ) {
+    n = board.nodes[n.parent];
+    found.unshift(n.view.position);
+  }
+  return found;
+}
+
+// Put node `id` first among its parent's children: the main line goes through it.
+function promote(id) {
+  const n = board.nodes[id];
+  if (n.parent === null) return;
+  const siblings = board.nodes[n.parent].children;
+  siblings.splice(siblings.indexOf(id), 1);
+  siblings.unshift(id);
+}
+
+// A game against the computer (a seat chosen) or analysis (nobody): the page says which.
+function gameMode() { return computerSeat() !== null; }
+function computersTurn(view) { return gameMode() && !view.over && view.to_move === computerSeat(); }
+
+// The moves from the start to node `id`.
+function pathMoves(id) {
+  const moves = [];
+  for (let n = board.nodes[id]; n.parent !== null; n = board.nodes[n.parent]) moves.unshift(n.move);
+  return moves;
 }
 
 function plyOf(id) {
@@ -40,7 +77,7 @@ function pitState(view, extra = {}) {
     counts: view.rows.map((row) => row.slice()),
     stores: view.score.slice(),
     bottom: board.bottom,
-    legal: board.animating || board.preview ? [] : view.moves,
+    legal: board.animating || board.preview || computersTurn(view) ? [] : view.moves,
     players: view.players,
     toMove: view.to_move,
     layout: layoutFor($("board-area").clientWidth),
@@ -52,18 +89,94 @@ function draw() {
   const view = shownView();
   const svg = $("board");
   svg.dataset.position = view.position;
-  if (view.view === "pits") drawPits(svg, view, pitState(view), (row, cell) => playMove(String(cell)));
-  else if (view.view === "grid") drawGrid(svg, board.preview ? { ...view, moves: [] } : view, playMove);
-  else drawMoves(svg, board.preview ? { ...view, moves: [] } : view, playMove);
+  const frozen = board.preview || computersTurn(view);
+  const editing = view.view === "pits" && !board.preview && editingOnBoard();
+  if (editing) {
+    drawPits(svg, view, { ...pitState(view), ...editorCounts(), legal: [], editing: true }, (row, cell, event) =>
+      nudgePit(row, cell, event.type === "contextmenu" || event.shiftKey ? -1 : 1));
+  } else if (view.view === "pits") drawPits(svg, view, pitState(view), (row, cell) => pitClicked(view, row, cell));
+  else if (view.view === "grid") drawGrid(svg, frozen ? { ...view, moves: [] } : view, playMove);
+  else drawMoves(svg, frozen ? { ...view, moves: [] } : view, playMove);
   const box = svg.getAttribute("viewBox").split(" ").map(Number);
   svg.style.aspectRatio = `${box[2]} / ${box[3]}`;
   svg.style.maxWidth = view.view === "grid" ? "420px" : "";
-  $("status").textContent = view.over
-    ? `game over: ${view.outcome}`
-    : `${view.players[view.to_move]} to move` + (view.score ? ` · captured ${view.players[0]} ${view.score[0]}, ${view.players[1]} ${view.score[1]}` : "");
+  $("status").textContent = editing ? "editing the position on the board (see the editor for its check); untick 'edit on the board' to play" : statusText(view);
+  svg.dataset.editing = editing ? "yes" : "no";
+  if (view.over) { $("hint-text").textContent = ""; highlight(null); }
+  showMode();
   $("preview-bar").hidden = !board.preview;
   $("position-text").value = view.position;
   drawMoveList();
+  colourPits();
+  fillAnnotation(node());
+  if (board.nodes.length) keepGame(board);
+}
+
+// ---- annotation: the move tree edited (marks and comments are set in annotate.js) -----------
+
+// The variation through the move shown becomes the main line where it branches off.
+function promoteVariation() {
+  let n = node();
+  while (n.parent !== null && board.nodes[n.parent].children[0] === n.id) n = board.nodes[n.parent];
+  if (n.parent === null) return "the move shown is on the main line already";
+  promote(n.id);
+  draw();
+  return "";
+}
+
+// The move shown and every move after it leave the tree; the board goes back a move.
+function deleteFromHere() {
+  const n = node();
+  if (n.parent === null) return "the start cannot be deleted";
+  const siblings = board.nodes[n.parent].children;
+  siblings.splice(siblings.indexOf(n.id), 1);
+  jump(n.parent);
+  return "";
+}
+
+// ↑ / ↓: the previous / next variation of the move shown (its siblings, the main line first).
+function sibling(step) {
+  const n = node();
+  if (n.parent === null) return;
+  const siblings = board.nodes[n.parent].children;
+  const next = siblings[siblings.indexOf(n.id) + step];
+  if (next !== undefined) jump(next);
+}
+
+function changed() {
+  drawMoveList();
+  keepGame(board);
+}
+
+function statusText(view) {
+  if (view.over) return `game over: ${view.outcome}` + (view.note ? ` · ${view.note}` : "");
+  const who = computersTurn(view) ? `${view.players[view.to_move]} (the computer) to move` : `${view.players[view.to_move]} to move`;
+  return who + (view.score ? ` · captured ${view.players[0]} ${view.score[0]}, ${view.players[1]} ${view.score[1]}` : "");
+}
+
+function showMode() {
+  const seat = computerSeat();
+  const players = node().view.players;
+  $("mode").textContent = seat === null
+    ? "analysis: any move can be played for either side; a different move starts a variation"
+    : `a game against the computer (it plays ${players[seat]} at ${$("level").value}): ◀ takes back your last turn and the game goes on from there`;
+  $("mode").dataset.mode = seat === null ? "analysis" : "game";
+}
+
+// A click on a pit: its move if it is legal; else why it is not, in words.
+function pitClicked(view, row, cell) {
+  const legal = view.moves.some((m) => m.cell && m.cell[0] === row && m.cell[1] === cell);
+  if (legal && !board.animating && !board.preview && !computersTurn(view)) { playMove(String(cell)); return; }
+  let why;
+  if (board.preview) why = "this is a preview of a line: go back to the game to play";
+  else if (board.animating) why = "wait for the sowing to finish";
+  else if (view.over) why = "the game is over";
+  else if (computersTurn(view)) why = `it is ${view.players[view.to_move]}'s turn, the computer's: wait for its move`;
+  else if (row !== view.to_move) why = `that is ${view.players[row]}'s row; ${view.players[view.to_move]} is to move`;
+  else if (view.rows[row][cell] === 0) why = `cell ${cell} is empty`;
+  else why = `cell ${cell} is not a legal move here (it must feed the opponent's empty row); legal: ${view.moves.map((m) => m.move).join(", ")}`;
+  $("sowing").textContent = why;
+  $("sowing").dataset.refused = `${row}.${cell}`;
 }
 
 function drawMoveList() {
@@ -101,8 +214,17 @@ function addMove(container, id) {
   const span = document.createElement("span");
   span.className = "mv" + (id === board.current ? " current" : "");
   span.dataset.node = id;
-  span.textContent = `${plyOf(id)}.${n.move}`;
+  const ply = document.createElement("span");
+  ply.className = "ply";
+  ply.textContent = `${plyOf(id)}.`;
+  span.append(ply, ` ${n.move}`);
   span.title = `${n.view.players[n.mover]} played ${n.move}` + (n.comment ? ` — ${n.comment}` : "");
+  if (n.nag) {
+    const nag = document.createElement("span");
+    nag.className = "nag";
+    nag.textContent = n.nag;
+    span.appendChild(nag);
+  }
   if (n.review && n.review.mark) {
     const mark = document.createElement("span");
     mark.className = "mark";
@@ -113,6 +235,12 @@ function addMove(container, id) {
   span.addEventListener("click", () => jump(id));
   container.appendChild(span);
   container.append(" ");
+  if (n.comment) {
+    const comment = document.createElement("span");
+    comment.className = "comment";
+    comment.textContent = n.comment;
+    container.append(comment, " ");
+  }
 }
 
 // ---- the sowing animation -----------------------------------------------------------------
@@ -135,7 +263,7 @@ async function animate(before, after, steps, mover) {
   const svg = $("board");
   const log = [];
   const state = pitState(before, { legal: [] });
-  state.toMove = mover;
+  state.toMove = after.over ? null : after.to_move;
   const speed = Number($("speed").value);
   board.animating = true;
   try {
@@ -165,24 +293,37 @@ async function animate(before, after, steps, mover) {
 
 // ---- moves and navigation -----------------------------------------------------------------
 
-async function playMove(move) {
+// `byComputer`: the computer's own move (the only way to move for its side in a game).
+async function playMove(move, byComputer = false) {
   if (board.animating || board.preview) return;
   const here = node();
+  if (computersTurn(here.view) && !byComputer) return;
   const known = here.children.map((id) => board.nodes[id]).find((n) => n.move === move);
-  if (known) return jump(known.id);
-  let played;
-  try {
-    played = await post("/api/play", { game: board.game, position: here.view.position, move });
-  } catch (error) {
-    $("sowing").textContent = error.message;
+  if (known) {
+    if (gameMode()) promote(known.id);  // a game goes on along its main line
+    jump(known.id);
+    computerMove();
     return;
   }
+  let played;
+  stream.stop();  // the worker frees itself while the move is played, for the next position's search
+  try {
+    played = await post("/api/play", { game: board.game, position: here.view.position, move, earlier: earlierPositions(here.id) });
+  } catch (error) {
+    $("sowing").textContent = error.message;
+    analyse();
+    return;
+  }
+  if (node() !== here) return;  // the player went elsewhere meanwhile
+  showLinkError("");
   const entry = newNode(here.id, played.move, played.mover, played.position, played.steps || null);
+  if (gameMode()) promote(entry.id);  // after a takeback the game's new moves are its main line
   board.current = entry.id;
   board.answer = null;
   analyse();
   if (entry.steps) {
     $("sowing").textContent = describeSowing(entry.steps, here.view, played.mover);
+    $("status").textContent = `${here.view.players[played.mover]} sows… then ${statusText(entry.view)}`;
     drawMoveList();
     await animate(here.view, entry.view, entry.steps, played.mover);
   } else {
@@ -210,11 +351,11 @@ async function computerMove() {
   if (seat === null || view.over || view.to_move !== seat || board.preview || board.animating) return;
   if (thinkingFor === view.position) return;
   thinkingFor = view.position;
-  $("status").textContent = `${view.players[seat]} (computer) is thinking…`;
+  $("status").textContent = `${view.players[seat]} (the computer) is thinking…`;
   try {
     stream.stop();
     const move = await computerChoice(board.game, view.position);
-    if (node().view.position === view.position) await playMove(move);
+    if (node().view.position === view.position) await playMove(move, true);
   } catch (error) {
     $("sowing").textContent = error.message;
   } finally {
@@ -250,7 +391,7 @@ function last() {
   jump(n.id);
 }
 function highlight(move) {
-  const found = node().view.moves.find((m) => m.move === move);
+  const found = move === null ? null : node().view.moves.find((m) => m.move === move);
   document.querySelectorAll(".hint").forEach((e) => e.classList.remove("hint"));
   if (found && found.cell) {
     const target = document.querySelector(`#board [data-row='${found.cell[0]}'][data-cell='${found.cell[1]}']`);
@@ -259,27 +400,36 @@ function highlight(move) {
 }
 
 // The line from the start through the current move and on along the main line, for records.
-function lineForExport() {
-  const moves = [];
-  for (let n = node(); n.parent !== null; n = board.nodes[n.parent]) moves.unshift(n.move);
+// The nodes of the line shown: from the start to the current move, then on along its main line.
+function lineNodes() {
+  const line = [];
+  for (let n = node(); n.parent !== null; n = board.nodes[n.parent]) line.unshift(n);
   for (let n = node(); n.children.length; ) {
     n = board.nodes[n.children[0]];
-    moves.push(n.move);
+    line.push(n);
   }
-  return { game: board.game, position: board.nodes[0].view.position, moves };
+  return line;
+}
+
+function lineForExport() {
+  const line = lineNodes();
+  const comments = Object.fromEntries(line.map((n, i) => [String(i), n.comment || ""]).filter(([, c]) => c));
+  const annotations = Object.fromEntries(line.map((n, i) => [String(i), n.nag || ""]).filter(([, a]) => a));
+  return { game: board.game, position: board.nodes[0].view.position, headers: board.headers, moves: line.map((n) => n.move), comments, annotations };
 }
 
 // The whole move tree for a record: the main line from the start (first children), each
 // other child a variation of the move it replaces, with comments.
 function treeForExport() {
   const lineFrom = (id) => {
-    const line = { moves: [], comments: {}, variations: {} };
+    const line = { moves: [], comments: {}, annotations: {}, variations: {} };
     for (let n = board.nodes[id]; n.children.length; ) {
       const [main, ...others] = n.children;
       const index = line.moves.length;
       const next = board.nodes[main];
       line.moves.push(next.move);
       if (next.comment) line.comments[index] = next.comment;
+      if (next.nag) line.annotations[index] = next.nag;
       if (others.length) line.variations[index] = others.map((alt) => variationFrom(alt));
       n = next;
     }
@@ -292,14 +442,63 @@ function treeForExport() {
     return {
       moves: [first.move, ...rest.moves],
       comments: { ...(first.comment ? { 0: first.comment } : {}), ...shift(rest.comments) },
+      annotations: { ...(first.nag ? { 0: first.nag } : {}), ...shift(rest.annotations) },
       variations: shift(rest.variations),
     };
   };
-  return { game: board.game, position: board.nodes[0].view.position, ...lineFrom(0) };
+  return { game: board.game, position: board.nodes[0].view.position, headers: board.headers, ...lineFrom(0) };
 }
 
-function loadRecord(read) {
+// A new game replaces the one on the page: the old one, if it has moves, is kept as the
+// previous game (one click brings it back).
+function replacingGame() {
+  if (board.nodes.length > 1) keepPrevious(snapshot(board));
+  if (board.nodes.length) showLinkError("");  // the page's first game keeps the link's error
+  showPrevious();
+}
+
+function showPrevious() {
+  const previous = previousGame();
+  const button = $("restore-previous");
+  button.hidden = !previous;
+  if (previous) button.textContent = `bring back the previous game (${previous.game}, ${movesIn(previous)} move${movesIn(previous) === 1 ? "" : "s"})`;
+}
+
+function restore(kept, at = kept.current) {
+  board.game = kept.game;
+  board.nodes = kept.nodes.map((n, id) => ({ ...n, id, steps: null }));
+  board.current = at;
+  board.headers = kept.headers || {};
+  board.preview = null;
+  board.animation++;
+  board.animating = false;
+  $("game").value = kept.game;
+  fillSeats(kept.nodes[0].view.players);
+  if ([...$("computer").options].some((o) => o.value === kept.seat)) $("computer").value = kept.seat;
+  if ([...$("level").options].some((o) => o.value === kept.level)) $("level").value = kept.level;
+  draw();
+  analyse();
+  computerMove();
+}
+
+function restorePrevious() {
+  const previous = previousGame();
+  if (!previous) return;
+  replacingGame();
+  restore(previous);
+  showPrevious();
+}
+
+function showLinkError(message) {
+  board.linkError = message;
+  $("link-error").textContent = message;
+  $("link-error").hidden = !message;
+}
+
+function loadRecord(read, atEnd = false) {
+  replacingGame();
   board.game = read.game;
+  board.headers = read.headers || {};
   board.nodes = [];
   board.preview = null;
   board.animation++;
@@ -310,34 +509,33 @@ function loadRecord(read) {
       const before = parent;
       parent = newNode(before.id, m.move, m.mover, m.position, m.steps || null);
       parent.comment = m.comment;
+      parent.nag = m.annotation || "";
       for (const variation of m.variations || []) addLine(before, variation);
     }
   };
   addLine(newNode(null, null, null, read.start, null), read.moves);
   board.current = 0;
+  while (atEnd && node().children.length) board.current = node().children[0];
   $("game").value = read.game;
   fillSeats(read.start.players);
   draw();
   analyse();
 }
 
+// The review of the line shown: its marks in the move list, its values in the chart.
 function showReview(review) {
-  const line = [];
-  for (let n = board.nodes[0]; n.children.length; ) {
-    n = board.nodes[n.children[0]];
-    line.push(n);
-  }
-  let n = node();
-  const path = [];
-  for (; n.parent !== null; n = board.nodes[n.parent]) path.unshift(n);
-  const nodes = path.concat(line.slice(path.length));
+  const nodes = lineNodes();
   review.moves.forEach((m, i) => { if (nodes[i]) nodes[i].review = m; });
   drawMoveList();
+  const points = review.moves.map((m) => ({ ply: m.ply, value: m.value, exact: m.exact, mark: m.mark, move: m.move }));
+  const scale = node().view.score ? 24 : 1;
+  $("value-chart").removeAttribute("hidden");
+  drawChart($("value-chart"), points, scale, node().view.players, (i) => { if (nodes[i]) jump(nodes[i].id); });
 }
 
 function playBest() {
   const answer = board.answer;
-  if (answer && answer.position === node().view.position && answer.best_move != null) playMove(answer.best_move);
+  if (answer && answer.position === node().view.position && answer.best_move != null && !computersTurn(node().view)) playMove(answer.best_move);
 }
 
 // ---- analysis -----------------------------------------------------------------------------
@@ -346,7 +544,8 @@ const stream = new AnalysisStream(onStream);
 
 function analyse() {
   const view = node().view;
-  history.replaceState(null, "", `?game=${encodeURIComponent(board.game)}&position=${encodeURIComponent(view.position)}`);
+  // the address reopens this game at this move; a bad link stays shown until the game moves on
+  if (!(board.linkError && board.nodes.length === 1)) history.replaceState(null, "", linkFor(board.game, board.nodes[0].view.position, pathMoves(board.current)));
   drawAnalysis(null);
   if (!$("engine-on").checked) { stream.stop(); return; }
   if (view.over) { stream.stop(); drawAnalysis({ over: true, outcome: view.outcome, value: view.value }); return; }
@@ -358,8 +557,21 @@ function onStream(message) {
   if (message.position !== node().view.position) return;
   if (message.type === "error") { $("engine-summary").textContent = message.error; return; }
   if (message.type === "waiting") { $("engine-summary").textContent = "waiting for a free engine…"; return; }
+  if (message.type === "gone") {  // the analysis shown is no longer being searched
+    drawAnalysis(null);
+    $("engine-summary").textContent = SERVER_GONE;
+    return;
+  }
   board.answer = message.answer;
   drawAnalysis(message.answer, message.type === "done");
+  colourPits();
+}
+
+// An exact win's distance when the outcome does not say it: the plies of its line to the end.
+function distance(answer) {
+  if (!answer.exact || answer.endless || answer.value === 0 || / in \d+ pl/.test(answer.outcome)) return "";
+  const plies = answer.plies ?? (answer.pv_end && answer.pv_end.kind === "end" ? answer.pv.length : null);
+  return plies === null ? "" : ` in ${plies} pl${plies === 1 ? "y" : "ies"}`;
 }
 
 function signed(value) {
@@ -375,6 +587,7 @@ function drawAnalysis(answer, finished = false) {
   $("pv").innerHTML = "";
   $("engine-stats").textContent = "";
   setEvalBar(answer ? answer.value : 0);
+  $("move-values").hidden = Boolean(answer && answer.over);  // a finished game has no moves to value
   if (!answer) { summary.textContent = "—"; return; }
   const view = node().view;
   const p0 = view.players[0];
@@ -383,7 +596,7 @@ function drawAnalysis(answer, finished = false) {
   const whose = document.createElement("span");
   whose.className = "small";
   whose.textContent = `(${p0}'s view: + is good for ${p0}) `;
-  summary.append(whose, document.createElement("br"), answer.outcome);
+  summary.append(whose, document.createElement("br"), answer.outcome + distance(answer));
   if (answer.exact) {
     const mark = document.createElement("span");
     mark.className = "exact";
@@ -396,7 +609,7 @@ function drawAnalysis(answer, finished = false) {
   const stats = answer.stats;  // null when the answer was read from a tablebase, not searched
   const depth = answer.depth === null ? "to the end" : `depth ${answer.depth}`;
   $("engine-stats").textContent = stats
-    ? `${depth} · ${stats.nodes.toLocaleString("en")} nodes · ${Math.round(stats.nodes_per_second).toLocaleString("en")} nodes/s · ${stats.seconds.toFixed(2)} s${finished ? " · finished" : ""}`
+    ? `${depth} · ${stats.nodes.toLocaleString("en")} nodes · ${Math.round(stats.nodes_per_second).toLocaleString("en")} nodes/s · ${stats.seconds.toFixed(2)} s${finished ? (answer.complete ? " · finished" : ` · stopped after ${Math.round(stats.seconds)} s, the board's limit for one position`) : ""}`
     : "read from the endgame tablebase, not searched";
   const pv = $("pv");
   pv.append("line: ");
@@ -420,6 +633,8 @@ function drawAnalysis(answer, finished = false) {
     const tr = document.createElement("tr");
     tr.className = row.best ? "best" : "";
     tr.dataset.move = row.move;
+    tr.dataset.outcome = outcomeFor(row.value, view.to_move);
+    tr.dataset.exact = answer.exact ? "yes" : "no";
     const said = row.value === null ? "worse (pruned)"
       : answer.exact
         ? `exact${row.endless ? ", by endless play" : row.plies !== null ? `, ${row.plies} plies` : ""}`
@@ -432,6 +647,27 @@ function drawAnalysis(answer, finished = false) {
     }
     tr.appendChild(lineCell(row, view));
     body.appendChild(tr);
+  }
+}
+
+// A move's value as an outcome for the player who would play it: win, draw or loss (exact), or
+// who is ahead at the horizon ("" for a pruned move).
+function outcomeFor(value, mover) {
+  if (value === null || value === undefined) return "";
+  const own = mover === 0 ? value : -value;
+  return own > 0 ? "win" : own < 0 ? "loss" : "draw";
+}
+
+// The legal pits ringed in their move's outcome colour (the answer of the position shown).
+function colourPits() {
+  const answer = board.answer;
+  const view = node().view;
+  if (!answer || answer.position !== view.position || board.preview || view.view !== "pits") return;
+  for (const row of answer.moves || []) {
+    const found = view.moves.find((m) => m.move === row.move);
+    if (!found || !found.cell) continue;
+    const pit = document.querySelector(`#board .pit[data-row='${found.cell[0]}'][data-cell='${found.cell[1]}']`);
+    if (pit) { pit.dataset.outcome = outcomeFor(row.value, view.to_move); pit.dataset.exact = answer.exact ? "yes" : "no"; }
   }
 }
 
@@ -486,16 +722,24 @@ async function previewLine(moves) {
 
 // ---- set-up -------------------------------------------------------------------------------
 
+// A new game from `position` (null: the game's start); false, with the message shown under the
+// position box, when the position is not valid.
 async function start(game, position) {
-  let view;
   try {
-    view = await post("/api/position", { game, position });
+    await open(game, position);
   } catch (error) {
     $("position-error").textContent = error.message;
     return false;
   }
   $("position-error").textContent = "";
+  return true;
+}
+
+async function open(game, position) {
+  const view = await post("/api/position", { game, position });
+  replacingGame();
   board.game = game;
+  board.headers = {};
   board.nodes = [];
   board.preview = null;
   board.animation++;
@@ -506,7 +750,35 @@ async function start(game, position) {
   draw();
   analyse();
   computerMove();
-  return true;
+}
+
+// The page opened: the game kept in this browser when the address is its own (a reload), else
+// what the link asks for (a position and moves); a bad link says what was wrong.
+async function openFirst(chosen) {
+  const link = readLink(location.search);
+  const kept = keptGame();
+  const known = kept && [...$("game").options].some((o) => o.value === kept.game);
+  if (known && !link.given) return restore(kept);
+  if (known && (link.game || chosen.game) === kept.game && link.position === kept.nodes[0].view.position) {
+    const at = nodeOf(kept, link.moves);
+    if (at !== null) return restore(kept, at);
+  }
+  if (known && movesIn(kept)) keepPrevious(kept);
+  const game = link.game || chosen.game;
+  const position = link.position || (game === chosen.game ? chosen.position : null);
+  try {
+    if (link.moves.length) {
+      const { record } = await post("/api/export", { game, position, moves: link.moves });
+      loadRecord(await post("/api/record", { record }), true);
+    } else {
+      await open(game, position);
+    }
+  } catch (error) {
+    const what = link.moves.length ? "the link's game" : "the link's position";
+    showLinkError(`could not open ${what}: ${error.message}. The board shows the start instead.`);
+    await open(chosen.game, null);
+  }
+  showPrevious();
 }
 
 async function main() {
@@ -520,12 +792,17 @@ async function main() {
     option.title = g.description;
     select.appendChild(option);
   }
-  const params = new URLSearchParams(location.search);
-  const game = params.get("game") || chosen.game;
-  const position = params.get("position") || (game === chosen.game ? chosen.position : null);
-  if (!(await start(game, position))) await start(chosen.game, null).then(() => {
-    $("position-error").textContent = `could not open the link's position: ${$("position-error").textContent}`;
-  });
+  const ui = {
+    node, game: () => board.game, start, highlight, lineForExport, treeForExport, loadRecord, showReview,
+    computerMove, asking, modeChanged: () => { draw(); computerMove(); }, bottom: () => board.bottom, signed,
+    redraw: () => draw(),
+  };
+  setUpPlay(ui, levels);
+  setUpRecords(ui);
+  setUpEditor(ui);
+  setUpAnnotation({ node, changed, promoteVariation, deleteFromHere });
+  await openFirst(chosen);
+  $("restore-previous").addEventListener("click", restorePrevious);
   select.addEventListener("change", () => start(select.value, null));
   $("flip").addEventListener("click", flip);
   $("back").addEventListener("click", back);
@@ -541,13 +818,6 @@ async function main() {
     const svg = $("board");
     if (svg.dataset.layout && svg.dataset.layout !== layoutFor($("board-area").clientWidth) && !board.animating) draw();
   });
-  const ui = {
-    node, game: () => board.game, start, highlight, lineForExport, treeForExport, loadRecord, showReview,
-    computerMove, asking,
-  };
-  setUpPlay(ui, levels);
-  setUpRecords(ui);
-  setUpEditor(ui);
   document.body.dataset.ready = "yes";
 }
 
@@ -559,7 +829,10 @@ function flip() {
 
 function onKey(event) {
   if (event.target.closest && event.target.closest("input, textarea, select")) return;
-  const keys = { ArrowLeft: back, ArrowRight: forward, Home: first, End: last, " ": playBest, f: flip };
+  const keys = {
+    ArrowLeft: back, ArrowRight: forward, Home: first, End: last, " ": playBest, f: flip,
+    ArrowUp: () => sibling(-1), ArrowDown: () => sibling(1),
+  };
   const action = keys[event.key];
   if (action) { event.preventDefault(); action(); }
 }

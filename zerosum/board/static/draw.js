@@ -91,7 +91,8 @@ export function drawPits(svg, view, state, onPit) {
       } else {
         text(group, x, row === bottom ? y + 54 : y - 54, `cell ${cell}`, { "font-size": 14, fill: "#3b220c" });
       }
-      if (isLegal) group.addEventListener("click", () => onPit(row, cell));
+      group.addEventListener("click", (event) => onPit(row, cell, event));  // the page says why when not legal
+      if (state.editing) group.addEventListener("contextmenu", (event) => { event.preventDefault(); onPit(row, cell, event); });
     }
   }
   for (const row of [0, 1]) {

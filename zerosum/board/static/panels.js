@@ -16,7 +16,8 @@ export function setUpPlay(ui, levels) {
     level.appendChild(option);
   }
   level.value = "club";
-  $("computer").addEventListener("change", () => ui.computerMove());
+  $("computer").addEventListener("change", () => ui.modeChanged());
+  level.addEventListener("change", () => ui.modeChanged());
   $("hint").addEventListener("click", async () => {
     const view = ui.node().view;
     if (view.over) return;
@@ -54,17 +55,19 @@ export async function computerChoice(game, position) {
 // ---- game records -------------------------------------------------------------------------
 
 export function setUpRecords(ui) {
-  $("record-export").addEventListener("click", async () => {
+  $("record-export").addEventListener("click", () => exportRecord(ui.treeForExport()));
+  $("record-export-line").addEventListener("click", () => exportRecord(ui.lineForExport()));
+  async function exportRecord(what) {
     $("record-error").textContent = "";
     try {
-      const { record } = await post("/api/export", ui.treeForExport());
+      const { record } = await post("/api/export", what);
       $("record-text").value = record;
       const url = URL.createObjectURL(new Blob([record], { type: "text/plain" }));
       $("record-download").href = url;
     } catch (error) {
       $("record-error").textContent = error.message;
     }
-  });
+  }
   $("record-import").addEventListener("click", async () => {
     $("record-error").textContent = "";
     try {
@@ -82,19 +85,20 @@ export function setUpRecords(ui) {
       const review = await ui.asking(() => post("/api/review", { record }));
       $("record-error").textContent = "";
       ui.showReview(review);
-      drawReview(review);
+      drawReview(review, ui);
     } catch (error) {
       $("record-error").textContent = error.message;
     }
   });
 }
 
-function drawReview(review) {
+function drawReview(review, ui) {
   const table = $("review-table");
-  table.innerHTML = "<tr><th>ply</th><th>move</th><th>mark</th><th>lost</th><th>best</th></tr>";
+  const p0 = ui.node().view.players[0];
+  table.innerHTML = `<tr><th>ply</th><th>move</th><th>mark</th><th>lost</th><th title="the better move and its value, from ${p0}'s side: + is good for ${p0}">better → value (${p0}'s view)</th></tr>`;
   for (const m of review.moves) {
     const tr = table.insertRow();
-    for (const cell of [m.ply, m.move, m.mark, m.loss, m.mark ? `${m.best_move} (${m.best_value})` : ""]) {
+    for (const cell of [m.ply, m.move, m.mark, m.loss, m.mark ? `${m.best_move} → ${ui.signed(m.best_value)}` : ""]) {
       tr.insertCell().textContent = String(cell);
     }
     tr.dataset.mark = m.mark;
@@ -106,12 +110,47 @@ function drawReview(review) {
 // ---- the position editor (for games drawn as pits) ----------------------------------------
 
 export function setUpEditor(ui) {
-  $("editor-box").addEventListener("toggle", () => { if ($("editor-box").open) fillEditor(ui.node().view); });
-  $("editor-use").addEventListener("click", () => ui.start(ui.game(), editorPosition()));
-  $("editor").addEventListener("input", () => checkEditor(ui));
+  $("editor-box").addEventListener("toggle", () => {
+    if ($("editor-box").open) fillEditor(ui.node().view, ui.bottom());
+    ui.redraw();
+  });
+  $("editor-use").addEventListener("click", async () => {
+    if (await ui.start(ui.game(), editorPosition())) $("edit-on-board").checked = false;
+    ui.redraw();
+  });
+  $("editor").addEventListener("input", () => { checkEditor(ui); ui.redraw(); });
+  $("edit-on-board").addEventListener("change", () => {
+    if ($("edit-on-board").checked && !$("edit-0-0")) fillEditor(ui.node().view, ui.bottom());
+    ui.redraw();
+  });
 }
 
-export function fillEditor(view) {
+// Editing on the board: whether it is on (a board drawn as pits, the editor filled).
+export function editingOnBoard() {
+  return $("edit-on-board").checked && $("editor-box").open && Boolean($("edit-0-0"));
+}
+
+// The position being edited, as the board draws it.
+export function editorCounts() {
+  const value = (id) => Math.max(0, Math.floor(Number($(id).value) || 0));
+  return {
+    counts: [0, 1].map((r) => [0, 1, 2, 3, 4, 5].map((c) => value(`edit-${r}-${c}`))),
+    stores: [value("edit-cap-0"), value("edit-cap-1")],
+    toMove: Number($("edit-to-move").value),
+  };
+}
+
+// A pit clicked while editing on the board: one seed more (`delta` 1) or less (-1), checked
+// live as a typed change is.
+export function nudgePit(row, cell, delta) {
+  const input = $(`edit-${row}-${cell}`);
+  input.value = String(Math.max(0, Math.min(48, (Number(input.value) || 0) + delta)));
+  $("editor").dispatchEvent(new Event("input"));
+}
+
+// The pits in the board's own order: the top row first, each row's cells in the columns the board
+// draws them in (with Player 1 at the bottom, cells 5 to 0 from the left).
+export function fillEditor(view, bottom) {
   const editor = $("editor");
   editor.innerHTML = "";
   if (view.view !== "pits") {
@@ -125,11 +164,12 @@ export function fillEditor(view) {
     Object.assign(input, { type: "number", min: 0, max: 48, value, id });
     return input;
   };
-  for (const row of [0, 1]) {
+  const columns = bottom === 0 ? [5, 4, 3, 2, 1, 0] : [0, 1, 2, 3, 4, 5];
+  for (const row of [1 - bottom, bottom]) {
     const label = document.createElement("span");
-    label.textContent = `${view.players[row]} cells 0–5`;
+    label.textContent = `${view.players[row]} cells ${columns[0]}–${columns[5]}`;
     editor.appendChild(label);
-    view.rows[row].forEach((n, cell) => editor.appendChild(number(`edit-${row}-${cell}`, n)));
+    for (const cell of columns) editor.appendChild(number(`edit-${row}-${cell}`, view.rows[row][cell]));
   }
   const captured = document.createElement("span");
   captured.textContent = "captured";
