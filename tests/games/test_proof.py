@@ -82,6 +82,15 @@ class TestValues:
             for state in sample(seeds, count, rng):
                 assert prover.value(state).value == full.probe(state), GAME.format_state(state)
 
+    def test_a_position_where_history_dependent_results_would_mislead(
+        self, levels: Path, tmp_path: Path
+    ) -> None:
+        # With results that lean on a repetition above their node stored and reused on other
+        # lines, the proof search settled this position at -8; the tablebase says -12.
+        state = GAME.parse_state("[[1,0,1,0,1,0],[2,0,1,1,0,1]] captured 16,24 to-move 1")
+        prover = Prover(GAME, below(levels, 12, tmp_path / "below"))
+        assert prover.value(state).value == GAME.tablebase(levels).probe(state) == -12
+
     def test_without_tablebases_equals_the_retrograde_solve(self) -> None:
         # Proofs of endless-play values without tablebases can be long (a cycle must close on
         # every line), so each position gets two seconds; every value settled must be right.
