@@ -57,7 +57,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 import networkx as nx
 
-from solver.chance import expectation, is_chance, outcomes, probability_text
+from solver.chance import expectation, has_chance, is_chance, outcomes, probability_text
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf
 from solver.expectiminimax import expectiminimax, star1, star2, utility_bounds
 from solver.game import (
@@ -289,6 +289,12 @@ def game_tree(
         "fold_symmetries": fold_symmetries,
     }
     searched_game = game
+    if ordering != "given" and has_chance(game):
+        raise VizError(
+            f"ordering moves {ordering!r} sorts them by a minimax pass, and game {game.name!r} "
+            f"has chance moves: draw its {algorithm} tree with the moves in the game's order "
+            "(--ordering given; ordering='given' in Python)"
+        )
     if ordering != "given":
         searched_game = ordered(game, state, depth, evaluate, ordering, record_limit)
     limit = record_limit if max_nodes is None or shrinking else max_nodes

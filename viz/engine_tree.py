@@ -58,7 +58,14 @@ from viz.dot import summary_line as model_summary
 from viz.errors import TooManyNodesError, UnknownFormatError
 from viz.export import FORMATS, node_link_json, output_format
 from viz.model import NodeLook, default_title, figure
-from viz.notation import PROBE_WIDTH, TABLE_FLAG, cut_text, number, pair_window_text
+from viz.notation import (
+    PROBE_WIDTH,
+    TABLE_FLAG,
+    cut_text,
+    number,
+    pair_window_text,
+    probe_value,
+)
 
 __all__ = [
     "ENGINE_FORMATS",
@@ -66,6 +73,7 @@ __all__ = [
     "engine_dot",
     "engine_game_tree",
     "engine_iterations",
+    "engine_json",
     "engine_page",
     "engine_tree",
     "render_engine",
@@ -459,6 +467,40 @@ def _node_name(game: Game[Any, Any], state: Any) -> str | None:
     return None if name is None else str(name)
 
 
+def engine_json(tree: EngineTree) -> str:
+    """The engine's tree as strict node-link JSON. A node's window is written as the figure
+    writes it (``window``: ``"(−∞, 2)"``, ``"probe 1"``) and by its sides ``alpha_in`` and
+    ``beta_in``; a null window, which the engine builds one float step off the value it asks
+    about, has both sides that value (not 0.9999999999999999 and 1.0000000000000002).
+
+    >>> import json
+    >>> from games import load_game
+    >>> game = load_game("tictactoe")
+    >>> nodes = json.loads(engine_json(engine_tree(game, game.parse_state("oxx/..o/x.."))))["nodes"]
+    >>> sorted({n["window"] for n in nodes if n["window"] and n["window"].startswith("probe")})
+    ['probe 0', 'probe 1', 'probe −1']
+    """
+    graph = tree.graph.copy()
+    for _, data in graph.nodes(data=True):
+        alpha, beta = data["alpha_in"], data["beta_in"]
+        if alpha is None or beta is None:
+            data["window"] = None
+            continue
+        data["window"] = pair_window_text(alpha, beta)
+        if beta - alpha < PROBE_WIDTH:
+            alpha = beta = probe_value(alpha, beta)
+        data["alpha_in"], data["beta_in"] = _json_side(alpha), _json_side(beta)
+    return node_link_json(graph)
+
+
+def _json_side(value: float) -> float:
+    """A window's side for JSON: ints as ints, no negative zero (infinities stay floats here;
+    :func:`viz.export.finite` writes them as text)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value + 0
+
+
 def window_text(alpha: float, beta: float) -> str:
     """A window as the picture writes it (:func:`viz.notation.pair_window_text`).
 
@@ -775,7 +817,7 @@ def render_engine(
     fmt = output_format(out, ENGINE_FORMATS, what=" for the engine's tree")
     check_output(out, overwrite=overwrite)  # before Graphviz lays the picture out
     if fmt == "json":
-        payload = (node_link_json(tree.graph) + "\n").encode()
+        payload = (engine_json(tree) + "\n").encode()
     elif fmt == "tex":
         from viz.tikz import to_tikz
 

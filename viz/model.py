@@ -161,6 +161,16 @@ class Frame:
             return None
         if data["chance"]:
             return self.chance_range(node)
+        lo, hi = self.own_range(node, view)
+        low, high = graph.graph.get("bounds") or (-INF, INF)  # *-minimax: every value in [L, U]
+        if view == "negamax" and data["player"] == 1:
+            low, high = -high, -low
+        return max(lo, low), min(hi, high)
+
+    def own_range(self, node: int, view: str) -> tuple[float, float]:
+        """:meth:`range` of a MAX or MIN node from its value and children, before [L, U]."""
+        graph = self.tree.graph
+        data = graph.nodes[node]
         if self.known(data):
             value, bound = shown(data, view)
             assert value is not None

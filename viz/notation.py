@@ -21,6 +21,8 @@ This module imports nothing from the rest of :mod:`viz`, so any module may use i
 
 from __future__ import annotations
 
+import math
+
 from solver.results import format_value
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "depth_text",
     "number",
     "pair_window_text",
+    "probe_value",
     "range_text",
     "table_entry_text",
     "table_note_text",
@@ -54,6 +57,10 @@ SWAP = {"exact": "exact", "lower": "upper", "upper": "lower"}
 TABLE_FLAG = {"exact": "EXACT", "lower": "LOWER", "upper": "UPPER"}
 """The transposition-table flag of each bound kind, in the engine's words."""
 
+LARGE = 1e15
+"""Whole numbers this large or larger are written with an exponent (``1e+308``), as others
+too many digits to read are."""
+
 PROBE_WIDTH = 1e-6
 """A window narrower than this is a null-window probe."""
 
@@ -68,9 +75,13 @@ def number(value: float | None, digits: int = 3) -> str:
     ('3', '−2.5', '+∞', '−∞', '')
     >>> number(2 / 3), number(-0.0), number(Fraction(-7, 36))
     ('0.667', '0', '−7/36')
+    >>> number(1e308), number(-10**20), number(10**14)
+    ('1e+308', '−1e+20', '100000000000000')
     """
     if value is None:
         return ""
+    if math.isfinite(value) and float(value).is_integer() and abs(value) >= LARGE:
+        return f"{float(value):.{digits}g}".replace("-", MINUS)  # not 1e308's 309 digits
     return format_value(value, digits).replace("-", MINUS)
 
 
@@ -120,8 +131,24 @@ def pair_window_text(alpha: float, beta: float) -> str:
     ('(−∞, 2)', 'probe −1')
     """
     if beta - alpha < PROBE_WIDTH:
-        return "probe " + number((alpha + beta) / 2)
+        return "probe " + number(probe_value(alpha, beta))
     return f"({number(alpha)}, {number(beta)})"
+
+
+def probe_value(alpha: float, beta: float) -> float:
+    """The value a null window ``(alpha, beta)`` asks about: of its two sides and their middle,
+    the one written shortest (the engine builds the window one float step off that value: "is
+    the value above −1?" is ``(−1, −0.9999999999999999)``, "is it 1?" is ``(1 − ε, 1 + ε)``).
+
+    >>> probe_value(-1, -0.9999999999999999), probe_value(-5e-324, 5e-324)
+    (-1.0, 0.0)
+    >>> probe_value(0.9999999999999999, 1.0000000000000002)
+    1.0
+    """
+    middle = (alpha + beta) / 2
+    if not all(isinstance(x, (int, float)) for x in (alpha, beta)):
+        return middle
+    return min((float(alpha), float(beta), float(middle)), key=lambda x: len(repr(x + 0.0))) + 0.0
 
 
 def depth_text(depth: int | None) -> str:

@@ -113,12 +113,15 @@
     }
     return (x < 0 ? "-" : "") + text;
   }
+  var LARGE = 1e15;  // viz.notation.LARGE
   function num(v) {  // as viz.notation.number writes it: a true minus, fractions n/d, 3 digits
     if (v === null || v === undefined) { return ""; }
     if (v === "inf" || v === Infinity) { return "+\u221e"; }
     if (v === "-inf" || v === -Infinity) { return "\u2212\u221e"; }
     var text, f = toF(v);
-    if (Number.isInteger(f)) {
+    if (Number.isInteger(f) && Math.abs(f) >= LARGE) {
+      text = gText(f, 3);
+    } else if (Number.isInteger(f)) {
       text = exact(v) ? (v.n / v.d).toString() : BigInt(f).toString();
     } else if (exact(v) && v.d <= 1000n) {
       text = v.n + "/" + v.d;
@@ -404,6 +407,7 @@
           if (n.player === 1 && c.bound !== "lower") { hi = pmin(hi, c.value); }
         });
       }
+      if (!n.chance) { lo = pmax(lo, limits[0]); hi = pmin(hi, limits[1]); }  // in [L, U]
       range = "[" + num(lo) + ", " + num(hi) + "]";
     }
     return [visible, n.kind === "node" && known ? shown(n) : "", range, ab && inner ? windowText(n) : ""];
@@ -553,7 +557,8 @@
   }
   function rangeText(n) {
     if (n.kind !== "node" || n.value === null || n.value === undefined) { return ""; }
-    if (n.chance) { return look(n, last)[2]; }  // the model's range, narrowed as searched
+    var modelled = look(n, last)[2];  // the model's: narrowed as searched, in [L, U]
+    if (n.chance || modelled) { return modelled; }
     var lo = n.bound === "upper" ? -Infinity : n.value, hi = n.bound === "lower" ? Infinity : n.value;
     return "[" + num(lo) + ", " + num(hi) + "]";
   }
@@ -783,12 +788,21 @@
     if (pos === selected) { document.getElementById("edit-value").value = plain(v); }
     search(); draw(); return true;
   }
-  document.getElementById("tree").addEventListener("click", function (e) {
-    var g = e.target.closest("g.node");
-    if (!g) { return; }
-    var n = find(g.getAttribute("data-path"));
-    if (n.children.length) { toggle(n); } else if (DATA.editable) { select(n); }
+  function activate(path) {  // fold or unfold the node, or edit the leaf
+    var n = path === null ? null : find(path);
+    if (n && n.children.length) { toggle(n); } else if (n && DATA.editable) { select(n); }
+  }
+  // a pointer's click is its press and release on one node: a value typed is saved as the press
+  // takes the focus, and the redraw replaces the node pressed, so no "click" would reach it
+  var tree = document.getElementById("tree"), pressed = null;
+  function pathAt(t) { var g = t.closest && t.closest("g.node"); return g ? g.getAttribute("data-path") : null; }
+  tree.addEventListener("mousedown", function (e) { pressed = e.button ? null : pathAt(e.target); });
+  tree.addEventListener("mouseup", function (e) {
+    var path = e.button ? null : pathAt(e.target), was = pressed;
+    pressed = null;
+    if (path !== null && path === was) { activate(path); }
   });
+  tree.addEventListener("click", function (e) { if (!e.detail) { activate(pathAt(e.target)); } });
   if (DATA.editable) {
     document.getElementById("edit-value").addEventListener("change", function () {
       if (selected && !setLeaf(selected, parseNumber(this.value))) { this.value = plain(selected.leafValue); }

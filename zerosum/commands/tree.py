@@ -395,6 +395,12 @@ def _check_outputs(args: argparse.Namespace) -> None:
         )
     if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
         raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
+    if args.exercise and args.algorithm == "mcts":
+        raise UsageError(
+            "--exercise asks for the values a search backs up from the leaves; -a mcts grows its "
+            "tree by random playouts and has no such sheet: use -a minimax, alphabeta, "
+            "expectiminimax, star1 or star2"
+        )
     if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
         raise UsageError(
             "--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot, .tex)"
@@ -572,7 +578,7 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     """``tree -a engine``: the engine's last iteration, drawn with its table hits (``-o``, any
     picture format or TikZ); with ``--frames DIR``, ``--html`` or ``--interactive``, iterative
     deepening step by step: every iteration's tree."""
-    from viz.engine_tree import ENGINE_FORMATS, engine_tree, render_engine
+    from viz.engine_tree import ENGINE_FORMATS, engine_json, engine_tree, render_engine
 
     unsupported = [
         flag
@@ -594,10 +600,12 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
         )
     if args.frames is not None or args.html is not None or args.interactive is not None:
         return _engine_iterations(args, io, game, state)
-    assert args.output is not None  # _check_outputs asked for a destination
+    # -o FILE, or --json alone (the tree then goes to stdout with the summary)
     with _engine_errors():
         tree = engine_tree(game, state, args.depth, max_nodes=args.max_nodes)
-        if args.output.lower().endswith(".tex"):
+        if args.output is None:
+            written = None
+        elif args.output.lower().endswith(".tex"):
             written = _engine_tikz(tree, args.output, args)
         else:
             written = str(render_engine(tree, args.output, title=args.title, overwrite=args.force))
@@ -615,10 +623,12 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
                 "nodes_searched": tree.searched,
                 "table_hits": tree.hits,
                 "cutoffs": tree.cutoffs,
-                "written": [written],
+                "written": [] if written is None else [written],
+                **({} if written else {"tree": json.loads(engine_json(tree))}),
             }
         )
         return EXIT_OK
+    assert written is not None  # _check_outputs asked for -o without --json
     if not tree.searched:
         io.print(
             f"engine from {format_state(game, state)}: value {num(result.value)}; "
