@@ -135,10 +135,12 @@ class GameTree:
         result: the search's own :class:`~solver.results.SearchResult`.
         steps: the frames of backward induction, in the order the search produced them.
         searched: nodes the search entered (the root included).
-        pruned: children never visited because of cut-offs (the tops of the pruned subtrees).
+        pruned: moves never searched because of cut-offs (the tops of the pruned subtrees;
+            under Star2 also a probe's moves after the first when its chance node was cut).
         has_boards: every node carries a ``board`` picture (the game can ``render``).
-        saved: nodes minimax would visit that alpha-beta did not (None: more than could be
-            counted within the record limit; 0 for minimax).
+        saved: the tree's nodes (all that minimax, or expectiminimax, visits) less the nodes
+            searched (None: more than could be counted within the record limit; 0 for
+            minimax; below 0 when Star2's probes were searched again in full).
     """
 
     graph: Any
@@ -312,12 +314,21 @@ def game_tree(
     except _Overflow:
         raise _refusal(game, depth, options, max_nodes, limit, recorder, shrinking) from None
     graph, steps, states = _tree_from_events(game, recorder.events, leaf_label, algorithm)
+    # every move never searched, a Star2 probe's other moves too; Star2 may enter a node twice
+    # (its probe, then in full): the positions entered are what the tree's count includes
+    pruned_moves = sum(1 for _, d in graph.nodes(data=True) if d["kind"] == "pruned")
+    twice = recorder.entered > len(
+        {tuple(d["path"]) for _, d in graph.nodes(data=True) if d["kind"] == "node"}
+    )
     view = "stub" if collapse else pruned  # a collapsed view summarises them anyway
     drawn_limit = None if shrinking else max_nodes
     try:
         saved = _expand_pruned(
             graph, states, game, depth, evaluate, view, record_limit, drawn_limit
         )
+        if saved is not None and twice:  # the tree's nodes less the nodes searched
+            tree_nodes = _count(game, state, 0, depth, record_limit)
+            saved = tree_nodes - recorder.entered if tree_nodes <= record_limit else None
     except _Overflow:
         nodes = graph.number_of_nodes()
         raise TooManyNodesError(
@@ -331,6 +342,7 @@ def game_tree(
             at_least=True,
         ) from None
     graph.graph.update(_facts(game, state, result, algorithm, depth, recorder, graph))
+    graph.graph["pruned"] = pruned_moves
     graph.graph.update(
         ordering=ordering,
         pruned_view=pruned,
@@ -362,7 +374,7 @@ def game_tree(
         result=result,
         steps=kept,
         searched=recorder.entered,
-        pruned=recorder.pruned,
+        pruned=pruned_moves,
         has_boards=isinstance(game, HasRender),
         saved=saved,
     )
@@ -624,6 +636,7 @@ def _tree_from_events(
     window: dict[int, tuple[float, float]] = {}
     steps: list[Step] = []
     cuts: list[tuple[Cutoff, int]] = []
+    probe_rest: dict[int, list[tuple[int, list[Any]]]] = {}  # Star2: per chance node cut
     renders = isinstance(game, HasRender)
 
     def describe(kind: str, the_state: Any, player: int, depth: int, path: list[str]) -> Any:
@@ -675,6 +688,16 @@ def _tree_from_events(
             data = graph.nodes[event.node]
             if data["leaf"] is not None:
                 continue  # a leaf's value was given by its Leaf event
+            cut_here = cuts[-1][0] if cuts and cuts[-1][0].node == event.node else None
+            rest = _probe_rest(game, graph, states, children, event, cut_here)
+            if rest:  # Star2 cut while probing: the probes' other moves were never searched
+                probe_rest[event.node] = rest
+                if not (cuts and cuts[-1][0].node == event.node):  # no outcome left to prune
+                    player = graph.nodes[children[event.node][0][1]]["player"]
+                    high = event.bound == "lower"
+                    cut = Cutoff(event.node, player, event.value, event.alpha, event.beta, (), high)
+                    cuts.append((cut, len(steps)))
+                    steps.append(Step("cut", event.node, ""))
             bound = "exact"
             if event.bound is not None:  # said by the search (a chance node, a probe)
                 bound = event.bound
@@ -696,33 +719,32 @@ def _tree_from_events(
     for cut, index in cuts:
         high = cut.high
         inequality = cut_text(cut.value, cut.beta if high else cut.alpha, fails_high=high)
-        parent_state = states[cut.node]
         parent = graph.nodes[cut.node]
         parent["fails_high"] = high
-        odds = _odds(game, parent_state)
         moves = []
-        for i, action in enumerate(cut.pruned):
-            child_state = game.result(parent_state, action)
-            move = format_action(game, parent_state, action)
-            moves.append(move)
-            data = describe(
-                "pruned",
-                child_state,
-                game.to_move(child_state),
-                parent["depth"] + 1,
-                [*parent["path"], move],
-            )
-            data.update(cut_by=cut.node, cut=inequality)
-            _mark_chance(data, game, child_state)
-            if game.is_terminal(child_state):
-                data["leaf"] = "terminal"
-            graph.add_node(next_id, **data)
-            p = odds.get(action)
-            graph.add_edge(
-                cut.node, next_id, **_edge_attrs(move, True, inequality if i == 0 else None, p)
-            )
-            states[next_id] = child_state
-            next_id += 1
+        first = True
+        for at, actions in [(cut.node, list(cut.pruned)), *probe_rest.get(cut.node, [])]:
+            at_state, at_data = states[at], graph.nodes[at]
+            odds = _odds(game, at_state)
+            for action in actions:
+                child_state = game.result(at_state, action)
+                move = format_action(game, at_state, action)
+                path = [*at_data["path"], move]
+                moves.append(move if at == cut.node else _title(None, path))
+                data = describe(
+                    "pruned", child_state, game.to_move(child_state), at_data["depth"] + 1, path
+                )
+                data.update(cut_by=cut.node, cut=inequality)
+                _mark_chance(data, game, child_state)
+                if game.is_terminal(child_state):
+                    data["leaf"] = "terminal"
+                graph.add_node(next_id, **data)
+                p = odds.get(action)
+                edge = _edge_attrs(move, True, inequality if first else None, p)
+                graph.add_edge(at, next_id, **edge)
+                states[next_id] = child_state
+                next_id += 1
+                first = False
         text = (
             f"cut-off at {_who(parent)}: {inequality}, so "
             f"{'move' if len(moves) == 1 else 'moves'} {', '.join(moves)} need not be searched"
@@ -730,6 +752,34 @@ def _tree_from_events(
         steps[index] = Step("cut", cut.node, text)
     _mark_principal(graph)
     return graph, steps, states
+
+
+def _probe_rest(
+    game: Game[Any, Any],
+    graph: Any,
+    states: dict[int, Any],
+    children: dict[int, list[tuple[Any, int]]],
+    backup: Backup,
+    cut: Cutoff | None,
+) -> list[tuple[int, list[Any]]]:
+    """Star2's probes a chance node's cut left unfinished: each probed outcome that was never
+    searched in full, with the moves after the first (the probe searched the first alone).
+    An outcome the ``cut`` prunes whole is drawn whole beside its probe instead.
+
+    Empty unless ``backup`` is a chance node's bound (a cut) with such a probe below it.
+    """
+    if backup.bound not in ("lower", "upper") or backup.node not in children:
+        return []
+    kids = [graph.nodes[k] | {"id": k} for _, k in children[backup.node]]
+    full = {tuple(k["path"]) for k in kids if not k["probe"]}
+    here = states[backup.node]
+    for action in cut.pruned if cut is not None else ():
+        full.add((*graph.nodes[backup.node]["path"], format_action(game, here, action)))
+    return [
+        (k["id"], list(game.actions(states[k["id"]]))[1:])
+        for k in kids
+        if k["probe"] and tuple(k["path"]) not in full and len(game.actions(states[k["id"]])) > 1
+    ]
 
 
 def _mark_principal(graph: Any) -> None:

@@ -57,7 +57,7 @@ from viz.model import (
     figure,
     shown,
 )
-from viz.notation import bound_text
+from viz.notation import bound_text, saving_text
 
 __all__ = [
     "FONT",
@@ -603,17 +603,9 @@ def summary_line(tree: GameTree) -> str:
         return str(facts["summary"])
     parts = answer_facts(facts)
     parts.append(f"{tree.searched:,} {'node' if tree.searched == 1 else 'nodes'} searched")
-    if tree.pruned:
-        saved = tree.saved
-        parts.append(
-            f"{tree.pruned:,} {'move' if tree.pruned == 1 else 'moves'} pruned, "
-            + (
-                f"{saved:,} {'node' if saved == 1 else 'nodes'} saved versus minimax's "
-                f"{tree.searched + saved:,}"
-                if saved is not None
-                else "too many nodes saved to count"
-            )
-        )
+    saving = saving_text(tree.pruned, tree.saved, tree.searched, facts["algorithm"])
+    if saving:
+        parts.append(saving)
     if facts.get("transpositions"):
         parts.append(f"{facts['states']:,} distinct positions")
     if facts.get("collapse"):

@@ -423,6 +423,13 @@ def cut_at(tree: GameTree, node: int, view: str) -> str:
     return cut_text(value, alpha, fails_high=False)
 
 
+def _cut_node(child: dict[str, Any], parent: int) -> int:
+    """The node whose cut pruned ``child``: its parent, or (a Star2 probe's moves never
+    searched) the chance node above the probe."""
+    by = child.get("cut_by")
+    return parent if by is None else int(by)
+
+
 def _cut(tree: GameTree, node: int, edge: dict[str, Any], view: str) -> str:
     """The cut written on a pruned move: the engine's trees carry it as the engine made it
     (its window, in :mod:`viz.notation`); the teaching trees' is :func:`cut_at`."""
@@ -553,7 +560,7 @@ def figure(
                 move=data["move"],
                 folded=tuple(child["folded"]),
                 pruned=pruned,
-                cut=_cut(tree, u, data, view) if pruned and data["cut"] else "",
+                cut=_cut(tree, _cut_node(child, u), data, view) if pruned and data["cut"] else "",
                 cut_shown=frame.cut(child),
                 principal=bool(data["principal"]) and final,
                 optimal=bool(data["optimal"])

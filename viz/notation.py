@@ -38,6 +38,7 @@ __all__ = [
     "pair_window_text",
     "probe_value",
     "range_text",
+    "saving_text",
     "table_entry_text",
     "table_note_text",
     "ucb_text",
@@ -149,6 +150,33 @@ def probe_value(alpha: float, beta: float) -> float:
     if not all(isinstance(x, (int, float)) for x in (alpha, beta)):
         return middle
     return min((float(alpha), float(beta), float(middle)), key=lambda x: len(repr(x + 0.0))) + 0.0
+
+
+def saving_text(pruned: int, saved: int | None, searched: int, algorithm: str) -> str:
+    """What pruning saved: the moves pruned and the nodes saved versus the search that prunes
+    nothing (minimax; expectiminimax for the chance searches) over the same tree; ``""`` when
+    nothing was pruned or searched twice. Star2 may search more than expectiminimax (a probe
+    that does not cut is searched again in full): that is said too.
+
+    >>> print(saving_text(2, 2, 11, "alphabeta"))
+    2 moves pruned, 2 nodes saved versus minimax's 13
+    >>> print(saving_text(2, 4, 18, "star2"))
+    2 moves pruned, 4 nodes saved versus expectiminimax's 22
+    >>> print(saving_text(0, -2, 17, "star2"))
+    0 moves pruned, 2 nodes more than expectiminimax's 15
+    >>> print(saving_text(1, None, 9, "alphabeta"))
+    1 move pruned, too many nodes saved to count
+    """
+    if not pruned and not saved:
+        return ""
+    moves = f"{pruned:,} {'move' if pruned == 1 else 'moves'} pruned, "
+    if saved is None:
+        return moves + "too many nodes saved to count"
+    base = "expectiminimax" if algorithm in ("expectiminimax", "star1", "star2") else "minimax"
+    nodes = "node" if abs(saved) == 1 else "nodes"
+    if saved < 0:
+        return moves + f"{-saved:,} {nodes} more than {base}'s {searched + saved:,}"
+    return moves + f"{saved:,} {nodes} saved versus {base}'s {searched + saved:,}"
 
 
 def depth_text(depth: int | None) -> str:

@@ -210,10 +210,17 @@
       return v;
     }
     function grow(pos, parent) { var n = make(pos, parent, false, "pruned"); pos.children.forEach(function (c) { grow(c, n); }); }
-    function cut(n, rest, text) {  // a cut-off at n: the moves left are pruned, drawn greyed
-      if (rest.length === 0) { return; }
-      stats.cutoffs += 1; stats.pruned += rest.length;
-      rest.forEach(function (c, i) { grow(c, n); if (i === 0) { n.children[n.children.length - 1].cut = text; } });
+    function cut(n, rest, text, probes) {  // a cut-off at n: the moves left are pruned, greyed;
+      // Star2 cut while probing: the probes' moves after the first too (viz/build.py)
+      var at = [[n, rest]].concat((probes || []).map(function (c) { return [c, c.pos.children.slice(1)]; }));
+      var count = 0, first = true;
+      at.forEach(function (a) { count += a[1].length; });
+      if (count === 0) { return; }
+      if (rest.length) { stats.cutoffs += 1; }
+      stats.pruned += count;
+      at.forEach(function (a) {
+        a[1].forEach(function (c) { grow(c, a[0]); if (first) { a[0].children[a[0].children.length - 1].cut = text; first = false; } });
+      });
       steps.push({ kind: "cut", node: n });
     }
     function cutText(v, limit, high) {
@@ -258,7 +265,7 @@
       }
       function chanceCut(i, v, high) {  // every outcome never entered is pruned, in outcome order
         var rest = kids.filter(function (c, j) { return probing ? probed.indexOf(j) < 0 : j > i; });
-        cut(n, rest, cutText(v, high ? beta : alpha, high));
+        cut(n, rest, cutText(v, high ? beta : alpha, high), probing ? n.children : []);
         return backup(n, v, high ? "lower" : "upper");
       }
       function settled(i, failedLow, failedHigh) {
@@ -366,12 +373,14 @@
     if (moves.length) { parts.push("best move " + moves[0], "principal variation " + moves.join(" ")); }
     parts.push(stats.searched.toLocaleString("en-US") + (stats.searched === 1 ? " node" : " nodes") +
       " searched");
-    each(root, function (d) { if (d.kind === "pruned") { saved += 1; } });  // the greyed subtrees
-    if (stats.pruned) {
+    each(positions, function () { saved += 1; });  // viz.notation.saving_text: the tree less
+    saved -= stats.searched;  // the nodes searched (Star2 may search more: probes done again)
+    if (stats.pruned || saved) {
+      var base = /star|expecti/.test(algorithm) ? "expectiminimax's " : "minimax's ";
+      var many = function (k) { return k.toLocaleString("en-US") + (k === 1 ? " node" : " nodes"); };
       parts.push(stats.pruned.toLocaleString("en-US") + (stats.pruned === 1 ? " move" : " moves") +
-        " pruned, " +
-        saved.toLocaleString("en-US") + (saved === 1 ? " node" : " nodes") + " saved versus minimax's " +
-        (stats.searched + saved).toLocaleString("en-US"));
+        " pruned, " + (saved < 0 ? many(-saved) + " more than " : many(saved) + " saved versus ") +
+        base + (stats.searched + saved).toLocaleString("en-US"));
     }
     return parts.join("; ");
   }
@@ -452,8 +461,11 @@
     if (k === 0) { return null; }
     var s = steps[k - 1], n = s.node;  // as viz.pseudocode.step_lines
     var side = n.chance ? "chance-" : (n.player === 0 ? "max-" : "min-");
-    if (s.kind === "leaf" && algorithm !== "minimax" && algorithm !== "alphabeta") { side = "max-"; }
-    return side + { leaf: "leaf", backup: "return", cut: "cut" }[s.kind];
+    if (s.kind === "leaf") { return (algorithm === "minimax" || algorithm === "alphabeta" ? side : "max-") + "leaf"; }
+    if (n.probe) { return "probe"; }
+    var cut = s.kind === "cut" || (n.chance ? n.bound !== "exact" : n.bound === (n.player === 0 ? "lower" : "upper"));
+    if (cut && n.chance && n.children.every(function (c) { return c.kind !== "node" || c.probe; })) { return "probe-cut"; }
+    return side + (cut ? "cut" : "return");
   }
   // each step's caption, worded as viz/build.py words the steps
   var BOUND_TEXT = {
@@ -472,10 +484,17 @@
         (n.moves.length ? " " + n.title : " at the root") + " is worth " + num(n.value);
     }
     if (s.kind === "cut") {
-      var pruned = n.children.filter(function (c) { return c.kind === "pruned"; });
+      var pruned = n.children.filter(function (c) { return c.kind === "pruned"; }), names = pruned.map(function (c) { return c.move; });
+      n.children.forEach(function (p) {  // a Star2 probe's moves never searched: by their path
+        if (!p.probe) { return; }
+        p.children.forEach(function (c) {
+          if (c.kind !== "pruned") { return; }
+          pruned.push(c);
+          names.push(n.moves.concat([p.move, c.move]).map(function (m) { return Array.isArray(m) ? m[1] : m; }).join("\u00b7"));
+        });
+      });
       return "cut-off at " + who(n) + ": " + pruned[0].cut + ", so " +
-        (pruned.length === 1 ? "move " : "moves ") +
-        pruned.map(function (c) { return c.move; }).join(", ") + " need not be searched";
+        (pruned.length === 1 ? "move " : "moves ") + names.join(", ") + " need not be searched";
     }
     if (n.probe) {
       return who(n) + " is probed (Star2): its first move alone gives " + shown(n) + ", " +

@@ -11,6 +11,7 @@ from typing import Any
 import viz
 from solver.game import HasScore, format_state
 from solver.quoting import quote
+from viz.notation import saving_text
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
     checked_frames,
@@ -308,16 +309,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
         f"best move {facts['best_move'] or '-'}"
     )
     io.print(f"principal variation: {' '.join(facts['pv']) or '(none: the game is over)'}")
-    saved = ""
-    if tree.pruned:
-        saved = ", too many nodes saved to count"
-        if tree.saved is not None:
-            nodes = "node" if tree.saved == 1 else "nodes"
-            saved = f", {tree.saved:,} {nodes} saved versus minimax"
+    saving = saving_text(tree.pruned, tree.saved, tree.searched, args.algorithm)
     drawn = tree.graph.number_of_nodes()
     io.print(
         f"{drawn:,} {'node' if drawn == 1 else 'nodes'} drawn, {tree.searched:,} searched, "
-        f"{tree.pruned:,} {'move' if tree.pruned == 1 else 'moves'} pruned{saved}"
+        + (saving or "0 moves pruned")
     )
     for item in written:
         io.print(f"wrote {item}")
