@@ -58,6 +58,7 @@ from viz.model import (
     shown,
 )
 from viz.notation import bound_text, saving_text
+from viz.palette import CHANCE_FILL, CURRENT, MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = [
     "FONT",
@@ -87,17 +88,17 @@ WINDOW_MARK = "#444445"
 """The colour of a node's window text (its alpha-beta window, or an MCTS node's exact value and
 what MCTS-Solver has proven, which changes from step to step); the stepper finds it by it."""
 
-_FILL = {0: "#d7e6f5", 1: "#f8ddd5"}  # MAX blue, MIN rose
+_FILL = {0: MAX_FILL, 1: MIN_FILL}  # MAX blue, MIN salmon (viz.palette)
 _NEGAMAX_FILL = "#e4e0f0"
-_CHANCE_FILL = "#e3f1e0"  # chance nodes: green circles, as AIMA draws them round
+_CHANCE_FILL = CHANCE_FILL  # chance nodes: green circles, as AIMA draws them round
 _CHANCE_INK = "#2e6b30"
 _LEAF_FILL = {"terminal": "#ffffff", "horizon": "#fff4cc"}
-_CURRENT = "#ffd54f"
+_CURRENT = CURRENT
 PATH_COLOUR = "#e08e00"
 """The path a step walks (MCTS's selection and back-up), in every writer and page."""
-_CURRENT_KEY = "#b08000"  # the highlight in the legend, a shade darker to read as text
+_CURRENT_KEY = CURRENT  # the highlight in the legend, a shade darker to read as text
 _OPTIMAL = "#1f6fb2"
-_PRUNED = "#9a9a9a"
+_PRUNED = PRUNED
 _CUT = "#b03a2e"
 _GLYPH = {0: "▲", 1: "▼"}
 _HITS = "#7b3fa0"

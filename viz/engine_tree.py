@@ -66,6 +66,7 @@ from viz.notation import (
     pair_window_text,
     probe_value,
 )
+from viz.palette import MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = [
     "ENGINE_FORMATS",
@@ -91,9 +92,9 @@ ENGINE_FORMATS = (*FORMATS, "tex")
 FLAG = TABLE_FLAG
 """The transposition-table flag of each bound kind, in the engine's words."""
 
-_FILL = {0: "#d7e6f5", 1: "#f8ddd5"}
+_FILL = {0: MAX_FILL, 1: MIN_FILL}
 _TABLE = "#7b3fa0"
-_PRUNED = "#9a9a9a"
+_PRUNED = PRUNED
 _CUT = "#b03a2e"
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from html import escape
 
 from viz.build import GameTree
+from viz.palette import CURRENT
 
 __all__ = ["PSEUDOCODE", "PSEUDOCODE_STYLE", "pseudocode_html", "step_lines"]
 
@@ -209,10 +210,12 @@ PSEUDOCODE_STYLE = """
 #pseudocode { flex: 0 1 auto; font-size: .8em; line-height: 1.35; background: #f7f7f7;
   border: 1px solid #ddd; padding: .6em .8em; margin: 0; max-width: 100%; overflow-x: auto;
   box-sizing: border-box; }
-#pseudocode span { display: block; padding: 0 .3em; white-space: pre; }
-#pseudocode span.now { background: #ffd54f; font-weight: bold; }
-"""
-"""How the pages set the pseudocode: the line of the current step on the highlight's yellow."""
+#pseudocode span { display: block; padding: 0 .3em 0 2.3em; text-indent: -2em;
+  white-space: pre-wrap; }
+#pseudocode span.now { background: CURRENT; font-weight: bold; }
+""".replace("CURRENT", CURRENT)
+"""How the pages set the pseudocode: the line of the current step on the current step's
+colour (:data:`viz.palette.CURRENT`)."""
 
 
 def pseudocode_html(tree: GameTree) -> str:
