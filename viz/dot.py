@@ -105,7 +105,8 @@ _HITS = "#7b3fa0"
 INF = float("inf")
 
 
-def _attrs(items: dict[str, str]) -> str:
+def dot_attrs(items: dict[str, str]) -> str:
+    """Graphviz attributes as DOT writes them: ``key="value"``, HTML labels ``key=<...>``."""
     parts = []
     for key, value in items.items():
         if value.startswith("<") and value.endswith(">"):
@@ -396,7 +397,7 @@ def _edge(edge: EdgeLook, look: _Look, *, wrapped: bool = False) -> str:
         out["label"] = f"<{label}>"
     if wrapped:
         out["constraint"] = "false"
-    return f"  n{u} -> n{v} [{_attrs(out)}];"
+    return f"  n{u} -> n{v} [{dot_attrs(out)}];"
 
 
 def _levels(graph: Any, view: str) -> list[tuple[int, str, list[int]]]:
@@ -444,7 +445,7 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
         )
         rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{text}</FONT></TD></TR>')
     if legend:
-        rows.append(f'<TR><TD ALIGN="LEFT">{_legend_table(_legend(tree, look))}</TD></TR>')
+        rows.append(f'<TR><TD ALIGN="LEFT">{legend_table(_legend(tree, look))}</TD></TR>')
     if not rows:
         return '""'
     return '<<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
@@ -539,7 +540,7 @@ def _mcts_legend(look: _Look) -> list[list[str]]:
     return [items, lines[:3], lines[3:]] if len(lines) > 3 else [items, lines]
 
 
-def _legend_table(rows: list[list[str]]) -> str:
+def legend_table(rows: list[list[str]]) -> str:
     """The legend as a grid, each item in a cell of its own with a gap after it (a browser
     whose font runs wider than Graphviz measured widens an item, never onto the next one); a
     row's last item fills the rest of the row, so a long item never widens a column."""
@@ -707,10 +708,10 @@ def to_dot(
         for node in sorted(nodes):
             if rows.get(node):
                 continue  # a wrapped leaf sits below its level, on a rank of its own
-            lines.append(f"    n{node} [{_attrs(_node(fig.nodes[node], look))}];")
+            lines.append(f"    n{node} [{dot_attrs(_node(fig.nodes[node], look))}];")
         lines.append("  }")
     for node in sorted(n for n, row in rows.items() if row):
-        lines.append(f"  n{node} [{_attrs(_node(fig.nodes[node], look))}];")
+        lines.append(f"  n{node} [{dot_attrs(_node(fig.nodes[node], look))}];")
     for (a, _, _), (b, _, _) in itertools.pairwise(levels):
         lines.append(f"  level{a} -> level{b} [style=invis];")
     for edge in fig.edges:

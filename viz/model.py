@@ -26,7 +26,8 @@ import attrs
 
 from solver.chance import expectation
 from viz.annotations import exercise_value
-from viz.build import PRUNING, GameTree, as_float
+from viz.build import GameTree, as_float
+from viz.choices import PRUNING, STYLES, VIEWS
 from viz.errors import VizError
 from viz.mcts_tree import mcts_texts
 from viz.notation import (
@@ -55,11 +56,6 @@ __all__ = [
     "figure",
     "shown",
 ]
-
-VIEWS = ("minimax", "negamax")
-STYLES = ("default", "aima")
-"""``"aima"``: the book's style: its titles, and values as the book writes them (a node cut off
-shows the value it returned, ``2``, not the bound ``≤2`` it stands for)."""
 
 BOOK_VALUES = "as in the book, a node cut off shows the value it returned (2): a bound (≤2)"
 """The legend's line for the book's values, in every writer."""

@@ -11,6 +11,7 @@ from typing import Any
 import viz
 from solver.game import HasScore, format_state
 from solver.quoting import quote
+from viz.choices import ORDERINGS, PRUNED_VIEWS, STYLES, VIEWS
 from viz.notation import saving_text
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
@@ -85,13 +86,13 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     )
     tree.add_argument(
         "--view",
-        choices=viz.VIEWS,
+        choices=VIEWS,
         default="minimax",
         help="values from MAX's side (minimax, default) or the mover's side (negamax)",
     )
     tree.add_argument(
         "--style",
-        choices=viz.STYLES,
+        choices=STYLES,
         default="default",
         help="aima: the book's style in one switch: its node letters and move names (games "
         "that have them, e.g. textbook), its titles, and values as it writes them (2 at a node "
@@ -99,13 +100,13 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     )
     tree.add_argument(
         "--ordering",
-        choices=viz.ORDERINGS,
+        choices=ORDERINGS,
         default="given",
         help="search the moves as the game lists them (given), best first or worst first",
     )
     tree.add_argument(
         "--pruned",
-        choices=viz.PRUNED_VIEWS,
+        choices=PRUNED_VIEWS,
         default="subtree",
         help="draw each cut as the pruned moves (stub), their subtrees greyed (subtree, "
         "default) or greyed with the values minimax would find there (values)",
