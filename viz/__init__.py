@@ -15,6 +15,7 @@ capability, move labels from ``format_action``, folding from ``symmetries``.
   :mod:`viz.engine_tree` draws the fast engine's own search, table hits and all.
 
 >>> from games import load_game
+>>> from viz import game_tree
 >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
 >>> tree.result.value, tree.graph.number_of_nodes(), tree.pruned
 (3, 13, 2)
@@ -24,8 +25,10 @@ capability, move labels from ``format_action``, folding from ``symmetries``.
 
 from __future__ import annotations
 
-from viz.build import DEFAULT_MAX_NODES, PRUNED_VIEWS, GameTree, Step, game_tree
-from viz.dot import VIEWS, readable_options, to_dot, to_svg
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from viz.choices import ORDERINGS, PRUNED_VIEWS, STYLES, VIEWS
 from viz.errors import (
     GraphvizFailedError,
     GraphvizNotFoundError,
@@ -34,13 +37,45 @@ from viz.errors import (
     UnreadableError,
     VizError,
 )
-from viz.export import FORMATS, render, to_json
-from viz.frames import write_frames
-from viz.html import write_html
-from viz.interactive import write_interactive
-from viz.model import STYLES
-from viz.ordering import ORDERINGS
-from viz.tikz import to_tikz, write_tikz
+
+if TYPE_CHECKING:
+    from viz.build import DEFAULT_MAX_NODES, GameTree, Step, game_tree
+    from viz.dot import readable_options, to_dot, to_svg
+    from viz.export import FORMATS, render, to_json
+    from viz.frames import write_frames
+    from viz.html import write_html
+    from viz.interactive import write_interactive
+    from viz.tikz import to_tikz, write_tikz
+
+_HOMES = {
+    "DEFAULT_MAX_NODES": "viz.build",
+    "GameTree": "viz.build",
+    "Step": "viz.build",
+    "game_tree": "viz.build",
+    "readable_options": "viz.dot",
+    "to_dot": "viz.dot",
+    "to_svg": "viz.dot",
+    "FORMATS": "viz.export",
+    "render": "viz.export",
+    "to_json": "viz.export",
+    "write_frames": "viz.frames",
+    "write_html": "viz.html",
+    "write_interactive": "viz.interactive",
+    "to_tikz": "viz.tikz",
+    "write_tikz": "viz.tikz",
+}
+"""Where each drawing name lives: imported on first use, so that ``import viz`` (and a command
+line offering :mod:`viz.choices`) loads neither networkx nor the writers until a tree is drawn."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'viz' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_MAX_NODES",

@@ -57,7 +57,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 import networkx as nx
 
-from solver.chance import expectation, is_chance, outcomes, probability_text
+from solver.chance import expectation, has_chance, is_chance, outcomes, probability_text
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Leaf
 from solver.expectiminimax import expectiminimax, star1, star2, utility_bounds
 from solver.game import (
@@ -73,6 +73,7 @@ from solver.game import (
 )
 from solver.minimax import alphabeta, minimax
 from solver.results import SearchResult, ply_preference
+from viz.choices import ALGORITHMS, PRUNED_VIEWS, PRUNING
 from viz.errors import TooManyNodesError, VizError
 from viz.notation import bound_text, cut_text, number
 
@@ -98,13 +99,7 @@ DEFAULT_MAX_NODES = 1000
 RECORD_LIMIT = 300_000
 """The most search nodes recorded to build a collapsed, merged or folded view."""
 
-ALGORITHMS = ("minimax", "alphabeta", "expectiminimax", "star1", "star2")
-PRUNING = ("alphabeta", "star1", "star2")
-"""The algorithms whose values may be fail-soft bounds (and whose windows are drawn)."""
 BOUNDS = ("exact", "lower", "upper")
-PRUNED_VIEWS = ("stub", "subtree", "values")
-"""How a cut-off is drawn: the pruned moves only, their whole subtrees greyed, or greyed with
-the minimax values the search never computed revealed."""
 
 INF = float("inf")
 
@@ -135,10 +130,12 @@ class GameTree:
         result: the search's own :class:`~solver.results.SearchResult`.
         steps: the frames of backward induction, in the order the search produced them.
         searched: nodes the search entered (the root included).
-        pruned: children never visited because of cut-offs (the tops of the pruned subtrees).
+        pruned: moves never searched because of cut-offs (the tops of the pruned subtrees;
+            under Star2 also a probe's moves after the first when its chance node was cut).
         has_boards: every node carries a ``board`` picture (the game can ``render``).
-        saved: nodes minimax would visit that alpha-beta did not (None: more than could be
-            counted within the record limit; 0 for minimax).
+        saved: the tree's nodes (all that minimax, or expectiminimax, visits) less the nodes
+            searched (None: more than could be counted within the record limit; 0 for
+            minimax; below 0 when Star2's probes were searched again in full).
     """
 
     graph: Any
@@ -164,8 +161,9 @@ class GameTree:
         )
 
 
-class _Overflow(Exception):
-    """Raised inside the observer to stop a search that outgrew the limit."""
+class Overflow(Exception):
+    """Raised inside an observer to stop a search that outgrew the limit (the teaching trees'
+    recorder, the engine's last-iteration keeper)."""
 
 
 class _Recorder:
@@ -188,7 +186,7 @@ class _Recorder:
             self.pruned += len(event.pruned)
         self.events.append(event)
         if self.limit is not None and self.size > self.limit:
-            raise _Overflow
+            raise Overflow
 
     @property
     def size(self) -> int:
@@ -289,6 +287,12 @@ def game_tree(
         "fold_symmetries": fold_symmetries,
     }
     searched_game = game
+    if ordering != "given" and has_chance(game):
+        raise VizError(
+            f"ordering moves {ordering!r} sorts them by a minimax pass, and game {game.name!r} "
+            f"has chance moves: draw its {algorithm} tree with the moves in the game's order "
+            "(--ordering given; ordering='given' in Python)"
+        )
     if ordering != "given":
         searched_game = ordered(game, state, depth, evaluate, ordering, record_limit)
     limit = record_limit if max_nodes is None or shrinking else max_nodes
@@ -303,16 +307,23 @@ def game_tree(
     search = searches[algorithm]
     try:
         result = search(searched_game, state, depth=depth, evaluate=evaluate, observer=recorder)
-    except _Overflow:
+    except Overflow:
         raise _refusal(game, depth, options, max_nodes, limit, recorder, shrinking) from None
     graph, steps, states = _tree_from_events(game, recorder.events, leaf_label, algorithm)
+    # every move never searched, a Star2 probe's other moves too
+    pruned_moves = sum(1 for _, d in graph.nodes(data=True) if d["kind"] == "pruned")
     view = "stub" if collapse else pruned  # a collapsed view summarises them anyway
     drawn_limit = None if shrinking else max_nodes
     try:
         saved = _expand_pruned(
             graph, states, game, depth, evaluate, view, record_limit, drawn_limit
         )
-    except _Overflow:
+        if saved is not None and algorithm == "star2":  # the tree's nodes less those searched:
+            # Star2 enters a probed node twice (probe, then in full), or prunes one its probe
+            # searched whole; the greyed subtrees do not say what it saved, the count does
+            tree_nodes = _count(game, state, 0, depth, record_limit)
+            saved = tree_nodes - recorder.entered if tree_nodes <= record_limit else None
+    except Overflow:
         nodes = graph.number_of_nodes()
         raise TooManyNodesError(
             f"the pruned subtrees would take the diagram past {drawn_limit or record_limit:,} "
@@ -325,6 +336,7 @@ def game_tree(
             at_least=True,
         ) from None
     graph.graph.update(_facts(game, state, result, algorithm, depth, recorder, graph))
+    graph.graph["pruned"] = pruned_moves
     graph.graph.update(
         ordering=ordering,
         pruned_view=pruned,
@@ -356,7 +368,7 @@ def game_tree(
         result=result,
         steps=kept,
         searched=recorder.entered,
-        pruned=recorder.pruned,
+        pruned=pruned_moves,
         has_boards=isinstance(game, HasRender),
         saved=saved,
     )
@@ -368,7 +380,7 @@ def _search_bounds(
     """The utility bounds *-minimax searched with (None for the other searches)."""
     if algorithm not in ("star1", "star2"):
         return None
-    return [_json_float(b) for b in utility_bounds(game, bounds, algorithm)]
+    return [json_float(b) for b in utility_bounds(game, bounds, algorithm)]
 
 
 def _shrinkers(
@@ -478,7 +490,7 @@ def _facts(
         "algorithm": algorithm,
         "depth": depth,
         "position": format_state(game, state),
-        "value": _json_float(result.value),
+        "value": json_float(result.value),
         "value_text": number(result.value),
         "best_move": moves[0] if moves else None,
         "pv": moves,
@@ -488,7 +500,7 @@ def _facts(
     }
 
 
-def _json_float(value: float) -> float | str:
+def json_float(value: float) -> float | str:
     """Infinities as the strings "inf"/"-inf" (strict JSON has no infinity)."""
     if value in (INF, -INF):
         return "inf" if value > 0 else "-inf"
@@ -508,7 +520,8 @@ def as_float(value: float | str | None) -> float | None:
     return float(value)
 
 
-def _node_name(game: Game[Any, Any], state: Any) -> str | None:
+def node_name(game: Game[Any, Any], state: Any) -> str | None:
+    """The game's name for the node (AIMA's A, B, C), or None."""
     namer = getattr(game, "node_name", None)
     if callable(namer):
         name = namer(state)
@@ -516,14 +529,14 @@ def _node_name(game: Game[Any, Any], state: Any) -> str | None:
     return None
 
 
-def _cells(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
+def node_cells(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
     """The game's ``board_cells`` for ``state`` as a JSON-able dict, or None."""
     if not isinstance(game, HasBoardCells):
         return None
     return attrs.asdict(game.board_cells(state))
 
 
-def _blank(kind: str, player: int, depth: int) -> dict[str, Any]:
+def blank_node(kind: str, player: int, depth: int) -> dict[str, Any]:
     """Every node attribute, at its default."""
     return {
         "kind": kind,
@@ -566,13 +579,13 @@ def _blank(kind: str, player: int, depth: int) -> dict[str, Any]:
     }
 
 
-def _title(name: str | None, path: list[str]) -> str:
+def node_title(name: str | None, path: list[str]) -> str:
     if name:
         return name
     return "the root" if not path else "·".join(path)
 
 
-def _edge_attrs(
+def edge_attrs(
     move: str, pruned: bool = False, cut: str | None = None, probability: Any = None
 ) -> dict[str, Any]:
     """A move's attributes; out of a chance node, its ``probability`` as written (``"1/2"``)."""
@@ -603,7 +616,7 @@ def _set_value(data: dict[str, Any], value: float, bound: str) -> None:
     data["exact"] = bound == "exact"
     lo = value if bound != "upper" else -INF
     hi = value if bound != "lower" else INF
-    data["range"] = [_json_float(lo), _json_float(hi)]
+    data["range"] = [json_float(lo), json_float(hi)]
 
 
 def _tree_from_events(
@@ -618,19 +631,20 @@ def _tree_from_events(
     window: dict[int, tuple[float, float]] = {}
     steps: list[Step] = []
     cuts: list[tuple[Cutoff, int]] = []
+    probe_rest: dict[int, list[tuple[int, list[Any]]]] = {}  # Star2: per chance node cut
     renders = isinstance(game, HasRender)
 
     def describe(kind: str, the_state: Any, player: int, depth: int, path: list[str]) -> Any:
-        data = _blank(kind, player, depth)
-        name = _node_name(game, the_state)
+        data = blank_node(kind, player, depth)
+        name = node_name(game, the_state)
         data.update(
             state=format_state(game, the_state),
             board=game.render(the_state) if renders else None,  # type: ignore[attr-defined]
-            cells=_cells(game, the_state),
+            cells=node_cells(game, the_state),
             name=name,
             path=path,
             move=path[-1] if path else "",
-            title=_title(name, path),
+            title=node_title(name, path),
         )
         return data
 
@@ -645,8 +659,8 @@ def _tree_from_events(
             data = describe("node", event.state, event.player, event.depth, path)
             data.update(
                 order=event.node + 1,
-                alpha_in=_json_float(event.alpha),
-                beta_in=_json_float(event.beta),
+                alpha_in=json_float(event.alpha),
+                beta_in=json_float(event.beta),
                 probe=event.probe,
             )
             if event.chance:  # every outcome, drawn or not: what its running range sums over
@@ -656,7 +670,7 @@ def _tree_from_events(
             window[event.node] = (event.alpha, event.beta)
             graph.add_node(event.node, **data)
             if event.parent is not None:
-                edge = _edge_attrs(path[-1], probability=event.probability)
+                edge = edge_attrs(path[-1], probability=event.probability)
                 graph.add_edge(event.parent, event.node, **edge)
         elif isinstance(event, Leaf):
             data = graph.nodes[event.node]
@@ -669,14 +683,24 @@ def _tree_from_events(
             data = graph.nodes[event.node]
             if data["leaf"] is not None:
                 continue  # a leaf's value was given by its Leaf event
+            cut_here = cuts[-1][0] if cuts and cuts[-1][0].node == event.node else None
+            rest = _probe_rest(game, graph, states, children, event, cut_here)
+            if rest:  # Star2 cut while probing: the probes' other moves were never searched
+                probe_rest[event.node] = rest
+                if not (cuts and cuts[-1][0].node == event.node):  # no outcome left to prune
+                    player = graph.nodes[children[event.node][0][1]]["player"]
+                    high = event.bound == "lower"
+                    cut = Cutoff(event.node, player, event.value, event.alpha, event.beta, (), high)
+                    cuts.append((cut, len(steps)))
+                    steps.append(Step("cut", event.node, ""))
             bound = "exact"
             if event.bound is not None:  # said by the search (a chance node, a probe)
                 bound = event.bound
             elif algorithm in PRUNING:
                 bound = bound_kind(event.value, *window[event.node])
             _set_value(data, event.value, bound)
-            data["alpha_out"] = _json_float(event.alpha)
-            data["beta_out"] = _json_float(event.beta)
+            data["alpha_out"] = json_float(event.alpha)
+            data["beta_out"] = json_float(event.beta)
             steps.append(Step("backup", event.node, _backup_text(data)))
         elif isinstance(event, Cutoff):
             cuts.append((event, len(steps)))
@@ -690,33 +714,32 @@ def _tree_from_events(
     for cut, index in cuts:
         high = cut.high
         inequality = cut_text(cut.value, cut.beta if high else cut.alpha, fails_high=high)
-        parent_state = states[cut.node]
         parent = graph.nodes[cut.node]
         parent["fails_high"] = high
-        odds = _odds(game, parent_state)
         moves = []
-        for i, action in enumerate(cut.pruned):
-            child_state = game.result(parent_state, action)
-            move = format_action(game, parent_state, action)
-            moves.append(move)
-            data = describe(
-                "pruned",
-                child_state,
-                game.to_move(child_state),
-                parent["depth"] + 1,
-                [*parent["path"], move],
-            )
-            data.update(cut_by=cut.node, cut=inequality)
-            _mark_chance(data, game, child_state)
-            if game.is_terminal(child_state):
-                data["leaf"] = "terminal"
-            graph.add_node(next_id, **data)
-            p = odds.get(action)
-            graph.add_edge(
-                cut.node, next_id, **_edge_attrs(move, True, inequality if i == 0 else None, p)
-            )
-            states[next_id] = child_state
-            next_id += 1
+        first = True
+        for at, actions in [(cut.node, list(cut.pruned)), *probe_rest.get(cut.node, [])]:
+            at_state, at_data = states[at], graph.nodes[at]
+            odds = _odds(game, at_state)
+            for action in actions:
+                child_state = game.result(at_state, action)
+                move = format_action(game, at_state, action)
+                path = [*at_data["path"], move]
+                moves.append(move if at == cut.node else node_title(None, path))
+                data = describe(
+                    "pruned", child_state, game.to_move(child_state), at_data["depth"] + 1, path
+                )
+                data.update(cut_by=cut.node, cut=inequality)
+                _mark_chance(data, game, child_state)
+                if game.is_terminal(child_state):
+                    data["leaf"] = "terminal"
+                graph.add_node(next_id, **data)
+                p = odds.get(action)
+                edge = edge_attrs(move, True, inequality if first else None, p)
+                graph.add_edge(at, next_id, **edge)
+                states[next_id] = child_state
+                next_id += 1
+                first = False
         text = (
             f"cut-off at {_who(parent)}: {inequality}, so "
             f"{'move' if len(moves) == 1 else 'moves'} {', '.join(moves)} need not be searched"
@@ -724,6 +747,34 @@ def _tree_from_events(
         steps[index] = Step("cut", cut.node, text)
     _mark_principal(graph)
     return graph, steps, states
+
+
+def _probe_rest(
+    game: Game[Any, Any],
+    graph: Any,
+    states: dict[int, Any],
+    children: dict[int, list[tuple[Any, int]]],
+    backup: Backup,
+    cut: Cutoff | None,
+) -> list[tuple[int, list[Any]]]:
+    """Star2's probes a chance node's cut left unfinished: each probed outcome that was never
+    searched in full, with the moves after the first (the probe searched the first alone).
+    An outcome the ``cut`` prunes whole is drawn whole beside its probe instead.
+
+    Empty unless ``backup`` is a chance node's bound (a cut) with such a probe below it.
+    """
+    if backup.bound not in ("lower", "upper") or backup.node not in children:
+        return []
+    kids = [graph.nodes[k] | {"id": k} for _, k in children[backup.node]]
+    full = {tuple(k["path"]) for k in kids if not k["probe"]}
+    here = states[backup.node]
+    for action in cut.pruned if cut is not None else ():
+        full.add((*graph.nodes[backup.node]["path"], format_action(game, here, action)))
+    return [
+        (k["id"], list(game.actions(states[k["id"]]))[1:])
+        for k in kids
+        if k["probe"] and tuple(k["path"]) not in full and len(game.actions(states[k["id"]])) > 1
+    ]
 
 
 def _mark_principal(graph: Any) -> None:
@@ -792,7 +843,7 @@ def _expand_pruned(
     added to the graph unless ``view`` is ``"stub"``.
 
     Raises:
-        _Overflow: the subtrees would take the graph past ``drawn_limit`` nodes, or hold more
+        Overflow: the subtrees would take the graph past ``drawn_limit`` nodes, or hold more
             than ``limit`` (checked as they grow, so nothing large is built).
     """
     tops = [n for n, d in graph.nodes(data=True) if d["kind"] == "pruned"]
@@ -814,7 +865,7 @@ def _expand_pruned(
             order.append(node)
             saved += 1
             if saved > limit or (drawn_limit is not None and len(graph) > drawn_limit):
-                raise _Overflow
+                raise Overflow
             data = graph.nodes[node]
             here = states.pop(node) if node != top else states[top]
             if game.is_terminal(here):
@@ -835,22 +886,22 @@ def _expand_pruned(
                 child = game.result(here, action)
                 move = format_action(game, here, action)
                 path = [*data["path"], move]
-                kid = _blank("pruned", game.to_move(child), data["depth"] + 1)
+                kid = blank_node("pruned", game.to_move(child), data["depth"] + 1)
                 _mark_chance(kid, game, child)
-                name = _node_name(game, child)
+                name = node_name(game, child)
                 kid.update(
                     state=format_state(game, child),
                     board=game.render(child) if renders else None,  # type: ignore[attr-defined]
-                    cells=_cells(game, child),
+                    cells=node_cells(game, child),
                     name=name,
                     path=path,
                     move=move,
-                    title=_title(name, path),
+                    title=node_title(name, path),
                     cut_by=data["cut_by"],
                 )
                 graph.add_node(next_id, **kid)
                 p = odds.get(action)
-                graph.add_edge(node, next_id, **_edge_attrs(move, pruned=True, probability=p))
+                graph.add_edge(node, next_id, **edge_attrs(move, pruned=True, probability=p))
                 states[next_id] = child
                 moves_of[next_id] = action
                 kids.append(next_id)
@@ -1012,10 +1063,10 @@ def _collapse(graph: Any) -> None:
             graph.remove_nodes_from(below)
             hidden += searched
             cdata = graph.nodes[child]
-            summary = _blank("summary", 1 - cdata["player"], cdata["depth"] + 1)
+            summary = blank_node("summary", 1 - cdata["player"], cdata["depth"] + 1)
             summary.update(positions=searched, path=cdata["path"], title=cdata["title"])
             graph.add_node(next_id, **summary)
-            graph.add_edge(child, next_id, **_edge_attrs(""))
+            graph.add_edge(child, next_id, **edge_attrs(""))
             next_id += 1
     graph.graph["collapsed_away"] = hidden
 

@@ -57,7 +57,8 @@ from viz.model import (
     figure,
     shown,
 )
-from viz.notation import bound_text
+from viz.notation import bound_text, saving_text
+from viz.palette import CHANCE_FILL, CURRENT, MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = [
     "FONT",
@@ -87,24 +88,25 @@ WINDOW_MARK = "#444445"
 """The colour of a node's window text (its alpha-beta window, or an MCTS node's exact value and
 what MCTS-Solver has proven, which changes from step to step); the stepper finds it by it."""
 
-_FILL = {0: "#d7e6f5", 1: "#f8ddd5"}  # MAX blue, MIN rose
+_FILL = {0: MAX_FILL, 1: MIN_FILL}  # MAX blue, MIN salmon (viz.palette)
 _NEGAMAX_FILL = "#e4e0f0"
-_CHANCE_FILL = "#e3f1e0"  # chance nodes: green circles, as AIMA draws them round
+_CHANCE_FILL = CHANCE_FILL  # chance nodes: green circles, as AIMA draws them round
 _CHANCE_INK = "#2e6b30"
 _LEAF_FILL = {"terminal": "#ffffff", "horizon": "#fff4cc"}
-_CURRENT = "#ffd54f"
+_CURRENT = CURRENT
 PATH_COLOUR = "#e08e00"
 """The path a step walks (MCTS's selection and back-up), in every writer and page."""
-_CURRENT_KEY = "#b08000"  # the highlight in the legend, a shade darker to read as text
+_CURRENT_KEY = CURRENT  # the highlight in the legend, a shade darker to read as text
 _OPTIMAL = "#1f6fb2"
-_PRUNED = "#9a9a9a"
+_PRUNED = PRUNED
 _CUT = "#b03a2e"
 _GLYPH = {0: "▲", 1: "▼"}
 _HITS = "#7b3fa0"
 INF = float("inf")
 
 
-def _attrs(items: dict[str, str]) -> str:
+def dot_attrs(items: dict[str, str]) -> str:
+    """Graphviz attributes as DOT writes them: ``key="value"``, HTML labels ``key=<...>``."""
     parts = []
     for key, value in items.items():
         if value.startswith("<") and value.endswith(">"):
@@ -395,7 +397,7 @@ def _edge(edge: EdgeLook, look: _Look, *, wrapped: bool = False) -> str:
         out["label"] = f"<{label}>"
     if wrapped:
         out["constraint"] = "false"
-    return f"  n{u} -> n{v} [{_attrs(out)}];"
+    return f"  n{u} -> n{v} [{dot_attrs(out)}];"
 
 
 def _levels(graph: Any, view: str) -> list[tuple[int, str, list[int]]]:
@@ -443,7 +445,7 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
         )
         rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{text}</FONT></TD></TR>')
     if legend:
-        rows.append(f'<TR><TD ALIGN="LEFT">{_legend_table(_legend(tree, look))}</TD></TR>')
+        rows.append(f'<TR><TD ALIGN="LEFT">{legend_table(_legend(tree, look))}</TD></TR>')
     if not rows:
         return '""'
     return '<<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
@@ -538,7 +540,7 @@ def _mcts_legend(look: _Look) -> list[list[str]]:
     return [items, lines[:3], lines[3:]] if len(lines) > 3 else [items, lines]
 
 
-def _legend_table(rows: list[list[str]]) -> str:
+def legend_table(rows: list[list[str]]) -> str:
     """The legend as a grid, each item in a cell of its own with a gap after it (a browser
     whose font runs wider than Graphviz measured widens an item, never onto the next one); a
     row's last item fills the rest of the row, so a long item never widens a column."""
@@ -603,17 +605,9 @@ def summary_line(tree: GameTree) -> str:
         return str(facts["summary"])
     parts = answer_facts(facts)
     parts.append(f"{tree.searched:,} {'node' if tree.searched == 1 else 'nodes'} searched")
-    if tree.pruned:
-        saved = tree.saved
-        parts.append(
-            f"{tree.pruned:,} {'move' if tree.pruned == 1 else 'moves'} pruned, "
-            + (
-                f"{saved:,} {'node' if saved == 1 else 'nodes'} saved versus minimax's "
-                f"{tree.searched + saved:,}"
-                if saved is not None
-                else "too many nodes saved to count"
-            )
-        )
+    saving = saving_text(tree.pruned, tree.saved, tree.searched, facts["algorithm"])
+    if saving:
+        parts.append(saving)
     if facts.get("transpositions"):
         parts.append(f"{facts['states']:,} distinct positions")
     if facts.get("collapse"):
@@ -714,10 +708,10 @@ def to_dot(
         for node in sorted(nodes):
             if rows.get(node):
                 continue  # a wrapped leaf sits below its level, on a rank of its own
-            lines.append(f"    n{node} [{_attrs(_node(fig.nodes[node], look))}];")
+            lines.append(f"    n{node} [{dot_attrs(_node(fig.nodes[node], look))}];")
         lines.append("  }")
     for node in sorted(n for n, row in rows.items() if row):
-        lines.append(f"  n{node} [{_attrs(_node(fig.nodes[node], look))}];")
+        lines.append(f"  n{node} [{dot_attrs(_node(fig.nodes[node], look))}];")
     for (a, _, _), (b, _, _) in itertools.pairwise(levels):
         lines.append(f"  level{a} -> level{b} [style=invis];")
     for edge in fig.edges:

@@ -48,17 +48,31 @@ from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Iteration, Lea
 from solver.game import Game, format_action, format_state, player_name
 from solver.output import check_output, replacing_files, write_bytes, write_text
 from solver.results import SearchResult
-from viz.build import DEFAULT_MAX_NODES, GameTree, bound_kind
-from viz.build import _blank as build_blank
-from viz.build import _edge_attrs as edge_attrs
-from viz.build import _json_float as json_float
-from viz.build import _title as build_title
-from viz.dot import FONT, VALUE_MARK, _legend_table, answer_facts, pipe
+from viz.build import (
+    DEFAULT_MAX_NODES,
+    GameTree,
+    Overflow,
+    blank_node,
+    bound_kind,
+    edge_attrs,
+    json_float,
+    node_name,
+    node_title,
+)
+from viz.dot import FONT, VALUE_MARK, answer_facts, dot_attrs, legend_table, pipe
 from viz.dot import summary_line as model_summary
 from viz.errors import TooManyNodesError, UnknownFormatError
 from viz.export import FORMATS, node_link_json, output_format
 from viz.model import NodeLook, default_title, figure
-from viz.notation import PROBE_WIDTH, TABLE_FLAG, cut_text, number, pair_window_text
+from viz.notation import (
+    PROBE_WIDTH,
+    TABLE_FLAG,
+    cut_text,
+    number,
+    pair_window_text,
+    probe_value,
+)
+from viz.palette import MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = [
     "ENGINE_FORMATS",
@@ -66,6 +80,7 @@ __all__ = [
     "engine_dot",
     "engine_game_tree",
     "engine_iterations",
+    "engine_json",
     "engine_page",
     "engine_tree",
     "render_engine",
@@ -83,9 +98,9 @@ ENGINE_FORMATS = (*FORMATS, "tex")
 FLAG = TABLE_FLAG
 """The transposition-table flag of each bound kind, in the engine's words."""
 
-_FILL = {0: "#d7e6f5", 1: "#f8ddd5"}
+_FILL = {0: MAX_FILL, 1: MIN_FILL}
 _TABLE = "#7b3fa0"
-_PRUNED = "#9a9a9a"
+_PRUNED = PRUNED
 _CUT = "#b03a2e"
 
 
@@ -128,10 +143,6 @@ class EngineTree:
         return pipe(engine_dot(self), "svg").decode()
 
 
-class _Overflow(Exception):
-    """An iteration entered more nodes than the diagram may draw."""
-
-
 class _LastIteration:
     """An observer that keeps only the current iteration's events and stops past a limit.
 
@@ -160,7 +171,7 @@ class _LastIteration:
         if isinstance(event, Enter):
             self.entered += 1
             if self.entered > self.limit:
-                raise _Overflow
+                raise Overflow
         self.events.append(event)
 
 
@@ -273,7 +284,7 @@ def _run(
             plies=True,
             on_depth=answers.append if each else None,
         )
-    except _Overflow:
+    except Overflow:
         where = f"iteration {recorder.iterations}" if recorder.iterations > 1 else "its search"
         raise TooManyNodesError(
             f"the engine entered more than max_nodes={max_nodes:,} nodes in {where}; draw a "
@@ -301,10 +312,10 @@ def _assemble(
     its answer ``result``, one of ``iterations``."""
     graph = _graph(game, events, result)
     if not graph:  # the game is over at the root: the engine answers without entering it
-        graph.add_node(0, **_blank("node", game.to_move(state), 0, ""))
+        graph.add_node(0, **_engine_node("node", game.to_move(state), 0, ""))
         graph.nodes[0].update(
             state=format_state(game, state),
-            name=_node_name(game, state),
+            name=node_name(game, state),
             value=result.value,
             leaf="terminal",
             principal=True,
@@ -361,10 +372,10 @@ def _graph(game: Game[Any, Any], events: list[Event], result: SearchResult) -> A
                 if event.parent is None
                 else format_action(game, states[event.parent], event.action)
             )
-            data = _blank("node", event.player, event.depth, move)
+            data = _engine_node("node", event.player, event.depth, move)
             data.update(
                 state=format_state(game, event.state),
-                name=_node_name(game, event.state),
+                name=node_name(game, event.state),
                 order=len(windows),
                 alpha_in=event.alpha,
                 beta_in=event.beta,
@@ -396,7 +407,8 @@ def _graph(game: Game[Any, Any], events: list[Event], result: SearchResult) -> A
             for i, action in enumerate(event.pruned):
                 move = format_action(game, states[event.node], action)
                 graph.add_node(
-                    next_id, **_blank("pruned", 1 - parent["player"], parent["depth"] + 1, move)
+                    next_id,
+                    **_engine_node("pruned", 1 - parent["player"], parent["depth"] + 1, move),
                 )
                 graph.add_edge(
                     event.node,
@@ -431,7 +443,7 @@ def _cut_text(cut: Cutoff) -> str:
     return cut_text(cut.value, limit, fails_high=cut.high)
 
 
-def _blank(kind: str, player: int, depth: int, move: str) -> dict[str, Any]:
+def _engine_node(kind: str, player: int, depth: int, move: str) -> dict[str, Any]:
     return {
         "kind": kind,
         "player": int(player),
@@ -453,10 +465,38 @@ def _blank(kind: str, player: int, depth: int, move: str) -> dict[str, Any]:
     }
 
 
-def _node_name(game: Game[Any, Any], state: Any) -> str | None:
-    namer = getattr(game, "node_name", None)
-    name = namer(state) if callable(namer) else None
-    return None if name is None else str(name)
+def engine_json(tree: EngineTree) -> str:
+    """The engine's tree as strict node-link JSON. A node's window is written as the figure
+    writes it (``window``: ``"(−∞, 2)"``, ``"probe 1"``) and by its sides ``alpha_in`` and
+    ``beta_in``; a null window, which the engine builds one float step off the value it asks
+    about, has both sides that value (not 0.9999999999999999 and 1.0000000000000002).
+
+    >>> import json
+    >>> from games import load_game
+    >>> game = load_game("tictactoe")
+    >>> nodes = json.loads(engine_json(engine_tree(game, game.parse_state("oxx/..o/x.."))))["nodes"]
+    >>> sorted({n["window"] for n in nodes if n["window"] and n["window"].startswith("probe")})
+    ['probe 0', 'probe 1', 'probe −1']
+    """
+    graph = tree.graph.copy()
+    for _, data in graph.nodes(data=True):
+        alpha, beta = data["alpha_in"], data["beta_in"]
+        if alpha is None or beta is None:
+            data["window"] = None
+            continue
+        data["window"] = pair_window_text(alpha, beta)
+        if beta - alpha < PROBE_WIDTH:
+            alpha = beta = probe_value(alpha, beta)
+        data["alpha_in"], data["beta_in"] = _json_side(alpha), _json_side(beta)
+    return node_link_json(graph)
+
+
+def _json_side(value: float) -> float:
+    """A window's side for JSON: ints as ints, no negative zero (infinities stay floats here;
+    :func:`viz.export.finite` writes them as text)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value + 0
 
 
 def window_text(alpha: float, beta: float) -> str:
@@ -491,11 +531,11 @@ def engine_game_tree(tree: EngineTree) -> GameTree:
         parents = list(source.predecessors(node))
         path = [*paths[parents[0]], data["move"]] if parents else []
         paths[node] = path
-        out = build_blank(data["kind"], data["player"], data["depth"])
+        out = blank_node(data["kind"], data["player"], data["depth"])
         out.update(
             move=data["move"],
             path=path,
-            title=build_title(data["name"], path),
+            title=node_title(data["name"], path),
             state=data["state"],
             name=data["name"],
             order=data["order"],
@@ -645,7 +685,7 @@ def engine_dot(
         f"  label={_caption(drawn, title, legend, summary)};",
     ]
     for node in graph.nodes:
-        lines.append(f"  n{node} [{_attrs(_node_attrs(fig.nodes[node], marks))}];")
+        lines.append(f"  n{node} [{dot_attrs(_node_attrs(fig.nodes[node], marks))}];")
     moves = {(e.parent, e.child): e for e in fig.edges}
     for u, v in graph.edges:
         move = moves[u, v]
@@ -666,19 +706,9 @@ def engine_dot(
                 )
         elif move.principal:
             edge.update({"class": "principal", "penwidth": "3.2"})
-        lines.append(f"  n{u} -> n{v} [{_attrs(edge)}];")
+        lines.append(f"  n{u} -> n{v} [{dot_attrs(edge)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def _attrs(items: dict[str, str]) -> str:
-    parts = []
-    for key, value in items.items():
-        if value.startswith("<") and value.endswith(">"):
-            parts.append(f"{key}={value}")
-        else:
-            parts.append(f'{key}="' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')
-    return ", ".join(parts)
 
 
 def summary_line(tree: EngineTree) -> str:
@@ -744,7 +774,7 @@ def _caption(tree: GameTree, title: str | None, legend: bool, summary: bool = Tr
             ["≥v / ≤v on a node: the engine stored a bound"],
             ["(α, β): the window on entry; probe v: a null window"],
         ]
-        lines.append(_legend_table(items))
+        lines.append(legend_table(items))
     if not lines:
         return '""'
     rows = "".join(f'<TR><TD ALIGN="LEFT">{line}</TD></TR>' for line in lines)
@@ -775,7 +805,7 @@ def render_engine(
     fmt = output_format(out, ENGINE_FORMATS, what=" for the engine's tree")
     check_output(out, overwrite=overwrite)  # before Graphviz lays the picture out
     if fmt == "json":
-        payload = (node_link_json(tree.graph) + "\n").encode()
+        payload = (engine_json(tree) + "\n").encode()
     elif fmt == "tex":
         from viz.tikz import to_tikz
 

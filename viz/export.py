@@ -21,6 +21,7 @@ from solver.output import check_output, write_bytes, write_text
 from viz.build import GameTree
 from viz.dot import pipe, readable_dot, to_dot
 from viz.errors import UnknownFormatError
+from viz.model import Frame
 
 __all__ = ["FORMATS", "NODE_FIELDS", "render", "to_json"]
 
@@ -39,9 +40,10 @@ NODE_FIELDS = {
     "order": "the visit order, 1 for the root (null if never visited)",
     "value": "the value the search returned, MAX's point of view (null if none)",
     "bound": "'exact'; 'lower' (true value >= value: failed high, value >= beta on entry); "
-    "'upper' (true value <= value: failed low, value <= alpha on entry)",
+    "'upper' (true value <= value: failed low, value <= alpha on entry); null with no value",
     "exact": "bound == 'exact'",
-    "range": "[lo, hi] the true value lies in, from value and bound",
+    "range": "[lo, hi] the true value lies in, as the figure writes it: from value and bound "
+    "(and the children's, AIMA Figure 5.5), within *-minimax's bounds [L, U]",
     "leaf": "'terminal', 'horizon' (valued by the evaluation function) or null",
     "label": "the caller's leaf label or null",
     "principal": "on the principal path; 'optimal': an optimal move at its parent",
@@ -83,7 +85,21 @@ def to_json(tree: GameTree) -> str:
     >>> [(n["name"], n["bound"]) for n in data["nodes"] if n["name"]]
     [('A', 'exact'), ('B', 'exact'), ('C', 'upper'), ('D', 'upper')]
     """
-    return node_link_json(tree.graph, fields=NODE_FIELDS)
+    graph = tree.graph.copy()  # each node's own dict: the tree keeps its own ranges
+    final = Frame(tree, None)
+    for node, data in graph.nodes(data=True):
+        if data.get("kind") == "node" and data.get("range") is not None:
+            shown = final.range(node, "minimax")  # the figure's range, clipped to [L, U]
+            if shown is not None:
+                data["range"] = [finite(_plain(x)) for x in shown]
+    return node_link_json(graph, fields=NODE_FIELDS)
+
+
+def _plain(value: Any) -> Any:
+    """A whole float as an int (3, not 3.0), as the tree's own values are written."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def node_link_json(graph: Any, **graph_data: Any) -> str:
@@ -95,6 +111,11 @@ def node_link_json(graph: Any, **graph_data: Any) -> str:
         data = nx.node_link_data(graph, link="edges")
     if graph_data:
         data["graph"] = {**data["graph"], **graph_data}
+    for node in data["nodes"]:
+        if "bound" in node and node.get("value") is None:  # pruned or never valued: no bound
+            node["bound"] = None
+            if "exact" in node:
+                node["exact"] = False
     return json.dumps(finite(data), indent=1, ensure_ascii=False, allow_nan=False)
 
 

@@ -13,6 +13,7 @@ reached laid out but invisible, so they keep their places too (up to the width o
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,31 @@ def frame_svgs(tree: GameTree, **looks: Any) -> list[str]:
     )
     current, paths = current_nodes(tree), frame_paths(tree)
     return [frame_svg(svg, changes, k, current[k], paths[k]) for k in range(len(tree.steps) + 1)]
+
+
+_SVG_SIZE = re.compile(r'<svg width="([0-9.]+)pt" height="([0-9.]+)pt"')
+_PAD = 'pad="0.25"'
+
+
+def one_size(sources: list[str]) -> list[str]:
+    """The frames' DOT sources padded to the largest frame's size, so that a slide show of
+    their pictures does not jump: a caption longer at one step (or the summary at the last)
+    would widen that picture and move the tree (Graphviz centres it over the caption). Each
+    frame is laid out once to measure it; the tree keeps its place across the frames.
+    """
+    sizes = []
+    for source in sources:
+        found = _SVG_SIZE.search(pipe(source, "svg").decode())
+        assert found is not None and _PAD in source  # Graphviz's SVG, to_dot's graph attributes
+        sizes.append((float(found[1]), float(found[2])))
+    width = max(w for w, _ in sizes)
+    height = max(h for _, h in sizes)
+    return [
+        source.replace(
+            _PAD, f'pad="{0.25 + (width - w) / 144:.4f},{0.25 + (height - h) / 144:.4f}"', 1
+        )
+        for source, (w, h) in zip(sources, sizes, strict=True)
+    ]
 
 
 def write_frames(
@@ -93,7 +119,10 @@ def write_frames(
         else:
             large = bool(looks.pop("large", False))  # a choice of layout, not a look
             layout = readable_options(tree, large=large, **looks)  # one layout for all frames
-            for name, source in zip(names, frame_sources(tree, **looks, **layout), strict=True):
+            sources = frame_sources(tree, **looks, **layout)
+            if fmt != "dot":
+                sources = one_size(sources)
+            for name, source in zip(names, sources, strict=True):
                 if fmt == "dot":
                     write_text(staging / name, source)
                 else:

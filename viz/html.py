@@ -44,8 +44,8 @@ input[type=range] { flex: 1; min-width: 12em; }
 #counter { font-variant-numeric: tabular-nums; min-width: 6em; }
 #caption { min-height: 2.6em; margin: .3em 0 .8em; font-size: 1.05em; }
 #main { display: flex; gap: 1.5em; align-items: flex-start; }
-#diagram { overflow: auto; flex: 1 1 auto; }
-#diagram svg { height: auto; }
+#diagram { overflow: auto; flex: 1 1 auto; min-width: 0; }
+#diagram svg { height: auto; max-width: 100%; }
 """
 
 _STEPPER_SCRIPT = """

@@ -49,6 +49,7 @@ from viz.errors import VizError
 from viz.html import captions
 from viz.model import figure
 from viz.notation import number
+from viz.palette import css_variables
 from viz.pseudocode import PSEUDOCODE, PSEUDOCODE_STYLE, pseudocode_html, step_lines
 from viz.stepper import current_nodes, frame_changes, frame_paths
 
@@ -449,7 +450,7 @@ def interactive_page(
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{name}</title>\n<style>\n{_asset('interactive.css')}{PSEUDOCODE_STYLE}</style>\n"
+        f"<title>{name}</title>\n<style>\n{css_variables()}{_asset('interactive.css')}{PSEUDOCODE_STYLE}</style>\n"
         "</head>\n<body>\n"
         f"<h1>{name}</h1>\n"
         f'<p id="summary">{escape(str(data["summary"]))}</p>\n'

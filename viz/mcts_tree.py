@@ -40,12 +40,12 @@ from viz.build import (
     DEFAULT_MAX_NODES,
     GameTree,
     Step,
-    _blank,
-    _cells,
-    _edge_attrs,
-    _json_float,
-    _node_name,
-    _title,
+    blank_node,
+    edge_attrs,
+    json_float,
+    node_cells,
+    node_name,
+    node_title,
 )
 from viz.errors import TooManyNodesError
 from viz.notation import number, ucb_text
@@ -112,7 +112,7 @@ def mcts_tree(
     values = _exact_values(game, state) if exact else None
     graph = nx.DiGraph()
     steps: list[Step] = []
-    root = _blank("node", game.to_move(state), 0)
+    root = blank_node("node", game.to_move(state), 0)
     root.update(_describe(game, state, [], values), order=1, history=[], mcts_state=state)
     graph.add_node(0, **root)
     for report in reports:
@@ -145,18 +145,18 @@ def _exact_values(game: Game[Any, Any], state: Any) -> Any:
 def _describe(game: Game[Any, Any], state: Any, path: list[str], values: Any) -> dict[str, Any]:
     from solver.game import HasRender
 
-    name = _node_name(game, state)
+    name = node_name(game, state)
     terminal = game.is_terminal(state)
     return {
         "path": path,
-        "title": _title(name, path),
+        "title": node_title(name, path),
         "state": format_state(game, state),
         "board": game.render(state) if isinstance(game, HasRender) else None,
-        "cells": _cells(game, state),
+        "cells": node_cells(game, state),
         "name": name,
         "leaf": "terminal" if terminal else None,
         "label": f"utility {number(game.utility(state))}" if terminal else None,
-        "minimax": None if values is None else _json_float(values(state)),
+        "minimax": None if values is None else json_float(values(state)),
     }
 
 
@@ -179,7 +179,7 @@ def _add_iteration(
         assert parent is not None
         pdata = graph.nodes[parent]
         move = format_action(game, pdata["mcts_state"], report.action)
-        data = _blank("node", game.to_move(report.state), pdata["depth"] + 1)
+        data = blank_node("node", game.to_move(report.state), pdata["depth"] + 1)
         data.update(
             _describe(game, report.state, [*pdata["path"], move], values),
             move=move,
@@ -191,7 +191,7 @@ def _add_iteration(
             reveal=len(steps) + 1,  # a terminal's utility is known once it is in the tree
         )
         graph.add_node(report.expanded, **data)
-        graph.add_edge(parent, report.expanded, **_edge_attrs(move))
+        graph.add_edge(parent, report.expanded, **edge_attrs(move))
         said = f"iteration {k}: expand {data['title']}, a new node"
         steps.append(Step("expand", report.expanded, said, tuple(report.path)))
     else:
@@ -221,7 +221,7 @@ def _add_iteration(
     )
     for stat in report.stats:
         graph.nodes[stat.node]["history"].append(
-            [len(steps), stat.n, stat.w, _json_float(stat.lo), _json_float(stat.hi), report.span]
+            [len(steps), stat.n, stat.w, json_float(stat.lo), json_float(stat.hi), report.span]
         )
 
 

@@ -26,7 +26,8 @@ import attrs
 
 from solver.chance import expectation
 from viz.annotations import exercise_value
-from viz.build import PRUNING, GameTree, as_float
+from viz.build import GameTree, as_float
+from viz.choices import PRUNING, STYLES, VIEWS
 from viz.errors import VizError
 from viz.mcts_tree import mcts_texts
 from viz.notation import (
@@ -55,11 +56,6 @@ __all__ = [
     "figure",
     "shown",
 ]
-
-VIEWS = ("minimax", "negamax")
-STYLES = ("default", "aima")
-"""``"aima"``: the book's style: its titles, and values as the book writes them (a node cut off
-shows the value it returned, ``2``, not the bound ``≤2`` it stands for)."""
 
 BOOK_VALUES = "as in the book, a node cut off shows the value it returned (2): a bound (≤2)"
 """The legend's line for the book's values, in every writer."""
@@ -109,8 +105,10 @@ class Frame:
     ``step=None`` (or past the last step) is the finished diagram.
     """
 
-    def __init__(self, tree: GameTree, step: int | None) -> None:
+    def __init__(self, tree: GameTree, step: int | None, *, book: bool = False) -> None:
         self.tree = tree
+        self.book = book
+        """Ranges as AIMA's Figure 5.5 draws them (:meth:`book_range`)."""
         self.final = step is None or step >= len(tree.steps)
         self.step = len(tree.steps) if step is None else max(0, step)
         self.current = tree.steps[self.step - 1].node if self.step > 0 and not self.final else None
@@ -161,6 +159,47 @@ class Frame:
             return None
         if data["chance"]:
             return self.chance_range(node)
+        low, high = graph.graph.get("bounds") or (-INF, INF)  # *-minimax: every value in [L, U]
+        if self.book:
+            lo, hi = self.book_range(node, {})
+            return (-hi, -lo) if view == "negamax" and data["player"] == 1 else (lo, hi)
+        lo, hi = self.own_range(node, view)
+        if view == "negamax" and data["player"] == 1:
+            low, high = -high, -low
+        return max(lo, low), min(hi, high)
+
+    def book_range(self, node: int, seen: dict[int, tuple[Any, Any]]) -> tuple[Any, Any]:
+        """[lo, hi] as AIMA's Figure 5.5 draws it (MAX's side), from every child's range:
+        a MAX node's is [max lo_i, max hi_i], a MIN node's [min lo_i, min hi_i], a child not
+        searched yet (or pruned) anywhere in [L, U] (−∞, +∞ without bounds), a leaf its value.
+        So the root of Figure 5.2 reads [3, +∞], then [3, 14] and [3, 5] while D is searched,
+        and D, all of whose leaves were searched, [2, 2]; C, cut after its first leaf, [−∞, 2].
+        """
+        if node in seen:
+            return seen[node]
+        graph = self.tree.graph
+        data = graph.nodes[node]
+        low, high = graph.graph.get("bounds") or (-INF, INF)
+        if data["kind"] != "node" or not self.visible(data):
+            out: tuple[Any, Any] = (low, high)
+        elif data["chance"] and not data["leaf"]:
+            out = self.chance_range(node)
+        elif not any(True for _ in graph.successors(node)):  # a leaf: its value once found
+            out = (data["value"], data["value"]) if self.known(data) else (low, high)
+            if out[0] is None:  # a summary or a leaf never valued
+                out = (low, high)
+        else:
+            kids = [self.book_range(child, seen) for child in graph.successors(node)]
+            pick = max if data["player"] == 0 else min
+            out = (pick(lo for lo, _ in kids), pick(hi for _, hi in kids))
+            out = (max(out[0], low), min(out[1], high))
+        seen[node] = out
+        return out
+
+    def own_range(self, node: int, view: str) -> tuple[float, float]:
+        """:meth:`range` of a MAX or MIN node from its value and children, before [L, U]."""
+        graph = self.tree.graph
+        data = graph.nodes[node]
         if self.known(data):
             value, bound = shown(data, view)
             assert value is not None
@@ -413,6 +452,13 @@ def cut_at(tree: GameTree, node: int, view: str) -> str:
     return cut_text(value, alpha, fails_high=False)
 
 
+def _cut_node(child: dict[str, Any], parent: int) -> int:
+    """The node whose cut pruned ``child``: its parent, or (a Star2 probe's moves never
+    searched) the chance node above the probe."""
+    by = child.get("cut_by")
+    return parent if by is None else int(by)
+
+
 def _cut(tree: GameTree, node: int, edge: dict[str, Any], view: str) -> str:
     """The cut written on a pruned move: the engine's trees carry it as the engine made it
     (its window, in :mod:`viz.notation`); the teaching trees' is :func:`cut_at`."""
@@ -483,7 +529,7 @@ def figure(
         raise VizError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
     if style not in STYLES:
         raise VizError(f"unknown style {style!r}; choose one of: {', '.join(STYLES)}")
-    frame = Frame(tree, step)
+    frame = Frame(tree, step, book=style == "aima")
     graph = tree.graph
     mcts = graph.graph["algorithm"] == "mcts"
     engine = graph.graph["algorithm"] == "engine"
@@ -543,7 +589,7 @@ def figure(
                 move=data["move"],
                 folded=tuple(child["folded"]),
                 pruned=pruned,
-                cut=_cut(tree, u, data, view) if pruned and data["cut"] else "",
+                cut=_cut(tree, _cut_node(child, u), data, view) if pruned and data["cut"] else "",
                 cut_shown=frame.cut(child),
                 principal=bool(data["principal"]) and final,
                 optimal=bool(data["optimal"])

@@ -21,6 +21,8 @@ This module imports nothing from the rest of :mod:`viz`, so any module may use i
 
 from __future__ import annotations
 
+import math
+
 from solver.results import format_value
 
 __all__ = [
@@ -34,7 +36,9 @@ __all__ = [
     "depth_text",
     "number",
     "pair_window_text",
+    "probe_value",
     "range_text",
+    "saving_text",
     "table_entry_text",
     "table_note_text",
     "ucb_text",
@@ -54,6 +58,10 @@ SWAP = {"exact": "exact", "lower": "upper", "upper": "lower"}
 TABLE_FLAG = {"exact": "EXACT", "lower": "LOWER", "upper": "UPPER"}
 """The transposition-table flag of each bound kind, in the engine's words."""
 
+LARGE = 1e15
+"""Whole numbers this large or larger are written with an exponent (``1e+308``), as others
+too many digits to read are."""
+
 PROBE_WIDTH = 1e-6
 """A window narrower than this is a null-window probe."""
 
@@ -68,9 +76,13 @@ def number(value: float | None, digits: int = 3) -> str:
     ('3', '−2.5', '+∞', '−∞', '')
     >>> number(2 / 3), number(-0.0), number(Fraction(-7, 36))
     ('0.667', '0', '−7/36')
+    >>> number(1e308), number(-10**20), number(10**14)
+    ('1e+308', '−1e+20', '100000000000000')
     """
     if value is None:
         return ""
+    if math.isfinite(value) and float(value).is_integer() and abs(value) >= LARGE:
+        return f"{float(value):.{digits}g}".replace("-", MINUS)  # not 1e308's 309 digits
     return format_value(value, digits).replace("-", MINUS)
 
 
@@ -120,8 +132,51 @@ def pair_window_text(alpha: float, beta: float) -> str:
     ('(−∞, 2)', 'probe −1')
     """
     if beta - alpha < PROBE_WIDTH:
-        return "probe " + number((alpha + beta) / 2)
+        return "probe " + number(probe_value(alpha, beta))
     return f"({number(alpha)}, {number(beta)})"
+
+
+def probe_value(alpha: float, beta: float) -> float:
+    """The value a null window ``(alpha, beta)`` asks about: of its two sides and their middle,
+    the one written shortest (the engine builds the window one float step off that value: "is
+    the value above −1?" is ``(−1, −0.9999999999999999)``, "is it 1?" is ``(1 − ε, 1 + ε)``).
+
+    >>> probe_value(-1, -0.9999999999999999), probe_value(-5e-324, 5e-324)
+    (-1.0, 0.0)
+    >>> probe_value(0.9999999999999999, 1.0000000000000002)
+    1.0
+    """
+    middle = (alpha + beta) / 2
+    if not all(isinstance(x, (int, float)) for x in (alpha, beta)):
+        return middle
+    return min((float(alpha), float(beta), float(middle)), key=lambda x: len(repr(x + 0.0))) + 0.0
+
+
+def saving_text(pruned: int, saved: int | None, searched: int, algorithm: str) -> str:
+    """What pruning saved: the moves pruned and the nodes saved versus the search that prunes
+    nothing (minimax; expectiminimax for the chance searches) over the same tree; ``""`` when
+    nothing was pruned or searched twice. Star2 may search more than expectiminimax (a probe
+    that does not cut is searched again in full): that is said too.
+
+    >>> print(saving_text(2, 2, 11, "alphabeta"))
+    2 moves pruned, 2 nodes saved versus minimax's 13
+    >>> print(saving_text(2, 4, 18, "star2"))
+    2 moves pruned, 4 nodes saved versus expectiminimax's 22
+    >>> print(saving_text(0, -2, 17, "star2"))
+    0 moves pruned, 2 nodes more than expectiminimax's 15
+    >>> print(saving_text(1, None, 9, "alphabeta"))
+    1 move pruned, too many nodes saved to count
+    """
+    if not pruned and not saved:
+        return ""
+    moves = f"{pruned:,} {'move' if pruned == 1 else 'moves'} pruned, "
+    if saved is None:
+        return moves + "too many nodes saved to count"
+    base = "expectiminimax" if algorithm in ("expectiminimax", "star1", "star2") else "minimax"
+    nodes = "node" if abs(saved) == 1 else "nodes"
+    if saved < 0:
+        return moves + f"{-saved:,} {nodes} more than {base}'s {searched + saved:,}"
+    return moves + f"{saved:,} {nodes} saved versus {base}'s {searched + saved:,}"
 
 
 def depth_text(depth: int | None) -> str:

@@ -26,12 +26,10 @@ from typing import Any
 from solver.events import Backup, Enter, Event, Leaf
 from solver.game import Game, state_key
 from solver.minimax import minimax
+from viz.choices import ORDERINGS
 from viz.errors import TooManyNodesError
 
 __all__ = ["ORDERINGS", "ordered"]
-
-ORDERINGS = ("given", "best", "worst")
-"""The move orders a diagram can be searched in."""
 
 
 class _Stop(Exception):

@@ -2,13 +2,15 @@
 
 The stepper page shows the pseudocode beside the tree and highlights, frame by frame, the line
 the step just carried out: a leaf valued is the terminal test's ``return``, a value backed up is
-the ``return v`` of MAX-VALUE or MIN-VALUE, a cut-off the test that returned early.
+the ``return v`` of MAX-VALUE or MIN-VALUE, a cut-off the test that returned early (and the value
+it returned: a node cut off returns from that test, not from the function's last line). Star2's
+probes have lines of their own: the probe of an outcome's first move, and the cut it may allow.
 
 >>> from games import load_game
 >>> from viz.build import game_tree
 >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
->>> [step_lines(tree)[k] for k in (0, 1, 4, 6, 12)]
-[None, 'max-leaf', 'min-return', 'min-cut', 'max-return']
+>>> [step_lines(tree)[k] for k in (0, 1, 4, 6, 7, 12)]
+[None, 'max-leaf', 'min-return', 'min-cut', 'min-cut', 'max-return']
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from html import escape
 
 from viz.build import GameTree
+from viz.palette import CURRENT
 
 __all__ = ["PSEUDOCODE", "PSEUDOCODE_STYLE", "pseudocode_html", "step_lines"]
 
@@ -86,14 +89,23 @@ _EXPECTIMINIMAX = (
     ("", "(AIMA 4e §5.5; P(r) sums to 1: nothing is divided by the number of outcomes)"),
 )
 
-_STAR = (
+_STAR_HEAD = (
     ("", "MAX-VALUE, MIN-VALUE: alpha-beta's (AIMA Figure 5.7)"),
     ("max-leaf", "  if IS-TERMINAL(s) then return UTILITY(s)   (every utility in [L, U])"),
     ("max-cut", "  MAX: if v ≥ β then return v"),
     ("min-cut", "  MIN: if v ≤ α then return v"),
+    ("max-return", "  MAX: return v  (the largest child value)"),
+    ("min-return", "  MIN: return v  (the smallest)"),
     ("", ""),
-    ("", "function CHANCE-VALUE(s, α, β)   Ballard's Star1 (Star2 probes first)"),
-    ("", "  lo_i ← L, hi_i ← U for every outcome i"),
+)
+
+_STAR2_PROBES = (
+    ("", "  for each outcome i whose node t_i is MAX's (MIN's) move do   (the probes)"),
+    ("probe", "    lo_i ← VALUE(first move of t_i)   (MIN: hi_i ←)  a bound on t_i"),
+    ("probe-cut", "    if Σ p_j·hi_j ≤ α then return it   if Σ p_j·lo_j ≥ β then return it"),
+)
+
+_STAR_PASS = (
     ("", "  for each outcome i with probability p_i do"),
     ("", "    α_i ← (α − Σ_{j≠i} p_j·hi_j) / p_i;  β_i ← (β − Σ_{j≠i} p_j·lo_j) / p_i"),
     ("", "    v_i ← VALUE(RESULT(s, i), MAX(α_i, L), MIN(β_i, U))"),
@@ -103,6 +115,21 @@ _STAR = (
     ),
     ("", "    lo_i, hi_i ← v_i"),
     ("chance-return", "  return Σ_i p_i · v_i"),
+)
+
+_STAR1 = (
+    *_STAR_HEAD,
+    ("", "function CHANCE-VALUE(s, α, β)   Ballard's Star1"),
+    ("", "  lo_i ← L, hi_i ← U for every outcome i"),
+    *_STAR_PASS,
+)
+
+_STAR2 = (
+    *_STAR_HEAD,
+    ("", "function CHANCE-VALUE(s, α, β)   Ballard's Star2: Star1 after probes"),
+    ("", "  lo_i ← L, hi_i ← U for every outcome i"),
+    *_STAR2_PROBES,
+    *_STAR_PASS,
 )
 
 _ENGINE = (
@@ -130,8 +157,8 @@ PSEUDOCODE = {
     "minimax": _MINIMAX,
     "alphabeta": _ALPHABETA,
     "expectiminimax": _EXPECTIMINIMAX,
-    "star1": _STAR,
-    "star2": _STAR,
+    "star1": _STAR1,
+    "star2": _STAR2,
     "mcts": _MCTS,
     "engine": _ENGINE,
 }
@@ -148,26 +175,47 @@ def step_lines(tree: GameTree) -> list[str | None]:
     node); a horizon leaf by the same line, the evaluation standing in for the utility.
     """
     out: list[str | None] = [None]
-    if tree.graph.graph["algorithm"] == "mcts":  # one line per phase of an iteration
+    graph = tree.graph
+    if graph.graph["algorithm"] == "mcts":  # one line per phase of an iteration
         return out + [step.kind for step in tree.steps]
     for step in tree.steps:
-        data = tree.graph.nodes[step.node]
+        data = graph.nodes[step.node]
         side = "chance" if data["chance"] else "max" if data["player"] == 0 else "min"
-        if data["leaf"] and tree.graph.graph["algorithm"] not in ("minimax", "alphabeta"):
-            side = "max"  # the chance searches have one line for the terminal test
-        kind = {"leaf": "leaf", "backup": "return", "cut": "cut"}[step.kind]
-        out.append(f"{side}-{kind}")
+        if step.kind == "leaf":
+            if graph.graph["algorithm"] not in ("minimax", "alphabeta"):
+                side = "max"  # the chance searches have one line for the terminal test
+            out.append(f"{side}-leaf")
+        elif data["probe"]:
+            out.append("probe")
+        elif step.kind == "cut" or _returned_at_cut(data):
+            probing = all(
+                graph.nodes[c]["kind"] != "node" or graph.nodes[c]["probe"]
+                for c in graph.successors(step.node)
+            )
+            out.append("probe-cut" if data["chance"] and probing else f"{side}-cut")
+        else:
+            out.append(f"{side}-return")
     return out
+
+
+def _returned_at_cut(data: dict[str, object]) -> bool:
+    """The node's value was returned by a cut-off test: MAX's v ≥ β, MIN's v ≤ α, a chance
+    node's bound (*-minimax)."""
+    if data["chance"]:
+        return data["bound"] != "exact"
+    return data["bound"] == ("lower" if data["player"] == 0 else "upper")
 
 
 PSEUDOCODE_STYLE = """
 #pseudocode { flex: 0 1 auto; font-size: .8em; line-height: 1.35; background: #f7f7f7;
   border: 1px solid #ddd; padding: .6em .8em; margin: 0; max-width: 100%; overflow-x: auto;
   box-sizing: border-box; }
-#pseudocode span { display: block; padding: 0 .3em; white-space: pre; }
-#pseudocode span.now { background: #ffd54f; font-weight: bold; }
-"""
-"""How the pages set the pseudocode: the line of the current step on the highlight's yellow."""
+#pseudocode span { display: block; padding: 0 .3em 0 2.3em; text-indent: -2em;
+  white-space: pre-wrap; }
+#pseudocode span.now { background: CURRENT; font-weight: bold; }
+""".replace("CURRENT", CURRENT)
+"""How the pages set the pseudocode: the line of the current step on the current step's
+colour (:data:`viz.palette.CURRENT`)."""
 
 
 def pseudocode_html(tree: GameTree) -> str:

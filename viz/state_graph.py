@@ -30,15 +30,16 @@ from solver.results import format_value
 from solver.solve import Solution
 from viz.dot import FONT, pipe
 from viz.export import output_format
+from viz.palette import MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = ["DEFAULT_MAX_STATES", "render_state_graph", "state_graph_dot"]
 
 DEFAULT_MAX_STATES = 60
 """Beyond this many states the picture is unreadable: drawing it is refused."""
 
-_FILL = {0: "#d7e6f5", 1: "#f8ddd5"}  # MAX blue, MIN rose (as in the trees)
+_FILL = {0: MAX_FILL, 1: MIN_FILL}  # as in the trees
 _OPTIMAL = "#1f6fb2"
-_OTHER = "#9a9a9a"
+_OTHER = PRUNED
 _FORMATS = ("dot", "svg", "png", "pdf")
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from viz.build import GameTree
 from viz.dot import PATH_COLOUR, RANGE_MARK, VALUE_MARK, WINDOW_MARK, pipe, readable_dot
 from viz.model import figure
+from viz.palette import CURRENT
 
 __all__ = [
     "Change",
@@ -100,9 +101,9 @@ def tag_values(svg: str) -> str:
 
 STYLE = """
 .unreached { visibility: hidden; }
-g.node.current .outline { fill: #ffd54f; }
-g.edge.path path { stroke: %s; stroke-width: 3.2px; }
-g.edge.path polygon { stroke: %s; fill: %s; }
+g.node.current .outline { fill: CURRENT; }
+g.edge.path path { stroke: PATH; stroke-width: 3.2px; }
+g.edge.path polygon { stroke: PATH; fill: PATH; }
 svg:not(.stepping) g.edge.principal path, svg:not(.stepping) g.edge.principal polygon {
   stroke-width: 3.2px; }
 svg:not(.stepping) g.edge.optimal path { stroke: #1f6fb2; stroke-width: 2.2px; }
@@ -112,7 +113,7 @@ svg:not(.stepping) g.node.principal [stroke]:not([stroke="transparent"]) {
   stroke: black; stroke-width: 3px; }
 svg:not(.stepping) g.node.optimal:not(.principal) [stroke]:not([stroke="transparent"]) {
   stroke: #1f6fb2; stroke-width: 2px; }
-""" % ((PATH_COLOUR,) * 3)
+""".replace("CURRENT", CURRENT).replace("PATH", PATH_COLOUR)
 """The stepper SVG's own style sheet: frames toggle classes (``stepping`` on the ``svg``,
 ``unreached`` and ``current`` on nodes and edges, ``path`` on the moves a step walks) and these
 rules do the rest, in the page and in static frames alike. The best moves and the principal path

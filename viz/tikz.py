@@ -57,17 +57,18 @@ from viz.model import (
     default_title,
     figure,
 )
+from viz.palette import CHANCE_FILL, CURRENT, MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = ["latex_text", "to_tikz", "value_tex", "write_tikz"]
 
 _COLOURS = {
-    "maxfill": "D7E6F5",
-    "chancefill": "E3F1E0",
-    "minfill": "F8DDD5",
+    "maxfill": MAX_FILL.lstrip("#").upper(),
+    "chancefill": CHANCE_FILL.lstrip("#").upper(),
+    "minfill": MIN_FILL.lstrip("#").upper(),
     "horizonfill": "FFF4CC",
-    "current": "FFD54F",
+    "current": CURRENT.lstrip("#").upper(),
     "optimal": "1F6FB2",
-    "pruned": "9A9A9A",
+    "pruned": PRUNED.lstrip("#").upper(),
     "cut": "B03A2E",
     "hits": "7B3FA0",
     "table": "7B3FA0",
@@ -104,7 +105,7 @@ _STANDALONE = r"""\documentclass{article}
 \end{document}
 """
 
-_BEAMER = r"""\documentclass{beamer}
+_BEAMER = r"""\documentclass[aspectratio=169]{beamer}
 \usepackage[T1]{fontenc}
 \usepackage{tikz}
 \setbeamertemplate{navigation symbols}{}

@@ -19,7 +19,6 @@ from solver.game import GameError, HasPositionFields, UnknownGameError, parse_st
 from solver.match import Agent, EngineAgent, MinimaxAgent, check_agents
 from solver.output import OutputError, check_directory, check_output
 from solver.quoting import quote
-from viz.frames import FRAME_PATTERN
 from zerosum.console import UsageError
 
 __all__ = [
@@ -181,6 +180,8 @@ def checked_output(path: str, option: str, force: bool) -> str:
 
 def checked_frames(path: str, force: bool) -> str:
     """``path`` if frames can be written into it (``force``: replacing old ones)."""
+    from viz.frames import FRAME_PATTERN  # the drawing code, loaded only to draw
+
     try:
         check_directory(path, FRAME_PATTERN, overwrite=force)
     except OutputError as exc:

@@ -102,12 +102,12 @@ class TestTree:
         [
             (
                 ["textbook", "--tree", "[1, {1: 1}]", "-a", "star2"],
-                "4 nodes drawn, 3 searched, 1 move pruned, 1 node saved versus minimax",
-                "3 nodes searched; 1 move pruned, 1 node saved versus minimax's 4",
+                "4 nodes drawn, 3 searched, 1 move pruned, 1 node saved versus expectiminimax's 4",
+                "3 nodes searched; 1 move pruned, 1 node saved versus expectiminimax's 4",
             ),
             (
                 ["textbook", "-a", "alphabeta"],
-                "13 nodes drawn, 11 searched, 2 moves pruned, 2 nodes saved versus minimax",
+                "13 nodes drawn, 11 searched, 2 moves pruned, 2 nodes saved versus minimax's 13",
                 "11 nodes searched; 2 moves pruned, 2 nodes saved versus minimax's 13",
             ),
             (

@@ -236,7 +236,7 @@ class TestTikzForSlides:
         args = ("tree", "textbook", "-a", "alphabeta", "--beamer", "-o", str(out))
         assert run(*args).code == 0
         text = out.read_text(encoding="utf-8")
-        assert text.startswith("\\documentclass{beamer}")
+        assert text.startswith("\\documentclass[aspectratio=169]{beamer}")
         overlays = {int(n) for n in re.findall(r"\\only<(\d+)", text)}
         assert max(overlays) == 13  # the stepper's frames 0 (before the search) to 12
 

@@ -14,6 +14,7 @@ from games import load_game
 from tests.viz.svg import needs_dot, nodes, parse
 from viz import GameTree, UnknownFormatError, game_tree, to_svg, write_frames, write_html
 from viz.frames import frame_sources
+from viz.palette import CURRENT
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -177,13 +178,13 @@ class TestPageOffline:
         )
 
 
-HIGHLIGHT = "rgb(255,213,79)"
-"""The fill of the node just valued (#ffd54f), as the browser reports it."""
+HIGHLIGHT = "rgb({},{},{})".format(*(int(CURRENT[i : i + 2], 16) for i in (1, 3, 5)))
+"""The fill of the node just valued (:data:`viz.palette.CURRENT`), as the browser reports it."""
 
 
 class TestCurrentNodeHighlight:
     def test_page_legend_names_the_highlight(self, page: Path) -> None:
-        """The stepper page's key says what the yellow node is, as the PNG frames' key does."""
+        """The stepper page's key says what the marked node is, as the PNG frames' key does."""
         assert "the node just valued" in page.read_text(encoding="utf-8")
 
     def test_static_svg_frames_mark_the_outline_the_style_fills(
@@ -193,7 +194,7 @@ class TestCurrentNodeHighlight:
         files = write_frames(tree, tmp_path, alpha_beta_labels=True)
         for index, path in enumerate(files[1:-1], start=1):
             text = path.read_text(encoding="utf-8")
-            assert "g.node.current .outline { fill: #ffd54f; }" in text
+            assert f"g.node.current .outline {{ fill: {CURRENT}; }}" in text
             node = tree.steps[index - 1].node
             group = re.search(rf'<g id="n{node}" class="([^"]*)">(.*?)</a>', text, re.DOTALL)
             assert group and "current" in group.group(1).split()
@@ -275,7 +276,7 @@ class TestPageInChromium:
         assert shown["visible"] == ",".join(f"n{n}" for n in sorted(tree.graph.nodes))
         assert "n0:3" in shown["values"].split(",")
 
-    def test_current_node_is_painted_yellow(
+    def test_current_node_is_painted_with_the_mark(
         self, page: Path, tree: GameTree, tmp_path: Path
     ) -> None:
         """At frame 5 the browser paints the node of step 5 in the highlight colour."""
@@ -291,7 +292,9 @@ class TestPageInChromium:
         shown = autotest(chromium_dom(page.as_uri() + "?autotest=4", tmp_path / "p9"))
         assert shown["line"] == "min-return"
 
-    def test_current_table_node_is_painted_yellow(self, tree: GameTree, tmp_path: Path) -> None:
+    def test_current_table_node_is_painted_with_the_mark(
+        self, tree: GameTree, tmp_path: Path
+    ) -> None:
         """With alpha-beta labels (nodes drawn as tables) the highlight shows too."""
         labelled = write_html(tree, tmp_path / "ab.html", alpha_beta_labels=True)
         shown = autotest(chromium_dom(labelled.as_uri() + "?autotest=11", tmp_path / "p7"))

@@ -17,13 +17,15 @@ TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
 class TestBookValues:
     def test_cut_off_nodes_show_the_value_returned(self) -> None:
-        """C and D show 2 as the book does (fail-soft default: ≤2), their range still [−∞, 2]."""
+        """C and D show 2 as the book does (fail-soft default: ≤2); C's range [−∞, 2] (cut
+        off), D's [2, 2] (all its leaves searched), as Figure 5.5 draws them."""
         tree = game_tree(load_game("textbook", labels="aima"), algorithm="alphabeta")
         book = figure(tree, style="aima", alpha_beta_labels=True)
         plain = figure(tree, alpha_beta_labels=True)
         by_name = {n.name: n for n in book.nodes.values() if n.name}
         assert (by_name["C"].value, by_name["D"].value) == ("2", "2")
-        assert by_name["D"].range == "[−∞, 2]" and by_name["D"].bound == "upper"
+        assert by_name["C"].range == "[−∞, 2]" and by_name["D"].range == "[2, 2]"
+        assert by_name["D"].bound == "upper"  # what alpha-beta returned, drawn as such
         assert {n.value for n in plain.nodes.values() if n.name in ("C", "D")} == {"≤2"}
 
     def test_the_legend_explains_the_book_values_in_both_writers(self) -> None:

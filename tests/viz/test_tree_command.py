@@ -102,3 +102,60 @@ class TestMctsPage:
         text = page.read_text(encoding="utf-8")
         assert '"editable": false' in text and '"algorithm": "mcts"' in text
         assert 'data-line="select"' in text and re.search(r"W/N [0-9.−]+/5\b", text)
+
+
+class TestFaultsFound:
+    def test_engine_json_alone_prints_the_tree(self, run: Callable[..., Run]) -> None:
+        """-a engine --json with no -o prints the summary and the tree, not an AssertionError."""
+        result = run("tree", "tictactoe", "--position", "oxx/..o/x..", "-a", "engine", "--json")
+        data: dict[str, Any] = json.loads(result.out)
+        assert result.code == 0 and data["value"] == -1 and data["written"] == []
+        assert len(data["tree"]["nodes"]) == data["nodes_searched"] + 8  # 8 moves pruned
+
+    def test_engine_windows_are_written_as_the_values_they_ask_about(
+        self, run: Callable[..., Run]
+    ) -> None:
+        """A null window is written as its probe (1, 1), never as 0.9999999999999999, 5e-324."""
+        result = run("tree", "tictactoe", "--position", "x../.o./...", "-a", "engine", "--json")
+        nodes = json.loads(result.out)["tree"]["nodes"]
+        sides = {n[k] for n in nodes for k in ("alpha_in", "beta_in") if n[k] is not None}
+        assert sides <= {"-inf", "inf", -1, 0, 1}, sides
+        probes = [n for n in nodes if (n["window"] or "").startswith("probe")]
+        assert probes and all(n["alpha_in"] == n["beta_in"] for n in probes)
+
+    @pytest.mark.parametrize("algorithm", ["alphabeta", "engine"])
+    def test_pruned_nodes_have_no_bound(self, run: Callable[..., Run], algorithm: str) -> None:
+        """A node never searched has no value and so no bound ("exact" said it was known)."""
+        engine = algorithm == "engine"
+        game = ("tictactoe", "--position", "oxx/..o/x..") if engine else ("textbook",)
+        data = json.loads(run("tree", *game, "-a", algorithm, "--json").out)
+        pruned = [n for n in data["tree"]["nodes"] if n["kind"] == "pruned"]
+        assert pruned and all(n["bound"] is None for n in pruned)
+        assert all(n["exact"] is False for n in pruned if "exact" in n)
+
+    def test_ordering_a_chance_tree_is_refused_in_its_own_words(
+        self, run: Callable[..., Run]
+    ) -> None:
+        """--ordering best on a chance tree names the ordering, not "use expectiminimax"."""
+        result = run(
+            "tree", "textbook", "--tree", "[{1/2: [2, 1], 1/2: [0, 3]}]",
+            "-a", "expectiminimax", "--ordering", "best", "--json",
+        )  # fmt: skip
+        assert result.code != 0 and "--ordering given" in result.err
+        assert "use expectiminimax" not in result.err
+
+    def test_an_mcts_exercise_is_refused_without_python(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """-a mcts --exercise says which searches have sheets, not a Python keyword."""
+        result = run("tree", "textbook", "-a", "mcts", "--exercise", "-o", str(tmp_path / "m.svg"))
+        assert result.code != 0 and "-a mcts" in result.err and "alphabeta" in result.err
+        assert "pruned=" not in result.err
+
+    def test_star2_json_ranges_are_the_figures(self, run: Callable[..., Run]) -> None:
+        """Star2's JSON gives C's range as the figure writes it, [0, 11/2] (L = 0), not [−∞, ·]."""
+        coins = "[{1/2: [6, 6], 1/2: [6, 5]}, {1/2: [4, 5], 1/2: [7, 3]}, "
+        coins += "{1/2: [9, 8], 1/2: [2, 0]}]"
+        data = json.loads(run("tree", "textbook", "--tree", coins, "-a", "star2", "--json").out)
+        ranges = {n["name"]: n["range"] for n in data["tree"]["nodes"] if n["name"]}
+        assert ranges["C"] == [0, "11/2"] and ranges["G"] == [0, 4]

@@ -113,12 +113,15 @@
     }
     return (x < 0 ? "-" : "") + text;
   }
+  var LARGE = 1e15;  // viz.notation.LARGE
   function num(v) {  // as viz.notation.number writes it: a true minus, fractions n/d, 3 digits
     if (v === null || v === undefined) { return ""; }
     if (v === "inf" || v === Infinity) { return "+\u221e"; }
     if (v === "-inf" || v === -Infinity) { return "\u2212\u221e"; }
     var text, f = toF(v);
-    if (Number.isInteger(f)) {
+    if (Number.isInteger(f) && Math.abs(f) >= LARGE) {
+      text = gText(f, 3);
+    } else if (Number.isInteger(f)) {
       text = exact(v) ? (v.n / v.d).toString() : BigInt(f).toString();
     } else if (exact(v) && v.d <= 1000n) {
       text = v.n + "/" + v.d;
@@ -207,10 +210,17 @@
       return v;
     }
     function grow(pos, parent) { var n = make(pos, parent, false, "pruned"); pos.children.forEach(function (c) { grow(c, n); }); }
-    function cut(n, rest, text) {  // a cut-off at n: the moves left are pruned, drawn greyed
-      if (rest.length === 0) { return; }
-      stats.cutoffs += 1; stats.pruned += rest.length;
-      rest.forEach(function (c, i) { grow(c, n); if (i === 0) { n.children[n.children.length - 1].cut = text; } });
+    function cut(n, rest, text, probes) {  // a cut-off at n: the moves left are pruned, greyed;
+      // Star2 cut while probing: the probes' moves after the first too (viz/build.py)
+      var at = [[n, rest]].concat((probes || []).map(function (c) { return [c, c.pos.children.slice(1)]; }));
+      var count = 0, first = true;
+      at.forEach(function (a) { count += a[1].length; });
+      if (count === 0) { return; }
+      if (rest.length) { stats.cutoffs += 1; }
+      stats.pruned += count;
+      at.forEach(function (a) {
+        a[1].forEach(function (c) { grow(c, a[0]); if (first) { a[0].children[a[0].children.length - 1].cut = text; first = false; } });
+      });
       steps.push({ kind: "cut", node: n });
     }
     function cutText(v, limit, high) {
@@ -255,7 +265,7 @@
       }
       function chanceCut(i, v, high) {  // every outcome never entered is pruned, in outcome order
         var rest = kids.filter(function (c, j) { return probing ? probed.indexOf(j) < 0 : j > i; });
-        cut(n, rest, cutText(v, high ? beta : alpha, high));
+        cut(n, rest, cutText(v, high ? beta : alpha, high), probing ? n.children : []);
         return backup(n, v, high ? "lower" : "upper");
       }
       function settled(i, failedLow, failedHigh) {
@@ -363,12 +373,14 @@
     if (moves.length) { parts.push("best move " + moves[0], "principal variation " + moves.join(" ")); }
     parts.push(stats.searched.toLocaleString("en-US") + (stats.searched === 1 ? " node" : " nodes") +
       " searched");
-    each(root, function (d) { if (d.kind === "pruned") { saved += 1; } });  // the greyed subtrees
-    if (stats.pruned) {
+    each(positions, function () { saved += 1; });  // viz.notation.saving_text: the tree less
+    saved -= stats.searched;  // the nodes searched (Star2 may search more: probes done again)
+    if (stats.pruned || saved) {
+      var base = /star|expecti/.test(algorithm) ? "expectiminimax's " : "minimax's ";
+      var many = function (k) { return k.toLocaleString("en-US") + (k === 1 ? " node" : " nodes"); };
       parts.push(stats.pruned.toLocaleString("en-US") + (stats.pruned === 1 ? " move" : " moves") +
-        " pruned, " +
-        saved.toLocaleString("en-US") + (saved === 1 ? " node" : " nodes") + " saved versus minimax's " +
-        (stats.searched + saved).toLocaleString("en-US"));
+        " pruned, " + (saved < 0 ? many(-saved) + " more than " : many(saved) + " saved versus ") +
+        base + (stats.searched + saved).toLocaleString("en-US"));
     }
     return parts.join("; ");
   }
@@ -404,6 +416,7 @@
           if (n.player === 1 && c.bound !== "lower") { hi = pmin(hi, c.value); }
         });
       }
+      if (!n.chance) { lo = pmax(lo, limits[0]); hi = pmin(hi, limits[1]); }  // in [L, U]
       range = "[" + num(lo) + ", " + num(hi) + "]";
     }
     return [visible, n.kind === "node" && known ? shown(n) : "", range, ab && inner ? windowText(n) : ""];
@@ -448,8 +461,11 @@
     if (k === 0) { return null; }
     var s = steps[k - 1], n = s.node;  // as viz.pseudocode.step_lines
     var side = n.chance ? "chance-" : (n.player === 0 ? "max-" : "min-");
-    if (s.kind === "leaf" && algorithm !== "minimax" && algorithm !== "alphabeta") { side = "max-"; }
-    return side + { leaf: "leaf", backup: "return", cut: "cut" }[s.kind];
+    if (s.kind === "leaf") { return (algorithm === "minimax" || algorithm === "alphabeta" ? side : "max-") + "leaf"; }
+    if (n.probe) { return "probe"; }
+    var cut = s.kind === "cut" || (n.chance ? n.bound !== "exact" : n.bound === (n.player === 0 ? "lower" : "upper"));
+    if (cut && n.chance && n.children.every(function (c) { return c.kind !== "node" || c.probe; })) { return "probe-cut"; }
+    return side + (cut ? "cut" : "return");
   }
   // each step's caption, worded as viz/build.py words the steps
   var BOUND_TEXT = {
@@ -468,10 +484,17 @@
         (n.moves.length ? " " + n.title : " at the root") + " is worth " + num(n.value);
     }
     if (s.kind === "cut") {
-      var pruned = n.children.filter(function (c) { return c.kind === "pruned"; });
+      var pruned = n.children.filter(function (c) { return c.kind === "pruned"; }), names = pruned.map(function (c) { return c.move; });
+      n.children.forEach(function (p) {  // a Star2 probe's moves never searched: by their path
+        if (!p.probe) { return; }
+        p.children.forEach(function (c) {
+          if (c.kind !== "pruned") { return; }
+          pruned.push(c);
+          names.push(n.moves.concat([p.move, c.move]).map(function (m) { return Array.isArray(m) ? m[1] : m; }).join("\u00b7"));
+        });
+      });
       return "cut-off at " + who(n) + ": " + pruned[0].cut + ", so " +
-        (pruned.length === 1 ? "move " : "moves ") +
-        pruned.map(function (c) { return c.move; }).join(", ") + " need not be searched";
+        (pruned.length === 1 ? "move " : "moves ") + names.join(", ") + " need not be searched";
     }
     if (n.probe) {
       return who(n) + " is probed (Star2): its first move alone gives " + shown(n) + ", " +
@@ -553,7 +576,8 @@
   }
   function rangeText(n) {
     if (n.kind !== "node" || n.value === null || n.value === undefined) { return ""; }
-    if (n.chance) { return look(n, last)[2]; }  // the model's range, narrowed as searched
+    var modelled = look(n, last)[2];  // the model's: narrowed as searched, in [L, U]
+    if (n.chance || modelled) { return modelled; }
     var lo = n.bound === "upper" ? -Infinity : n.value, hi = n.bound === "lower" ? Infinity : n.value;
     return "[" + num(lo) + ", " + num(hi) + "]";
   }
@@ -783,12 +807,21 @@
     if (pos === selected) { document.getElementById("edit-value").value = plain(v); }
     search(); draw(); return true;
   }
-  document.getElementById("tree").addEventListener("click", function (e) {
-    var g = e.target.closest("g.node");
-    if (!g) { return; }
-    var n = find(g.getAttribute("data-path"));
-    if (n.children.length) { toggle(n); } else if (DATA.editable) { select(n); }
+  function activate(path) {  // fold or unfold the node, or edit the leaf
+    var n = path === null ? null : find(path);
+    if (n && n.children.length) { toggle(n); } else if (n && DATA.editable) { select(n); }
+  }
+  // a pointer's click is its press and release on one node: a value typed is saved as the press
+  // takes the focus, and the redraw replaces the node pressed, so no "click" would reach it
+  var tree = document.getElementById("tree"), pressed = null;
+  function pathAt(t) { var g = t.closest && t.closest("g.node"); return g ? g.getAttribute("data-path") : null; }
+  tree.addEventListener("mousedown", function (e) { pressed = e.button ? null : pathAt(e.target); });
+  tree.addEventListener("mouseup", function (e) {
+    var path = e.button ? null : pathAt(e.target), was = pressed;
+    pressed = null;
+    if (path !== null && path === was) { activate(path); }
   });
+  tree.addEventListener("click", function (e) { if (!e.detail) { activate(pathAt(e.target)); } });
   if (DATA.editable) {
     document.getElementById("edit-value").addEventListener("change", function () {
       if (selected && !setLeaf(selected, parseNumber(this.value))) { this.value = plain(selected.leafValue); }

@@ -11,6 +11,8 @@ from typing import Any
 import viz
 from solver.game import HasScore, format_state
 from solver.quoting import quote
+from viz.choices import ORDERINGS, PRUNED_VIEWS, STYLES, VIEWS
+from viz.notation import saving_text
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
     checked_frames,
@@ -84,13 +86,13 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     )
     tree.add_argument(
         "--view",
-        choices=viz.VIEWS,
+        choices=VIEWS,
         default="minimax",
         help="values from MAX's side (minimax, default) or the mover's side (negamax)",
     )
     tree.add_argument(
         "--style",
-        choices=viz.STYLES,
+        choices=STYLES,
         default="default",
         help="aima: the book's style in one switch: its node letters and move names (games "
         "that have them, e.g. textbook), its titles, and values as it writes them (2 at a node "
@@ -98,13 +100,13 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
     )
     tree.add_argument(
         "--ordering",
-        choices=viz.ORDERINGS,
+        choices=ORDERINGS,
         default="given",
         help="search the moves as the game lists them (given), best first or worst first",
     )
     tree.add_argument(
         "--pruned",
-        choices=viz.PRUNED_VIEWS,
+        choices=PRUNED_VIEWS,
         default="subtree",
         help="draw each cut as the pruned moves (stub), their subtrees greyed (subtree, "
         "default) or greyed with the values minimax would find there (values)",
@@ -308,16 +310,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
         f"best move {facts['best_move'] or '-'}"
     )
     io.print(f"principal variation: {' '.join(facts['pv']) or '(none: the game is over)'}")
-    saved = ""
-    if tree.pruned:
-        saved = ", too many nodes saved to count"
-        if tree.saved is not None:
-            nodes = "node" if tree.saved == 1 else "nodes"
-            saved = f", {tree.saved:,} {nodes} saved versus minimax"
+    saving = saving_text(tree.pruned, tree.saved, tree.searched, args.algorithm)
     drawn = tree.graph.number_of_nodes()
     io.print(
         f"{drawn:,} {'node' if drawn == 1 else 'nodes'} drawn, {tree.searched:,} searched, "
-        f"{tree.pruned:,} {'move' if tree.pruned == 1 else 'moves'} pruned{saved}"
+        + (saving or "0 moves pruned")
     )
     for item in written:
         io.print(f"wrote {item}")
@@ -395,6 +392,12 @@ def _check_outputs(args: argparse.Namespace) -> None:
         )
     if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
         raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
+    if args.exercise and args.algorithm == "mcts":
+        raise UsageError(
+            "--exercise asks for the values a search backs up from the leaves; -a mcts grows its "
+            "tree by random playouts and has no such sheet: use -a minimax, alphabeta, "
+            "expectiminimax, star1 or star2"
+        )
     if args.exercise and (args.output is None or args.output.lower().endswith(".json")):
         raise UsageError(
             "--exercise draws a picture: give it -o FILE.svg (or .png, .pdf, .dot, .tex)"
@@ -572,7 +575,7 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     """``tree -a engine``: the engine's last iteration, drawn with its table hits (``-o``, any
     picture format or TikZ); with ``--frames DIR``, ``--html`` or ``--interactive``, iterative
     deepening step by step: every iteration's tree."""
-    from viz.engine_tree import ENGINE_FORMATS, engine_tree, render_engine
+    from viz.engine_tree import ENGINE_FORMATS, engine_json, engine_tree, render_engine
 
     unsupported = [
         flag
@@ -594,10 +597,12 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
         )
     if args.frames is not None or args.html is not None or args.interactive is not None:
         return _engine_iterations(args, io, game, state)
-    assert args.output is not None  # _check_outputs asked for a destination
+    # -o FILE, or --json alone (the tree then goes to stdout with the summary)
     with _engine_errors():
         tree = engine_tree(game, state, args.depth, max_nodes=args.max_nodes)
-        if args.output.lower().endswith(".tex"):
+        if args.output is None:
+            written = None
+        elif args.output.lower().endswith(".tex"):
             written = _engine_tikz(tree, args.output, args)
         else:
             written = str(render_engine(tree, args.output, title=args.title, overwrite=args.force))
@@ -615,10 +620,12 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
                 "nodes_searched": tree.searched,
                 "table_hits": tree.hits,
                 "cutoffs": tree.cutoffs,
-                "written": [written],
+                "written": [] if written is None else [written],
+                **({} if written else {"tree": json.loads(engine_json(tree))}),
             }
         )
         return EXIT_OK
+    assert written is not None  # _check_outputs asked for -o without --json
     if not tree.searched:
         io.print(
             f"engine from {format_state(game, state)}: value {num(result.value)}; "
