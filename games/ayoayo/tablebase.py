@@ -63,6 +63,7 @@ from games.ayoayo.tablebase_files import (
     read_build_record,
     read_level,
     verified_header,
+    verify_bytes,
 )
 from games.ayoayo.tablebase_index import (
     level_size,
@@ -222,7 +223,8 @@ class Tablebase:
 
     def info(self) -> list[dict[str, Any]]:
         """One row per level file present: seeds, positions, bytes, the status of its
-        distances file, build seconds, status (``"ok"`` or why the file is refused)."""
+        distances file, build seconds, status (``"ok"`` or why the file is refused). Every byte
+        of every file is checked against its checksum (whatever was remembered)."""
         self.refresh()
         rows: list[dict[str, Any]] = []
         for n in range(0, TOTAL_SEEDS + 1, 4):
@@ -240,17 +242,26 @@ class Tablebase:
                     "seeds": n,
                     "positions": level_size(n),
                     "bytes": size,
-                    "distances": self._file_status(n, DISTANCES),
+                    "distances": self._file_status(n, DISTANCES, every_byte=True),
                     "seconds": tablebase_build.recorded_seconds(seconds),
                     "path": str(path),
-                    "status": self._file_status(n, VALUES),
+                    "status": self._file_status(n, VALUES, every_byte=True),
                 }
             )
         return rows
 
-    def _file_status(self, seeds: int, kind: FileKind) -> str:
-        if not os.path.lexists(level_path(self.directory, seeds, kind)):
+    def _file_status(self, seeds: int, kind: FileKind, *, every_byte: bool = False) -> str:
+        """``"missing"``, ``"ok"`` or why the file is refused; ``every_byte``: its bytes are
+        checked against its checksum now, whatever was remembered of it."""
+        path = level_path(self.directory, seeds, kind)
+        if not os.path.lexists(path):
             return "missing"
+        if every_byte:
+            try:
+                verify_bytes(path, kind=kind, seeds=seeds)
+            except TablebaseFileError as e:
+                self._refused[seeds, kind.suffix] = str(e)
+                return str(e)
         if self._check(seeds, kind):
             return "ok"
         return self._refused[seeds, kind.suffix]

@@ -22,7 +22,7 @@ import attrs
 import numpy as np
 import pytest
 
-from games.ayoayo import Ayoayo, tablebase_build
+from games.ayoayo import Ayoayo, tablebase_build, tablebase_index
 from games.ayoayo import tablebase_files as files
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_build import PURE, build, recorded_seconds
@@ -218,10 +218,29 @@ class TestDamagedIsNotUncovered:
         ]
 
 
-class TestChecksumsOncePerFile:
-    """Checksums are verified once per file (size, time, inode), then remembered."""
+def _damage_keeping_time(path: Path, at: int) -> None:
+    """Flip the byte at ``at`` in place, then put back the file's modification time: what bit
+    rot, a restore or a copy tool that keeps times leaves (same size, time and inode)."""
+    before = os.stat(path)
+    with path.open("r+b") as f:
+        f.seek(at)
+        byte = f.read(1)
+        f.seek(at)
+        f.write(bytes([byte[0] ^ 0x5A]))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (
+        before.st_ino,
+        before.st_size,
+        before.st_mtime_ns,
+    )
 
-    def test_a_second_opening_reads_no_checksum(
+
+class TestChecksumsOncePerFile:
+    """Which files were verified is remembered (size, time, inode) to list the levels without
+    reading them; the bytes a probe uses are checked in the process that uses them."""
+
+    def test_listing_reads_no_checksum_and_a_probe_checks_only_its_level(
         self, copy: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         calls: list[int] = []
@@ -231,14 +250,66 @@ class TestChecksumsOncePerFile:
             calls.append(values.size)
             return real(values)
 
-        monkeypatch.setattr(files, "_crc", counting)
         assert Tablebase(copy).levels == (0, 4, 8)
-        assert len(calls) == 3 and (copy / CHECKSUMS).exists()
+        assert (copy / CHECKSUMS).exists()
         files._verified.clear()  # a new process: the checksums come from the file
-        calls.clear()
+        monkeypatch.setattr(files, "_crc", counting)
         table = Tablebase(copy)
-        assert table.levels == (0, 4, 8) and table.probe(STATE_8) is not None
-        assert calls == []
+        assert table.levels == (0, 4, 8) and calls == []
+        assert table.probe(STATE_8) is not None
+        assert calls == [read_level(level_path(copy, 8), verify=False).values.size]
+
+    def test_values_damaged_with_their_time_kept_are_never_exact(self, copy: Path) -> None:
+        """Level 8's values damaged after they were verified, size, time and inode kept: the
+        probe refuses the level naming it, and a fresh listing no longer trusts it."""
+        table = Tablebase(copy)
+        assert table.levels == (0, 4, 8)  # verified and remembered
+        files._verified.clear()
+        path = level_path(copy, 8)
+        values = read_level(path).values
+        row, column = 0, 0
+        index = row * values.shape[1] + column
+        _damage_keeping_time(path, HEADER_SIZE + index)
+        files._verified.clear()  # a later process
+        table = Tablebase(copy)
+        assert table.probe(STATE_8) is None
+        assert table.covered(8) == "damaged"
+        (problem,) = table.problems()
+        assert str(path) in problem and "fails its checksum" in problem
+        files._verified.clear()
+        assert Tablebase(copy).levels == (0, 4)  # forgotten as verified
+        rows = {row["seeds"]: row for row in Tablebase(copy).info()}
+        assert "fails its checksum" in rows[8]["status"]
+
+    def test_distances_damaged_with_their_time_kept_are_refused_when_read(self, copy: Path) -> None:
+        table = Tablebase(copy)
+        assert table.distance(STATE_8) is not None  # verified; block checksums kept
+        assert files.BlockChecksums.where(level_path(copy, 8, DISTANCES)).exists()
+        seeds = 8
+        row = (STATE_8[12] - tablebase_index.splits(seeds)[0]) >> 2
+        column = tablebase_index.rank(tablebase_index.view_of(STATE_8, 0))
+        entries = read_level(level_path(copy, 8, DISTANCES), kind=DISTANCES, verify=False)
+        at = HEADER_SIZE + 2 * (row * entries.values.shape[1] + column)
+        path = level_path(copy, 8, DISTANCES)
+        _damage_keeping_time(path, at)
+        files._verified.clear()
+        table = Tablebase(copy)
+        assert table.probe(STATE_8) is not None  # the values are intact
+        assert table.distance(STATE_8) is None
+        assert any(str(path) in p and "checksum" in p for p in table.problems())
+        rows = {row["seeds"]: row for row in Tablebase(copy).info()}
+        assert "fails its checksum" in rows[8]["distances"] and rows[8]["status"] == "ok"
+
+    def test_damaged_block_checksums_are_made_again(self, copy: Path) -> None:
+        table = Tablebase(copy)
+        expected = table.distance(STATE_8)
+        kept = files.BlockChecksums.where(level_path(copy, 8, DISTANCES))
+        raw = bytearray(kept.read_bytes())
+        raw[40] ^= 1
+        kept.write_bytes(bytes(raw))
+        files._verified.clear()
+        assert Tablebase(copy).distance(STATE_8) == expected
+        assert kept.read_bytes() != bytes(raw)
 
     def test_a_file_changed_after_its_check_is_checked_again(self, copy: Path) -> None:
         assert Tablebase(copy).levels == (0, 4, 8)
