@@ -102,6 +102,7 @@ __all__ = [
     "LevelFile",
     "Lineage",
     "TablebaseFileError",
+    "TablebaseUnreadableError",
     "build_record_path",
     "level_path",
     "lower_lineage",
@@ -151,6 +152,11 @@ DISTANCES: Final = FileKind(b"AYOAYODS", "dist", "<u2", "distances")
 class TablebaseFileError(GameError, ValueError):
     """A level file that is missing, truncated, corrupt, of another version, level or
     lineage."""
+
+
+class TablebaseUnreadableError(TablebaseFileError):
+    """A level file that is there but cannot be read (permissions, an I/O error): not
+    damaged, and not absent either."""
 
 
 def rebuild_hint(seeds: int) -> str:
@@ -348,7 +354,7 @@ def _open_regular(path: Path, kind: FileKind) -> int:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
-        raise TablebaseFileError(
+        raise TablebaseUnreadableError(
             f"cannot read tablebase {kind.name} file {str(path)!r}: {e.strerror}"
         ) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -416,7 +422,7 @@ def read_header(
         raw = os.pread(fd, HEADER_SIZE, 0)
         size = os.fstat(fd).st_size
     except OSError as e:
-        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+        raise TablebaseUnreadableError(f"cannot read {str(path)!r}: {e.strerror}") from None
     finally:
         os.close(fd)
     return _parse(path, raw, size, kind, seeds)
@@ -456,7 +462,7 @@ def read_level(
                 got += n
             after = os.fstat(f.fileno())
     except OSError as e:
-        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+        raise TablebaseUnreadableError(f"cannot read {str(path)!r}: {e.strerror}") from None
     if got < len(view) or _key(after) != _key(before):
         raise TablebaseFileError(
             f"{str(path)!r} changed while it was read (truncated or rewritten in place): "
@@ -496,7 +502,9 @@ class LevelEntries:
             self._blocks = BlockChecksums.for_file(self.path, fd, self.header, info)
         except OSError as e:
             os.close(fd)
-            raise TablebaseFileError(f"cannot read {str(self.path)!r}: {e.strerror}") from None
+            raise TablebaseUnreadableError(
+                f"cannot read {str(self.path)!r}: {e.strerror}"
+            ) from None
         except BaseException:
             os.close(fd)
             raise
@@ -521,7 +529,9 @@ class LevelEntries:
                 self._checked.add(block)
             raw = os.pread(self._fd, size, at)
         except OSError as e:
-            raise TablebaseFileError(f"cannot read {str(self.path)!r}: {e.strerror}") from None
+            raise TablebaseUnreadableError(
+                f"cannot read {str(self.path)!r}: {e.strerror}"
+            ) from None
         if len(raw) < size:
             raise TablebaseFileError(
                 f"{str(self.path)!r} changed while it was read (truncated in place): "
@@ -686,7 +696,7 @@ def verify_bytes(
         header = _parse(path, os.pread(fd, HEADER_SIZE, 0), info.st_size, kind, seeds)
         BlockChecksums.made(path, fd, header, info, keep=kind == DISTANCES)
     except OSError as e:
-        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+        raise TablebaseUnreadableError(f"cannot read {str(path)!r}: {e.strerror}") from None
     finally:
         os.close(fd)
     return header
@@ -707,7 +717,7 @@ def verified_header(
     try:
         now = os.stat(path)
     except OSError as e:
-        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+        raise TablebaseUnreadableError(f"cannot read {str(path)!r}: {e.strerror}") from None
     if not _known_good(path, now, header.checksum):
         verify_bytes(path, kind=kind, seeds=seeds)  # and remembers it
     if kind != VALUES:
@@ -734,7 +744,8 @@ def verified_header(
         lower = verified_header(directory, seeds - 4)
     except TablebaseFileError as e:
         missing = not os.path.lexists(below)
-        raise TablebaseFileError(
+        unreadable = isinstance(e, TablebaseUnreadableError)
+        raise (TablebaseUnreadableError if unreadable else TablebaseFileError)(
             f"{str(path)!r} was built on level {seeds - 4}, which is "
             + ("missing" if missing else f"refused ({e})")
             + f": {rebuild_hint(seeds)} (levels that come out the same are kept)"

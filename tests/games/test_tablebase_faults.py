@@ -500,3 +500,142 @@ class TestBuildDirectory:
         with pytest.raises(TablebaseFileError, match=r"level 12 needs 16\.2 MB of disk"):
             build(12, copy)
         assert not level_path(copy, 12).exists()
+
+
+def _entry_offset(directory: Path, state: tuple[int, ...], kind: files.FileKind = VALUES) -> int:
+    """Where ``state``'s own entry is in its level's file (the mover's view)."""
+    seeds = 48 - state[12] - state[13]
+    mover = state[14]
+    row = (state[12 + mover] - tablebase_index.splits(seeds)[0]) >> 2
+    column = tablebase_index.rank(tablebase_index.view_of(state, mover))
+    boards = files.read_header(level_path(directory, seeds, kind), kind=kind).boards
+    return HEADER_SIZE + np.dtype(kind.dtype).itemsize * (row * boards + column)
+
+
+class TestDamagedIsNotAbsentOnTheCommandLine:
+    """Every front end tells a level not built from a damaged or unreadable one, names the
+    file and says what it did instead; a directory that cannot be used is an error."""
+
+    POSITION = "[[0,0,0,0,1,2],[1,0,0,2,2,0]] captured 20,20"
+
+    def _run(self, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err
+        return code, out, err
+
+    def test_probe_says_damaged_naming_the_file(
+        self, copy: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = level_path(copy, 8)
+        _damage_keeping_time(path, _entry_offset(copy, STATE_8))
+        argv = ["tablebase", "probe", "ayoayo", "--dir", str(copy), "--position", self.POSITION]
+        code, out, _ = self._run(capsys, *argv)
+        assert code == 1 and "not covered (damaged)" in out and str(path) in out
+        assert "fails its checksum" in out and "has levels" not in out
+        code, out, _ = self._run(capsys, *argv, "--json")
+        coverage = json.loads(out)["coverage"]
+        assert coverage["status"] == "damaged" and coverage["file"] == str(path)
+        (unused,) = coverage["unused"]
+        assert unused["status"] == "damaged" and coverage["reason"].endswith(unused["reason"])
+        level_path(copy, 8).unlink()
+        code, out, _ = self._run(capsys, *argv, "--json")
+        assert json.loads(out)["coverage"]["status"] == "not built"
+
+    def test_analyse_and_best_say_it_and_search_instead(
+        self, copy: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """The position's own entry damaged, its time kept: no "exact", no "the oracle is
+        inconsistent", a warning naming the file, and a search."""
+        path = level_path(copy, 8)
+        _damage_keeping_time(path, _entry_offset(copy, STATE_8))
+        where = ["--tablebase-dir", str(copy), "--position", self.POSITION]
+        code, out, err = self._run(capsys, "analyse", "ayoayo", "--depth", "3", *where)
+        assert code == 0 and "exact" not in out and "inconsistent" not in out + err
+        assert "level 8 is damaged" in err and str(path) in err and "searching instead" in err
+        code, out, err = self._run(capsys, "analyse", "ayoayo", "--depth", "3", "--json", *where)
+        answer = json.loads(out)
+        assert code == 0 and not answer["exact"] and answer["source"] != "oracle"
+        assert answer["tablebase_coverage"]["status"] == "damaged"
+        assert answer["tablebase_coverage"]["file"] == str(path)
+        code, out, err = self._run(capsys, "best", "ayoayo", "--depth", "2", *where)
+        assert code == 0 and "level 8 is damaged" in err and "exact" not in out
+        code, out, err = self._run(capsys, "best", "ayoayo", "--depth", "2", "--json", *where)
+        assert json.loads(out)["tablebase_coverage"]["status"] == "damaged"
+
+    def test_info_says_damaged(self, copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        _damage_keeping_time(level_path(copy, 8), HEADER_SIZE + 3)
+        argv = ["tablebase", "info", "ayoayo", "--dir", str(copy)]
+        code, out, _ = self._run(capsys, *argv)
+        assert code == 0 and "damaged" in out and "ayoayo-08.tb" in out
+        code, out, _ = self._run(capsys, *argv, "--json")
+        rows = {row["seeds"]: row for row in json.loads(out)["levels"]}
+        assert rows[8]["values_state"] == "damaged" and rows[4]["values_state"] == "ok"
+        assert rows[8]["distances_state"] == "damaged"  # its values are
+
+    @pytest.mark.parametrize("kind", ["missing", "file", "/dev/null"])
+    def test_a_directory_that_cannot_be_used_is_an_error(
+        self,
+        tmp_path: Path,
+        kind: str,
+        capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        monkeypatch.chdir(tmp_path)
+        directory = {"missing": "nowhere", "file": "f", "/dev/null": "/dev/null"}[kind]
+        if kind == "file":
+            Path(directory).write_text("x")
+        position = ["--position", self.POSITION]
+        for argv in (
+            ["tablebase", "info", "ayoayo", "--dir", directory],
+            ["tablebase", "probe", "ayoayo", "--dir", directory, *position],
+            ["analyse", "ayoayo", "--tablebase-dir", directory, "--depth", "1", *position],
+            ["best", "ayoayo", "--tablebase-dir", directory, "--depth", "1", *position],
+        ):
+            code, out, err = self._run(capsys, *argv)
+            assert code == 2 and repr(directory) in err, argv
+            assert "does not exist" in err or "is not a directory" in err
+            assert err.count("\n") == 1 and out == ""
+
+
+def _without_root_privilege() -> list[str]:
+    """A command prefix that runs without the power to read what its mode forbids: none for a
+    user that is not root; for root, dropping CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: mode 000 cannot be made to refuse root")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def test_unreadable_folders_and_files_are_told_from_damaged_ones(copy: Path) -> None:
+    """A folder of mode 000 as --dir is an error naming it; a level file of mode 000 is
+    "unreadable" (not "damaged", not "not built") in info and probe."""
+    command = [*_without_root_privilege(), sys.executable, "-m", "zerosum"]
+    env = {**os.environ, "GAMESOLVER_NATIVE": "0"}
+    position = "[[0,0,0,0,1,2],[1,0,0,0,0,0]] captured 24,20"
+    copy.chmod(0)
+    try:
+        done = subprocess.run(
+            [*command, "tablebase", "info", "ayoayo", "--dir", copy.name],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            cwd=copy.parent,
+        )
+    finally:
+        copy.chmod(0o755)
+    assert done.returncode == 2 and "cannot be read (Permission denied)" in done.stderr
+    assert f"--dir {copy.name!r}" in done.stderr and "Traceback" not in done.stderr
+    level_path(copy, 4).chmod(0)
+    probe = [*command, "tablebase", "probe", "ayoayo", "--dir", str(copy), "--json"]
+    done = subprocess.run(
+        [*probe, "--position", position], capture_output=True, text=True, env=env, timeout=60
+    )
+    coverage = json.loads(done.stdout)["coverage"]
+    assert done.returncode == 1 and coverage["status"] == "unreadable"
+    assert (
+        "Permission denied" in coverage["reason"] and str(level_path(copy, 4)) in coverage["reason"]
+    )

@@ -23,7 +23,13 @@ from zerosum.options import (
     seed_int,
 )
 from zerosum.report import board_lines, json_num, outcome
-from zerosum.tablebases import SOURCE, from_tablebase, open_tablebase, tablebase_arguments
+from zerosum.tablebases import (
+    SOURCE,
+    coverage_json,
+    from_tablebase,
+    tablebase_arguments,
+    tablebase_for,
+)
 
 DEFAULT_ANALYSE_SECONDS = 3.0
 """How long ``analyse`` searches when given neither --depth nor --time."""
@@ -123,7 +129,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             for line in board_lines(game, state):
                 io.print(line)
         return EXIT_OK
-    tablebase = open_tablebase(game, args, io.warn)
+    consulted, tablebase = tablebase_for(game, args, state, io.warn, quiet=args.json)
     exact_at_root = from_tablebase(tablebase, state)
     time_limit = args.time
     if args.depth is None and time_limit is None:
@@ -165,7 +171,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
     # Ctrl-C shows the best answer so far, then exits 130 like any interrupted command.
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK
     if args.json:
-        io.json(answer_json(game, state, result, tablebase=tablebase, time_limit=time_limit))
+        answer = answer_json(game, state, result, tablebase=tablebase, time_limit=time_limit)
+        if consulted is not None:
+            answer["tablebase_coverage"] = coverage_json(consulted, state)
+        io.json(answer)
         return done
     rows = move_rows(game, state, result)
     read = result.source == "oracle"
