@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import os
+import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -35,14 +36,38 @@ def enabled() -> bool:
     return jit_cache.cache_directory() is not None
 
 
+_failed: list[str] = []
+"""Why the kernels failed to load or compile in this process (then not tried again)."""
+
+
+def _load(groups: tuple[str, ...] | None) -> float | None:
+    """Load ``groups`` of kernels (None: every group), compiling what the cache lacks
+    (:func:`games.ayoayo.native_jit.ready`): the seconds spent compiling, or None when the
+    kernels are not to be used, or loading and compiling failed (said in one line: the pure
+    engine answers)."""
+    if not enabled() or _failed:
+        return None
+    try:
+        from games.ayoayo import native_jit, native_rules, native_search, native_tablebase  # noqa: F401
+
+        return sum(native_jit.ready(group) for group in groups or native_jit.GROUPS)
+    except Exception as e:  # numba or LLVM failed where a damaged cache was healed already
+        text = (str(e).strip().splitlines() or ["no message"])[0][:200]
+        _failed.append(f"{type(e).__name__}: {text}")
+        sys.stderr.write(
+            f"gamesolver: note: the compiled kernel could not be loaded or compiled "
+            f"({_failed[0]}); using the pure-Python engine (the same answers, slower)\n"
+        )
+        return None
+
+
 def _ready(group: str) -> tuple[ModuleType, ModuleType] | None:
     """The compiled search and builder modules, ``group``'s kernels loaded (or every group
-    compiled, in one step: :func:`games.ayoayo.native_jit.ready`); None when not to be used."""
-    if not enabled():
+    compiled, in one step); None when not to be used (see :func:`_load`)."""
+    if _load((group,)) is None:
         return None
-    from games.ayoayo import native_jit, native_rules, native_search, native_tablebase  # noqa: F401
+    from games.ayoayo import native_search, native_tablebase
 
-    native_jit.ready(group)
     return native_search, native_tablebase
 
 
@@ -64,8 +89,4 @@ def level_kernel() -> LevelKernel | None:
 def compile_kernels() -> float | None:
     """Load every kernel now, compiling what the cache lacks: the seconds spent compiling
     (0.0 when all came from the cache), or None when the kernels are not to be used."""
-    if not enabled():
-        return None
-    from games.ayoayo import native_jit, native_rules, native_search, native_tablebase  # noqa: F401
-
-    return sum(native_jit.ready(group) for group in native_jit.GROUPS)
+    return _load(None)
