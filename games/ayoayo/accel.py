@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from types import ModuleType
@@ -29,11 +30,27 @@ def enabled() -> bool:
     folder for its cache (:mod:`games.ayoayo.jit_cache`)."""
     if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
         return False
+    return _numba_loads() and jit_cache.cache_directory() is not None
+
+
+@functools.cache
+def _numba_loads() -> bool:
+    """Whether numba imports: False quietly when it is not installed; False with one line on
+    stderr when it is but cannot be loaded (its LLVM library cannot be mapped under a low
+    ``ulimit -v``, a broken install)."""
     try:
         import numba  # noqa: F401
-    except ImportError:
+    except ModuleNotFoundError:
         return False
-    return jit_cache.cache_directory() is not None
+    except (ImportError, OSError, MemoryError) as e:
+        text = (str(e).strip().splitlines() or [type(e).__name__])[0].split(". ")[0][:160]
+        sys.stderr.write(
+            f"gamesolver: note: the compiled kernel cannot be loaded (numba: {text}); a memory "
+            "limit such as ulimit -v is the usual cause; using the pure-Python engine (the same "
+            "answers, slower)\n"
+        )
+        return False
+    return True
 
 
 _failed: list[str] = []

@@ -10,9 +10,10 @@ import webbrowser
 from types import FrameType
 from urllib.parse import urlencode
 
+from solver.quoting import quote
 from zerosum.board.views import load_position
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
-from zerosum.options import position_argument, positive_int
+from zerosum.options import position_argument, positive_int, whole_number
 from zerosum.tablebases import tablebase_arguments
 
 NAME = "board"
@@ -24,9 +25,12 @@ LOOPBACK_NAMES = (LOOPBACK, "localhost", "::1")
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"invalid port {text!r}: expected 0..65535 (0: any free)")
-    return int(text)
+    port = whole_number(text)
+    if port is None or not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"invalid port {quote(text)}: expected 0..65535 in ASCII digits (0: any free)"
+        )
+    return port
 
 
 def add_arguments(board: argparse.ArgumentParser) -> None:

@@ -32,6 +32,8 @@ from zerosum.options import (
     position,
     position_argument,
     positive_int,
+    positive_rate,
+    whole_number,
 )
 from zerosum.report import board_lines, json_num, outcome
 from zerosum.tablebases import SOURCE, check_directory, coverage_json
@@ -101,7 +103,7 @@ def add_arguments(tablebase: argparse.ArgumentParser) -> None:
     )
     plan.add_argument(
         "--rate",
-        type=float,
+        type=positive_rate,
         metavar="R",
         help="positions per core-second (default: measured from the levels built in --dir)",
     )
@@ -120,10 +122,11 @@ def add_arguments(tablebase: argparse.ArgumentParser) -> None:
 
 
 def _seeds(text: str) -> int:
-    value = positive_int(text) if text.strip() != "0" else 0
-    if value % 4:
+    value = whole_number(text)
+    if value is None or value % 4 or value > 48:
         raise argparse.ArgumentTypeError(
-            f"invalid --seeds {text!r}: expected a multiple of 4 (captures take 4 seeds)"
+            f"invalid --seeds {quote(text)}: expected a multiple of 4 from 0 to 48 in ASCII "
+            "digits (seeds on the board; captures take 4, and the board holds 48)"
         )
     return value
 
@@ -210,8 +213,6 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 
 def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
-    if args.seeds > 48:
-        raise UsageError(f"invalid --seeds {args.seeds}: the board holds at most 48 seeds")
     if args.dask is not None and args.workers is not None:
         raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
     workers = _workers(args.workers)
