@@ -139,9 +139,10 @@ class Tablebase:
 
     def problems(self) -> list[str]:
         """Why each level file present here is not used (damaged, of another level, version or
-        lineage), one message a file naming it; empty if every file present is good."""
+        lineage), one message a file naming it; empty if every file present is good. Every
+        level's values are read (and checked) to say it, as a compiled search reads them all."""
         for n in range(0, TOTAL_SEEDS + 1, 4):
-            if self._usable(n):
+            if self._usable(n) and self._level(n) is not None:  # its values read and checked
                 self._distances(n)
         return [self._refused[k] for k in sorted(self._refused)]
 

@@ -564,6 +564,19 @@ class TestDamagedIsNotAbsentOnTheCommandLine:
         code, out, err = self._run(capsys, "best", "ayoayo", "--depth", "2", "--json", *where)
         assert json.loads(out)["tablebase_coverage"]["status"] == "damaged"
 
+    def test_a_damaged_lower_level_is_named_before_the_search(
+        self, copy: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Level 4 damaged after it was verified, its time kept: analysing a position of level
+        8 warns naming level 4's file before searching (its values are checked when read)."""
+        assert Tablebase(copy).levels == (0, 4, 8)  # verified and remembered
+        files._verified.clear()
+        _damage_keeping_time(level_path(copy, 4), HEADER_SIZE + 7)
+        where = ["--tablebase-dir", str(copy), "--position", self.POSITION, "--depth", "2"]
+        code, _, err = self._run(capsys, "analyse", "ayoayo", *where)
+        assert code == 0 and "ayoayo-04.tb' fails its checksum" in err
+        assert "searched instead" in err
+
     def test_info_says_damaged(self, copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
         _damage_keeping_time(level_path(copy, 8), HEADER_SIZE + 3)
         argv = ["tablebase", "info", "ayoayo", "--dir", str(copy)]
