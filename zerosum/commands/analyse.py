@@ -93,10 +93,12 @@ def answer_json(
     tablebase: EndgameTablebase | None,
     time_limit: float | None,
 ) -> dict[str, Any]:
-    """What ``analyse --json`` prints for ``result`` (a search of the non-terminal ``state``)."""
+    """What ``analyse --json`` prints for ``result`` (a search of the non-terminal ``state``);
+    with a ``tablebase``, ``tablebase_coverage`` says whether it answers ``state`` and why not
+    (not built, damaged, unreadable)."""
     rows = move_rows(game, state, result)
     read = result.source == "oracle"
-    return result_json(
+    answer = result_json(
         game,
         state,
         result,
@@ -105,6 +107,9 @@ def answer_json(
         time_limit=time_limit,
         tablebase=read,
     )
+    if tablebase is not None:
+        answer["tablebase_coverage"] = coverage_json(tablebase, state)
+    return answer
 
 
 def over_json(game: Any, state: Any) -> dict[str, Any]:
@@ -171,10 +176,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     # Ctrl-C shows the best answer so far, then exits 130 like any interrupted command.
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK
     if args.json:
-        answer = answer_json(game, state, result, tablebase=tablebase, time_limit=time_limit)
-        if consulted is not None:
-            answer["tablebase_coverage"] = coverage_json(consulted, state)
-        io.json(answer)
+        io.json(answer_json(game, state, result, tablebase=consulted, time_limit=time_limit))
         return done
     rows = move_rows(game, state, result)
     read = result.source == "oracle"
