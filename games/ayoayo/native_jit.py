@@ -29,8 +29,11 @@ Python with the same answers.
 from __future__ import annotations
 
 import os
+import pickle
+import struct
 import sys
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
@@ -97,6 +100,30 @@ class _CompileWatch(numba.core.event.Listener):
 numba.core.event.register("numba:compile", _CompileWatch())  # type: ignore[no-untyped-call]
 
 
+_CHECKED: Final = "-crc"
+"""Added to the cache files' names: files with a checksum (numba's own, without one, are not
+read, so an older cache is compiled again once rather than refused entry by entry)."""
+
+
+class _CheckedCacheFile(numba.core.caching.IndexDataCacheFile):
+    """numba's index and data files of one kernel, each data file ending in a CRC-32 of the
+    rest, checked when it is read: a flipped byte in the machine code is refused (and the entry
+    healed, :class:`_CachedKernel`) instead of linked and run."""
+
+    def _save_data(self, name: str, data: Any) -> None:
+        raw = self._dump(data)  # type: ignore[no-untyped-call]
+        with self._open_for_write(self._data_path(name)) as f:  # type: ignore[no-untyped-call]
+            f.write(raw + struct.pack("<I", zlib.crc32(raw)))
+
+    def _load_data(self, name: str) -> Any:
+        path = self._data_path(name)  # type: ignore[no-untyped-call]
+        with open(path, "rb") as f:
+            raw = f.read()
+        if len(raw) < 4 or struct.unpack("<I", raw[-4:])[0] != zlib.crc32(raw[:-4]):
+            raise ValueError(f"{os.path.basename(path)} fails its checksum")
+        return pickle.loads(raw[:-4])
+
+
 class _CachedKernel(numba.core.caching.FunctionCache):
     """numba's on-disk cache for one kernel: a lighter load, and an entry that heals.
 
@@ -120,6 +147,11 @@ class _CachedKernel(numba.core.caching.FunctionCache):
         super().__init__(py_func)  # type: ignore[no-untyped-call]
         self.runtime = runtime
         self.py_func = py_func
+        self._cache_file = _CheckedCacheFile(  # type: ignore[no-untyped-call]
+            cache_path=self._cache_path,
+            filename_base=self._impl.filename_base + _CHECKED,
+            source_stamp=self._impl.locator.get_source_stamp(),
+        )
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         try:
@@ -153,12 +185,12 @@ class _CachedKernel(numba.core.caching.FunctionCache):
     def _set_aside(self, why: str) -> None:
         """Move this function's cache files into ``damaged/`` and say so (one line)."""
         folder = Path(self.cache_path)
-        base = self._impl.filename_base
+        base = self._impl.filename_base + _CHECKED
         aside = folder / "damaged" / time.strftime("%Y%m%d-%H%M%S")
         name = self.py_func.__qualname__
         try:
             aside.mkdir(parents=True, exist_ok=True)
-            for path in folder.glob(f"{base}*"):
+            for path in folder.glob(f"{base}.*"):
                 if path.suffix in (".nbi", ".nbc"):
                     os.replace(path, aside / path.name)
         except OSError as e:
