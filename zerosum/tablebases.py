@@ -34,6 +34,7 @@ __all__ = [
     "open_tablebase",
     "tablebase_arguments",
     "tablebase_for",
+    "trouble_json",
     "unused_files",
     "with_tablebase",
 ]
@@ -147,11 +148,20 @@ def coverage_json(tablebase: Any, state: Any) -> dict[str, Any] | None:
     return found | {"directory": str(tablebase.directory), "unused": unused_files(tablebase)}
 
 
+def trouble_json(tablebase: Any, state: Any) -> dict[str, Any] | None:
+    """:func:`coverage_json` when a damaged or unreadable file is why ``tablebase`` does not
+    answer ``state`` (what ``analyse --json`` and ``best --json`` add as
+    ``tablebase_coverage``); None otherwise, so an answer read or a level simply not built
+    leaves their JSON as it was."""
+    found = coverage_json(tablebase, state)
+    return found if found is not None and found["status"] in ("damaged", "unreadable") else None
+
+
 def not_covered_note(tablebase: Any, state: Any) -> str | None:
     """A line saying why ``tablebase`` does not answer ``state`` when a file of its is damaged
     or unreadable (a level simply not built needs no note); None otherwise."""
-    found = coverage_json(tablebase, state)
-    if found is None or found["status"] not in ("damaged", "unreadable"):
+    found = trouble_json(tablebase, state)
+    if found is None:
         return None
     return f"warning: the tablebase does not answer this position: {found['reason']}"
 

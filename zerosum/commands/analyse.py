@@ -25,10 +25,10 @@ from zerosum.options import (
 from zerosum.report import board_lines, json_num, outcome
 from zerosum.tablebases import (
     SOURCE,
-    coverage_json,
     from_tablebase,
     tablebase_arguments,
     tablebase_for,
+    trouble_json,
 )
 
 DEFAULT_ANALYSE_SECONDS = 3.0
@@ -94,8 +94,8 @@ def answer_json(
     time_limit: float | None,
 ) -> dict[str, Any]:
     """What ``analyse --json`` prints for ``result`` (a search of the non-terminal ``state``);
-    with a ``tablebase``, ``tablebase_coverage`` says whether it answers ``state`` and why not
-    (not built, damaged, unreadable)."""
+    with a ``tablebase`` whose damaged or unreadable file is why it does not answer ``state``,
+    ``tablebase_coverage`` says so."""
     rows = move_rows(game, state, result)
     read = result.source == "oracle"
     answer = result_json(
@@ -107,8 +107,9 @@ def answer_json(
         time_limit=time_limit,
         tablebase=read,
     )
-    if tablebase is not None:
-        answer["tablebase_coverage"] = coverage_json(tablebase, state)
+    trouble = None if read or tablebase is None else trouble_json(tablebase, state)
+    if trouble is not None:
+        answer["tablebase_coverage"] = trouble
     return answer
 
 

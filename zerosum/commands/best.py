@@ -25,10 +25,10 @@ from zerosum.options import (
 )
 from zerosum.tablebases import (
     SOURCE,
-    coverage_json,
     from_tablebase,
     tablebase_arguments,
     tablebase_for,
+    trouble_json,
 )
 
 NAME = "best"
@@ -99,8 +99,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if args.json:
         algorithm = "tablebase" if read else args.algorithm
         answer = result_json(game, state, result, rows, algorithm=algorithm, tablebase=read)
-        if consulted is not None:
-            answer["tablebase_coverage"] = coverage_json(consulted, state)
+        trouble = None if read or consulted is None else trouble_json(consulted, state)
+        if trouble is not None:
+            answer["tablebase_coverage"] = trouble
         io.json(answer)
         return done
     title = "tablebase" if read else f"{args.algorithm} search"
