@@ -662,9 +662,13 @@ class BlockChecksums:
             OSError: the file could not be read.
         """
         before = 0 if block == 0 else int(self.chain[block - 1])
-        if zlib.crc32(os.pread(fd, BLOCK, HEADER_SIZE + block * BLOCK), before) != int(
-            self.chain[block]
-        ):
+        raw = os.pread(fd, BLOCK, HEADER_SIZE + block * BLOCK)
+        if len(raw) < min(BLOCK, self.size - HEADER_SIZE - block * BLOCK):
+            raise TablebaseFileError(
+                f"{str(self.path)!r} changed while it was read (truncated in place): "
+                f"{rebuild_hint(_seeds_of(self.path))}"
+            )
+        if zlib.crc32(raw, before) != int(self.chain[block]):
             _forget(self.path)
             raise TablebaseFileError(
                 f"{str(self.path)!r} fails its checksum in block {block} (damaged since it was "
