@@ -457,7 +457,9 @@ def parse_action(game: Game[S, A], state: S, text: str) -> A:
 
     Raises:
         IllegalActionError: the text names no legal action; the message lists the legal ones.
+        InvalidStateError: ``state`` is not a state of ``game``.
     """
+    state = checked_state(game, state, "parse_action")
     legal = list(game.actions(state))
     if isinstance(game, HasActionNotation):
         action: A = game.parse_action(state, text)

@@ -21,6 +21,7 @@ from solver.errors import (
     InvalidStateError,
     NotAGameError,
 )
+from solver.game import parse_action
 from solver.results import MAX_TABLE_SIZE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,6 +96,8 @@ class TestHostileArguments:
             search(ayoayo, state, depth=1)
         with pytest.raises(InvalidStateError, match="9 items"):
             apply(ayoayo, state, 0)
+        with pytest.raises(InvalidStateError, match="9 items"):
+            parse_action(ayoayo, state, "0")
 
     @pytest.mark.parametrize(
         ("state", "why"),
