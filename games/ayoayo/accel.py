@@ -11,7 +11,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 from types import ModuleType
@@ -33,17 +32,23 @@ def enabled() -> bool:
     return _numba_loads() and jit_cache.cache_directory() is not None
 
 
-@functools.cache
+_said: list[str] = []
+"""Why numba could not be loaded, once said on stderr."""
+
+
 def _numba_loads() -> bool:
     """Whether numba imports: False quietly when it is not installed; False with one line on
-    stderr when it is but cannot be loaded (its LLVM library cannot be mapped under a low
-    ``ulimit -v``, a broken install)."""
+    stderr (once a process) when it is but cannot be loaded (its LLVM library cannot be mapped
+    under a low ``ulimit -v``, a broken install)."""
     try:
         import numba  # noqa: F401
     except ModuleNotFoundError:
         return False
     except (ImportError, OSError, MemoryError) as e:
         text = (str(e).strip().splitlines() or [type(e).__name__])[0].split(". ")[0][:160]
+        if _said:
+            return False
+        _said.append(text)
         sys.stderr.write(
             f"gamesolver: note: the compiled kernel cannot be loaded (numba: {text}); a memory "
             "limit such as ulimit -v is the usual cause; using the pure-Python engine (the same "
