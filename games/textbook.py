@@ -549,6 +549,8 @@ class _TreeReader:
     def open(self, token: str, at: int) -> None:
         if self.after_value:
             raise self.bad(f"expected ',' or ']' before {quote(token)} at character {at}")
+        if len(self.stack) >= MAX_TREE_DEPTH:
+            raise _too_deep()
         self.stack.append(_ChanceFrame() if token == "{" else [])
 
     def close(self, token: str, at: int) -> None:
@@ -679,10 +681,12 @@ def _freeze(tree: object) -> float | int | tuple[object, ...]:
 
     opened(*top)
     stack.append((top[0], [], top[1]))
+    open_ids = {id(top[0])}  # the nodes on the current path: one met again contains itself
     while True:
         node, done, probabilities = stack[-1]
         if len(done) == len(node):
             stack.pop()
+            open_ids.discard(id(node))
             frozen = tuple(done) if probabilities is None else _ChanceNode(done, probabilities)
             if not stack:
                 return frozen
@@ -691,10 +695,30 @@ def _freeze(tree: object) -> float | int | tuple[object, ...]:
         child = node[len(done)]
         inner = _split(child)
         if inner is not None:
+            if id(inner[0]) in open_ids:
+                raise InvalidStateError(
+                    f"the tree contains itself at {_where(path())}: a game tree "
+                    "is finite; give nested lists of numbers"
+                )
+            if len(stack) >= MAX_TREE_DEPTH:
+                raise _too_deep()
             opened(*inner)
+            open_ids.add(id(inner[0]))
             stack.append((inner[0], [], inner[1]))
         else:
             done.append(_leaf(child, path))
+
+
+MAX_TREE_DEPTH: Final = 10_000
+"""The deepest a textbook tree may nest (lists inside lists): far past any exercise, and a
+bound on the work and memory a tree's per-node tables take (they grow with depth squared)."""
+
+
+def _too_deep() -> InvalidStateError:
+    return InvalidStateError(
+        f"the tree nests deeper than {MAX_TREE_DEPTH:,} levels: a textbook tree may nest at "
+        f"most {MAX_TREE_DEPTH:,} lists deep"
+    )
 
 
 def _has_chance(tree: tuple[object, ...]) -> bool:

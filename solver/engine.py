@@ -125,7 +125,14 @@ import attrs
 
 from solver.chance import refuse_chance
 from solver.events import Observer
-from solver.game import Game, GameError, GuidingOracle, HasCompiledSearch, HasEvaluate
+from solver.game import (
+    Game,
+    GameError,
+    GuidingOracle,
+    HasCompiledSearch,
+    HasEvaluate,
+    checked_state,
+)
 from solver.node_search import Limits, NodeSearch, SearchStopped, above, below
 from solver.python_search import CHECK_EVERY, PythonSearch, Tracer
 from solver.results import LineEnd, MoveLine, SearchRequest, SearchResult, ply_preference
@@ -209,7 +216,11 @@ def search(
         guarantees.
 
     Raises:
-        ValueError: a negative depth, a non-positive limit or table size.
+        ValueError: a negative depth, a non-positive limit or table size
+            (:class:`~solver.errors.InvalidOptionError` for a table size above
+            :data:`~solver.results.MAX_TABLE_SIZE`).
+        NotAGameError: ``game`` is not a game.
+        InvalidStateError: ``state`` is not a state of ``game`` (checked once, here).
         TypeError: an option of the wrong kind (a seed that is not an int, a callback that is
             not callable).
         CapabilityError: the search met its horizon and there is no evaluation function, or
@@ -235,13 +246,12 @@ def search(
         all_values=all_values,
         lines=lines,
     )
+    state = checked_state(game, state, "search")  # once here, never in the node loop
     if evaluate is not None and not callable(evaluate):
         raise TypeError(f"invalid evaluate {evaluate!r}: use a function of a state, or None")
     refuse_chance(game, "the engine")
     if observer is not None and not callable(observer):
         raise TypeError(f"invalid observer {observer!r}: use a function of an event, or None")
-    if state is None:
-        state = game.initial_state()
     own_evaluation = evaluate is None or (
         isinstance(game, HasEvaluate) and evaluate == game.evaluate
     )

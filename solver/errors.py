@@ -28,7 +28,9 @@ __all__ = [
     "GraphvizNotFoundError",
     "IllegalActionError",
     "InconsistentEndlessError",
+    "InvalidOptionError",
     "InvalidStateError",
+    "NotAGameError",
     "OutputError",
     "TooManyNodesError",
     "TooManyStatesError",
@@ -57,6 +59,15 @@ class InvalidStateError(GameError, ValueError):
 
 class UnknownGameError(GameError, LookupError):
     """A game name that no registry entry answers to."""
+
+
+class NotAGameError(GameError, TypeError):
+    """A value given where a game (an object with the Game protocol's methods) was expected."""
+
+
+class InvalidOptionError(GameError, ValueError):
+    """An option of a search or a solve out of its range (a table larger than the cap, a state
+    limit that is not a number)."""
 
 
 class CapabilityError(GameError, TypeError):

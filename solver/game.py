@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, cast, runtime_checkable
 
 import attrs
 
@@ -36,10 +36,13 @@ from solver.errors import (
     GameError,
     IllegalActionError,
     InvalidStateError,
+    NotAGameError,
     UnknownGameError,
 )
+from solver.quoting import quote
 
 __all__ = [
+    "GAME_METHODS",
     "MAX",
     "MIN",
     "BoardCells",
@@ -61,16 +64,20 @@ __all__ = [
     "HasPseudoActions",
     "HasRender",
     "HasScore",
+    "HasStateCheck",
     "HasStateNotation",
     "HasSymmetries",
     "HasTablebase",
     "HasUtilityBounds",
     "IllegalActionError",
     "InvalidStateError",
+    "NotAGameError",
     "Player",
     "Probability",
     "UnknownGameError",
     "apply",
+    "checked_game",
+    "checked_state",
     "format_action",
     "format_state",
     "other",
@@ -490,7 +497,9 @@ def parse_action(game: Game[S, A], state: S, text: str) -> A:
 
     Raises:
         IllegalActionError: the text names no legal action; the message lists the legal ones.
+        InvalidStateError: ``state`` is not a state of ``game``.
     """
+    state = checked_state(game, state, "parse_action")
     legal = list(game.actions(state))
     if isinstance(game, HasActionNotation):
         action: A = game.parse_action(state, text)
@@ -501,6 +510,61 @@ def parse_action(game: Game[S, A], state: S, text: str) -> A:
     raise IllegalActionError(_illegal_message(game, state, text, legal))
 
 
+@runtime_checkable
+class HasStateCheck(Protocol):
+    """``check_state(state)`` raises :class:`InvalidStateError` naming what is wrong with a
+    value given as a state of this game (of another game, the wrong length, a player that is
+    not 0 or 1); the checked entry points call it once, never the inner loops."""
+
+    def check_state(self, state: Any) -> None: ...
+
+
+GAME_METHODS: Final = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
+"""The methods of the :class:`Game` protocol, which a value must have to be taken as a game."""
+
+
+def checked_game(game: object, who: str) -> None:
+    """Raise :class:`NotAGameError` unless ``game`` has the Game protocol's methods.
+
+    >>> checked_game("ayoayo", "search")
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotAGameError: search needs a game object as its first argument, got \
+'ayoayo' (a str); load one with games.load_game('ayoayo')
+    """
+    missing = [m for m in GAME_METHODS if not callable(getattr(game, m, None))]
+    if missing:
+        hint = f"games.load_game({game!r})" if isinstance(game, str) else "games.load_game(NAME)"
+        raise NotAGameError(
+            f"{who} needs a game object as its first argument, got {quote(game)} (a "
+            f"{type(game).__name__}); load one with {hint}"
+        )
+
+
+def checked_state(game: Game[S, A], state: object, who: str) -> S:
+    """``state`` (None: the game's initial state) once it is known to be a state of ``game``:
+    hashable, and passing the game's own :meth:`HasStateCheck.check_state`.
+
+    Raises:
+        NotAGameError: ``game`` is not a game.
+        InvalidStateError: ``state`` is not a state of ``game``; the message names it.
+    """
+    checked_game(game, who)
+    if state is None:
+        return game.initial_state()
+    try:
+        hash(state)
+    except TypeError:
+        raise InvalidStateError(
+            f"{who} needs a state of game {game.name!r}, got {quote(state)}, which is not "
+            "hashable; states are immutable (tuples, not lists): use the game's "
+            "parse_state or initial_state"
+        ) from None
+    if isinstance(game, HasStateCheck):
+        game.check_state(state)
+    return cast(S, state)
+
+
 def apply(game: Game[S, A], state: S, action: A) -> S:
     """The checked way to make a move: ``game.result`` after verifying legality.
 
@@ -508,6 +572,7 @@ def apply(game: Game[S, A], state: S, action: A) -> S:
         IllegalActionError: ``action`` is not among ``game.actions(state)``; the message quotes
             the action, the position and the legal actions.
     """
+    state = checked_state(game, state, "apply")
     return game.result(state, apply_check(game, state, action, list(game.actions(state))))
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 import attrs
+
+from solver.errors import InvalidOptionError
 
 __all__ = [
     "LineEnd",
@@ -124,6 +126,20 @@ class SearchResult:
     action_lines: Mapping[Any, MoveLine] = attrs.field(factory=dict)
 
 
+MAX_TABLE_SIZE: Final = 1 << 28
+"""The largest transposition table a search may ask for, in entries (268,435,456: several GB
+in any table; a larger one is refused before anything is allocated)."""
+
+
+def _table_size(instance: Any, attribute: Any, value: Any) -> None:
+    _whole(1, "table size", "a whole number of entries >= 1")(instance, attribute, value)
+    if value > MAX_TABLE_SIZE:
+        raise InvalidOptionError(
+            f"invalid table size {_quote(value)}: use at most {MAX_TABLE_SIZE:,} entries "
+            "(the table is allocated whole; memory, not the search, bounds it)"
+        )
+
+
 def _whole(least: int, what: str, unit: str) -> Callable[[Any, Any, Any], None]:
     """A validator: None or an int >= ``least`` (not a bool)."""
 
@@ -188,7 +204,8 @@ class SearchRequest:
         lines: give every exactly valued root action its line (``action_lines``).
 
     Raises:
-        ValueError: a negative depth, a non-positive limit, a table size < 1.
+        ValueError: a negative depth, a non-positive limit, a table size < 1 or above
+            :data:`MAX_TABLE_SIZE` (an :class:`~solver.errors.InvalidOptionError`).
         TypeError: a time limit that is not a number, a seed that is not an int, an
             ``on_depth`` or ``oracle`` that is not callable.
 
@@ -208,9 +225,7 @@ class SearchRequest:
         default=None, validator=_whole(1, "node limit", "a whole number >= 1, or None")
     )
     seed: int | None = attrs.field(default=None, validator=_seed)
-    table_size: int = attrs.field(
-        default=1 << 20, validator=_whole(1, "table size", "a whole number of entries >= 1")
-    )
+    table_size: int = attrs.field(default=1 << 20, validator=_table_size)
     on_depth: Callable[[SearchResult], None] | None = attrs.field(
         default=None, validator=_callable_or_none("on_depth")
     )

@@ -60,6 +60,7 @@ from solver.errors import (
     CapabilityError,
     CycleError,
     GameError,
+    InvalidOptionError,
     TooManyStatesError,
     UnknownStateError,
 )
@@ -69,10 +70,13 @@ from solver.game import (
     HasKey,
     HasPseudoActions,
     Player,
+    checked_state,
     format_action,
     format_state,
 )
 from solver.output import atomic_path
+from solver.quoting import quote
+from solver.resources import available_memory
 from solver.retrograde import ENDLESS, InconsistentEndlessError, solve_graph
 
 __all__ = [
@@ -354,17 +358,21 @@ def solve(
         CycleError: a state is reachable from itself and the game has no ``endless_value``
             (the message names the state).
         GameError: ``endless_value`` is not constant along a cycle (the message names a state).
-        ValueError: ``max_states`` is not a positive number.
+        InvalidOptionError: ``max_states`` is not a whole number >= 1 (a ValueError).
+        NotAGameError: ``game`` is not a game.
+        InvalidStateError: ``state`` is not a state of ``game``.
 
     >>> from games import load_game
     >>> solution = solve(load_game("textbook", tree=[[[5, 1], 2], [4]]))
     >>> solution.root_value, solution.best_actions(()), solution.plies(())
     (4, (1,), 2)
     """
-    if max_states < 1:
-        raise ValueError(f"invalid max_states {max_states!r}: use a positive number of states")
+    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
+        raise InvalidOptionError(
+            f"invalid max_states {quote(max_states)}: use a whole number of states >= 1"
+        )
+    root = checked_state(game, state, "solve")
     start = time.perf_counter()
-    root = game.initial_state() if state is None else state
 
     def chance(s: Any) -> bool:
         return is_chance(game, s)
@@ -375,7 +383,7 @@ def solve(
             f"solve cannot solve game {game.name!r}: it has chance moves and may cycle "
             "(endless_value); solve takes expectations only over games that cannot cycle"
         )
-    with _collector_paused():  # millions of new objects, none of them garbage yet
+    with _collector_paused(), _memory_named("numbering the states"):
         if isinstance(game, HasEndlessValue):  # it may cycle: enumerate, then solve the graph
             graph = _walk_breadth_first(game, root, key_of, max_states, progress)
         else:  # backward induction as it walks, and a CycleError if it cycles
@@ -388,7 +396,8 @@ def solve(
             values = values.astype(np.float64)
         plies = np.asarray(graph.plies, dtype=np.int64)
     else:
-        values, plies = _solve_graph(game, graph, indptr, targets)
+        with _memory_named(f"solving {len(graph.states):,} states"):
+            values, plies = _solve_graph(game, graph, indptr, targets)
     wins, draws, losses = graph.outcomes
     counts = SolveCounts(
         states=len(graph.states),
@@ -490,6 +499,42 @@ class _Graph:
             self.integral = False
 
 
+MEMORY_RESERVE: Final = 64 << 20
+"""Memory kept free while a walk numbers states, besides what solving them will take."""
+SOLVE_BYTES_PER_STATE: Final = 64
+"""About what solving the numbered graph takes a state (its arrays), kept free for it."""
+
+
+def _check_room(seen: int) -> None:
+    """Stop the walk cleanly, at ``seen`` states, once the memory this process may still use
+    (the machine's, its cgroup's, its address-space limit: :func:`available_memory`) is about
+    to run out, instead of crawling on until an allocation fails somewhere inside.
+
+    Raises:
+        TooManyStatesError: saying so, with the states seen.
+    """
+    room = available_memory()
+    if room is not None and room < MEMORY_RESERVE + SOLVE_BYTES_PER_STATE * seen:
+        raise TooManyStatesError(
+            f"solve stopped after {seen:,} states: it ran out of memory ({room / 1e6:,.0f} MB "
+            "left of what this process may use); give it more memory (ulimit -v, the "
+            "machine's), lower max_states or solve from a later position",
+            seen,
+        )
+
+
+@contextlib.contextmanager
+def _memory_named(step: str) -> Iterator[None]:
+    """A MemoryError in ``step`` becomes a :class:`GameError` saying which step ran out."""
+    try:
+        yield
+    except MemoryError:
+        raise GameError(
+            f"solve ran out of memory while {step}; give it more memory (ulimit -v, the "
+            "machine's), lower max_states or solve from a later position"
+        ) from None
+
+
 def _too_many_states(seen: int, max_states: int) -> TooManyStatesError:
     return TooManyStatesError(
         f"solve saw {seen:,} states, more than max_states={max_states:,}; "
@@ -546,8 +591,10 @@ def _walk_breadth_first(
                 if j >= max_states:
                     raise _too_many_states(j + 1, max_states)
                 add_state(child)
-                if progress is not None and (j + 1) % PROGRESS_EVERY == 0:
-                    progress(j + 1)
+                if (j + 1) % PROGRESS_EVERY == 0:
+                    _check_room(j + 1)
+                    if progress is not None:
+                        progress(j + 1)
             add_target(j)
         add_end(len(targets))
     if progress is not None:
@@ -588,8 +635,10 @@ def _walk_depth_first(
                 raise _too_many_states(i + 1, max_states)
             states.append(fresh)
             fresh_key = None
-            if progress is not None and (i + 1) % PROGRESS_EVERY == 0:
-                progress(i + 1)
+            if (i + 1) % PROGRESS_EVERY == 0:
+                _check_room(i + 1)
+                if progress is not None:
+                    progress(i + 1)
             plies.append(0)
             values.append(None)
             starts.append(0)

@@ -56,8 +56,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, _terminate)
-        from zerosum.cli import main as run
-
+        try:
+            from zerosum.cli import main as run
+        except MemoryError:  # a low ulimit -v: numpy and the rest cannot even be imported
+            sys.stderr.write(
+                "gamesolver: error: out of memory while starting (a limit of this process, "
+                "e.g. ulimit -v, or the machine's); it needs about 200 MB of address space to "
+                "start (more with the compiled kernel): raise the limit\n"
+            )
+            return 1
+        except (ImportError, OSError) as exc:  # a library that cannot be loaded at all
+            text = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+            sys.stderr.write(f"gamesolver: error: cannot start: {text}\n")
+            return 1
         return run(argv)
     except Terminated:
         sys.stderr.write("gamesolver: error: terminated\n")

@@ -204,6 +204,28 @@ def parse_captured(text: str) -> tuple[int, int]:
     return (int(parts[0]), int(parts[1]))
 
 
+def whole_number(text: str, *, signed: bool = False) -> int | None:
+    """``text`` as a whole number of up to 9 ASCII digits (a sign ``+`` allowed; ``-`` too if
+    ``signed``), else None: ``int()`` alone also reads other scripts' digits (``'١٢'`` is 12)
+    and any length."""
+    body = text.strip()
+    if signed and body.startswith("-"):
+        found = whole_number(body[1:])
+        return None if found is None or body[1:2] in ("+", "-") else -found
+    return int(body) if _WHOLE.fullmatch(body) else None
+
+
+def positive_rate(text: str) -> float:
+    """A rate: a finite decimal number above 0, at most 10**12, in ASCII digits."""
+    value = float(text) if _DECIMAL.fullmatch(text.strip()) else math.nan
+    if not 0 < value <= 1e12:
+        raise argparse.ArgumentTypeError(
+            f"invalid rate {quote(text)}: expected a decimal number above 0 and at most 1e12 "
+            "(ASCII digits, e.g. 2.5e6)"
+        )
+    return value
+
+
 def positive_int(text: str) -> int:
     """A whole number from 1 to :data:`MAX_WHOLE`, in ASCII digits."""
     value = int(text) if _WHOLE.fullmatch(text.strip()) else 0

@@ -50,7 +50,7 @@ class CellNumbers:
     def read(self, text: str) -> str:
         """What the player typed, in the notation (text that is not a cell stays as it is)."""
         word = text.strip()
-        if self.first and word.isdigit() and len(word) == 1 and 1 <= int(word) <= 6:
+        if self.first and word in ("1", "2", "3", "4", "5", "6"):  # ASCII digits only
             return str(int(word) - 1)
         if self.first and word == "0":
             return "cell 0"  # not a cell when counting from 1: the game's message says so

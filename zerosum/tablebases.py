@@ -26,9 +26,16 @@ from zerosum.console import UsageError
 __all__ = [
     "SOURCE",
     "TablebasePlayer",
+    "check_directory",
+    "consult_tablebase",
+    "coverage_json",
     "from_tablebase",
+    "not_covered_note",
     "open_tablebase",
     "tablebase_arguments",
+    "tablebase_for",
+    "trouble_json",
+    "unused_files",
     "with_tablebase",
 ]
 
@@ -47,34 +54,136 @@ def tablebase_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--no-tablebase", action="store_true", help="do not use an endgame tablebase")
 
 
+def check_directory(directory: str | os.PathLike[str], option: str, game: Any) -> None:
+    """Refuse a tablebase directory that is missing, not a directory or cannot be listed,
+    naming it and what would be valid (as a missing and a damaged table are told apart).
+
+    Raises:
+        UsageError: naming ``option`` and the directory.
+    """
+    path = Path(directory).expanduser()
+    name = getattr(game, "name", "GAME")
+    valid = (
+        f"give the directory the levels were built in (gamesolver tablebase build {name} "
+        "--dir DIR --seeds N)"
+    )
+    if not path.is_dir():
+        what = "does not exist" if not os.path.lexists(path) else "is not a directory"
+        raise UsageError(f"invalid {option} {quote(str(directory))}: it {what}; {valid}")
+    try:
+        with os.scandir(path) as entries:
+            next(entries, None)
+    except OSError as e:
+        raise UsageError(
+            f"invalid {option} {quote(str(directory))}: it cannot be read ({e.strerror}); "
+            f"{valid}, readable by this user"
+        ) from None
+
+
+def unused_files(tablebase: Any) -> list[dict[str, str]]:
+    """The files present in ``tablebase`` but not used: ``status`` (``"damaged"`` or
+    ``"unreadable"``) and ``reason`` (naming the file), for a tablebase that says them."""
+    refusals = getattr(tablebase, "refusals", None)
+    if not callable(refusals):
+        return []
+    return [{"status": status, "reason": reason} for status, reason in refusals()]
+
+
 def open_tablebase(
     game: Any, args: argparse.Namespace, warn: Callable[[str], None] | None = None
 ) -> EndgameTablebase | None:
     """The game's tablebase when it has one with levels built (and it is not turned off).
 
-    ``warn`` (e.g. the error stream) is told of each file present but not used (damaged, of
-    another level, version or lineage), naming it, so a fall-back to search is never silent.
+    ``warn`` (e.g. the error stream) is told of each file present but not used (damaged or
+    unreadable), naming it and that its positions are searched instead, so a fall-back to
+    search is never silent.
 
     Raises:
-        UsageError: ``--tablebase-dir`` names something that is not a directory.
+        UsageError: ``--tablebase-dir`` names something that is not a readable directory.
+    """
+    found = consult_tablebase(game, args, warn)
+    return None if found is None or not found.levels else found
+
+
+def consult_tablebase(
+    game: Any, args: argparse.Namespace, warn: Callable[[str], None] | None = None
+) -> EndgameTablebase | None:
+    """The game's tablebase as :func:`open_tablebase` finds it, also when no level is usable
+    (to say why a position is not covered); None when turned off, the game has none, or the
+    default directory cannot be read (``warn`` is told).
+
+    Raises:
+        UsageError: ``--tablebase-dir`` names something that is not a readable directory.
     """
     if getattr(args, "no_tablebase", False) or not isinstance(game, HasTablebase):
         return None
     chosen = getattr(args, "tablebase_dir", None)
-    if chosen is not None and not Path(chosen).expanduser().is_dir():
-        what = "does not exist" if not os.path.lexists(chosen) else "is not a directory"
-        raise UsageError(
-            f"invalid --tablebase-dir {quote(chosen)}: it {what}; give the directory the levels "
-            f"were built in (gamesolver tablebase build {getattr(game, 'name', 'GAME')} "
-            "--dir DIR --seeds N), or --no-tablebase"
-        )
+    if chosen is not None:
+        check_directory(chosen, "--tablebase-dir", game)
     tablebase = game.tablebase(chosen)
-    levels = tablebase.levels
-    problems = getattr(tablebase, "problems", None)
-    if warn is not None and callable(problems):
-        for problem in problems():
-            warn(f"warning: tablebase file not used: {problem}")
-    return tablebase if levels else None
+    if chosen is None and os.path.lexists(tablebase.directory):
+        try:
+            check_directory(tablebase.directory, "tablebase directory", game)
+        except UsageError as e:
+            if warn is not None:
+                warn(f"warning: {e}; searching without a tablebase")
+            return None
+    if warn is not None:
+        for unused in unused_files(tablebase):
+            warn(
+                f"warning: tablebase file {unused['status']}, not used: {unused['reason']}; "
+                "the positions it holds are searched instead"
+            )
+    return tablebase
+
+
+def coverage_json(tablebase: Any, state: Any) -> dict[str, Any] | None:
+    """Whether ``tablebase`` answers ``state`` and why not, as JSON-ready data (``status``,
+    ``level``, ``file``, ``reason``, and the ``unused`` files), for a tablebase that says it;
+    None without one."""
+    coverage = getattr(tablebase, "coverage", None)
+    if not callable(coverage):
+        return None
+    found: dict[str, Any] = coverage(state)
+    return found | {"directory": str(tablebase.directory), "unused": unused_files(tablebase)}
+
+
+def trouble_json(tablebase: Any, state: Any) -> dict[str, Any] | None:
+    """:func:`coverage_json` when a damaged or unreadable file is why ``tablebase`` does not
+    answer ``state`` (what ``analyse --json`` and ``best --json`` add as
+    ``tablebase_coverage``); None otherwise, so an answer read or a level simply not built
+    leaves their JSON as it was."""
+    found = coverage_json(tablebase, state)
+    return found if found is not None and found["status"] in ("damaged", "unreadable") else None
+
+
+def not_covered_note(tablebase: Any, state: Any) -> str | None:
+    """A line saying why ``tablebase`` does not answer ``state`` when a file of its is damaged
+    or unreadable (a level simply not built needs no note); None otherwise."""
+    found = trouble_json(tablebase, state)
+    if found is None:
+        return None
+    return f"warning: the tablebase does not answer this position: {found['reason']}"
+
+
+def tablebase_for(
+    game: Any,
+    args: argparse.Namespace,
+    state: Any,
+    warn: Callable[[str], None],
+    *,
+    quiet: bool = False,
+) -> tuple[EndgameTablebase | None, EndgameTablebase | None]:
+    """The tablebase consulted (:func:`consult_tablebase`) and the one to search with (None
+    without usable levels); when a damaged or unreadable file is why ``state`` is not
+    answered, ``warn`` is told so and that it is searched instead (unless ``quiet``: JSON
+    says it in ``tablebase_coverage``)."""
+    consulted = consult_tablebase(game, args, warn)
+    usable = consulted if consulted is not None and consulted.levels else None
+    note = None if from_tablebase(usable, state) else not_covered_note(consulted, state)
+    if note is not None and not quiet:
+        warn(note + "; searching instead")
+    return consulted, usable
 
 
 def from_tablebase(tablebase: EndgameTablebase | None, state: Any) -> bool:

@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import os
+import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -28,27 +29,73 @@ def enabled() -> bool:
     folder for its cache (:mod:`games.ayoayo.jit_cache`)."""
     if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
         return False
+    return _numba_loads() and jit_cache.cache_directory() is not None
+
+
+_said: list[str] = []
+"""Why numba could not be loaded, once said on stderr."""
+
+
+def _numba_loads() -> bool:
+    """Whether numba imports: False quietly when it is not installed; False with one line on
+    stderr (once a process) when it is but cannot be loaded (its LLVM library cannot be mapped
+    under a low ``ulimit -v``, a broken install)."""
     try:
         import numba  # noqa: F401
-    except ImportError:
+    except ModuleNotFoundError:
         return False
-    return jit_cache.cache_directory() is not None
+    except (ImportError, OSError, MemoryError) as e:
+        text = (str(e).strip().splitlines() or [type(e).__name__])[0].split(". ")[0][:160]
+        if _said:
+            return False
+        _said.append(text)
+        sys.stderr.write(
+            f"gamesolver: note: the compiled kernel cannot be loaded (numba: {text}); a memory "
+            "limit such as ulimit -v is the usual cause; using the pure-Python engine (the same "
+            "answers, slower)\n"
+        )
+        return False
+    return True
+
+
+_failed: list[str] = []
+"""Why the kernels failed to load or compile in this process (then not tried again)."""
+
+
+def _load(groups: tuple[str, ...] | None) -> float | None:
+    """Load ``groups`` of kernels (None: every group), compiling what the cache lacks
+    (:func:`games.ayoayo.native_jit.ready`): the seconds spent compiling, or None when the
+    kernels are not to be used, or loading and compiling failed (said in one line: the pure
+    engine answers)."""
+    if not enabled() or _failed:
+        return None
+    try:
+        from games.ayoayo import (  # noqa: F401 (each module registers its group's warm-up)
+            native_jit,
+            native_proof,
+            native_rules,
+            native_search,
+            native_tablebase,
+        )
+
+        return sum(native_jit.ready(group) for group in groups or native_jit.GROUPS)
+    except Exception as e:  # numba or LLVM failed where a damaged cache was healed already
+        text = (str(e).strip().splitlines() or ["no message"])[0][:200]
+        _failed.append(f"{type(e).__name__}: {text}")
+        sys.stderr.write(
+            f"gamesolver: note: the compiled kernel could not be loaded or compiled "
+            f"({_failed[0]}); using the pure-Python engine (the same answers, slower)\n"
+        )
+        return None
 
 
 def _ready(group: str) -> tuple[ModuleType, ModuleType] | None:
     """The compiled search and builder modules, ``group``'s kernels loaded (or every group
-    compiled, in one step: :func:`games.ayoayo.native_jit.ready`); None when not to be used."""
-    if not enabled():
+    compiled, in one step); None when not to be used (see :func:`_load`)."""
+    if _load((group,)) is None:
         return None
-    from games.ayoayo import (  # noqa: F401 (each module registers its group's warm-up)
-        native_jit,
-        native_proof,
-        native_rules,
-        native_search,
-        native_tablebase,
-    )
+    from games.ayoayo import native_search, native_tablebase
 
-    native_jit.ready(group)
     return native_search, native_tablebase
 
 
@@ -80,14 +127,4 @@ def level_kernel() -> LevelKernel | None:
 def compile_kernels() -> float | None:
     """Load every kernel now, compiling what the cache lacks: the seconds spent compiling
     (0.0 when all came from the cache), or None when the kernels are not to be used."""
-    if not enabled():
-        return None
-    from games.ayoayo import (  # noqa: F401 (each module registers its group's warm-up)
-        native_jit,
-        native_proof,
-        native_rules,
-        native_search,
-        native_tablebase,
-    )
-
-    return sum(native_jit.ready(group) for group in native_jit.GROUPS)
+    return _load(None)

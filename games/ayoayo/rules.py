@@ -510,6 +510,27 @@ class AyoayoRules:
             )
         return state
 
+    def check_state(self, state: object) -> None:
+        """Raise :class:`InvalidStateError` unless ``state`` is an Ayòayò position: a tuple of
+        15 non-negative ints (12 pits in sowing order, the captured pair, the player to move, 0
+        or 1) holding 48 seeds (:class:`solver.game.HasStateCheck`; the checked entry points
+        call it once).
+
+        >>> AyoayoRules().check_state((0,) * 9)
+        Traceback (most recent call last):
+        ...
+        solver.errors.InvalidStateError: invalid Ayòayò state (0, 0, 0, 0, 0, 0, 0, 0, 0): \
+it has 9 items, not 15; a state is 12 pits in sowing order, the seeds captured by each \
+player and the player to move (0 or 1): build one with state_from or parse_state
+        """
+        why = _state_problem(state)
+        if why is not None:
+            raise InvalidStateError(
+                f"invalid Ayòayò state {quote(state)}: {why}; a state is 12 pits in sowing "
+                "order, the seeds captured by each player and the player to move (0 or 1): "
+                "build one with state_from or parse_state"
+            )
+
     def format_state(self, state: AyoayoState) -> str:
         """``[[row 0],[row 1]] captured c0,c1 to-move p`` (``parse_state`` reads it back).
 
@@ -649,6 +670,22 @@ _TOKEN_RE: Final = re.compile(
 _CELL_RE: Final = re.compile(r"[0-5]", re.ASCII)
 
 
+def _state_problem(state: object) -> str | None:
+    """What keeps ``state`` from being an Ayòayò position (None: nothing)."""
+    if not isinstance(state, tuple):
+        return f"it is a {type(state).__name__}, not a tuple"
+    if len(state) != 15:
+        return f"it has {len(state)} items, not 15"
+    for i, n in enumerate(state):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            return f"item {i} is {quote(n)}, not a non-negative int"
+    if state[14] not in (0, 1):
+        return f"the player to move (item 14) is {state[14]}, not 0 or 1"
+    if sum(state[:14]) != TOTAL_SEEDS:
+        return f"its pits and captured seeds make {sum(state[:14])}, not {TOTAL_SEEDS}"
+    return None
+
+
 def _check_rows(board: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if isinstance(board, (str, bytes)) or not isinstance(board, Iterable):
         raise InvalidStateError(f"a board is two rows of six ints, got {quote(board)}")
@@ -731,10 +768,13 @@ def _parse_tail(tail: str, text: str) -> tuple[tuple[int, int], int]:
                 "'captured C0,C1 to-move P' (or just 'C0,C1 P')"
             )
         # punctuation (commas, brackets) only separates
-    if numbers:
+    if numbers or (want == "captured" and captured is None):
         raise InvalidStateError(
-            f"captured needs two numbers (player 0's, player 1's) in {quote(text)}, got {numbers}"
+            f"captured needs two numbers (player 0's, player 1's) in {quote(text)}, got "
+            f"{numbers or 'none'}"
         )
+    if want == "to-move" and to_move is None:
+        raise InvalidStateError(f"to-move needs a player, 0 or 1, in {quote(text)}, got none")
     if to_move is not None and to_move not in (0, 1):
         raise InvalidStateError(f"the side to move is 0 or 1, got {to_move} in {quote(text)}")
     caps = (captured[0], captured[1]) if captured is not None else (0, 0)

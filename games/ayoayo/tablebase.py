@@ -59,11 +59,14 @@ from games.ayoayo.tablebase_files import (
     FileKind,
     LevelEntries,
     TablebaseFileError,
+    TablebaseUnreadableError,
     level_path,
     read_build_record,
     read_header,
     read_level,
+    rebuild_hint,
     verified_header,
+    verify_bytes,
 )
 from games.ayoayo.tablebase_index import (
     level_size,
@@ -123,6 +126,7 @@ class Tablebase:
         self._open: dict[int, npt.NDArray[np.int8]] = {}
         self._missing: set[int] = set()
         self._refused: dict[tuple[int, str], str] = {}
+        self._unreadable: set[tuple[int, str]] = set()
         self._distance_tables: dict[int, LevelEntries | None] = {}
 
     def __repr__(self) -> str:
@@ -136,9 +140,10 @@ class Tablebase:
 
     def problems(self) -> list[str]:
         """Why each level file present here is not used (damaged, of another level, version or
-        lineage), one message a file naming it; empty if every file present is good."""
+        lineage), one message a file naming it; empty if every file present is good. Every
+        level's values are read (and checked) to say it, as a compiled search reads them all."""
         for n in range(0, TOTAL_SEEDS + 1, 4):
-            if self._usable(n):
+            if self._usable(n) and self._level(n) is not None:  # its values read and checked
                 self._distances(n)
         return [self._refused[k] for k in sorted(self._refused)]
 
@@ -173,22 +178,72 @@ class Tablebase:
                 )
         return problems
 
+    def refusals(self) -> list[tuple[str, str]]:
+        """:meth:`problems` with each file's status: ``("damaged", why)`` or
+        ``("unreadable", why)``."""
+        self.problems()
+        return [
+            ("unreadable" if key in self._unreadable else "damaged", self._refused[key])
+            for key in sorted(self._refused)
+        ]
+
     def covered(self, seeds: int) -> str:
-        """``"ok"``, ``"not built"`` (no file) or ``"damaged"`` (a file refused: see
-        :meth:`problems`) for the level of ``seeds`` on the board."""
+        """``"ok"``, ``"not built"`` (no file), ``"damaged"`` (a file refused: see
+        :meth:`problems`) or ``"unreadable"`` (a file there that cannot be read: permissions,
+        an I/O error) for the level of ``seeds`` on the board."""
         if self._usable(seeds):
             return "ok"
+        if (seeds, VALUES.suffix) in self._unreadable:
+            return "unreadable"
         return "damaged" if (seeds, VALUES.suffix) in self._refused else "not built"
+
+    def coverage(self, state: AyoayoState) -> dict[str, Any]:
+        """Whether :meth:`probe` answers for ``state`` and, if not, why, for a front end to
+        say: ``status`` (as :meth:`covered`, or ``"not a level"`` for captured counts that are
+        not multiples of 4, which no level holds), ``level``, ``file`` (the values file) and
+        ``reason`` (a sentence naming the file and what would repair it; None when covered).
+        """
+        c0, c1 = state[12], state[13]
+        seeds = TOTAL_SEEDS - c0 - c1
+        path = str(level_path(self.directory, seeds)) if 0 <= seeds <= TOTAL_SEEDS else None
+        found: dict[str, Any] = {"status": "ok", "level": seeds, "file": path, "reason": None}
+        if self.probe(state) is not None:
+            return found
+        if c0 % 4 or c1 % 4:
+            return found | {
+                "status": "not a level",
+                "file": None,
+                "reason": f"captured counts {c0} and {c1} are not multiples of 4, which every "
+                "level holds (captures take 4 seeds)",
+            }
+        status = self.covered(seeds)
+        if status == "ok":  # the level is there but a child of the position is not
+            status = "not built"
+        if status == "not built":
+            built = ", ".join(map(str, self.levels)) or "none"
+            reason = (
+                f"level {seeds} is not built in {str(self.directory)!r} (levels built: "
+                f"{built}): {rebuild_hint(seeds)}"
+            )
+        else:
+            reason = f"level {seeds} is {status}: {self._refused[seeds, VALUES.suffix]}"
+        return found | {"status": status, "reason": reason}
 
     def _check(self, seeds: int, kind: FileKind) -> bool:
         """Whether level ``seeds`` of ``kind`` is usable; a refusal of a file present is kept."""
         try:
             verified_header(self.directory, seeds, kind)
         except TablebaseFileError as e:
-            if os.path.lexists(level_path(self.directory, seeds, kind)):
-                self._refused[seeds, kind.suffix] = str(e)
+            self._refuse(seeds, kind, e)
             return False
         return True
+
+    def _refuse(self, seeds: int, kind: FileKind, error: TablebaseFileError) -> None:
+        """Keep why a file present is not used (a file not there is simply not built)."""
+        if os.path.lexists(level_path(self.directory, seeds, kind)):
+            self._refused[seeds, kind.suffix] = str(error)
+            if isinstance(error, TablebaseUnreadableError):
+                self._unreadable.add((seeds, kind.suffix))
 
     def _usable(self, seeds: int) -> bool:
         if seeds in self._open:
@@ -211,6 +266,7 @@ class Tablebase:
         self._open.clear()
         self._missing.clear()
         self._refused.clear()
+        self._unreadable.clear()
         for table in self._distance_tables.values():
             if table is not None:
                 table.close()
@@ -223,8 +279,8 @@ class Tablebase:
                 return None
             try:
                 values = read_level(level_path(self.directory, seeds), seeds=seeds).values
-            except TablebaseFileError as e:  # changed since its header was checked
-                self._refused[seeds, VALUES.suffix] = str(e)
+            except TablebaseFileError as e:  # damaged or changed since its header was checked
+                self._refuse(seeds, VALUES, e)
                 self._missing.add(seeds)
                 return None
             self._open[seeds] = values
@@ -254,7 +310,10 @@ class Tablebase:
 
     def info(self) -> list[dict[str, Any]]:
         """One row per level file present: seeds, positions, bytes, the status of its
-        distances file, build seconds, status (``"ok"`` or why the file is refused)."""
+        distances file, build seconds, status (``"ok"`` or why the file is refused), and each
+        file's status in a word (``values_state``, ``distances_state``: ``ok``, ``missing``,
+        ``damaged`` or ``unreadable``). Every byte
+        of every file is checked against its checksum (whatever was remembered)."""
         self.refresh()
         rows: list[dict[str, Any]] = []
         for n in range(0, TOTAL_SEEDS + 1, 4):
@@ -267,22 +326,41 @@ class Tablebase:
             except OSError:
                 size = None
             seconds = read_build_record(self.directory, n).get("seconds")
+            values = self._file_status(n, VALUES, every_byte=True)
+            dists = self._file_status(n, DISTANCES, every_byte=True)
             rows.append(
                 {
                     "seeds": n,
                     "positions": level_size(n),
                     "bytes": size,
-                    "distances": self._file_status(n, DISTANCES),
+                    "distances": dists,
                     "seconds": tablebase_build.recorded_seconds(seconds),
                     "path": str(path),
-                    "status": self._file_status(n, VALUES),
+                    "status": values,
+                    "values_state": self._state(n, VALUES, values),
+                    "distances_state": self._state(n, DISTANCES, dists),
                 }
             )
         return rows
 
-    def _file_status(self, seeds: int, kind: FileKind) -> str:
-        if not os.path.lexists(level_path(self.directory, seeds, kind)):
+    def _state(self, seeds: int, kind: FileKind, status: str) -> str:
+        """A file's status in a word: ``ok``, ``missing``, ``unreadable`` or ``damaged``."""
+        if status in ("ok", "missing"):
+            return status
+        return "unreadable" if (seeds, kind.suffix) in self._unreadable else "damaged"
+
+    def _file_status(self, seeds: int, kind: FileKind, *, every_byte: bool = False) -> str:
+        """``"missing"``, ``"ok"`` or why the file is refused; ``every_byte``: its bytes are
+        checked against its checksum now, whatever was remembered of it."""
+        path = level_path(self.directory, seeds, kind)
+        if not os.path.lexists(path):
             return "missing"
+        if every_byte:
+            try:
+                verify_bytes(path, kind=kind, seeds=seeds)
+            except TablebaseFileError as e:
+                self._refuse(seeds, kind, e)
+                return str(e)
         if self._check(seeds, kind):
             return "ok"
         return self._refused[seeds, kind.suffix]
@@ -359,8 +437,8 @@ class Tablebase:
         row = (state[12 + p] - splits(seeds)[0]) >> 2
         try:
             found = table[row, rank(view_of(state, p))]
-        except TablebaseFileError as e:  # cut short since it was opened
-            self._refused[seeds, DISTANCES.suffix] = str(e)
+        except TablebaseFileError as e:  # cut short or damaged since it was opened
+            self._refuse(seeds, DISTANCES, e)
             self._distance_tables[seeds] = None
             table.close()
             return None
@@ -376,7 +454,7 @@ class Tablebase:
                     path = level_path(self.directory, seeds, DISTANCES)
                     found = LevelEntries(path, kind=DISTANCES, seeds=seeds)
                 except TablebaseFileError as e:  # changed since its header was checked
-                    self._refused[seeds, DISTANCES.suffix] = str(e)
+                    self._refuse(seeds, DISTANCES, e)
             self._distance_tables[seeds] = found
         return self._distance_tables[seeds]
 

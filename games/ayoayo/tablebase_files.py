@@ -45,9 +45,18 @@ file, so a level whose values file is present has both.
 **Safety.** A file is written to a temporary name in the same directory, flushed to disk, then
 renamed, so a reader sees a whole level or none. A file is read into memory (never mapped: a
 file truncated in place under a running process cannot crash it), only if it is a regular
-file (a FIFO is refused, not waited on). Checksums are verified once per file and remembered
-in ``ayoayo-checksums.json`` beside the levels, keyed by the file's size, modification time
-and inode, so later commands do not read every level again.
+file (a FIFO is refused, not waited on).
+
+**Checksums.** Every byte a probe trusts is checked in the process that uses it: a values file
+is read whole into memory and its CRC-32 computed from those bytes as they are read in, every
+time (a level 16 costs about 0.15 s of a command's time on the 2-core machine); a distances
+file, of which a command reads a few entries, is checked a block at a time, each 64 KiB block
+the first time an entry of it is read, against the block checksums in ``ayoayo-NN.dist.blocks``
+(:class:`BlockChecksums`: a chain of CRC-32s whose last is the header's, made by one pass over
+the whole file and guarded by a CRC-32 of its own). Which files were verified is remembered in
+``ayoayo-checksums.json`` beside the levels, keyed by size, modification time and inode, only
+to list the levels without reading them (:func:`verified_header`); bytes changed with their
+time kept (bit rot, a restore, a copy that keeps times) can fool that list, never a probe.
 
 >>> import tempfile, numpy as np
 >>> with tempfile.TemporaryDirectory() as d:
@@ -77,6 +86,7 @@ from solver.game import GameError
 from solver.output import atomic_path
 
 __all__ = [
+    "BLOCK",
     "CHECKSUMS",
     "DISTANCES",
     "FORMAT_VERSION",
@@ -85,12 +95,14 @@ __all__ = [
     "NO_DISTANCE",
     "RULES_VERSION",
     "VALUES",
+    "BlockChecksums",
     "FileKind",
     "Header",
     "LevelEntries",
     "LevelFile",
     "Lineage",
     "TablebaseFileError",
+    "TablebaseUnreadableError",
     "build_record_path",
     "level_path",
     "lower_lineage",
@@ -99,6 +111,7 @@ __all__ = [
     "read_level",
     "rebuild_hint",
     "verified_header",
+    "verify_bytes",
     "write_atomically",
     "write_build_record",
     "write_level",
@@ -139,6 +152,11 @@ DISTANCES: Final = FileKind(b"AYOAYODS", "dist", "<u2", "distances")
 class TablebaseFileError(GameError, ValueError):
     """A level file that is missing, truncated, corrupt, of another version, level or
     lineage."""
+
+
+class TablebaseUnreadableError(TablebaseFileError):
+    """A level file that is there but cannot be read (permissions, an I/O error): not
+    damaged, and not absent either."""
 
 
 def rebuild_hint(seeds: int) -> str:
@@ -336,7 +354,7 @@ def _open_regular(path: Path, kind: FileKind) -> int:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
-        raise TablebaseFileError(
+        raise TablebaseUnreadableError(
             f"cannot read tablebase {kind.name} file {str(path)!r}: {e.strerror}"
         ) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -404,7 +422,7 @@ def read_header(
         raw = os.pread(fd, HEADER_SIZE, 0)
         size = os.fstat(fd).st_size
     except OSError as e:
-        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+        raise TablebaseUnreadableError(f"cannot read {str(path)!r}: {e.strerror}") from None
     finally:
         os.close(fd)
     return _parse(path, raw, size, kind, seeds)
@@ -444,14 +462,15 @@ def read_level(
                 got += n
             after = os.fstat(f.fileno())
     except OSError as e:
-        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+        raise TablebaseUnreadableError(f"cannot read {str(path)!r}: {e.strerror}") from None
     if got < len(view) or _key(after) != _key(before):
         raise TablebaseFileError(
             f"{str(path)!r} changed while it was read (truncated or rewritten in place): "
             f"{rebuild_hint(header.seeds)}"
         )
-    if verify and not _known_good(path, after, header.checksum):
+    if verify:  # these bytes, whatever the remembered checksums say (see the module notes)
         if _crc(values) != header.checksum:
+            _forget(path)
             raise TablebaseFileError(
                 f"{str(path)!r} fails its checksum (damaged): {rebuild_hint(header.seeds)}"
             )
@@ -467,8 +486,10 @@ class LevelEntries:
     short under a running reader is a short read, refused as a truncated file, never a crash;
     a rebuild (written to another name and renamed) leaves the file opened here as it was.
 
-    The file is checked as :func:`read_level` checks it: header, size, and its checksum
-    (streamed, once per file, remembered).
+    The file is checked as :func:`read_level` checks it (header, size), and every entry read
+    is checked: the first read in a block verifies the whole block against the file's
+    :class:`BlockChecksums`, so bytes damaged since any earlier check are refused, naming the
+    file (:class:`TablebaseFileError`), never returned.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, kind: FileKind, seeds: int) -> None:
@@ -478,23 +499,17 @@ class LevelEntries:
         try:
             info = os.fstat(fd)
             self.header = _parse(self.path, os.pread(fd, HEADER_SIZE, 0), info.st_size, kind, seeds)
-            if not _known_good(self.path, info, self.header.checksum):
-                crc = 0
-                for at in range(HEADER_SIZE, info.st_size, _CHUNK):
-                    crc = zlib.crc32(os.pread(fd, _CHUNK, at), crc)
-                if crc != self.header.checksum or _key(os.fstat(fd)) != _key(info):
-                    raise TablebaseFileError(
-                        f"{str(self.path)!r} fails its checksum (damaged): "
-                        f"{rebuild_hint(self.header.seeds)}"
-                    )
-                _remember(self.path, self.header.checksum, info)
+            self._blocks = BlockChecksums.for_file(self.path, fd, self.header, info)
         except OSError as e:
             os.close(fd)
-            raise TablebaseFileError(f"cannot read {str(self.path)!r}: {e.strerror}") from None
+            raise TablebaseUnreadableError(
+                f"cannot read {str(self.path)!r}: {e.strerror}"
+            ) from None
         except BaseException:
             os.close(fd)
             raise
         self._fd = fd
+        self._checked: set[int] = set()
         self._dtype = np.dtype(kind.dtype)
         self.shape = self.header.shape
 
@@ -506,10 +521,17 @@ class LevelEntries:
         if self._fd is None:
             raise ValueError(f"{str(self.path)!r} is closed")
         size = self._dtype.itemsize
+        at = HEADER_SIZE + (row * boards + column) * size
         try:
-            raw = os.pread(self._fd, size, HEADER_SIZE + (row * boards + column) * size)
+            block = (at - HEADER_SIZE) // BLOCK
+            if block not in self._checked:
+                self._blocks.verify(self._fd, block)
+                self._checked.add(block)
+            raw = os.pread(self._fd, size, at)
         except OSError as e:
-            raise TablebaseFileError(f"cannot read {str(self.path)!r}: {e.strerror}") from None
+            raise TablebaseUnreadableError(
+                f"cannot read {str(self.path)!r}: {e.strerror}"
+            ) from None
         if len(raw) < size:
             raise TablebaseFileError(
                 f"{str(self.path)!r} changed while it was read (truncated in place): "
@@ -527,6 +549,163 @@ class LevelEntries:
         self.close()
 
 
+BLOCK: Final = 1 << 16
+"""The bytes of a level file checked at once when :class:`LevelEntries` reads an entry."""
+_BLOCKS_MAGIC: Final = b"AYOAYOBK"
+_BLOCKS_HEAD: Final = struct.Struct("<8sIIIQI")
+
+
+@attrs.frozen(eq=False)
+class BlockChecksums:
+    """The checksums of a level file's entry bytes a :data:`BLOCK` at a time, chained: entry
+    ``i`` is the CRC-32 of blocks ``0..i`` (``zlib.crc32(block_i, chain[i - 1])``), so the
+    last is the header's checksum and one pass over the file makes and checks them all; a block
+    is then verified alone from its neighbour's entry.
+
+    Kept beside the file in ``NAME.blocks`` (magic, version, block size, the file's checksum,
+    its size, the count, the chain, then a CRC-32 of all that), written atomically when first
+    made; a copy that is missing, damaged or of another file is made again from the file (one
+    pass, verifying the file's checksum), in memory only where the directory cannot be written.
+    """
+
+    path: Path
+    checksum: int
+    size: int
+    chain: npt.NDArray[np.uint32]
+
+    @classmethod
+    def for_file(cls, path: Path, fd: int, header: Header, info: os.stat_result) -> BlockChecksums:
+        """The block checksums of the open level file ``fd`` (``path``, its ``header``), read
+        from beside it or made by one pass (:meth:`made`).
+
+        Raises:
+            TablebaseFileError: the file fails its checksum, or changed while it was read.
+            OSError: the file could not be read.
+        """
+        found = cls._load(path, header.checksum, info.st_size)
+        return found if found is not None else cls.made(path, fd, header, info)
+
+    @classmethod
+    def made(
+        cls, path: Path, fd: int, header: Header, info: os.stat_result, *, keep: bool = True
+    ) -> BlockChecksums:
+        """The block checksums of the open level file ``fd`` made by one pass over its bytes,
+        which verifies its checksum (remembered as verified); ``keep``: also written beside
+        it (best effort).
+
+        Raises:
+            TablebaseFileError: the file fails its checksum, or changed while it was read.
+            OSError: the file could not be read.
+        """
+        chain = np.empty(-(-(info.st_size - HEADER_SIZE) // BLOCK), dtype=np.uint32)
+        crc = 0
+        step = _CHUNK // BLOCK
+        for first in range(0, chain.size, step):  # a chunk read at once, its blocks chained
+            chunk = os.pread(fd, _CHUNK, HEADER_SIZE + first * BLOCK)
+            for i in range(first, min(first + step, chain.size)):
+                at = (i - first) * BLOCK
+                crc = zlib.crc32(chunk[at : at + BLOCK], crc)
+                chain[i] = crc
+        if crc != header.checksum or _key(os.fstat(fd)) != _key(info):
+            _forget(path)
+            raise TablebaseFileError(
+                f"{str(path)!r} fails its checksum (damaged): {rebuild_hint(header.seeds)}"
+            )
+        made = cls(path, header.checksum, info.st_size, chain)
+        if keep:
+            with contextlib.suppress(OSError):
+                head = _BLOCKS_HEAD.pack(
+                    _BLOCKS_MAGIC, 1, BLOCK, header.checksum, info.st_size, chain.size
+                )
+                body = head + chain.astype("<u4").tobytes()
+                write_atomically(cls.where(path), [body, struct.pack("<I", zlib.crc32(body))])
+        _remember(path, header.checksum, info)
+        return made
+
+    @staticmethod
+    def where(path: Path) -> Path:
+        """The file that keeps the block checksums of level file ``path``."""
+        return path.with_name(path.name + ".blocks")
+
+    @classmethod
+    def _load(cls, path: Path, checksum: int, size: int) -> BlockChecksums | None:
+        try:
+            raw = cls.where(path).read_bytes()
+        except OSError:
+            return None
+        if len(raw) < _BLOCKS_HEAD.size + 4:
+            return None
+        body, (own,) = raw[:-4], struct.unpack("<I", raw[-4:])
+        if zlib.crc32(body) != own:
+            return None
+        magic, version, block, for_checksum, for_size, count = _BLOCKS_HEAD.unpack_from(body)
+        if (magic, version, block, for_checksum, for_size) != (
+            _BLOCKS_MAGIC,
+            1,
+            BLOCK,
+            checksum,
+            size,
+        ) or len(body) != _BLOCKS_HEAD.size + 4 * count:
+            return None
+        if count != -(-(size - HEADER_SIZE) // BLOCK):
+            return None
+        chain = np.frombuffer(body, dtype="<u4", offset=_BLOCKS_HEAD.size).astype(np.uint32)
+        if count and int(chain[-1]) != checksum:
+            return None
+        return cls(path, checksum, size, chain)
+
+    def verify(self, fd: int, block: int) -> None:
+        """Check block ``block`` of the open file ``fd`` against its checksum.
+
+        Raises:
+            TablebaseFileError: the block's bytes are not those the file was verified with.
+            OSError: the file could not be read.
+        """
+        before = 0 if block == 0 else int(self.chain[block - 1])
+        raw = os.pread(fd, BLOCK, HEADER_SIZE + block * BLOCK)
+        if len(raw) < min(BLOCK, self.size - HEADER_SIZE - block * BLOCK):
+            raise TablebaseFileError(
+                f"{str(self.path)!r} changed while it was read (truncated in place): "
+                f"{rebuild_hint(_seeds_of(self.path))}"
+            )
+        if zlib.crc32(raw, before) != int(self.chain[block]):
+            _forget(self.path)
+            raise TablebaseFileError(
+                f"{str(self.path)!r} fails its checksum in block {block} (damaged since it was "
+                f"verified): {rebuild_hint(_seeds_of(self.path))}"
+            )
+
+
+def _seeds_of(path: Path) -> int:
+    """The level of a file named ``ayoayo-NN.*`` (0 if the name says none)."""
+    digits = path.name[7:9]
+    return int(digits) if digits.isascii() and digits.isdigit() else 0
+
+
+def verify_bytes(
+    path: str | os.PathLike[str], *, kind: FileKind = VALUES, seeds: int | None = None
+) -> Header:
+    """Check every byte of a level file against its checksum, reading it a chunk at a time
+    (never whole); remembered as verified, and a distances file's block checksums kept beside
+    it (:class:`BlockChecksums`).
+
+    Raises:
+        TablebaseFileError: the file is missing, not a regular file, of another kind, format,
+            rules version or level, of the wrong size, or fails its checksum.
+    """
+    path = Path(path)
+    fd = _open_regular(path, kind)
+    try:
+        info = os.fstat(fd)
+        header = _parse(path, os.pread(fd, HEADER_SIZE, 0), info.st_size, kind, seeds)
+        BlockChecksums.made(path, fd, header, info, keep=kind == DISTANCES)
+    except OSError as e:
+        raise TablebaseUnreadableError(f"cannot read {str(path)!r}: {e.strerror}") from None
+    finally:
+        os.close(fd)
+    return header
+
+
 def verified_header(
     directory: str | os.PathLike[str], seeds: int, kind: FileKind = VALUES
 ) -> Header:
@@ -542,9 +721,9 @@ def verified_header(
     try:
         now = os.stat(path)
     except OSError as e:
-        raise TablebaseFileError(f"cannot read {str(path)!r}: {e.strerror}") from None
+        raise TablebaseUnreadableError(f"cannot read {str(path)!r}: {e.strerror}") from None
     if not _known_good(path, now, header.checksum):
-        read_level(path, kind=kind, seeds=seeds)  # verifies and remembers the checksum
+        verify_bytes(path, kind=kind, seeds=seeds)  # and remembers it
     if kind != VALUES:
         own = verified_header(directory, seeds, VALUES)
         if own.chain != header.chain:
@@ -569,7 +748,8 @@ def verified_header(
         lower = verified_header(directory, seeds - 4)
     except TablebaseFileError as e:
         missing = not os.path.lexists(below)
-        raise TablebaseFileError(
+        unreadable = isinstance(e, TablebaseUnreadableError)
+        raise (TablebaseUnreadableError if unreadable else TablebaseFileError)(
             f"{str(path)!r} was built on level {seeds - 4}, which is "
             + ("missing" if missing else f"refused ({e})")
             + f": {rebuild_hint(seeds)} (levels that come out the same are kept)"
@@ -615,6 +795,15 @@ def _known(directory: Path) -> dict[str, list[int]]:
 
 def _known_good(path: Path, info: os.stat_result, checksum: int) -> bool:
     return _known(path.parent).get(path.name) == [*_key(info), checksum]
+
+
+def _forget(path: Path) -> None:
+    """Forget that ``path`` was verified (it failed a check since); best effort on disk."""
+    with contextlib.suppress(OSError):
+        known = _known(path.parent)
+        if known.pop(path.name, None) is not None:
+            text = json.dumps(known, sort_keys=True)
+            write_atomically(_cache_file(path.parent), [text.encode()])
 
 
 def _remember(path: Path, checksum: int, info: os.stat_result | None = None) -> None:

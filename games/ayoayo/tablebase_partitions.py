@@ -47,6 +47,7 @@ import numpy.typing as npt
 from games.ayoayo.tablebase_files import write_atomically
 from games.ayoayo.tablebase_index import board_count, splits
 from solver.errors import GameError
+from solver.quoting import quote
 
 __all__ = [
     "FRONTIER_BYTES_PER_BOARD",
@@ -214,7 +215,9 @@ def free_disk(path: Path) -> int:
     return shutil.disk_usage(path).free
 
 
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE)
+_SIZE = re.compile(r"([0-9]{1,15}(?:\.[0-9]{1,9})?)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE | re.ASCII)
+_LARGEST: Final = 1 << 50
+"""The largest size read (1024T): far past any machine, and within a float's exact range."""
 _UNITS: Final = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
@@ -229,11 +232,16 @@ def parse_size(text: str) -> int:
     """
     match = _SIZE.fullmatch(text.strip())
     if match is None:
-        raise ValueError(f"{text!r} is not a size; expected e.g. 12G, 512M or 4096 (bytes)")
-    size = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+        raise ValueError(
+            f"{quote(text)} is not a size; expected e.g. 12G, 512M or 4096 (bytes, ASCII "
+            "digits, at most 15 of them)"
+        )
+    size = float(match.group(1)) * _UNITS[match.group(2).lower()]
     if size < 1 << 26:
-        raise ValueError(f"{text!r} is too small; give at least 64M")
-    return size
+        raise ValueError(f"{quote(text)} is too small; give at least 64M")
+    if size > _LARGEST:
+        raise ValueError(f"{quote(text)} is too large; give at most 1024T")
+    return int(size)
 
 
 class Scratch:

@@ -10,6 +10,10 @@ line. The games and limits are kept small so every run is quick.
 from __future__ import annotations
 
 import io
+import json
+import os
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +25,8 @@ from hypothesis import strategies as st
 
 import zerosum.cli as cli
 from zerosum.console import Io
+
+ROOT = Path(__file__).resolve().parents[2]
 
 ODD = [
     "²",
@@ -286,3 +292,79 @@ def test_running_out_of_memory_is_an_error_not_a_traceback() -> None:
     )
     assert done.returncode == 1, done.stderr
     assert "ran out of memory" in done.stderr and "Traceback" not in done.stderr
+
+
+BIG = "9" * 400
+
+
+class TestNumbersAreAscii:
+    """Every number an option takes is read in ASCII digits within a stated range: a unicode
+    digit, a 400-digit size or an infinite rate is a one-line error naming it."""
+
+    @pytest.mark.parametrize(
+        ("argv", "says"),
+        [
+            (["tablebase", "plan", "ayoayo", "--seeds", "52"], "invalid --seeds '52'"),
+            (["tablebase", "build", "ayoayo", "--seeds", "52"], "invalid --seeds '52'"),
+            (["tablebase", "plan", "ayoayo", "--seeds", "١٦"], "invalid --seeds '١٦'"),
+            (["tablebase", "plan", "ayoayo", "--seeds", "16", "--memory", BIG], "not a size"),
+            (["tablebase", "build", "ayoayo", "--seeds", "8", "--memory", BIG], "not a size"),
+            (["tablebase", "plan", "ayoayo", "--seeds", "16", "--memory", "١٢G"], "'١٢G'"),
+            (["tablebase", "plan", "ayoayo", "--seeds", "16", "--memory", "2000000T"], "large"),
+            (["tablebase", "plan", "ayoayo", "--seeds", "16", "--rate", "inf"], "rate 'inf'"),
+            (["tablebase", "plan", "ayoayo", "--seeds", "16", "--rate", "nan"], "rate 'nan'"),
+            (["tablebase", "plan", "ayoayo", "--seeds", "16", "--rate", "١٠"], "rate '١٠'"),
+            (["tablebase", "plan", "ayoayo", "--seeds", "16", "--rate", "1e400"], "'1e400'"),
+            (["board", "--port", "١"], "invalid port '١'"),
+            (["tree", "textbook", "--random-exercises", "1", "--branching", "١,٢"], "'١,٢'"),
+            (["tree", "textbook", "--random-exercises", "1", "--seed", "٣"], "seed '٣'"),
+        ],
+    )
+    def test_a_bad_number_is_a_one_line_error(
+        self, argv: list[str], says: str, run: Callable[..., Any], tmp_path: Path
+    ) -> None:
+        if argv[0] == "tablebase":
+            argv = [*argv, "--dir", str(tmp_path)]
+        result = run(*argv)
+        line = result.err.splitlines()[0]
+        assert result.code == 2 and line.startswith("gamesolver: error:") and says in line, line
+
+    def test_a_cell_typed_in_another_scripts_digits_is_not_a_cell(self) -> None:
+        from zerosum.seating import CellNumbers
+
+        cells = CellNumbers(first=1)
+        assert cells.read("3") == "2" and cells.read("٣") == "٣"
+
+
+def _run_limited(limit_mb: int, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``gamesolver ARGV`` with at most ``limit_mb`` MB of address space (``ulimit -v``)."""
+    code = (
+        "import resource, sys\n"
+        f"resource.setrlimit(resource.RLIMIT_AS, ({limit_mb} << 20,) * 2)\n"
+        "from zerosum import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "GAMESOLVER_NATIVE": "1"},
+    )
+
+
+class TestSmallAddressSpace:
+    """Under ``ulimit -v``: one line, never a MemoryError traceback."""
+
+    def test_too_small_to_start_is_one_line(self) -> None:
+        done = _run_limited(150, "analyse", "ayoayo", "--depth", "2")
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert done.stderr.strip().endswith("raise the limit")
+        assert "out of memory while starting" in done.stderr
+
+    def test_too_small_for_the_kernel_falls_back_to_python_in_one_line(self) -> None:
+        done = _run_limited(250, "analyse", "ayoayo", "--depth", "2", "--json")
+        assert done.returncode == 0 and "Traceback" not in done.stderr
+        (note,) = done.stderr.strip().splitlines()
+        assert "compiled kernel cannot be loaded" in note and "pure-Python engine" in note
+        assert json.loads(done.stdout)["depth"] == 2

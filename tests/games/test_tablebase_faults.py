@@ -22,7 +22,7 @@ import attrs
 import numpy as np
 import pytest
 
-from games.ayoayo import Ayoayo, tablebase_build
+from games.ayoayo import Ayoayo, tablebase_build, tablebase_index
 from games.ayoayo import tablebase_files as files
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_build import PURE, build, recorded_seconds
@@ -218,10 +218,29 @@ class TestDamagedIsNotUncovered:
         ]
 
 
-class TestChecksumsOncePerFile:
-    """Checksums are verified once per file (size, time, inode), then remembered."""
+def _damage_keeping_time(path: Path, at: int) -> None:
+    """Flip the byte at ``at`` in place, then put back the file's modification time: what bit
+    rot, a restore or a copy tool that keeps times leaves (same size, time and inode)."""
+    before = os.stat(path)
+    with path.open("r+b") as f:
+        f.seek(at)
+        byte = f.read(1)
+        f.seek(at)
+        f.write(bytes([byte[0] ^ 0x5A]))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (
+        before.st_ino,
+        before.st_size,
+        before.st_mtime_ns,
+    )
 
-    def test_a_second_opening_reads_no_checksum(
+
+class TestChecksumsOncePerFile:
+    """Which files were verified is remembered (size, time, inode) to list the levels without
+    reading them; the bytes a probe uses are checked in the process that uses them."""
+
+    def test_listing_reads_no_checksum_and_a_probe_checks_only_its_level(
         self, copy: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         calls: list[int] = []
@@ -231,14 +250,66 @@ class TestChecksumsOncePerFile:
             calls.append(values.size)
             return real(values)
 
-        monkeypatch.setattr(files, "_crc", counting)
         assert Tablebase(copy).levels == (0, 4, 8)
-        assert len(calls) == 3 and (copy / CHECKSUMS).exists()
+        assert (copy / CHECKSUMS).exists()
         files._verified.clear()  # a new process: the checksums come from the file
-        calls.clear()
+        monkeypatch.setattr(files, "_crc", counting)
         table = Tablebase(copy)
-        assert table.levels == (0, 4, 8) and table.probe(STATE_8) is not None
-        assert calls == []
+        assert table.levels == (0, 4, 8) and calls == []
+        assert table.probe(STATE_8) is not None
+        assert calls == [read_level(level_path(copy, 8), verify=False).values.size]
+
+    def test_values_damaged_with_their_time_kept_are_never_exact(self, copy: Path) -> None:
+        """Level 8's values damaged after they were verified, size, time and inode kept: the
+        probe refuses the level naming it, and a fresh listing no longer trusts it."""
+        table = Tablebase(copy)
+        assert table.levels == (0, 4, 8)  # verified and remembered
+        files._verified.clear()
+        path = level_path(copy, 8)
+        values = read_level(path).values
+        row, column = 0, 0
+        index = row * values.shape[1] + column
+        _damage_keeping_time(path, HEADER_SIZE + index)
+        files._verified.clear()  # a later process
+        table = Tablebase(copy)
+        assert table.probe(STATE_8) is None
+        assert table.covered(8) == "damaged"
+        (problem,) = table.problems()
+        assert str(path) in problem and "fails its checksum" in problem
+        files._verified.clear()
+        assert Tablebase(copy).levels == (0, 4)  # forgotten as verified
+        rows = {row["seeds"]: row for row in Tablebase(copy).info()}
+        assert "fails its checksum" in rows[8]["status"]
+
+    def test_distances_damaged_with_their_time_kept_are_refused_when_read(self, copy: Path) -> None:
+        table = Tablebase(copy)
+        assert table.distance(STATE_8) is not None  # verified; block checksums kept
+        assert files.BlockChecksums.where(level_path(copy, 8, DISTANCES)).exists()
+        seeds = 8
+        row = (STATE_8[12] - tablebase_index.splits(seeds)[0]) >> 2
+        column = tablebase_index.rank(tablebase_index.view_of(STATE_8, 0))
+        entries = read_level(level_path(copy, 8, DISTANCES), kind=DISTANCES, verify=False)
+        at = HEADER_SIZE + 2 * (row * entries.values.shape[1] + column)
+        path = level_path(copy, 8, DISTANCES)
+        _damage_keeping_time(path, at)
+        files._verified.clear()
+        table = Tablebase(copy)
+        assert table.probe(STATE_8) is not None  # the values are intact
+        assert table.distance(STATE_8) is None
+        assert any(str(path) in p and "checksum" in p for p in table.problems())
+        rows = {row["seeds"]: row for row in Tablebase(copy).info()}
+        assert "fails its checksum" in rows[8]["distances"] and rows[8]["status"] == "ok"
+
+    def test_damaged_block_checksums_are_made_again(self, copy: Path) -> None:
+        table = Tablebase(copy)
+        expected = table.distance(STATE_8)
+        kept = files.BlockChecksums.where(level_path(copy, 8, DISTANCES))
+        raw = bytearray(kept.read_bytes())
+        raw[40] ^= 1
+        kept.write_bytes(bytes(raw))
+        files._verified.clear()
+        assert Tablebase(copy).distance(STATE_8) == expected
+        assert kept.read_bytes() != bytes(raw)
 
     def test_a_file_changed_after_its_check_is_checked_again(self, copy: Path) -> None:
         assert Tablebase(copy).levels == (0, 4, 8)
@@ -429,3 +500,155 @@ class TestBuildDirectory:
         with pytest.raises(TablebaseFileError, match=r"level 12 needs 16\.2 MB of disk"):
             build(12, copy)
         assert not level_path(copy, 12).exists()
+
+
+def _entry_offset(directory: Path, state: tuple[int, ...], kind: files.FileKind = VALUES) -> int:
+    """Where ``state``'s own entry is in its level's file (the mover's view)."""
+    seeds = 48 - state[12] - state[13]
+    mover = state[14]
+    row = (state[12 + mover] - tablebase_index.splits(seeds)[0]) >> 2
+    column = tablebase_index.rank(tablebase_index.view_of(state, mover))
+    boards = files.read_header(level_path(directory, seeds, kind), kind=kind).boards
+    return HEADER_SIZE + np.dtype(kind.dtype).itemsize * (row * boards + column)
+
+
+class TestDamagedIsNotAbsentOnTheCommandLine:
+    """Every front end tells a level not built from a damaged or unreadable one, names the
+    file and says what it did instead; a directory that cannot be used is an error."""
+
+    POSITION = "[[0,0,0,0,1,2],[1,0,0,2,2,0]] captured 20,20"
+
+    def _run(self, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err
+        return code, out, err
+
+    def test_probe_says_damaged_naming_the_file(
+        self, copy: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = level_path(copy, 8)
+        _damage_keeping_time(path, _entry_offset(copy, STATE_8))
+        argv = ["tablebase", "probe", "ayoayo", "--dir", str(copy), "--position", self.POSITION]
+        code, out, _ = self._run(capsys, *argv)
+        assert code == 1 and "not covered (damaged)" in out and str(path) in out
+        assert "fails its checksum" in out and "has levels" not in out
+        code, out, _ = self._run(capsys, *argv, "--json")
+        coverage = json.loads(out)["coverage"]
+        assert coverage["status"] == "damaged" and coverage["file"] == str(path)
+        (unused,) = coverage["unused"]
+        assert unused["status"] == "damaged" and coverage["reason"].endswith(unused["reason"])
+        level_path(copy, 8).unlink()
+        code, out, _ = self._run(capsys, *argv, "--json")
+        assert json.loads(out)["coverage"]["status"] == "not built"
+
+    def test_analyse_and_best_say_it_and_search_instead(
+        self, copy: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """The position's own entry damaged, its time kept: no "exact", no "the oracle is
+        inconsistent", a warning naming the file, and a search."""
+        path = level_path(copy, 8)
+        _damage_keeping_time(path, _entry_offset(copy, STATE_8))
+        where = ["--tablebase-dir", str(copy), "--position", self.POSITION]
+        code, out, err = self._run(capsys, "analyse", "ayoayo", "--depth", "3", *where)
+        assert code == 0 and "exact" not in out and "inconsistent" not in out + err
+        assert "level 8 is damaged" in err and str(path) in err and "searching instead" in err
+        code, out, err = self._run(capsys, "analyse", "ayoayo", "--depth", "3", "--json", *where)
+        answer = json.loads(out)
+        assert code == 0 and not answer["exact"] and answer["source"] != "oracle"
+        assert answer["tablebase_coverage"]["status"] == "damaged"
+        assert answer["tablebase_coverage"]["file"] == str(path)
+        code, out, err = self._run(capsys, "best", "ayoayo", "--depth", "2", *where)
+        assert code == 0 and "level 8 is damaged" in err and "exact" not in out
+        code, out, err = self._run(capsys, "best", "ayoayo", "--depth", "2", "--json", *where)
+        assert json.loads(out)["tablebase_coverage"]["status"] == "damaged"
+
+    def test_a_damaged_lower_level_is_named_before_the_search(
+        self, copy: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Level 4 damaged after it was verified, its time kept: analysing a position of level
+        8 warns naming level 4's file before searching (its values are checked when read)."""
+        assert Tablebase(copy).levels == (0, 4, 8)  # verified and remembered
+        files._verified.clear()
+        _damage_keeping_time(level_path(copy, 4), HEADER_SIZE + 7)
+        where = ["--tablebase-dir", str(copy), "--position", self.POSITION, "--depth", "2"]
+        code, _, err = self._run(capsys, "analyse", "ayoayo", *where)
+        assert code == 0 and "ayoayo-04.tb' fails its checksum" in err
+        assert "searched instead" in err
+
+    def test_info_says_damaged(self, copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        _damage_keeping_time(level_path(copy, 8), HEADER_SIZE + 3)
+        argv = ["tablebase", "info", "ayoayo", "--dir", str(copy)]
+        code, out, _ = self._run(capsys, *argv)
+        assert code == 0 and "damaged" in out and "ayoayo-08.tb" in out
+        code, out, _ = self._run(capsys, *argv, "--json")
+        rows = {row["seeds"]: row for row in json.loads(out)["levels"]}
+        assert rows[8]["values_state"] == "damaged" and rows[4]["values_state"] == "ok"
+        assert rows[8]["distances_state"] == "damaged"  # its values are
+
+    @pytest.mark.parametrize("kind", ["missing", "file", "/dev/null"])
+    def test_a_directory_that_cannot_be_used_is_an_error(
+        self,
+        tmp_path: Path,
+        kind: str,
+        capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        monkeypatch.chdir(tmp_path)
+        directory = {"missing": "nowhere", "file": "f", "/dev/null": "/dev/null"}[kind]
+        if kind == "file":
+            Path(directory).write_text("x")
+        position = ["--position", self.POSITION]
+        for argv in (
+            ["tablebase", "info", "ayoayo", "--dir", directory],
+            ["tablebase", "probe", "ayoayo", "--dir", directory, *position],
+            ["analyse", "ayoayo", "--tablebase-dir", directory, "--depth", "1", *position],
+            ["best", "ayoayo", "--tablebase-dir", directory, "--depth", "1", *position],
+        ):
+            code, out, err = self._run(capsys, *argv)
+            assert code == 2 and repr(directory) in err, argv
+            assert "does not exist" in err or "is not a directory" in err
+            assert err.count("\n") == 1 and out == ""
+
+
+def _without_root_privilege() -> list[str]:
+    """A command prefix that runs without the power to read what its mode forbids: none for a
+    user that is not root; for root, dropping CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: mode 000 cannot be made to refuse root")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def test_unreadable_folders_and_files_are_told_from_damaged_ones(copy: Path) -> None:
+    """A folder of mode 000 as --dir is an error naming it; a level file of mode 000 is
+    "unreadable" (not "damaged", not "not built") in info and probe."""
+    command = [*_without_root_privilege(), sys.executable, "-m", "zerosum"]
+    env = {**os.environ, "GAMESOLVER_NATIVE": "0"}
+    position = "[[0,0,0,0,1,2],[1,0,0,0,0,0]] captured 24,20"
+    copy.chmod(0)
+    try:
+        done = subprocess.run(
+            [*command, "tablebase", "info", "ayoayo", "--dir", copy.name],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            cwd=copy.parent,
+        )
+    finally:
+        copy.chmod(0o755)
+    assert done.returncode == 2 and "cannot be read (Permission denied)" in done.stderr
+    assert f"--dir {copy.name!r}" in done.stderr and "Traceback" not in done.stderr
+    level_path(copy, 4).chmod(0)
+    probe = [*command, "tablebase", "probe", "ayoayo", "--dir", str(copy), "--json"]
+    done = subprocess.run(
+        [*probe, "--position", position], capture_output=True, text=True, env=env, timeout=60
+    )
+    coverage = json.loads(done.stdout)["coverage"]
+    assert done.returncode == 1 and coverage["status"] == "unreadable"
+    assert (
+        "Permission denied" in coverage["reason"] and str(level_path(copy, 4)) in coverage["reason"]
+    )

@@ -23,7 +23,13 @@ from zerosum.options import (
     seed_int,
 )
 from zerosum.report import board_lines, json_num, outcome
-from zerosum.tablebases import SOURCE, from_tablebase, open_tablebase, tablebase_arguments
+from zerosum.tablebases import (
+    SOURCE,
+    from_tablebase,
+    tablebase_arguments,
+    tablebase_for,
+    trouble_json,
+)
 
 DEFAULT_ANALYSE_SECONDS = 3.0
 """How long ``analyse`` searches when given neither --depth nor --time."""
@@ -89,10 +95,12 @@ def answer_json(
     tablebase: EndgameTablebase | None,
     time_limit: float | None,
 ) -> dict[str, Any]:
-    """What ``analyse --json`` prints for ``result`` (a search of the non-terminal ``state``)."""
+    """What ``analyse --json`` prints for ``result`` (a search of the non-terminal ``state``);
+    with a ``tablebase`` whose damaged or unreadable file is why it does not answer ``state``,
+    ``tablebase_coverage`` says so."""
     rows = move_rows(game, state, result)
     read = result.source == "oracle"
-    return result_json(
+    answer = result_json(
         game,
         state,
         result,
@@ -101,6 +109,10 @@ def answer_json(
         time_limit=time_limit,
         tablebase=read,
     )
+    trouble = None if read or tablebase is None else trouble_json(tablebase, state)
+    if trouble is not None:
+        answer["tablebase_coverage"] = trouble
+    return answer
 
 
 def over_json(game: Any, state: Any) -> dict[str, Any]:
@@ -125,7 +137,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             for line in board_lines(game, state):
                 io.print(line)
         return EXIT_OK
-    tablebase = open_tablebase(game, args, io.warn)
+    consulted, tablebase = tablebase_for(game, args, state, io.warn, quiet=args.json)
     exact_at_root = from_tablebase(tablebase, state)
     time_limit = args.time
     if args.depth is None and time_limit is None:
@@ -167,7 +179,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     # Ctrl-C shows the best answer so far, then exits 130 like any interrupted command.
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK
     if args.json:
-        io.json(answer_json(game, state, result, tablebase=tablebase, time_limit=time_limit))
+        io.json(answer_json(game, state, result, tablebase=consulted, time_limit=time_limit))
         return done
     rows = move_rows(game, state, result)
     read = result.source == "oracle"

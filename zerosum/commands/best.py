@@ -26,8 +26,9 @@ from zerosum.options import (
 from zerosum.tablebases import (
     SOURCE,
     from_tablebase,
-    open_tablebase,
     tablebase_arguments,
+    tablebase_for,
+    trouble_json,
 )
 
 NAME = "best"
@@ -63,7 +64,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
             "use --algorithm engine, or --depth N for the teaching searches"
         )
     refuse_unaffordable(game, state, args.algorithm, args.depth, args.time)
-    tablebase = open_tablebase(game, args, io.warn) if args.algorithm == "engine" else None
+    consulted, tablebase = (
+        tablebase_for(game, args, state, io.warn, quiet=args.json)
+        if args.algorithm == "engine"
+        else (None, None)
+    )
     unbounded = args.depth is None and args.time is None and isinstance(game, HasEndlessValue)
     if unbounded and not from_tablebase(tablebase, state) and not game.is_terminal(state):
         limits = "--depth N or --time S" if args.algorithm == "engine" else "--depth N"
@@ -93,7 +98,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
     rows = move_rows(game, state, result, exact_child if result.complete else None)
     if args.json:
         algorithm = "tablebase" if read else args.algorithm
-        io.json(result_json(game, state, result, rows, algorithm=algorithm, tablebase=read))
+        answer = result_json(game, state, result, rows, algorithm=algorithm, tablebase=read)
+        trouble = None if read or consulted is None else trouble_json(consulted, state)
+        if trouble is not None:
+            answer["tablebase_coverage"] = trouble
+        io.json(answer)
         return done
     title = "tablebase" if read else f"{args.algorithm} search"
     print_answer(io, game, state, result, rows, title=title, source=SOURCE if read else "")

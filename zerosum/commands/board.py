@@ -15,7 +15,7 @@ from zerosum.board.origins import parse_origin
 from zerosum.board.views import load_position
 from zerosum.commands.tablebase import checked_workers, worker_limit
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
-from zerosum.options import position_argument, positive_int
+from zerosum.options import position_argument, positive_int, whole_number
 from zerosum.tablebases import tablebase_arguments
 
 NAME = "board"
@@ -28,12 +28,12 @@ LOOPBACK_NAMES = (LOOPBACK, "localhost", "::1")
 
 def _port(text: str) -> int:
     """A port number in ASCII digits (``str.isdigit`` takes other scripts' digits too)."""
-    digits = text.strip()
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 5) or int(digits) > 65535:
+    port = whole_number(text)
+    if port is None or not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(
             f"invalid port {quote(text)}: expected 0..65535 in ASCII digits (0: any free)"
         )
-    return int(digits)
+    return port
 
 
 def _origin(text: str) -> str:

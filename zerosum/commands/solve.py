@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from typing import Any
 
 from solver.chance import has_chance
 from solver.game import format_action, format_state, player_label
 from solver.quoting import quote
-from solver.solve import TooManyStatesError, solve
+from solver.solve import Solution, TooManyStatesError, solve
 from zerosum.console import EXIT_OK, Io, UsageError, progress_bar
 from zerosum.options import (
     checked_output,
@@ -45,6 +46,20 @@ def add_arguments(solve: argparse.ArgumentParser) -> None:
     solve.add_argument("--json", action="store_true", help="print JSON")
 
 
+def _solved(game: Any, state: Any, max_states: int, advance: Any) -> Solution:
+    """:func:`solve`, its state cap said as the command line's ``--max-states``."""
+    try:
+        return solve(game, state, max_states=max_states, progress=advance)
+    except TooManyStatesError as exc:
+        if exc.states_seen <= max_states:  # stopped for memory: its own message says so
+            raise
+        raise TooManyStatesError(
+            f"{game.name} has more than {max_states:,} reachable states (--max-states); "
+            "raise --max-states N or solve from a later --position",
+            exc.states_seen,
+        ) from None
+
+
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver solve``: every reachable state, the game's value, counts, an optional table."""
     game = load(args)
@@ -57,14 +72,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if out_path is not None:  # before the solve, not after it
         checked_output(out_path, "--out", args.force)
     with progress_bar(io, f"solving {game.name}", total=None, unit="states") as advance:
-        try:
-            solution = solve(game, state, max_states=args.max_states, progress=advance)
-        except TooManyStatesError as exc:
-            raise TooManyStatesError(
-                f"{game.name} has more than {args.max_states:,} reachable states (--max-states); "
-                "raise --max-states N or solve from a later --position",
-                exc.states_seen,
-            ) from None
+        solution = _solved(game, state, args.max_states, advance)
     counts = solution.counts
     plies = solution.plies(state)
     endless = solution.endless(state)

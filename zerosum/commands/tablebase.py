@@ -32,9 +32,11 @@ from zerosum.options import (
     position,
     position_argument,
     positive_int,
+    positive_rate,
+    whole_number,
 )
 from zerosum.report import board_lines, json_num, outcome
-from zerosum.tablebases import SOURCE
+from zerosum.tablebases import SOURCE, check_directory, coverage_json
 
 NAME = "tablebase"
 ALIASES: tuple[str, ...] = ("tb",)
@@ -101,7 +103,7 @@ def add_arguments(tablebase: argparse.ArgumentParser) -> None:
     )
     plan.add_argument(
         "--rate",
-        type=float,
+        type=positive_rate,
         metavar="R",
         help="positions per core-second (default: measured from the levels built in --dir)",
     )
@@ -120,10 +122,11 @@ def add_arguments(tablebase: argparse.ArgumentParser) -> None:
 
 
 def _seeds(text: str) -> int:
-    value = positive_int(text) if text.strip() != "0" else 0
-    if value % 4:
+    value = whole_number(text)
+    if value is None or value % 4 or value > 48:
         raise argparse.ArgumentTypeError(
-            f"invalid --seeds {text!r}: expected a multiple of 4 (captures take 4 seeds)"
+            f"invalid --seeds {quote(text)}: expected a multiple of 4 from 0 to 48 in ASCII "
+            "digits (seeds on the board; captures take 4, and the board holds 48)"
         )
     return value
 
@@ -182,9 +185,19 @@ def _dask_client(address: str) -> Any:
 
 
 def _tablebase(game: Any, args: argparse.Namespace) -> EndgameTablebase:
+    """The game's tablebase in ``--dir`` (or its default directory). Reading commands refuse
+    a directory that is missing, not a directory or unreadable (a build makes a missing
+    one); the default directory may be missing (nothing built yet)."""
     if not isinstance(game, HasTablebase):
         raise CapabilityError(f"game {game.name!r} has no endgame tablebase; ayoayo has one")
-    return game.tablebase(args.dir)
+    tablebase = game.tablebase(args.dir)
+    if args.action in ("info", "probe") and (
+        args.dir is not None or os.path.lexists(tablebase.directory)
+    ):
+        check_directory(tablebase.directory, "--dir" if args.dir else "tablebase directory", game)
+    elif args.action == "plan" and args.dir is not None:
+        check_directory(args.dir, "--dir", game)
+    return tablebase
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -201,8 +214,6 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 
 def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
-    if args.seeds > 48:
-        raise UsageError(f"invalid --seeds {args.seeds}: the board holds at most 48 seeds")
     if args.dask is not None and args.workers is not None:
         raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
     workers = checked_workers(args.workers)
@@ -366,30 +377,27 @@ def _info(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: 
             f"{row['positions']:,}",
             "-" if size is None else f"{size:,}",
             "-" if seconds is None else f"{seconds:.1f}",
-            _short(row["status"]),
-            _short(row["distances"]),
+            row["values_state"],
+            row["distances_state"],
         )
     io.print(table)
-    problems = [
-        row[key] for row in rows for key in ("status", "distances") if row[key] not in _GOOD
-    ]
+    states = {row[key]: row[f"{name}_state"] for row in rows for key, name in _KEYS}
+    problems = [problem for problem in states if problem not in _GOOD]  # once each, in order
     for problem in problems:
-        io.print(f"not used: {problem}")
-    if problems:
+        io.print(f"not used ({states[problem]}): {problem}")
+    if any(states[problem] == "unreadable" for problem in problems):
+        io.print("an unreadable file is not damaged: make it readable by this user")
+    if any(states[problem] == "damaged" for problem in problems):
         top = max(row["seeds"] for row in rows)
         io.print(
-            f"a build replaces what is not used: gamesolver tablebase build {game.name} "
+            f"a build replaces what is damaged: gamesolver tablebase build {game.name} "
             f"--seeds {top}" + (f" --dir {quote(str(tablebase.directory))}" if args.dir else "")
         )
     return EXIT_OK
 
 
 _GOOD = ("ok", "missing")
-
-
-def _short(status: str) -> str:
-    """A status for the table: ``ok``, ``missing`` or ``not used`` (the reason below it)."""
-    return status if status in _GOOD else "not used"
+_KEYS = (("status", "values"), ("distances", "distances"))
 
 
 def _probe(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
@@ -399,6 +407,7 @@ def _probe(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io:
     if game.is_terminal(state) or tablebase.probe(state) is None:
         covered = game.is_terminal(state)
         value = game.utility(state) if covered else None
+        coverage = None if covered else coverage_json(tablebase, state)
         if args.json:
             io.json(
                 {
@@ -410,16 +419,24 @@ def _probe(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io:
                     "value": json_num(value),
                     "outcome": None if value is None else outcome(game, value),
                 }
+                | ({} if coverage is None else {"coverage": coverage})
             )
             return EXIT_OK if covered else EXIT_GAME_ERROR
         for line in board_lines(game, state):
             io.print(line)
         if covered:
             return EXIT_OK
+        if coverage is not None and coverage["status"] != "not built":
+            io.print(f"not covered ({coverage['status']}): {coverage['reason']}")
+            for unused in coverage["unused"]:
+                if unused["reason"] not in coverage["reason"]:
+                    io.print(f"not used ({unused['status']}): {unused['reason']}")
+            io.print("no value given: a probe answers only from files that pass their checks")
+            return EXIT_GAME_ERROR
         levels = ", ".join(map(str, tablebase.levels)) or "none"
         io.print(
-            f"not covered: the tablebase in {tablebase.directory} has levels {levels} "
-            "(seeds on the board, with captured counts that are multiples of 4)"
+            f"not covered (not built): the tablebase in {tablebase.directory} has levels "
+            f"{levels} (seeds on the board, with captured counts that are multiples of 4)"
         )
         return EXIT_GAME_ERROR
     # The engine answers a covered root from its oracle at once (depth 1 bounds the rare case

@@ -25,7 +25,9 @@ from zerosum.options import (
     position_argument,
     positive_int,
     refuse_unaffordable,
+    seed_int,
     title_text,
+    whole_number,
 )
 from zerosum.report import json_num, num
 
@@ -127,7 +129,7 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         "of --depth plies (default 2)",
     )
     sheet.add_argument(
-        "--seed", type=int, default=1, help="the sheet's seed, or -a mcts's (default 1)"
+        "--seed", type=seed_int, default=1, help="the sheet's seed, or -a mcts's (default 1)"
     )
     sheet.add_argument(
         "--branching",
@@ -492,13 +494,13 @@ def _picture(
 
 def _pair(text: str) -> tuple[int, int]:
     """``LO,HI`` as two integers, the smaller first."""
-    parts = text.split(",")
-    try:
-        low, high = (int(p) for p in parts)
-    except ValueError:
+    parts = [whole_number(p, signed=True) for p in text.split(",")]
+    if len(parts) != 2 or parts[0] is None or parts[1] is None:
         raise argparse.ArgumentTypeError(
-            f"invalid range {quote(text)}: expected two integers LO,HI, e.g. 2,3"
-        ) from None
+            f"invalid range {quote(text)}: expected two whole numbers LO,HI (ASCII digits, at "
+            "most 9 each), e.g. 2,3"
+        )
+    low, high = parts[0], parts[1]
     if low > high:
         raise argparse.ArgumentTypeError(f"invalid range {quote(text)}: LO is larger than HI")
     return low, high
