@@ -287,7 +287,8 @@ class _Iteration:
         exact: no horizon evaluation influenced the answer (the value, or the value and
             every move's when not ``proved_only``).
         proved_only: exact because a move was proved to reach the best possible value
-            while other moves met the horizon: those moves' values are the depth's.
+            while other moves met the horizon.
+        horizon: the actions in ``values`` whose values are the depth's (met the horizon).
     """
 
     value: Any
@@ -296,6 +297,7 @@ class _Iteration:
     bounds: dict[Any, Any]
     exact: bool
     proved_only: bool = False
+    horizon: tuple[Any, ...] = ()
 
 
 class _Driver:
@@ -455,6 +457,7 @@ class _Driver:
             exact=found.exact,
             pv_end=pv_end,
             action_lines=lines if self.request.lines else None,
+            horizon_actions=found.horizon,
         )
         return result, {**found.bounds, **found.values}
 
@@ -564,10 +567,12 @@ class _Driver:
     ) -> _Iteration:
         """A root proved won while some moves met the horizon: exact. Those moves keep their
         values only for an analysis table (all_values), which then deepens on."""
+        horizon = tuple(a for a in values if a not in free)
         if not self.request.all_values:
-            for a in [a for a in values if a not in free]:
+            for a in horizon:
                 bounds[a] = values.pop(a)
-        return _Iteration(best, best_set, values, bounds, True, proved_only=True)
+            horizon = ()
+        return _Iteration(best, best_set, values, bounds, True, proved_only=True, horizon=horizon)
 
     # -- plies to the end and the principal variation --------------------------------------
 
@@ -896,6 +901,7 @@ class _Driver:
         endless_actions: tuple[Any, ...] = (),
         source: str = "search",
         action_lines: dict[Any, MoveLine] | None = None,
+        horizon_actions: tuple[Any, ...] = (),
     ) -> SearchResult:
         """A :class:`SearchResult` with the search's statistics so far."""
         return SearchResult(
@@ -914,6 +920,7 @@ class _Driver:
             endless_actions=endless_actions,
             source=source,
             action_lines={} if action_lines is None else action_lines,
+            horizon_actions=horizon_actions,
         )
 
 
