@@ -35,13 +35,25 @@ most Connect Four tools write positions (``"4455"``). Actions are columns ``0..W
 
 from __future__ import annotations
 
-from typing import Final, TypeAlias
+from functools import cache
+from typing import Any, Final, TypeAlias
 
+import numpy as np
+
+from solver.compiled import CompiledRules
 from solver.errors import IllegalActionError, InvalidStateError
 from solver.game import BoardCells, Player
 from solver.quoting import quote
 
-__all__ = ["MAX_CELLS", "ConnectFour", "Geometry", "State", "alignment", "pons_score"]
+__all__ = [
+    "MAX_CELLS",
+    "ConnectFour",
+    "Geometry",
+    "State",
+    "alignment",
+    "compiled_rules",
+    "pons_score",
+]
 
 State: TypeAlias = int
 """``mask << SIZE | xs``: every stone, and X's stones, in Pons's column layout."""
@@ -170,6 +182,11 @@ class ConnectFour:
     def utility_bounds(self) -> tuple[float, float]:
         """A loss and a win: every utility and evaluation lies in ``[-1, 1]``."""
         return (-1, 1)
+
+    def compiled_rules(self) -> CompiledRules:
+        """The rules as numba-compilable functions (:mod:`solver.compiled`), the same for
+        every instance of this size, so the kernel is compiled once per process."""
+        return compiled_rules(self.geometry.width, self.geometry.height)
 
     def initial_state(self) -> State:
         """The empty board, ``0``."""
@@ -382,3 +399,135 @@ class ConnectFour:
         )
         header = tuple(str(c + 1) for c in range(self.geometry.width))
         return BoardCells(rows=rows, header=header)
+
+
+# -- the compiled route ---------------------------------------------------------------------------
+
+
+@cache
+def compiled_rules(width: int, height: int) -> CompiledRules:
+    """Connect Four's rules for :mod:`solver.compiled`, over ``[mask, xs, stones]``.
+
+    The same rules as :class:`ConnectFour`, restated over a three-word array (every stone,
+    X's stones, the number of stones) with the board's constants in the closure: plain Python
+    that numba compiles, and that runs as it is where numba is missing (the tests compare them
+    with the methods above). A helper they call must be compiled too, so the functions get
+    theirs as arguments of :func:`_rule_functions`.
+    """
+    g = Geometry(width, height)
+    size = g.size
+    low = (1 << size) - 1
+
+    def encode(state: State) -> Any:
+        mask = state >> size
+        return np.array([mask, state & low, mask.bit_count()], np.int64)
+
+    functions = _rule_functions(g, _jit())
+    return CompiledRules(
+        name=f"connect4 {width}x{height}",
+        words=3,
+        move_limit=width,
+        max_plies=width * height,
+        encode=encode,
+        **functions,
+    )
+
+
+def _jit() -> Any:
+    """numba's ``njit``, or no compiling at all without numba (the functions run as Python)."""
+    try:
+        from numba import njit
+    except ImportError:  # pragma: no cover - the engine asks only when numba is there
+        return lambda function: function
+    return njit
+
+
+def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (one closure each)
+    """``moves``, ``play``, ``to_move``, ``utility`` and ``evaluate`` over ``[mask, xs, n]``."""
+    height, h1, h2 = g.height, g.height + 1, g.height + 2
+    order, tops, columns = g.order, g.tops, g.columns
+    bottoms = tuple(1 << (c * h1) for c in range(g.width))
+    board = g.board
+    centre = g.columns[g.order[0]]
+
+    def _aligned(p: int) -> bool:
+        m = p & (p >> 1)
+        if m & (m >> 2):
+            return True
+        m = p & (p >> h1)
+        if m & (m >> 2 * h1):
+            return True
+        m = p & (p >> height)
+        if m & (m >> 2 * height):
+            return True
+        m = p & (p >> h2)
+        return bool(m & (m >> 2 * h2))
+
+    def _popcount(x: int) -> int:
+        count = 0
+        while x:
+            x &= x - 1
+            count += 1
+        return count
+
+    def _threats(p: int, free: int) -> int:
+        cells = (p << 1) & (p << 2) & (p << 3)
+        for shift in (h1, height, h2):
+            pair = (p << shift) & (p << 2 * shift)
+            cells |= pair & (p << 3 * shift)
+            cells |= pair & (p >> shift)
+            pair = (p >> shift) & (p >> 2 * shift)
+            cells |= pair & (p << shift)
+            cells |= pair & (p >> 3 * shift)
+        return popcount(cells & free)
+
+    aligned, popcount, threats = njit(_aligned), njit(_popcount), njit(_threats)
+
+    def moves(s: Any, out: Any) -> int:
+        mask, xs, n = s[0], s[1], s[2]
+        if aligned(xs if n & 1 else mask ^ xs):
+            return 0
+        k = 0
+        for c in order:
+            if not mask & tops[c]:
+                out[k] = c
+                k += 1
+        return k
+
+    def play(s: Any, move: int, child: Any) -> None:
+        mask = s[0]
+        cell = (mask + bottoms[move]) & columns[move]
+        child[0] = mask | cell
+        child[1] = s[1] if s[2] & 1 else s[1] | cell
+        child[2] = s[2] + 1
+
+    def to_move(s: Any) -> int:
+        return int(s[2] & 1)
+
+    def utility(s: Any) -> float:
+        mask, xs, n = s[0], s[1], s[2]
+        if aligned(xs if n & 1 else mask ^ xs):
+            return 1.0 if n & 1 else -1.0
+        return 0.0
+
+    def evaluate(s: Any) -> float:
+        mask, xs, n = s[0], s[1], s[2]
+        if aligned(xs if n & 1 else mask ^ xs):
+            return 1.0 if n & 1 else -1.0
+        if mask == board:
+            return 0.0
+        os = mask ^ xs
+        free = board ^ mask
+        tx = threats(xs, free)
+        to = threats(os, free)
+        cx = popcount(xs & centre)
+        co = popcount(os & centre)
+        return (3 * (tx - to) + cx - co) / (3 * (tx + to) + cx + co + 4)
+
+    return {
+        "moves": moves,
+        "play": play,
+        "to_move": to_move,
+        "utility": utility,
+        "evaluate": evaluate,
+    }

@@ -131,8 +131,16 @@ from typing import Any, Final, TypeVar
 import attrs
 
 from solver.chance import refuse_chance
+from solver.compiled import compiled_search, numba_available
 from solver.events import Observer
-from solver.game import Game, GameError, GuidingOracle, HasCompiledSearch, HasEvaluate
+from solver.game import (
+    Game,
+    GameError,
+    GuidingOracle,
+    HasCompiledRules,
+    HasCompiledSearch,
+    HasEvaluate,
+)
 from solver.node_search import Limits, NodeSearch, SearchStopped, above, below, outcomes
 from solver.python_search import CHECK_EVERY, PythonSearch, Tracer
 from solver.results import LineEnd, MoveLine, SearchRequest, SearchResult, ply_preference
@@ -256,6 +264,14 @@ def search(
     nodes: NodeSearch | None = None
     if native and observer is None and own_evaluation and isinstance(game, HasCompiledSearch):
         nodes = game.compiled_search(request, limits)  # loads (or compiles) the game's kernel
+    elif (
+        native
+        and observer is None
+        and own_evaluation
+        and isinstance(game, HasCompiledRules)
+        and numba_available()
+    ):  # the generic compiled search (solver.compiled), compiled once per process
+        nodes = compiled_search(game, game.compiled_rules(), request, limits)
     if nodes is None:
         if evaluate is None and isinstance(game, HasEvaluate):
             evaluate = game.evaluate

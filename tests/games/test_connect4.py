@@ -257,7 +257,7 @@ class TestSolving:
         Pons's score for it is 18 (X wins with the fourth of 21 stones)."""
         game = ConnectFour()
         state = game.parse_state("4455")
-        result = search(game, state, time_limit=30)
+        result = search(game, state, time_limit=30, native=False)  # the compiled: test_compiled
         assert (result.value, result.exact, result.plies, result.depth) == (1, True, 3, 3)
         assert set(result.best_actions) == {2, 5}
         assert pons_score(game, state, result.value, result.plies) == 18
@@ -277,7 +277,7 @@ class TestSolving:
             if game.is_terminal(state):
                 continue
             expected = plain_values(4, 4, plain_columns(moves, 4))[game.format_state(state)]
-            result = search(game, state)
+            result = search(game, state, native=False)
             assert result.value == expected and result.exact
             for move in result.pv:
                 state = game.result(state, move)
