@@ -6,7 +6,7 @@ import argparse
 from fractions import Fraction
 
 from solver.chance import has_chance
-from solver.game import format_action, format_state, player_label
+from solver.game import HasSymmetries, format_action, format_state, player_label
 from solver.quoting import quote
 from solver.solve import TooManyStatesError, solve
 from zerosum.console import EXIT_OK, Io, UsageError, progress_bar
@@ -41,6 +41,12 @@ def add_arguments(solve: argparse.ArgumentParser) -> None:
         metavar="N",
         help="stop with an error beyond N states (default 2,000,000)",
     )
+    solve.add_argument(
+        "--symmetric",
+        action="store_true",
+        help="one state per class of the game's symmetries (a smaller table; counts are of "
+        "classes)",
+    )
     solve.add_argument("--force", "-f", action="store_true", help="replace an existing --out file")
     solve.add_argument("--json", action="store_true", help="print JSON")
 
@@ -58,7 +64,13 @@ def run(args: argparse.Namespace, io: Io) -> int:
         checked_output(out_path, "--out", args.force)
     with progress_bar(io, f"solving {game.name}", total=None, unit="states") as advance:
         try:
-            solution = solve(game, state, max_states=args.max_states, progress=advance)
+            solution = solve(
+                game,
+                state,
+                max_states=args.max_states,
+                progress=advance,
+                symmetric=args.symmetric,
+            )
         except TooManyStatesError as exc:
             raise TooManyStatesError(
                 f"{game.name} has more than {args.max_states:,} reachable states (--max-states); "
@@ -122,7 +134,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if best:
         io.print(f"optimal moves: {', '.join(_move_text(m, p) for m, p in best_plies.items())}")
     table = io.table("", ">count")
-    table.add_row("reachable states", f"{counts.states:,}")
+    reduced = args.symmetric and isinstance(game, HasSymmetries)
+    table.add_row(
+        "reachable states" + (" (one per symmetry class)" if reduced else ""),
+        f"{counts.states:,}",
+    )
     table.add_row("terminal states", f"{counts.terminal:,}")
     table.add_row(f"  won by {player_label(game, 0)} (utility > 0)", f"{counts.wins:,}")
     table.add_row("  drawn (utility = 0)", f"{counts.draws:,}")
