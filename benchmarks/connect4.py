@@ -33,10 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.connect4 import ConnectFour  # noqa: E402
-from solver.compiled import compiled_search, numba_available  # noqa: E402
+from solver.compiled import numba_available, prepare  # noqa: E402
 from solver.engine import search  # noqa: E402
-from solver.node_search import Limits  # noqa: E402
-from solver.results import SearchRequest  # noqa: E402
 
 GAME = ConnectFour()
 OPENINGS = ["", "4", "44", "4453", "3344", "435"]
@@ -121,10 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if not numba_available():
         print("numba missing (or GAMESOLVER_NATIVE=0): nothing to compare")
         return 1
-    began = time.perf_counter()
-    request = SearchRequest()
-    compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None))
-    compile_seconds = time.perf_counter() - began
+    compile_seconds = prepare(GAME)
     depth = 5 if args.quick else 9
     count = 3 if args.quick else 30
     figures = {

@@ -19,9 +19,17 @@ may differ from the Python search's.
 numba is optional (the ``fast`` extra): without it, or with ``GAMESOLVER_NATIVE=0``,
 :func:`compiled_search` answers None and the Python node search runs, with the same answers.
 
+Compiling takes 15-30 s and numba cannot keep kernels built from closures in its disk cache,
+so it is paid once per process, and only when asked: :func:`prepare` compiles a game's kernel,
+and from then on the engine runs that game's searches on it (a fresh process that does not
+ask searches in Python, at once).
+
 >>> from games import load_game
 >>> from solver.engine import search
->>> result = search(load_game("connect4"), load_game("connect4").parse_state("4455"), depth=5)
+>>> game = load_game("connect4")
+>>> prepare(game) is not None  # compiles the kernel (None without numba)
+True
+>>> result = search(game, game.parse_state("4455"), depth=5)
 >>> result.value, result.exact, result.plies, sorted(result.best_actions)
 (1, True, 3, [2, 5])
 """
@@ -38,12 +46,19 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from solver.game import Game, HasKey
+from solver.game import Game, HasCompiledRules, HasKey
 from solver.node_search import Limits, SearchStopped, outcomes
 from solver.results import SearchRequest, SearchStats
 from solver.table import END
 
-__all__ = ["CompiledRules", "CompiledSearch", "compiled_search", "numba_available"]
+__all__ = [
+    "CompiledRules",
+    "CompiledSearch",
+    "compiled_search",
+    "numba_available",
+    "prepare",
+    "ready",
+]
 
 Array = npt.NDArray[np.int64]
 
@@ -107,6 +122,23 @@ def numba_available() -> bool:
 
 _KERNELS: dict[CompiledRules, tuple[Any, Any, float]] = {}
 """Compiled kernels by rules: (child_value, table_move, seconds spent compiling)."""
+
+
+def prepare(game: Any) -> float | None:
+    """Compile ``game``'s kernel now (once per process): the seconds it took (0.0 when it was
+    ready), or None when there is nothing to compile (no compiled rules, numba missing or
+    switched off). From then on the engine searches ``game`` on it."""
+    if not (numba_available() and isinstance(game, HasCompiledRules)):
+        return None
+    rules = game.compiled_rules()
+    known = rules in _KERNELS
+    seconds = _kernels(rules)[2]
+    return 0.0 if known else seconds
+
+
+def ready(rules: CompiledRules) -> bool:
+    """Whether the kernel for ``rules`` is compiled in this process."""
+    return rules in _KERNELS
 
 
 def _kernels(rules: CompiledRules) -> tuple[Any, Any, float]:

@@ -49,6 +49,12 @@ class TestAnalyseValues:
         assert "X wins in 3 plies" in rows["3"] and "X wins in 3 plies" in rows["6"]
         assert all("at the horizon" in rows[m] for m in "12457")
 
+    def test_compiled_is_refused_for_a_game_without_compiled_rules(self, run):
+        """--compiled on tic-tac-toe: one line naming the game and what is missing."""
+        result = run("analyse", "tictactoe", "--compiled", "--depth", "2")
+        assert result.code == 2
+        assert "--compiled: game 'tictactoe' has no compiled rules" in result.err
+
     def test_every_move_carries_its_minimax_value(self, run):
         """Every legal move gets a value in the table, the one minimax gives it at that depth."""
         game = load_game("ayoayo")

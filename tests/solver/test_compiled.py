@@ -10,7 +10,7 @@ import pytest
 
 from games.connect4 import ConnectFour, compiled_rules
 from solver import compiled
-from solver.compiled import CompiledSearch, compiled_search, numba_available
+from solver.compiled import CompiledSearch, compiled_search, numba_available, prepare, ready
 from solver.engine import search
 from solver.node_search import Limits
 from solver.results import SearchRequest, SearchResult
@@ -18,6 +18,12 @@ from solver.results import SearchRequest, SearchResult
 pytestmark = pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
 
 GAME = ConnectFour()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernel() -> None:
+    """Connect Four's kernel, compiled once for the module (the engine uses it from then)."""
+    prepare(GAME)
 
 
 def positions(count: int, seed: int, least: int, most: int) -> list[int]:
@@ -118,6 +124,15 @@ class TestTheKernelsRules:
 
 
 class TestLimitsAndFallback:
+    def test_the_engine_takes_the_route_once_prepared(self) -> None:
+        """After prepare() (a second call costs nothing) the rules' kernel is ready; another
+        size's is not compiled until asked, and its searches run in Python meanwhile."""
+        assert prepare(GAME) == 0.0 and ready(GAME.compiled_rules())
+        small = ConnectFour(width=5, height=4)
+        assert not ready(small.compiled_rules())
+        assert search(small, depth=3).value == search(small, depth=3, native=False).value
+        assert not ready(small.compiled_rules())
+
     def test_a_node_limit_stops_the_kernel(self) -> None:
         """The kernel returns to Python within its budget: the limit ends the search."""
         result = search(GAME, node_limit=50_000)
