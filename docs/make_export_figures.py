@@ -14,10 +14,10 @@ Run from the project root:  .venv/bin/python docs/make_export_figures.py  [--out
   screenshot after the leaf c1 is edited from 2 to 5 and node D folded; skipped without it);
 - ``interactive_chance.png``: Chromium's screenshot of docs/make_figures.py's
   ``chance_star2_interactive.html`` at step 12, Star2's probes of C done (run that script first);
-- ``engine_tictactoe.svg`` and ``.png``: the engine's last iteration from ``oxx/..o/x..``.
+- ``engine_tictactoe.svg`` and ``.png``: the engine's last iteration from ``o../x.x/ox.``.
 - ``engine_iterations/iteration-NN.png``: every iteration of iterative deepening from
   ``xo./.xo/.x.``;
-- ``engine_tikz.tex`` and ``.png`` (compiled): the engine's tree from ``oxx/..o/x..`` as TikZ,
+- ``engine_tikz.tex`` and ``.png`` (compiled): the engine's tree from ``o../x.x/ox.`` as TikZ,
   its table hits drawn as cylinders;
 - ``engine_iterations_steps.html`` and ``engine_iterations_steps.png`` (Chromium's screenshot
   at iteration 2): the step-by-step page of the iterations;
@@ -51,7 +51,7 @@ from viz.engine_tree import (  # noqa: E402
 
 DEEP4 = [[[[3, 17], [2, 12]], [[15], [25, 0]]], [[[2, 5], [3]], [[2, 14]]]]
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
-ENGINE_POSITION = "oxx/..o/x.."
+ENGINE_POSITION = "o../x.x/ox."
 
 
 def compiled(source: Path, out: Path, pages: dict[int, str], runs: int = 1) -> None:

@@ -9,14 +9,14 @@ entry point: the built-in wins.
 Games import nothing from ``solver`` at run time but types and errors (see DESIGN.md).
 
 >>> available_games()[:3]
-['ayoayo', 'hog', 'textbook']
+['ayoayo', 'connect4', 'hog']
 >>> game = load_game("textbook", tree=[[3, 12], [2, 4]])
 >>> game.name, list(game.actions(game.initial_state()))
 ('textbook', [0, 1])
 >>> load_game("tictac")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.errors.UnknownGameError: unknown game 'tictac'; available: ayoayo, hog, textbook, ...
+solver.errors.UnknownGameError: unknown game 'tictac'; available: ayoayo, connect4, hog, ...
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ BUILTIN_GAMES: Final[dict[str, tuple[str, str]]] = {
     "ayoayo": (
         "games.ayoayo:Ayoayo",
         "Ayòayò, the Yoruba mancala: two rows of six pits, sow and capture",
+    ),
+    "connect4": (
+        "games.connect4:ConnectFour",
+        "Connect Four on bitboards (Pons's layout), any width and height (default 7x6)",
     ),
     "hog": (
         "games.hog:Hog",

@@ -48,6 +48,13 @@ What :func:`search` does, and the guarantees it gives:
 * **Exactness**: a result is ``exact`` when no horizon evaluation influenced it (counted as the
   search runs: horizon leaves, and table entries that were not horizon-free). Values from the
   oracle are exact.
+* **Proofs from utility bounds**: with the game's ``utility_bounds()`` (and its own
+  evaluation) a child proved to reach its mover's best possible value settles its node, the
+  horizon leaves of its siblings aside (:class:`~solver.node_search.Outcomes`), so a forced
+  win or loss in N plies is exact at depth N with ``plies`` N. Deepening stops there: a won
+  root's ``best_actions`` are then the wins proved at that depth (every quickest win among
+  them), its ``action_values`` only the moves proved; with ``all_values`` every move keeps
+  its value at the depth and deepening goes on while some are not exact.
 * **Deepening stops once the answer is exact** (with its plies, when asked for, or when a line
   met the oracle, which knows values but not plies): a deeper iteration would give the same
   answer, so ``depth=10**100`` on tic-tac-toe ends after 9 plies (``depth`` 9 in the result).
@@ -61,7 +68,10 @@ What :func:`search` does, and the guarantees it gives:
   game's compiled one when the game offers it (:class:`~solver.game.HasCompiledSearch`), there
   is no observer and the evaluation is the game's own; the game's None keeps the Python one.
   The clock of ``time_limit`` starts once the node search is ready, so loading or compiling a
-  kernel is never search time.
+  kernel is never search time. A game on the compiled route
+  (:class:`~solver.game.HasCompiledRules`) runs on the generic compiled node search
+  (:mod:`solver.compiled`) once its kernel is compiled in the process
+  (:func:`solver.compiled.prepare`).
 * **depth=None**: with a time or node limit or ``on_depth``, iterative deepening
   1, 2, 3, ... that stops at the first depth whose answer is exact (plies included); with none
   of these (nothing could stop it early or watch it) one search straight to the end of the game
@@ -124,16 +134,18 @@ from typing import Any, Final, TypeVar
 import attrs
 
 from solver.chance import refuse_chance
+from solver.compiled import compiled_search, numba_available, ready
 from solver.events import Observer
 from solver.game import (
     Game,
     GameError,
     GuidingOracle,
+    HasCompiledRules,
     HasCompiledSearch,
     HasEvaluate,
     checked_state,
 )
-from solver.node_search import Limits, NodeSearch, SearchStopped, above, below
+from solver.node_search import Limits, NodeSearch, SearchStopped, above, below, outcomes
 from solver.python_search import CHECK_EVERY, PythonSearch, Tracer
 from solver.results import LineEnd, MoveLine, SearchRequest, SearchResult, ply_preference
 from solver.table import END, EXACT
@@ -259,6 +271,15 @@ def search(
     nodes: NodeSearch | None = None
     if native and observer is None and own_evaluation and isinstance(game, HasCompiledSearch):
         nodes = game.compiled_search(request, limits)  # loads (or compiles) the game's kernel
+    elif (
+        native
+        and observer is None
+        and own_evaluation
+        and isinstance(game, HasCompiledRules)
+        and numba_available()
+        and ready(rules := game.compiled_rules())
+    ):  # the generic compiled search (solver.compiled), once solver.compiled.prepare(game)
+        nodes = compiled_search(game, rules, request, limits)
     if nodes is None:
         if evaluate is None and isinstance(game, HasEvaluate):
             evaluate = game.evaluate
@@ -268,7 +289,8 @@ def search(
     collecting = gc.isenabled()
     gc.disable()  # the search makes one reference cycle (its bound closures); collecting costs
     try:
-        return _Driver(game, nodes, request, limits).run(state)
+        tops = outcomes(game, evaluate).best
+        return _Driver(game, nodes, request, limits, tops).run(state)
     finally:
         if collecting:
             gc.enable()
@@ -286,7 +308,11 @@ class _Iteration:
         best: every value-keeping action, in ``actions`` order.
         values: the actions whose values are exact, with them.
         bounds: the others, with their upper bounds (each is worse than ``value``).
-        exact: no horizon evaluation influenced the answer.
+        exact: no horizon evaluation influenced the answer (the value, or the value and
+            every move's when not ``proved_only``).
+        proved_only: exact because a move was proved to reach the best possible value
+            while other moves met the horizon.
+        horizon: the actions in ``values`` whose values are the depth's (met the horizon).
     """
 
     value: Any
@@ -294,20 +320,29 @@ class _Iteration:
     values: dict[Any, Any]
     bounds: dict[Any, Any]
     exact: bool
+    proved_only: bool = False
+    horizon: tuple[Any, ...] = ()
 
 
 class _Driver:
     """Iterative deepening from one root, and what makes a result of an iteration."""
 
     def __init__(
-        self, game: Game[Any, Any], nodes: NodeSearch, request: SearchRequest, limits: Limits
+        self,
+        game: Game[Any, Any],
+        nodes: NodeSearch,
+        request: SearchRequest,
+        limits: Limits,
+        tops: tuple[Any, Any],
     ) -> None:
         self.game = game
+        self.tops = tops  # each player's best possible value (negamax view): a proved win
         self.nodes = nodes
         self.request = request
         self.limits = limits
         self.plies_memo: dict[Hashable, tuple[int, Any, float]] = {}
         self.oracle_ended_plies = False  # a plies line met a covered position: plies unknown
+        self.values_at_horizon = False  # the last iteration's table holds depth values
         oracle = request.oracle
         self.guide = oracle if isinstance(oracle, GuidingOracle) else None
         # state key -> plies to the end along the guide's moves (ENDLESS: it repeats; None: cut)
@@ -391,8 +426,10 @@ class _Driver:
 
     def settled(self, result: SearchResult) -> bool:
         """Whether deeper iterations would give the same answer: exact, plies known or moot."""
-        return result.exact and (
-            result.plies is not None or not self.request.plies or self.oracle_ended_plies
+        return (
+            result.exact
+            and not self.values_at_horizon
+            and (result.plies is not None or not self.request.plies or self.oracle_ended_plies)
         )
 
     def one_depth(
@@ -409,6 +446,7 @@ class _Driver:
         player = game.to_move(root)
         previous_best = None if last is None else last.best_action
         found = self.search_root(root, player, acts, depth, ordering, previous_best)
+        self.values_at_horizon = found.proved_only and self.request.all_values
         trace, nodes.trace = nodes.trace, None  # the plies and PV passes are not reported
         try:
             action_plies = self.root_plies(root, player, acts, depth, found)
@@ -443,6 +481,7 @@ class _Driver:
             exact=found.exact,
             pv_end=pv_end,
             action_lines=lines if self.request.lines else None,
+            horizon_actions=found.horizon,
         )
         return result, {**found.bounds, **found.values}
 
@@ -499,22 +538,33 @@ class _Driver:
         best: Any = None
         best_set: list[Any] = []
         d1 = depth - 1
+        top = self.tops[player]
+        proved = False  # the best possible value reached with no horizon behind it
+        free: set[Any] = set()  # the actions whose search met no horizon
         for a in order:
             child = game.result(root, a)
             cp = game.to_move(child)
             if trace is not None:
                 trace.action = a
+            h = nodes.horizon
             if best is None:
                 best = values[a] = nodes.child_value(child, cp, player, d1, -INF, INF)
                 best_set = [a]
+                if nodes.horizon == h:
+                    free.add(a)
+                    proved = best >= top
                 continue
             lo, hi = below(best), above(best)
             f = nodes.child_value(child, cp, player, d1, lo, hi)
             if f > best and f >= hi and hi != INF:  # it failed high: find the exact value
+                h = nodes.horizon  # the re-search alone decides
                 f = nodes.child_value(child, cp, player, d1, best, INF)
+            if nodes.horizon == h:
+                free.add(a)
             if f > best:
                 values[a] = best = f
                 best_set = [a]
+                proved = best >= top and a in free
             elif f == best:  # inside the window, or a bound at +-inf: exact either way
                 values[a] = best
                 best_set.append(a)
@@ -527,7 +577,26 @@ class _Driver:
         best_set.sort(key=position.__getitem__)
         if trace is not None:
             trace.backup(player, best, best_set[0], -INF, INF, EXACT)
-        return _Iteration(best, best_set, values, bounds, nodes.horizon == horizon_before)
+        if nodes.horizon == horizon_before or not proved:
+            return _Iteration(best, best_set, values, bounds, nodes.horizon == horizon_before)
+        return self.proved_win(best, best_set, values, bounds, free)
+
+    def proved_win(
+        self,
+        best: Any,
+        best_set: list[Any],
+        values: dict[Any, Any],
+        bounds: dict[Any, Any],
+        free: set[Any],
+    ) -> _Iteration:
+        """A root proved won while some moves met the horizon: exact. Those moves keep their
+        values only for an analysis table (all_values), which then deepens on."""
+        horizon = tuple(a for a in values if a not in free)
+        if not self.request.all_values:
+            for a in horizon:
+                bounds[a] = values.pop(a)
+            horizon = ()
+        return _Iteration(best, best_set, values, bounds, True, proved_only=True, horizon=horizon)
 
     # -- plies to the end and the principal variation --------------------------------------
 
@@ -574,12 +643,15 @@ class _Driver:
         if memo is not None and memo[2] <= depth:
             return memo[0], memo[1]
         best: tuple[int, Any] | None = None
+        winning = x >= self.tops[player]  # only the wins proved within the depth count
         for a in self.table_move_first(state, acts):
             child = game.result(state, a)
             cp = game.to_move(child)
             horizon_before = nodes.horizon
             keeps = nodes.child_ge(child, cp, player, depth - 1, x)
             if nodes.horizon != horizon_before:
+                if winning:  # not a win within the depth: a quicker one is proved elsewhere
+                    continue
                 return None
             if not keeps:
                 continue
@@ -589,7 +661,8 @@ class _Driver:
             n = 1 + sub[0]
             if best is None or ply_preference(x, n) < ply_preference(x, best[0]):
                 best = (n, a)
-        assert best is not None, "a value-keeping move must exist"
+        if best is None:  # a win at the horizon's value, not proved (an evaluation at the best)
+            return None
         if len(self.plies_memo) >= nodes.memo_size:
             self.plies_memo.clear()
         self.plies_memo[key] = (best[0], best[1], depth)
@@ -852,6 +925,7 @@ class _Driver:
         endless_actions: tuple[Any, ...] = (),
         source: str = "search",
         action_lines: dict[Any, MoveLine] | None = None,
+        horizon_actions: tuple[Any, ...] = (),
     ) -> SearchResult:
         """A :class:`SearchResult` with the search's statistics so far."""
         return SearchResult(
@@ -870,6 +944,7 @@ class _Driver:
             endless_actions=endless_actions,
             source=source,
             action_lines={} if action_lines is None else action_lines,
+            horizon_actions=horizon_actions,
         )
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias, TypeVar, cast
 import attrs
 
 if TYPE_CHECKING:
+    from solver.compiled import CompiledRules
     from solver.node_search import Limits, NodeSearch
     from solver.results import SearchRequest
     from solver.workers import Mapper
@@ -228,6 +229,16 @@ class HasCompiledSearch(Protocol):
         """Load every compiled kernel now, compiling (once) what is not cached: the seconds
         spent compiling (0.0 when all came from the cache), None when there are none to use."""
         ...
+
+
+@runtime_checkable
+class HasCompiledRules(Protocol):
+    """The game's rules as numba-compilable functions over a fixed-size integer position
+    (:class:`solver.compiled.CompiledRules`): the engine compiles its one generic node search
+    against them (:mod:`solver.compiled`) and runs it under its driver when numba is there,
+    there is no observer, no oracle and the evaluation is the game's own."""
+
+    def compiled_rules(self) -> CompiledRules: ...
 
 
 @runtime_checkable

@@ -28,9 +28,10 @@ from typing import Any, Final, Protocol, runtime_checkable
 
 import attrs
 
+from solver.game import Game, HasEvaluate, HasUtilityBounds
 from solver.results import SearchStats
 
-__all__ = ["Limits", "NodeSearch", "SearchStopped", "above", "below"]
+__all__ = ["Limits", "NodeSearch", "Outcomes", "SearchStopped", "above", "below", "outcomes"]
 
 INF: Final = math.inf
 _EXACT_INT: Final = 2**53
@@ -136,6 +137,44 @@ class NodeSearch(Protocol):
     def stats(self) -> SearchStats:
         """What the search did so far."""
         ...
+
+
+@attrs.frozen
+class Outcomes:
+    """The best and the worst value a node can have, for each player to move (negamax view).
+
+    From the game's :class:`~solver.game.HasUtilityBounds`: player 0's best is ``hi`` and
+    worst ``lo``; player 1's, in its negamax view, ``-lo`` and ``-hi``. Without bounds (or with
+    an evaluation function not the game's own, which need not respect them) both are infinite
+    and nothing is settled early.
+
+    What the searches do with them: a child worth its mover's parent's ``best``, found with no
+    horizon leaf behind it, *settles* the node (its value is proved: nothing can beat it, the
+    siblings are not searched and the horizon leaves met before it do not make it inexact); a
+    window entirely above ``best`` or below ``worst`` is answered at once. So a forced win or
+    loss is proved exactly by a search as deep as the line, with its distance counted by the
+    driver's plies pass.
+
+    >>> from games import load_game
+    >>> outcomes(load_game("tictactoe"), None)
+    Outcomes(best=(1, 1), worst=(-1, -1))
+    """
+
+    best: tuple[Any, Any]
+    worst: tuple[Any, Any]
+
+
+UNBOUNDED: Final = Outcomes(best=(INF, INF), worst=(-INF, -INF))
+
+
+def outcomes(game: Game[Any, Any], evaluate: Any) -> Outcomes:
+    """The game's :class:`Outcomes` when the search's evaluation is the game's own (or none)."""
+    if not isinstance(game, HasUtilityBounds):
+        return UNBOUNDED
+    if evaluate is not None and not (isinstance(game, HasEvaluate) and evaluate == game.evaluate):
+        return UNBOUNDED
+    lo, hi = game.utility_bounds()
+    return Outcomes(best=(hi, -lo), worst=(lo, -hi))
 
 
 def below(x: Any) -> Any:

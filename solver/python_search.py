@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from solver.events import Backup, CacheHit, Cutoff, Enter, Iteration, Leaf, Observer, OracleHit
 from solver.game import CapabilityError, Game, HasKey, HasPseudoActions
-from solver.node_search import Limits, SearchStopped, above, below
+from solver.node_search import Limits, SearchStopped, above, below, outcomes
 from solver.results import SearchRequest, SearchStats
 from solver.table import END, EXACT, LOWER, UPPER, TranspositionTable, bound_name
 
@@ -185,6 +185,9 @@ class PythonSearch:
         self.has_evaluate = evaluate is not None
         self.evaluate: Evaluate = evaluate if evaluate is not None else self._no_evaluate
         self.oracle = request.oracle
+        # Each player's best and worst possible value (negamax view): a child proved to reach
+        # the best settles its node (solver.node_search.Outcomes).
+        self.outcomes = outcomes(game, evaluate)
         self.keyf: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
         self.table = TranspositionTable(request.table_size)
         self.history: tuple[defaultdict[Any, float], defaultdict[Any, float]] = (
@@ -294,10 +297,16 @@ class PythonSearch:
         candidates, play, to_move = self.candidates, self.play, self.to_move
         is_terminal, utility, evaluate = self.is_terminal, self.utility, self.evaluate
         oracle = self.oracle
+        tops, bottoms = self.outcomes.best, self.outcomes.worst
 
         def frontier(  # noqa: C901 (the search's hot loop: inline, one call per node)
             state: Any, player: int, depth: float, alpha: Any, beta: Any
         ) -> Any:
+            top = tops[player]
+            if alpha >= top:  # nothing can beat alpha here: proved at once, no node searched
+                return top
+            if beta <= bottoms[player]:
+                return bottoms[player]
             search.nodes = nodes = search.nodes + 1
             if nodes >= search.check_at:
                 search.check()
@@ -317,12 +326,14 @@ class PythonSearch:
                 if child is None:  # a pseudo-legal candidate that is not legal
                     continue
                 legal += 1
+                sure = True  # a game value, not a horizon estimate
                 if is_terminal(child):
                     v = utility(child)
                 elif oracle is not None and (known := oracle(child)) is not None:
                     v = known
                 else:
                     estimated += 1
+                    sure = False
                     v = evaluate(child)
                 if trace is not None:
                     trace.action = a
@@ -333,6 +344,15 @@ class PythonSearch:
                 if v > best:
                     best = v
                     best_move = a
+                    if sure and v >= top:  # the best possible, proved: the estimates do not count
+                        estimated = 0
+                        if v >= beta and a != acts[-1]:
+                            search.cutoffs += 1
+                            if trace is not None:
+                                trace.cutoff(
+                                    player, v, alpha, beta, search.unsearched(state, acts, a)
+                                )
+                        break
                     if v > alpha:
                         if v >= beta:
                             if a != acts[-1]:
@@ -369,10 +389,16 @@ class PythonSearch:
         oracle, keyf, histories, frontier = self.oracle, self.keyf, self.history, self.frontier
         table = self.table
         entries, size = table.entries, table.size
+        tops, bottoms = self.outcomes.best, self.outcomes.worst
 
         def negamax(  # noqa: C901 (the search's hot loop: inline, one call per node)
             state: Any, player: int, depth: float, alpha: Any, beta: Any
         ) -> Any:
+            top = tops[player]
+            if alpha >= top:  # nothing can beat alpha here: proved at once, no node searched
+                return top
+            if beta <= bottoms[player]:
+                return bottoms[player]
             search.nodes = nodes = search.nodes + 1
             if nodes >= search.check_at:
                 search.check()
@@ -418,6 +444,7 @@ class PythonSearch:
                 if child is not None:
                     legal += 1
                     cp = to_move(child)
+                    h = search.horizon
                     if trace is not None:
                         trace.action = a
                     if legal == 1:  # the first child with the full window
@@ -434,15 +461,27 @@ class PythonSearch:
                                 nw = beta
                         if cp == player:
                             v = sub(child, cp, d1, alpha, nw)
-                            if alpha < v < beta and nw < beta:
+                            if alpha < v < beta and nw < beta:  # the re-search alone decides
+                                h = search.horizon
                                 v = sub(child, cp, d1, v, beta)
                         else:
                             v = -sub(child, cp, d1, -nw, -alpha)
                             if alpha < v < beta and nw < beta:
+                                h = search.horizon
                                 v = -sub(child, cp, d1, -beta, -v)
                     if v > best:
                         best = v
                         best_move = a
+                        if v >= top and search.horizon == h:  # settled: nothing can beat it
+                            search.horizon = horizon_before  # the siblings' horizons do not count
+                            if v >= beta and (rest or a != order[-1]):
+                                search.cutoffs += 1
+                                if trace is not None:
+                                    trace.cutoff(
+                                        player, v, alpha, beta, search.unsearched(state, order, a)
+                                    )
+                            history[a] += depth * depth if depth < 64 else 4096
+                            break
                         if v > alpha:
                             if v >= beta:
                                 if rest or a != order[-1]:

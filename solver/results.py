@@ -107,6 +107,9 @@ class SearchResult:
             then best play after it; the chosen action's line is the PV).
         source: where the answer came from: ``"search"``, or ``"oracle"`` when an oracle (a
             tablebase) answered at the root without searching.
+        horizon_actions: root actions whose values in ``action_values`` are the depth's (they
+            met the horizon) although the result is exact: a win proved beside them, with
+            ``all_values``.
     """
 
     value: float
@@ -124,6 +127,7 @@ class SearchResult:
     endless_actions: tuple[Any, ...] = ()
     source: str = "search"
     action_lines: Mapping[Any, MoveLine] = attrs.field(factory=dict)
+    horizon_actions: tuple[Any, ...] = ()
 
 
 MAX_TABLE_SIZE: Final = 1 << 28

@@ -69,6 +69,7 @@ from solver.game import (
     HasEndlessValue,
     HasKey,
     HasPseudoActions,
+    HasSymmetries,
     Player,
     checked_state,
     format_action,
@@ -173,6 +174,7 @@ class Solution:
     _targets: npt.NDArray[np.int64]
     _key: Callable[[Any], Hashable] | None
     _chance: npt.NDArray[np.bool_] | None = None  # chance states, for a game with chance
+    _symmetric: bool = False  # one state per symmetry class: the others are its images
 
     @property
     def root_value(self) -> float:
@@ -227,6 +229,8 @@ class Solution:
     def best_actions(self, state: Any) -> tuple[Any, ...]:
         """Every action that keeps the value of ``state``, in ``actions`` order."""
         i = self._number(state)
+        if self._symmetric and self._states[i] != state:  # an image of the state held
+            return self._image_best_actions(i, state)
         best = self._best_indices(i)
         if not best:
             return ()
@@ -235,7 +239,25 @@ class Solution:
 
     def record(self, state: Any) -> StateRecord:
         """Everything known about ``state``: who moves, value, plies, optimal actions."""
-        return self._make_record(self._number(state))
+        i = self._number(state)
+        if self._symmetric and self._states[i] != state:  # an image of the state held
+            return attrs.evolve(
+                self._make_record(i), best_actions=self._image_best_actions(i, state)
+            )
+        return self._make_record(i)
+
+    def _image_best_actions(self, i: int, state: Any) -> tuple[Any, ...]:
+        """The value-keeping actions of ``state``, an image of state ``i`` under a symmetry
+        (a symmetry-reduced solution holds one state per class): its children looked up."""
+        if self._chance is not None and self._chance[i]:
+            return ()
+        value = self._values[i]
+        game = self.game
+        return tuple(
+            a
+            for a in game.actions(state)
+            if self._values[self._number(game.result(state, a))] == value
+        )
 
     def to_json(self, path: str | os.PathLike[str], *, overwrite: bool = True) -> None:
         """Write the solution as JSON: the figures, then one record per state, one per line.
@@ -340,6 +362,7 @@ def solve(
     *,
     max_states: int = 2_000_000,
     progress: Callable[[int], None] | None = None,
+    symmetric: bool = False,
 ) -> Solution:
     """Solve ``game`` strongly from ``state``: every reachable state's exact value.
 
@@ -349,6 +372,11 @@ def solve(
         state: the root; None for ``game.initial_state()``.
         max_states: stop with :class:`TooManyStatesError` once more states than this are seen.
         progress: called with the number of states seen so far, every few thousand states.
+        symmetric: one state per class of positions equivalent under the game's
+            ``symmetries`` (:class:`~solver.game.HasSymmetries`), the first met; the others
+            are looked up through it (their value and plies are its; their optimal moves
+            are found through their children). The counts are then of classes. Ignored for a
+            game without symmetries.
 
     Returns:
         The :class:`Solution`.
@@ -378,6 +406,9 @@ def solve(
         return is_chance(game, s)
 
     key_of: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
+    symmetric = symmetric and isinstance(game, HasSymmetries)
+    if symmetric:
+        key_of = _canonical_key(game, key_of)  # type: ignore[arg-type]
     if has_chance(game) and isinstance(game, HasEndlessValue):
         raise CapabilityError(
             f"solve cannot solve game {game.name!r}: it has chance moves and may cycle "
@@ -421,7 +452,24 @@ def solve(
         targets,
         key_of,
         np.fromiter(map(chance, graph.states), dtype=np.bool_) if has_chance(game) else None,
+        symmetric,
     )
+
+
+def _canonical_key(
+    game: HasSymmetries, key_of: Callable[[Any], Hashable] | None
+) -> Callable[[Any], Hashable]:
+    """The key of a state's class: the least key among its symmetric images (by ``repr``
+    when keys do not compare)."""
+
+    def canonical(state: Any) -> Hashable:
+        keys = [image if key_of is None else key_of(image) for image in game.symmetries(state)]
+        try:
+            return min(keys)  # type: ignore[type-var]
+        except TypeError:
+            return min(keys, key=repr)
+
+    return canonical
 
 
 def _solve_graph(

@@ -27,9 +27,9 @@ engine runs, so a large search stops at once instead of running to the end first
 
 >>> from games import load_game
 >>> game = load_game("tictactoe")
->>> tree = engine_tree(game, game.parse_state("oxx/..o/x.."))
+>>> tree = engine_tree(game, game.parse_state("o../x.x/ox."))
 >>> tree.result.value, tree.searched, sorted(tree.hits.items())
-(-1, 33, [('exact', 1), ('lower', 1), ('upper', 2)])
+(-1, 29, [('exact', 1), ('lower', 1), ('upper', 2)])
 """
 
 from __future__ import annotations
@@ -520,9 +520,9 @@ def engine_game_tree(tree: EngineTree) -> GameTree:
 
     >>> from games import load_game
     >>> game = load_game("tictactoe")
-    >>> drawn = engine_game_tree(engine_tree(game, game.parse_state("oxx/..o/x..")))
+    >>> drawn = engine_game_tree(engine_tree(game, game.parse_state("o../x.x/ox.")))
     >>> drawn.graph.graph["algorithm"], drawn.searched, drawn.pruned
-    ('engine', 33, 8)
+    ('engine', 29, 2)
     """
     source = tree.graph
     graph = nx.DiGraph()
@@ -669,7 +669,7 @@ def engine_dot(
 
     >>> from games import load_game
     >>> game = load_game("tictactoe")
-    >>> source = engine_dot(engine_tree(game, game.parse_state("oxx/..o/x..")))
+    >>> source = engine_dot(engine_tree(game, game.parse_state("o../x.x/ox.")))
     >>> source.count('shape="cylinder"')
     4
     """

@@ -67,6 +67,7 @@ class MoveRow:
     note: str = ""
     endless: bool = False
     line: MoveLine | None = None
+    horizon: bool = False  # valued at the depth searched, though the root's value is exact
 
 
 def move_rows(
@@ -102,6 +103,7 @@ def move_rows(
         row.chosen = row.action == result.best_action
         row.endless = row.action in result.endless_actions
         row.line = result.action_lines.get(row.action)
+        row.horizon = row.action in result.horizon_actions
     return rows
 
 
@@ -140,7 +142,13 @@ def moves_table(
             if row.note == WORSE and not isnan(value):
                 shown = ("< " if game.to_move(state) == 0 else "> ") + num(value)
         else:
-            said = outcome(game, row.value, exact=exact, plies=row.plies, endless=row.endless)
+            said = outcome(
+                game,
+                row.value,
+                exact=exact and not row.horizon,
+                plies=row.plies,
+                endless=row.endless,
+            )
         cells = [row.notation + (row.note if row.note == SEPARATE_SEARCH else ""), shown]
         if exact:
             cells.append("endless" if row.endless else "-" if row.plies is None else str(row.plies))

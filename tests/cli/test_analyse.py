@@ -40,6 +40,21 @@ class TestAnalyseValues:
         assert sorted(data["optimal_moves"]) == keep
         assert data["depth"] == depth
 
+    def test_a_proved_win_is_exact_beside_moves_valued_at_the_horizon(self, run):
+        """Connect Four '4455': X wins in 3 plies (3 or 6) and says so at depth 4, while the
+        other moves keep their depth-4 values and say they are horizon estimates."""
+        out = run("analyse", "connect4", "-p", "4455", "--depth", "4").out
+        assert "value: 1 (X wins in 3 plies)" in out
+        rows = {line.split()[0]: line for line in out.splitlines() if re.match(r"^\d\s", line)}
+        assert "X wins in 3 plies" in rows["3"] and "X wins in 3 plies" in rows["6"]
+        assert all("at the horizon" in rows[m] for m in "12457")
+
+    def test_compiled_is_refused_for_a_game_without_compiled_rules(self, run):
+        """--compiled on tic-tac-toe: one line naming the game and what is missing."""
+        result = run("analyse", "tictactoe", "--compiled", "--depth", "2")
+        assert result.code == 2
+        assert "--compiled: game 'tictactoe' has no compiled rules" in result.err
+
     def test_every_move_carries_its_minimax_value(self, run):
         """Every legal move gets a value in the table, the one minimax gives it at that depth."""
         game = load_game("ayoayo")

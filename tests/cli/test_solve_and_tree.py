@@ -27,6 +27,13 @@ class TestSolve:
         assert data["value"] == counts.value
         assert data["outcome"].startswith("draw")
 
+    def test_symmetric_counts_one_state_per_class(self, run):
+        """--symmetric: tic-tac-toe's 765 classes instead of 5,478 states, the same value."""
+        data = run("solve", "tictactoe-bitboard", "--symmetric", "--json").json()
+        assert (data["states"], data["value"]) == (765, 0)
+        out = run("solve", "tictactoe-bitboard", "--symmetric").out
+        assert "reachable states (one per symmetry class)" in out and "765" in out
+
     def test_text_names_value_and_counts(self, run):
         """The text report says who wins and lists the state counts with thousands separators."""
         counts = solve(load_game("tictactoe")).counts

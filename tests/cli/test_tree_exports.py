@@ -94,7 +94,7 @@ class TestEngineTree:
             "tree",
             "tictactoe",
             "--position",
-            "oxx/..o/x..",
+            "o../x.x/ox.",
             "-a",
             "engine",
             "-o",

@@ -48,6 +48,21 @@ def solution(name: str) -> Solution:
     return solve(load_game(name))
 
 
+def assert_optimal_moves(game: Any, solved: Solution, state: Any, result: SearchResult) -> None:
+    """An exact result's optimal moves: the solver's, or at a win the quickest wins at least.
+
+    Deepening stops once a win is proved (at the depth of the quickest), so slower wins that
+    a deeper search would add may be missing; a loss or a draw has every optimal move.
+    """
+    optimal = set(solved.best_actions(state))
+    if result.value != game.utility_bounds()[1 - game.to_move(state)]:
+        assert set(result.best_actions) == optimal
+        return
+    plies = {a: solved.plies(game.result(state, a)) for a in optimal}
+    assert {a for a, p in plies.items() if p == min(plies.values())} <= set(result.best_actions)
+    assert set(result.best_actions) <= optimal
+
+
 def sample_states(name: str, count: int, seed: int) -> list[Any]:
     """``count`` reachable states of a game, drawn with a seeded generator."""
     states = sorted(solution(name).states(), key=repr)
@@ -217,19 +232,107 @@ class TestEveryTicTacToeState:
             assert result.action_plies[result.best_action] == result.plies
 
 
+class TestProofsFromUtilityBounds:
+    """A move that reaches the best possible utility settles its node: forced wins and losses
+    come out exact, with their distance, from a search as deep as the line."""
+
+    @pytest.mark.parametrize("name", TIC_TAC_TOES)
+    def test_a_forced_result_in_n_is_exact_at_depth_n_with_its_distance(self, name: str) -> None:
+        """A win or loss in N plies (the solver's): exact at depth N, answered there, its plies
+        N and its PV a legal line of N moves to that result; at depth N - 1 not yet exact."""
+        game = load_game(name)
+        solved = solution(name)
+        decided = [s for s in sample_states(name, 1500, seed=41) if solved.value(s) != 0]
+        decided = [s for s in decided if not game.is_terminal(s)][:250]
+        assert len(decided) == 250
+        for state in decided:
+            n = solved.plies(state)
+            result = search(game, state, depth=9)
+            assert (result.value, result.exact, result.depth) == (solved.value(state), True, n)
+            assert result.plies == n and len(result.pv) == n
+            assert game.utility(replay(game, state, result.pv)) == result.value
+            assert_optimal_moves(game, solved, state, result)
+            if n > 1:
+                assert not search(game, state, depth=n - 1).exact
+
+    @pytest.mark.slow
+    def test_every_state_at_shallow_depths_equals_minimax(self) -> None:
+        """On all 5,478 states at depths 1 and 3 the value is minimax's, and an exact one the
+        solver's (proofs change which answers are exact, never a value)."""
+        game = load_game("tictactoe-bitboard")
+        solved = solution("tictactoe-bitboard")
+        for state in solved.states():
+            for depth in (1, 3):
+                result = search(game, state, depth=depth, plies=False)
+                assert result.value == minimax(game, state, depth=depth).value
+                assert not result.exact or result.value == solved.value(state)
+
+    def test_without_bounds_a_win_waits_for_every_move(self) -> None:
+        """The same rules without utility_bounds: a win in 1 beside undecided moves is exact
+        only once every move is decided (the proof is what the bounds give)."""
+        game = load_game("tictactoe-bitboard")
+
+        class Unbounded:  # the protocol and the evaluation, no utility_bounds
+            name = game.name
+            initial_state = game.initial_state
+            to_move = game.to_move
+            actions = game.actions
+            result = game.result
+            is_terminal = game.is_terminal
+            utility = game.utility
+            evaluate = game.evaluate
+
+        state = game.parse_state("xx./oo./...")
+        bounded = search(game, state, depth=3)
+        unbounded = search(Unbounded(), state, depth=3)  # type: ignore[arg-type]
+        assert (bounded.value, bounded.exact, bounded.depth, bounded.plies) == (1, True, 1, 1)
+        assert (unbounded.value, unbounded.exact, unbounded.depth) == (1, False, 3)
+
+    def test_an_evaluation_of_its_own_proves_nothing(self) -> None:
+        """An evaluation passed in need not respect the game's bounds: a horizon value at the
+        best possible utility is not a proof, and the values stay minimax's at the depth."""
+        game = load_game("tictactoe-bitboard")
+
+        def optimist(state: Any) -> float:
+            return game.utility(state) if game.is_terminal(state) else 1
+
+        for state in sample_states("tictactoe-bitboard", 60, seed=43):
+            expected = minimax(game, state, depth=2, evaluate=optimist)
+            result = search(game, state, depth=2, evaluate=optimist)
+            assert (result.value, set(result.best_actions)) == (
+                expected.value,
+                set(expected.best_actions),
+            )
+            assert not result.exact or result.value == solution("tictactoe-bitboard").value(state)
+
+    def test_an_analysis_table_keeps_every_moves_value(self) -> None:
+        """With all_values a proved win still values every move (at the depth answered)."""
+        game = load_game("tictactoe-bitboard")
+        state = game.parse_state("xx./oo./...")
+        result = search(game, state, depth=3, all_values=True)
+        expected = minimax(game, state, depth=3)
+        assert result.exact and result.depth == 3
+        assert dict(result.action_values) == dict(expected.action_values)
+        shallow = search(game, state, depth=3)
+        assert (shallow.depth, dict(shallow.action_values)) == (1, {2: 1})
+
+
 class TestDepthLimited:
     """With a depth limit the engine's value is the teaching minimax value at that depth."""
 
     @pytest.mark.parametrize("name", TIC_TAC_TOES)
     @pytest.mark.parametrize("depth", [1, 2, 3])
     def test_value_and_best_actions_equal_minimax(self, name: str, depth: int) -> None:
-        """Value, best actions and every exact action value agree with minimax at depth 1-3."""
+        """Value and every exact action value agree with minimax at depth 1-3, the best actions
+        with minimax at the depth answered (deepening stops at a proved win: a deeper one
+        would add only slower wins)."""
         game = load_game(name)
         for state in sample_states(name, 120, seed=depth):
             expected = minimax(game, state, depth=depth)
             result = search(game, state, depth=depth)
             assert result.value == expected.value
-            assert set(result.best_actions) == set(expected.best_actions)
+            answered = minimax(game, state, depth=result.depth)
+            assert set(result.best_actions) == set(answered.best_actions)
             for action, value in result.action_values.items():
                 assert value == expected.action_values[action]
 
@@ -250,7 +353,7 @@ class TestDepthLimited:
             if result.exact:
                 exact += 1
                 assert result.value == solved.value(state)
-                assert set(result.best_actions) == set(solved.best_actions(state))
+                assert_optimal_moves(game, solved, state, result)
         assert exact > 0
 
     def test_depth_limited_pv_reaches_the_horizon_with_the_value(self) -> None:
@@ -1016,7 +1119,7 @@ class TestOracle:
             result = search(game, state, depth=free - empties, oracle=oracle)
             assert result.exact, game.format_state(state)
             assert result.value == solved.value(state)
-            assert set(result.best_actions) == set(solved.best_actions(state))
+            assert_optimal_moves(game, solved, state, result)
 
     def test_deepening_stops_at_the_first_depth_the_oracle_makes_exact(self) -> None:
         """From the empty board with positions of <= 6 free cells covered: 3 plies, exact."""

@@ -37,7 +37,7 @@ from viz.notation import bound_text, number, pair_window_text
 from viz.tikz import to_tikz, value_tex
 
 GAME = load_game("tictactoe")
-RICH = "oxx/..o/x.."  # a last iteration with EXACT, LOWER and UPPER table hits
+RICH = "o../x.x/ox."  # a last iteration with EXACT, LOWER and UPPER table hits
 
 
 @cache

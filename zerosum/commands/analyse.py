@@ -6,11 +6,12 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from solver.compiled import prepare
 from solver.engine import search
 from solver.game import EndgameTablebase, format_state
 from solver.interrupts import watching_interrupts
 from solver.results import SearchResult
-from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io
+from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
 from zerosum.moves import depth_line, move_rows, print_answer, result_json
 from zerosum.options import (
     extra_fields,
@@ -54,6 +55,12 @@ def add_arguments(analyse: argparse.ArgumentParser) -> None:
         help=f"search for S seconds (default {DEFAULT_ANALYSE_SECONDS:g} without --depth)",
     )
     analyse.add_argument("--seed", type=seed_int, help="break ties between equal moves at random")
+    analyse.add_argument(
+        "--compiled",
+        action="store_true",
+        help="a game on the compiled route (connect4): compile its search kernel first "
+        "(15-30 s, not counted in --time) and search on it",
+    )
     tablebase_arguments(analyse)
     analyse.add_argument("--json", action="store_true", help="print JSON")
 
@@ -126,6 +133,18 @@ def over_json(game: Any, state: Any) -> dict[str, Any]:
     }
 
 
+def compile_first(game: Any, args: argparse.Namespace, io: Io) -> None:
+    """--compiled: the game's search kernel compiled now (once per process)."""
+    seconds = prepare(game)
+    if seconds is None:
+        raise UsageError(
+            f"--compiled: game {game.name!r} has no compiled rules, or numba (the fast "
+            "extra) is missing or switched off (GAMESOLVER_NATIVE=0)"
+        )
+    if not args.json and seconds:
+        io.print(f"compiled the search kernel in {seconds:.1f} s")
+
+
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver analyse``: the engine on one position, a line per depth, then the answer."""
     game = load(args)
@@ -137,6 +156,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
             for line in board_lines(game, state):
                 io.print(line)
         return EXIT_OK
+    if args.compiled:
+        compile_first(game, args, io)
     consulted, tablebase = tablebase_for(game, args, state, io.warn, quiet=args.json)
     exact_at_root = from_tablebase(tablebase, state)
     time_limit = args.time

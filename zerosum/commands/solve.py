@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from solver.chance import has_chance
-from solver.game import format_action, format_state, player_label
+from solver.game import HasSymmetries, format_action, format_state, player_label
 from solver.quoting import quote
 from solver.solve import Solution, TooManyStatesError, solve
 from zerosum.console import EXIT_OK, Io, UsageError, progress_bar
@@ -42,14 +42,22 @@ def add_arguments(solve: argparse.ArgumentParser) -> None:
         metavar="N",
         help="stop with an error beyond N states (default 2,000,000)",
     )
+    solve.add_argument(
+        "--symmetric",
+        action="store_true",
+        help="one state per class of the game's symmetries (a smaller table; counts are of "
+        "classes)",
+    )
     solve.add_argument("--force", "-f", action="store_true", help="replace an existing --out file")
     solve.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _solved(game: Any, state: Any, max_states: int, advance: Any) -> Solution:
+def _solved(
+    game: Any, state: Any, max_states: int, advance: Any, symmetric: bool = False
+) -> Solution:
     """:func:`solve`, its state cap said as the command line's ``--max-states``."""
     try:
-        return solve(game, state, max_states=max_states, progress=advance)
+        return solve(game, state, max_states=max_states, progress=advance, symmetric=symmetric)
     except TooManyStatesError as exc:
         if exc.states_seen <= max_states:  # stopped for memory: its own message says so
             raise
@@ -72,7 +80,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if out_path is not None:  # before the solve, not after it
         checked_output(out_path, "--out", args.force)
     with progress_bar(io, f"solving {game.name}", total=None, unit="states") as advance:
-        solution = _solved(game, state, args.max_states, advance)
+        solution = _solved(game, state, args.max_states, advance, args.symmetric)
     counts = solution.counts
     plies = solution.plies(state)
     endless = solution.endless(state)
@@ -130,7 +138,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if best:
         io.print(f"optimal moves: {', '.join(_move_text(m, p) for m, p in best_plies.items())}")
     table = io.table("", ">count")
-    table.add_row("reachable states", f"{counts.states:,}")
+    reduced = args.symmetric and isinstance(game, HasSymmetries)
+    table.add_row(
+        "reachable states" + (" (one per symmetry class)" if reduced else ""),
+        f"{counts.states:,}",
+    )
     table.add_row("terminal states", f"{counts.terminal:,}")
     table.add_row(f"  won by {player_label(game, 0)} (utility > 0)", f"{counts.wins:,}")
     table.add_row("  drawn (utility = 0)", f"{counts.draws:,}")

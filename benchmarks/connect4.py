@@ -1,0 +1,138 @@
+"""Connect Four on the compiled route against the pure-Python engine, in one run.
+
+Run: ``.venv/bin/python benchmarks/connect4.py`` (``--rounds 5`` for more rounds, ``--quick``
+for a smoke run, ``--json PATH`` to keep the figures).
+
+What it measures, the two node searches interleaved round by round so a loaded machine slows
+them alike (CPU seconds of this process, ``time.process_time``; the kernel's compile is paid
+before the first round and reported apart, never counted in a search):
+
+1. nodes/s: the same depth-limited searches from a few openings, compiled and pure Python
+   (the same algorithm; on small searches the same tree, on these the tables' replacement
+   differs a little, so both node counts are given), and the ratio of their nodes/s;
+2. positions solved to the end (exact value, optimal moves and plies) in the style of
+   Pascal Pons's benchmark sets: seeded random games stopped late ("end": 28-32 stones, as
+   his End sets) and in the middle ("middle": 20-24 stones, as his Middle sets, compiled
+   only, the pure search takes minutes), each answer checked equal across the two searches
+   where both run. His files cannot be downloaded here, so these are not his positions and
+   the figures are not comparable one to one with his published times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from games.connect4 import ConnectFour  # noqa: E402
+from solver.compiled import numba_available, prepare  # noqa: E402
+from solver.engine import search  # noqa: E402
+
+GAME = ConnectFour()
+OPENINGS = ["", "4", "44", "4453", "3344", "435"]
+
+
+def positions(count: int, seed: int, least: int, most: int) -> list[int]:
+    """Non-terminal positions after ``least`` to ``most`` random moves (seeded)."""
+    rng = random.Random(seed)
+    found: list[int] = []
+    while len(found) < count:
+        state = GAME.initial_state()
+        for _ in range(rng.randint(least, most)):
+            if GAME.is_terminal(state):
+                break
+            state = GAME.result(state, rng.choice(GAME.actions(state)))
+        if not GAME.is_terminal(state):
+            found.append(state)
+    return found
+
+
+def timed(call: Any) -> tuple[float, Any]:
+    began = time.process_time()
+    result = call()
+    return time.process_time() - began, result
+
+
+def nodes_per_second(depth: int, rounds: int) -> dict[str, Any]:
+    """Both searches to ``depth`` from the openings, interleaved: nodes/s and time ratios."""
+    ratios: list[float] = []
+    rates: dict[str, list[float]] = {"compiled": [], "python": []}
+    for _ in range(rounds):
+        seconds = {"compiled": 0.0, "python": 0.0}
+        nodes = {"compiled": 0, "python": 0}
+        for text in OPENINGS:
+            state = GAME.parse_state(text) if text else GAME.initial_state()
+            for side in random.sample(["compiled", "python"], 2):
+                spent, result = timed(
+                    lambda s=state, n=side: search(
+                        GAME, s, depth=depth, plies=False, native=n == "compiled"
+                    )
+                )
+                seconds[side] += spent
+                nodes[side] += result.stats.nodes
+        ratios.append(
+            (nodes["compiled"] / seconds["compiled"]) / (nodes["python"] / seconds["python"])
+        )
+        for side in rates:
+            rates[side].append(nodes[side] / seconds[side])
+    return {
+        "depth": depth,
+        "nodes": dict(nodes),
+        "nodes_per_second": {side: statistics.median(r) for side, r in rates.items()},
+        "speedup_median": statistics.median(ratios),
+        "speedup_range": [min(ratios), max(ratios)],
+    }
+
+
+def solved(states: list[int], sides: list[str]) -> dict[str, Any]:
+    """Each position solved to the end by each side: mean seconds, answers checked equal."""
+    times: dict[str, list[float]] = {side: [] for side in sides}
+    for state in states:
+        answers = []
+        for side in sides:
+            spent, result = timed(lambda n=side, s=state: search(GAME, s, native=n == "compiled"))
+            assert result.exact
+            times[side].append(spent)
+            answers.append((result.value, set(result.best_actions), result.plies))
+        assert all(answer == answers[0] for answer in answers), "the searches disagree"
+    return {
+        "positions": len(states),
+        "mean_seconds": {side: statistics.mean(t) for side, t in times.items()},
+        "max_seconds": {side: max(t) for side, t in times.items()},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
+    parser.add_argument("--json", type=Path, help="write the figures to this file")
+    args = parser.parse_args(argv)
+    if not numba_available():
+        print("numba missing (or GAMESOLVER_NATIVE=0): nothing to compare")
+        return 1
+    compile_seconds = prepare(GAME)
+    depth = 5 if args.quick else 9
+    count = 3 if args.quick else 30
+    figures = {
+        "compile_seconds": compile_seconds,
+        "nodes_per_second": nodes_per_second(depth, 1 if args.quick else args.rounds),
+        "end": solved(positions(count, 1, 28, 32), ["compiled", "python"]),
+        "middle": solved(positions(count // 3, 2, 20, 24), ["compiled"]),
+    }
+    print(json.dumps(figures, indent=2))
+    if args.json is not None:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,157 @@
+"""The compiled route: the generic compiled node search against the Python one, on Connect Four."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from games.connect4 import ConnectFour, compiled_rules
+from solver import compiled
+from solver.compiled import CompiledSearch, compiled_search, numba_available, prepare, ready
+from solver.engine import search
+from solver.node_search import Limits
+from solver.results import SearchRequest, SearchResult
+
+pytestmark = pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
+
+GAME = ConnectFour()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernel() -> None:
+    """Connect Four's kernel, compiled once for the module (the engine uses it from then)."""
+    prepare(GAME)
+
+
+def positions(count: int, seed: int, least: int, most: int) -> list[int]:
+    """Non-terminal positions after ``least`` to ``most`` random moves (seeded)."""
+    rng = random.Random(seed)
+    found: list[int] = []
+    while len(found) < count:
+        state = GAME.initial_state()
+        for _ in range(rng.randint(least, most)):
+            if GAME.is_terminal(state):
+                break
+            state = GAME.result(state, rng.choice(GAME.actions(state)))
+        if not GAME.is_terminal(state):
+            found.append(state)
+    return found
+
+
+def replay_legally(state: int, pv: tuple[Any, ...]) -> int:
+    for move in pv:
+        assert move in GAME.actions(state)
+        state = GAME.result(state, move)
+    return state
+
+
+def same_answer(fast: SearchResult, plain: SearchResult) -> None:
+    assert (fast.value, set(fast.best_actions), fast.exact, fast.plies, fast.depth) == (
+        plain.value,
+        set(plain.best_actions),
+        plain.exact,
+        plain.plies,
+        plain.depth,
+    )
+
+
+class TestSameAnswersAsThePythonSearch:
+    """Under the one driver, the compiled node search answers as the Python one."""
+
+    @pytest.mark.parametrize("depth", [1, 2, 3, 4, 5])
+    def test_depth_limited_searches(self, depth: int) -> None:
+        """Value, optimal moves, exactness, plies and a legal PV at depths 1-5 on 60
+        positions each (300 in all), with the same node counts: the same tree."""
+        for state in positions(60, seed=depth, least=0, most=30):
+            fast = search(GAME, state, depth=depth)
+            plain = search(GAME, state, depth=depth, native=False)
+            same_answer(fast, plain)
+            assert fast.stats.nodes == plain.stats.nodes
+            replay_legally(state, fast.pv)
+
+    def test_searches_to_the_end(self) -> None:
+        """Late positions searched to the end: exact, the same value, plies and moves, and
+        the PV a legal line to the end with that value."""
+        for state in positions(30, seed=9, least=30, most=36):
+            fast = search(GAME, state)
+            plain = search(GAME, state, native=False)
+            same_answer(fast, plain)
+            assert fast.exact
+            end = replay_legally(state, fast.pv)
+            assert GAME.is_terminal(end) and GAME.utility(end) == fast.value
+
+    def test_every_moves_value_for_an_analysis(self) -> None:
+        """all_values with a time limit: the depth reached may differ, the values at a fixed
+        depth do not."""
+        for state in positions(20, seed=4, least=4, most=20):
+            fast = search(GAME, state, depth=4, all_values=True)
+            plain = search(GAME, state, depth=4, all_values=True, native=False)
+            assert dict(fast.action_values) == dict(plain.action_values)
+            assert fast.horizon_actions == plain.horizon_actions
+
+    def test_a_forced_win_is_proved_with_its_distance(self) -> None:
+        """'4455': X wins in 3 plies, proved at depth 3 by the kernel too."""
+        result = search(GAME, GAME.parse_state("4455"), time_limit=10)
+        assert (result.value, result.exact, result.plies, result.depth) == (1, True, 3, 3)
+
+
+class TestTheKernelsRules:
+    def test_compiled_rules_are_the_games_rules(self) -> None:
+        """moves, play, to_move, utility and evaluate over arrays equal the methods, move by
+        move on random games."""
+        rules = compiled_rules(7, 6)
+        rng = random.Random(3)
+        out = np.zeros(rules.move_limit, np.int64)
+        child = np.zeros(rules.words, np.int64)
+        for _ in range(30):
+            state = GAME.initial_state()
+            while True:
+                s = rules.encode(state)
+                n = rules.moves(s, out)
+                assert list(out[:n]) == list(GAME.actions(state))
+                assert rules.to_move(s) == GAME.to_move(state)
+                assert rules.evaluate(s) == GAME.evaluate(state)
+                if n == 0:
+                    assert rules.utility(s) == GAME.utility(state)
+                    break
+                move = rng.choice(GAME.actions(state))
+                rules.play(s, move, child)
+                state = GAME.result(state, move)
+                assert list(child) == list(rules.encode(state))
+
+
+class TestLimitsAndFallback:
+    def test_the_engine_takes_the_route_once_prepared(self) -> None:
+        """After prepare() (a second call costs nothing) the rules' kernel is ready; another
+        size's is not compiled until asked, and its searches run in Python meanwhile."""
+        assert prepare(GAME) == 0.0 and ready(GAME.compiled_rules())
+        small = ConnectFour(width=5, height=4)
+        assert not ready(small.compiled_rules())
+        assert search(small, depth=3).value == search(small, depth=3, native=False).value
+        assert not ready(small.compiled_rules())
+
+    def test_a_node_limit_stops_the_kernel(self) -> None:
+        """The kernel returns to Python within its budget: the limit ends the search."""
+        result = search(GAME, node_limit=50_000)
+        assert not result.complete and result.stats.nodes <= 50_000 + GAME.geometry.width
+
+    def test_without_numba_the_python_search_answers(self, monkeypatch: Any) -> None:
+        """GAMESOLVER_NATIVE=0: no compiled search is offered, the answers stay the same."""
+        state = GAME.parse_state("4455")
+        compiled_result = search(GAME, state, depth=4)
+        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
+        assert not numba_available()
+        request = SearchRequest(depth=4)
+        assert compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None)) is None
+        same_answer(search(GAME, state, depth=4), compiled_result)
+
+    def test_an_oracle_keeps_the_python_search(self) -> None:
+        """The kernel cannot call a Python oracle: the Python search serves that request."""
+        request = SearchRequest(oracle=lambda s: None)
+        assert compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None)) is None
+        nodes = compiled_search(GAME, GAME.compiled_rules(), SearchRequest(), Limits(None, None))
+        assert isinstance(nodes, CompiledSearch)
+        assert compiled.KERNEL_CHECK_NODES > 0
