@@ -23,6 +23,7 @@ from solver.engine import search
 from solver.errors import (
     AgentError,
     CapabilityError,
+    CertificateError,
     CycleError,
     GameError,
     GraphvizFailedError,
@@ -62,6 +63,7 @@ __all__ = [
     "Backup",
     "CacheHit",
     "CapabilityError",
+    "CertificateError",
     "Cutoff",
     "CycleError",
     "Enter",

@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 import attrs
-import networkx as nx
 
 from solver.errors import CertificateError
 from solver.output import atomic_path
@@ -279,6 +278,8 @@ def _check_graph(  # noqa: C901 (one check per kind of node)
     counts: dict[str, int],
 ) -> int:
     """Check one solution graph; the number of its cycles (strongly connected parts)."""
+    import networkx as nx  # here: commands that never verify do not load it at start-up
+
     states = [game.parse_state(node.position) for node in graph.nodes]
     keys = [game.format_state(s) for s in states]
     if keys[0] != game.format_state(root):

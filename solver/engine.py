@@ -51,10 +51,9 @@ What :func:`search` does, and the guarantees it gives:
 * **Proofs from utility bounds**: with the game's ``utility_bounds()`` (and its own
   evaluation) a child proved to reach its mover's best possible value settles its node, the
   horizon leaves of its siblings aside (:class:`~solver.node_search.Outcomes`), so a forced
-  win or loss in N plies is exact at depth N with ``plies`` N. Deepening stops there: a won
-  root's ``best_actions`` are then the wins proved at that depth (every quickest win among
-  them), its ``action_values`` only the moves proved; with ``all_values`` every move keeps
-  its value at the depth and deepening goes on while some are not exact.
+  win or loss in N plies is exact at depth N with ``plies`` N. Deepening goes on while other
+  moves are unsettled (to the depth asked for): ``best_actions`` is every optimal move, as
+  minimax gives them, a slower win included.
 * **Deepening stops once the answer is exact** (with its plies, when asked for, or when a line
   met the oracle, which knows values but not plies): a deeper iteration would give the same
   answer, so ``depth=10**100`` on tic-tac-toe ends after 9 plies (``depth`` 9 in the result).
@@ -446,7 +445,8 @@ class _Driver:
         player = game.to_move(root)
         previous_best = None if last is None else last.best_action
         found = self.search_root(root, player, acts, depth, ordering, previous_best)
-        self.values_at_horizon = found.proved_only and self.request.all_values
+        # Deepen on until every move is settled: best_actions promises every optimal move.
+        self.values_at_horizon = found.proved_only
         trace, nodes.trace = nodes.trace, None  # the plies and PV passes are not reported
         try:
             action_plies = self.root_plies(root, player, acts, depth, found)

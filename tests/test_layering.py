@@ -68,11 +68,13 @@ AYOAYO_FLOORS = (
         "native_jit",
         "native_rules",
         "native_search",
+        "native_proof",
         "native_tablebase",
         "native_partitions",
         "tablebase_cluster",
         "accel",
     ),
+    ("proof",),
     ("game", "__init__"),
 )
 

@@ -23,7 +23,7 @@ Importing this module raises ImportError without numba (the ``fast`` extra):
 Python with the same answers.
 
 >>> GROUPS
-('search', 'rules', 'tablebase')
+('search', 'rules', 'tablebase', 'proof')
 """
 
 from __future__ import annotations

@@ -8,12 +8,11 @@ solution graphs of a certificate (:mod:`solver.certificate`). Tablebase levels p
 exact leaves; a position repeated on a line is scored by the endless-play rule. docs/solving.md
 has the method, the argument for its soundness, the file format and the figures.
 
->>> import tempfile
 >>> from games.ayoayo import Ayoayo
 >>> game = Ayoayo()
->>> s = game.parse_state("[[0,0,1,2,0,0],[1,0,0,3,1,0]] captured 20,20")
->>> Prover(game, None).value(s).value
-4
+>>> s = game.parse_state("[[0,0,0,1,0,0],[1,0,0,0,1,1]] captured 20,24")
+>>> Prover(game, None).value(s).value  # Player 2 keeps the 4 ahead: no more captures
+-4
 """
 
 from __future__ import annotations

@@ -238,8 +238,9 @@ class TestProofsFromUtilityBounds:
 
     @pytest.mark.parametrize("name", TIC_TAC_TOES)
     def test_a_forced_result_in_n_is_exact_at_depth_n_with_its_distance(self, name: str) -> None:
-        """A win or loss in N plies (the solver's): exact at depth N, answered there, its plies
-        N and its PV a legal line of N moves to that result; at depth N - 1 not yet exact."""
+        """A win or loss in N plies (the solver's): exact at depth N with its plies N, and its
+        PV a legal line of N moves to that result; at depth N - 1 not yet exact. (Deepening
+        goes on while other moves are unsettled: best_actions is every optimal move.)"""
         game = load_game(name)
         solved = solution(name)
         decided = [s for s in sample_states(name, 1500, seed=41) if solved.value(s) != 0]
@@ -248,8 +249,10 @@ class TestProofsFromUtilityBounds:
         for state in decided:
             n = solved.plies(state)
             result = search(game, state, depth=9)
-            assert (result.value, result.exact, result.depth) == (solved.value(state), True, n)
+            assert (result.value, result.exact) == (solved.value(state), True)
             assert result.plies == n and len(result.pv) == n
+            at_n = search(game, state, depth=n)
+            assert (at_n.value, at_n.exact, at_n.plies) == (result.value, True, n)
             assert game.utility(replay(game, state, result.pv)) == result.value
             assert_optimal_moves(game, solved, state, result)
             if n > 1:
@@ -285,7 +288,8 @@ class TestProofsFromUtilityBounds:
         state = game.parse_state("xx./oo./...")
         bounded = search(game, state, depth=3)
         unbounded = search(Unbounded(), state, depth=3)  # type: ignore[arg-type]
-        assert (bounded.value, bounded.exact, bounded.depth, bounded.plies) == (1, True, 1, 1)
+        assert (bounded.value, bounded.exact, bounded.plies) == (1, True, 1)
+        assert search(game, state, depth=1).exact
         assert (unbounded.value, unbounded.exact, unbounded.depth) == (1, False, 3)
 
     def test_an_evaluation_of_its_own_proves_nothing(self) -> None:
@@ -313,8 +317,8 @@ class TestProofsFromUtilityBounds:
         expected = minimax(game, state, depth=3)
         assert result.exact and result.depth == 3
         assert dict(result.action_values) == dict(expected.action_values)
-        shallow = search(game, state, depth=3)
-        assert (shallow.depth, dict(shallow.action_values)) == (1, {2: 1})
+        shallow = search(game, state, depth=1)
+        assert (shallow.exact, dict(shallow.action_values)) == (True, {2: 1})
 
 
 class TestDepthLimited:
@@ -324,8 +328,7 @@ class TestDepthLimited:
     @pytest.mark.parametrize("depth", [1, 2, 3])
     def test_value_and_best_actions_equal_minimax(self, name: str, depth: int) -> None:
         """Value and every exact action value agree with minimax at depth 1-3, the best actions
-        with minimax at the depth answered (deepening stops at a proved win: a deeper one
-        would add only slower wins)."""
+        with minimax at the depth answered."""
         game = load_game(name)
         for state in sample_states(name, 120, seed=depth):
             expected = minimax(game, state, depth=depth)

@@ -110,7 +110,8 @@ class TestFaultsFound:
         result = run("tree", "tictactoe", "--position", "oxx/..o/x..", "-a", "engine", "--json")
         data: dict[str, Any] = json.loads(result.out)
         assert result.code == 0 and data["value"] == -1 and data["written"] == []
-        assert len(data["tree"]["nodes"]) == data["nodes_searched"] + 8  # 8 moves pruned
+        kinds = [n["kind"] for n in data["tree"]["nodes"]]
+        assert kinds.count("node") == data["nodes_searched"] and set(kinds) == {"node", "pruned"}
 
     def test_engine_windows_are_written_as_the_values_they_ask_about(
         self, run: Callable[..., Run]
