@@ -23,6 +23,7 @@ from zerosum.options import (
     positive_int,
     seed_int,
 )
+from zerosum.proving import prove_position, proved_json, proved_lines
 from zerosum.report import board_lines, json_num, outcome
 from zerosum.tablebases import (
     SOURCE,
@@ -62,6 +63,12 @@ def add_arguments(analyse: argparse.ArgumentParser) -> None:
         "(15-30 s, not counted in --time) and search on it",
     )
     tablebase_arguments(analyse)
+    analyse.add_argument(
+        "--no-proof",
+        action="store_true",
+        help="do not try to prove the value when the search's is not exact (games with a proof "
+        "search and tablebases: a second or two)",
+    )
     analyse.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -145,6 +152,28 @@ def compile_first(game: Any, args: argparse.Namespace, io: Io) -> None:
         io.print(f"compiled the search kernel in {seconds:.1f} s")
 
 
+def _print_heading(
+    io: Io,
+    game: Any,
+    state: Any,
+    depth: int | None,
+    time_limit: float | None,
+    tablebase: EndgameTablebase | None,
+) -> None:
+    """The board, then what is done: read from ``tablebase`` (given when it covers the
+    position) or a search to ``depth`` or for ``time_limit`` seconds."""
+    for line in board_lines(game, state):
+        io.print(line)
+    io.print()
+    limit = f"depth {depth}" if depth is not None else ""
+    if time_limit is not None:
+        limit += (" or " if limit else "") + f"{time_limit:g} s"
+    if tablebase is not None:
+        io.print(f"in the endgame tablebase ({tablebase.directory})")
+    else:
+        io.print(f"searching ({limit}; Ctrl-C stops and shows the best answer so far)")
+
+
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver analyse``: the engine on one position, a line per depth, then the answer."""
     game = load(args)
@@ -164,16 +193,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if args.depth is None and time_limit is None:
         time_limit = DEFAULT_ANALYSE_SECONDS
     if not args.json:
-        for line in board_lines(game, state):
-            io.print(line)
-        io.print()
-        limit = f"depth {args.depth}" if args.depth is not None else ""
-        if time_limit is not None:
-            limit += (" or " if limit else "") + f"{time_limit:g} s"
-        if exact_at_root:
-            io.print(f"in the endgame tablebase ({tablebase.directory})")  # type: ignore[union-attr]
-        else:
-            io.print(f"searching ({limit}; Ctrl-C stops and shows the best answer so far)")
+        _print_heading(
+            io, game, state, args.depth, time_limit, tablebase if exact_at_root else None
+        )
     completed: list[SearchResult] = []
 
     def on_depth(result: SearchResult) -> None:
@@ -199,8 +221,13 @@ def run(args: argparse.Namespace, io: Io) -> int:
         watch.interrupted = True
     # Ctrl-C shows the best answer so far, then exits 130 like any interrupted command.
     done = EXIT_INTERRUPTED if watch.interrupted else EXIT_OK
+    # A value the search left inexact may still be proved in a second or two.
+    proved = prove_position(
+        game, state, tablebase, skip=watch.interrupted or args.no_proof or result.exact
+    )
     if args.json:
-        io.json(answer_json(game, state, result, tablebase=consulted, time_limit=time_limit))
+        answer = answer_json(game, state, result, tablebase=consulted, time_limit=time_limit)
+        io.json({**answer, **proved_json(game, proved)})
         return done
     rows = move_rows(game, state, result)
     read = result.source == "oracle"
@@ -215,4 +242,6 @@ def run(args: argparse.Namespace, io: Io) -> int:
         board=False,
         source=SOURCE if read else "",
     )
+    for line in proved_lines(game, state, proved):
+        io.print(line)
     return done

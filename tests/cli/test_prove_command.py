@@ -1,0 +1,108 @@
+"""`gamesolver prove` and `verify` end to end, and `analyse` showing a value it could prove."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from games.ayoayo import accel
+from tests.cli.conftest import Run
+
+pytestmark = pytest.mark.skipif(
+    accel.proof_kernel() is None, reason="the proof search needs the compiled kernel (numba)"
+)
+
+MIDDLE = "[[1,3,0,3,1,0],[9,0,9,1,0,1]] captured 4,16 to-move 1"
+
+
+@pytest.fixture(scope="module")
+def levels(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Ayòayò's levels 0-12, built once for the module."""
+    directory = tmp_path_factory.mktemp("levels")
+    from games.ayoayo import Ayoayo
+
+    Ayoayo().tablebase(directory).build(12)
+    return str(directory)
+
+
+class TestProveAndVerify:
+    """A proof writes a certificate that verify accepts, and refuses one tampered with."""
+
+    def test_the_start(self, run: Callable[..., Run], levels: str, tmp_path: Path) -> None:
+        cert = tmp_path / "start.cert.gz"
+        done = run("prove", "ayoayo", "--tablebase-dir", levels, "-o", str(cert), "--json")
+        answer = json.loads(done.out)
+        assert done.code == 0
+        assert (answer["value"], answer["outcome"]) == (-4, "Player 2 wins by 4")
+        checked = run("verify", str(cert), "--tablebase-dir", levels, "--json")
+        assert checked.code == 0
+        assert json.loads(checked.out)["value"] == -4
+        text = run("verify", str(cert), "--tablebase-dir", levels)
+        assert "value -4: Player 2 wins by 4, proved both ways" in text.out
+
+    def test_a_tampered_certificate_names_the_position(
+        self, run: Callable[..., Run], levels: str, tmp_path: Path
+    ) -> None:
+        import gzip
+
+        cert = tmp_path / "start.cert.gz"
+        assert run("prove", "ayoayo", "--tablebase-dir", levels, "-o", str(cert)).code == 0
+        with gzip.open(cert, "rt") as text:
+            lines = text.read().splitlines()
+        i = next(i for i, line in enumerate(lines) if "\ttablebase\t" in line)
+        ident, position, kind, value = lines[i].split("\t")
+        lines[i] = "\t".join((ident, position, kind, str(int(value) + 4)))
+        bad = tmp_path / "bad.cert"
+        bad.write_text("\n".join(lines) + "\n")
+        done = run("verify", str(bad), "--tablebase-dir", levels)
+        assert done.code == 1
+        assert position in done.err and "the leaf says" in done.err
+
+    def test_an_existing_out_is_kept_without_force(
+        self, run: Callable[..., Run], levels: str, tmp_path: Path
+    ) -> None:
+        out = tmp_path / "kept.cert.gz"
+        out.write_text("mine")
+        done = run("prove", "ayoayo", "--tablebase-dir", levels, "-o", str(out))
+        assert done.code != 0 and out.read_text() == "mine"
+
+    def test_a_game_without_a_proof_search(self, run: Callable[..., Run]) -> None:
+        done = run("prove", "tictactoe")
+        assert done.code == 1 and "has no proof search" in done.err
+
+    def test_not_a_certificate(self, run: Callable[..., Run], tmp_path: Path) -> None:
+        junk = tmp_path / "junk.txt"
+        junk.write_text("hello\n")
+        done = run("verify", str(junk))
+        assert done.code == 1 and "not a certificate" in done.err
+
+
+class TestAnalyseShowsTheProof:
+    """`analyse` adds the proved value when its search's is not exact."""
+
+    def test_a_position_of_the_opening_is_shown_solved(
+        self, run: Callable[..., Run], levels: str
+    ) -> None:
+        # Five plies into the principal variation: 28 seeds on the board, above the levels.
+        args = ("analyse", "ayoayo", "-p", MIDDLE, "--depth", "4", "--tablebase-dir", levels)
+        answer = json.loads(run(*args, "--json").out)
+        assert not answer["exact"]
+        proved = answer["proved"]
+        assert proved["value"] == -4 and proved["outcome"] == "Player 2 wins by 4"
+        assert set(proved["moves"]) == {m["move"] for m in answer["moves"]}
+        assert min(proved["moves"].values()) == -4  # player 1 to move: the least is theirs
+        text = run(*args)
+        assert "solved: Player 2 wins by 4" in text.out
+
+    def test_no_proof_without_tablebases_or_when_asked(
+        self, run: Callable[..., Run], levels: str
+    ) -> None:
+        done = run("analyse", "ayoayo", "--depth", "4", "--no-tablebase", "--json")
+        assert "proved" not in json.loads(done.out)
+        done = run(
+            "analyse", "ayoayo", "-d", "4", "--tablebase-dir", levels, "--no-proof", "--json"
+        )
+        assert "proved" not in json.loads(done.out)
