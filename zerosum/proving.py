@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from solver.errors import CapabilityError
 from solver.game import EndgameTablebase, HasProofSearch, format_action, format_state
 from solver.quoting import quote
 from zerosum.report import outcome
@@ -44,10 +45,12 @@ def prove_position(
 ) -> Proved | None:
     """The value of ``state`` and of every move proved within ``time_limit`` seconds, or None
     (``skip``, no proof search, no tablebase to stand on, or not settled in time)."""
-    if skip or not isinstance(game, HasProofSearch) or tablebase is None or not tablebase.levels:
+    if skip or tablebase is None or not tablebase.levels:
+        return None
+    prover = _prover(game, tablebase)
+    if prover is None:
         return None
     began = time.perf_counter()
-    prover = game.prover(tablebase, table_size=1 << 20)
     result = prover.value(state, time_limit=time_limit)
     if result.value is None:
         return None
@@ -68,6 +71,17 @@ def prove_position(
         nodes += found.nodes
         moves[name] = found.value
     return Proved(int(result.value), moves, time.perf_counter() - began, nodes)
+
+
+def _prover(game: Any, tablebase: EndgameTablebase) -> Any:
+    """The game's proof search on ``tablebase`` (a small table: a short proof), or None (none,
+    or it cannot run here: no compiled kernel)."""
+    if not isinstance(game, HasProofSearch):
+        return None
+    try:
+        return game.prover(tablebase, table_size=1 << 20)
+    except CapabilityError:
+        return None
 
 
 def proved_json(game: Any, proved: Proved | None) -> dict[str, Any]:
