@@ -77,7 +77,7 @@ class TestValues:
     def test_levels_8_and_12_from_the_levels_below(self, levels: Path, tmp_path: Path) -> None:
         rng = random.Random(25)
         full = GAME.tablebase(levels)
-        for seeds, count in ((8, 40), (12, 20)):
+        for seeds, count in ((8, 30), (12, 12)):
             prover = Prover(GAME, below(levels, seeds, tmp_path / f"below-{seeds}"))
             for state in sample(seeds, count, rng):
                 assert prover.value(state).value == full.probe(state), GAME.format_state(state)
