@@ -106,3 +106,13 @@ class TestAnalyseShowsTheProof:
             "analyse", "ayoayo", "-d", "4", "--tablebase-dir", levels, "--no-proof", "--json"
         )
         assert "proved" not in json.loads(done.out)
+
+
+class TestWithoutTablebases:
+    """Without tablebase levels a proof is said to be long, and a stopped one says what it
+    proved so far."""
+
+    def test_a_warning_and_an_honest_stop(self, run: Callable[..., Run], tmp_path: Path) -> None:
+        done = run("prove", "ayoayo", "--tablebase-dir", str(tmp_path), "--time", "0.2")
+        assert "no tablebase levels" in done.err and "tablebase build ayoayo" in done.err
+        assert done.code == 1 and "not settled" in done.out

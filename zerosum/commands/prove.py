@@ -17,7 +17,7 @@ from typing import Any
 
 from solver.certificate import write_certificate
 from solver.errors import CapabilityError
-from solver.game import HasProofSearch, format_action, format_state
+from solver.game import HasProofSearch, HasTablebase, format_action, format_state
 from solver.quoting import quote
 from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io
 from zerosum.options import (
@@ -115,6 +115,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
         proofs_directory().mkdir(parents=True, exist_ok=True)
     checked_output(out, "--out", args.force or args.out is None)
     tablebase = open_tablebase(game, args, io.warn)
+    if tablebase is None and isinstance(game, HasTablebase) and not args.no_tablebase:
+        io.warn(
+            "warning: no tablebase levels: without them a proof can take very long (the "
+            "proof of the start stands on them); build some first with `gamesolver tablebase "
+            f"build {args.game} --seeds 16` (about 20 s)"
+        )
     checkpoint = None if args.no_checkpoint else proofs_directory() / "checkpoints"
     say = None if args.json else (lambda line: io.print(f"  {line}"))
     prover = make_prover(tablebase, table_size=args.table, progress=say, checkpoint=checkpoint)
@@ -166,9 +172,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
     io.print()
     rate = result.nodes / max(result.seconds, 1e-9)
     if result.value is None:
-        low = "nothing" if result.lower is None else f"value >= {result.lower}"
-        high = "nothing" if result.upper is None else f"value <= {result.upper}"
-        io.print(f"not settled: proved {low} and {high} ({result.nodes:,} nodes)")
+        bounds = [f"value >= {result.lower}"] if result.lower is not None else []
+        bounds += [f"value <= {result.upper}"] if result.upper is not None else []
+        proved = " and ".join(bounds) or "no bound yet"
+        io.print(f"not settled: proved {proved} ({result.nodes:,} nodes)")
         io.print("run again (without --time, or longer) to go on from the checkpoint")
         return EXIT_GAME_ERROR
     io.print(f"solved: {outcome(game, result.value)} (value {result.value}, proved both ways)")
