@@ -46,6 +46,7 @@ from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
 from games.ayoayo.native_jit import kernel, warm_up
 from games.ayoayo.native_rules import WIDTH, is_terminal_with, play_with
 from games.ayoayo.native_search import NOT_COVERED, _tablebase_value
+from games.ayoayo.native_search import _key as key_of  # the position in two words, exactly
 
 __all__ = [
     "DISPROVED",
@@ -83,17 +84,6 @@ NODES, STOP_AT, STOPPED, GEN, TB_MAX, TB_LEAVES, REPETITIONS, STORES, TABLE_FULL
 N_STATS: Final = 11
 
 BUCKET: Final = 8
-_OCCUPIED: Final = 1 << 40
-
-
-@kernel
-def key_of(s: Array) -> tuple[int, int]:
-    """The position packed exactly into two words (6 bits a pit or count), never (0, 0)."""
-    k1 = 0
-    for i in range(10):
-        k1 |= s[i] << (6 * i)
-    k2 = s[10] | (s[11] << 6) | (s[12] << 12) | (s[13] << 18) | (s[14] << 24) | _OCCUPIED
-    return k1, k2
 
 
 @kernel
