@@ -249,8 +249,21 @@ class TestKilledTree:
             start_new_session=True,
         )
         try:
-            assert wait_until(lambda: len(group_members(child.pid)) >= 2, 30)
+            # Wait for dot itself (the stand-in's sleep): before its exec the child may not
+            # have its parent-death signal yet, and a kill then would race the test.
+            assert wait_until(lambda: _runs(child.pid, b"sleep"), 30)
         finally:
             child.kill()
             child.wait()
         assert wait_until(lambda: not group_members(child.pid), 5)
+
+
+def _runs(group: int, program: bytes) -> bool:
+    """Whether a process of ``group`` runs ``program`` (its command line names it)."""
+    for pid in group_members(group):
+        try:
+            if program in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
