@@ -95,17 +95,21 @@ def _death(name: str, pid: int | None, exitcode: int | None) -> WorkerDiedError:
     )
 
 
-def kill_with_parent() -> None:
+def kill_with_parent(parent: int | None = None) -> None:
     """Ask the kernel to SIGKILL this process when its parent dies (Linux; elsewhere nothing).
 
-    Made for ``subprocess``'s ``preexec_fn``: a helper program (Graphviz's ``dot``) started so
-    never outlives a command that is killed, even by ``kill -9``; the request survives the
-    ``exec`` of the program.
+    Made for ``subprocess``'s ``preexec_fn`` (as ``functools.partial(kill_with_parent,
+    os.getpid())``): a helper program (Graphviz's ``dot``) started so never outlives a command
+    that is killed, even by ``kill -9``; the request survives the ``exec`` of the program. Given
+    the pid the parent had, a process whose parent already died between the fork and the
+    request (the signal would then never come) ends at once.
     """
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError, TypeError):
             libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:  # died before the request was made
+        os._exit(1)
 
 
 def die_with_parent(parent: int) -> None:
@@ -114,9 +118,7 @@ def die_with_parent(parent: int) -> None:
     Called first thing in a worker process (ours here, the analysis board's search workers),
     with the pid its parent had when it started it.
     """
-    kill_with_parent()
-    if os.getppid() != parent:  # died before the signal was set
-        os._exit(1)
+    kill_with_parent(parent)
 
     def watch() -> None:
         while os.getppid() == parent:

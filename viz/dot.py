@@ -29,8 +29,10 @@ into rows, and refuses it when neither fits, rather than let it shrink out of le
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -770,7 +772,8 @@ def pipe(source: str, fmt: str) -> bytes:
             input=source.encode(),
             capture_output=True,
             check=False,
-            preexec_fn=kill_with_parent,  # a killed command leaves no Graphviz running
+            # a killed command leaves no Graphviz running
+            preexec_fn=functools.partial(kill_with_parent, os.getpid()),
         )
     except OSError as error:
         done = None

@@ -152,3 +152,32 @@ def test_a_signal_to_the_parent_ends_every_worker(sent: int, code: int) -> None:
     assert process.returncode == code
     assert "Traceback" not in err
     assert gone(pids), "a worker outlived its parent"
+
+
+def test_a_helper_whose_parent_died_before_the_request_ends_at_once() -> None:
+    """The parent-death signal is asked for after the fork; a parent that died in between
+    would never send it, so the process checks that its parent is still the one that
+    started it and ends when it is not (here: a parent pid that is not its own)."""
+    script = (
+        "from solver.workers import kill_with_parent\n"
+        "kill_with_parent(0)\n"  # pid 0 is never a parent: as if the parent had died
+        "print('still running')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
+
+
+def test_a_helper_whose_parent_lives_runs_on() -> None:
+    script = (
+        "import os\n"
+        "from solver.workers import kill_with_parent\n"
+        "kill_with_parent(os.getppid())\n"
+        "print('still running')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    assert "still running" in done.stdout
