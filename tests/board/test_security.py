@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import websockets.sync.client as websockets
-from starlette.testclient import TestClient, WebSocketDenialResponse
+from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from games.ayoayo import Ayoayo
@@ -55,15 +55,31 @@ def jobs_started(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> list[An
 
 class TestHosts:
     @pytest.mark.parametrize(
-        "host", ["evil.example", "evil.example:80", f"attacker.test:{PORT}", f"evil.example:{PORT}"]
+        "host",
+        [
+            "evil.example",
+            "evil.example:80",
+            f"attacker.test:{PORT}",
+            f"evil.example:{PORT}",
+            f"evil.example@localhost:{PORT}",
+            f"localhost/evil:{PORT}",
+            f"localhost:{PORT}:1",
+            "localhost:port",
+            "",
+        ],
     )
     def test_a_foreign_host_is_refused(self, client: TestClient, host: str) -> None:
-        """A DNS-rebinding page's requests name its own host: refused, before any route."""
+        """A DNS-rebinding page's requests name its own host: refused, before any route,
+        with a JSON error naming the host and the names the board answers to."""
         for answer in (
             client.get("/api/status", headers={"host": host}),
             client.post("/api/position", json={}, headers={"host": host}),
         ):
             assert answer.status_code == 400 and "workers" not in answer.text
+            assert answer.json()["error"] == (
+                f"refused: the request is addressed to host {host!r}; this board answers to "
+                "127.0.0.1, localhost, [::1] (start it with --host to serve another address)"
+            )
 
     @pytest.mark.parametrize("name", ["127.0.0.1", "localhost", "[::1]", "LOCALHOST"])
     def test_the_loopback_names_at_the_boards_port_are_served(
@@ -91,11 +107,13 @@ class TestHosts:
     def test_a_websocket_to_a_foreign_host_is_refused(self, client: TestClient) -> None:
         """The analysis stream is refused to a foreign ``Host`` before it is accepted."""
         with (
-            pytest.raises(WebSocketDenialResponse) as refused,
+            pytest.raises(WebSocketDisconnect) as refused,
             client.websocket_connect("/api/stream", headers={"host": "evil.example"}),
         ):
             pass
-        assert refused.value.status_code == 400
+        assert refused.value.code == 1008 and "addressed to host 'evil.example'" in (
+            refused.value.reason
+        )
 
 
 class TestOrigins:

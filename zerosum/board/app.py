@@ -45,7 +45,6 @@ import attrs
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -389,7 +388,6 @@ def create_app(config: BoardConfig | None = None) -> Starlette:
     }
     hosts = served_hosts(config.host)
     middleware = [
-        Middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False),
         Middleware(LocalOnly, hosts=hosts, allow_origins=config.allow_origins),
     ]
     app = Starlette(

@@ -5,8 +5,7 @@ Any web page the user visits can make the browser send requests to a server on t
 page can make the browser take the board for its own site and read the answers. So the board
 refuses, before any route runs:
 
-* a ``Host`` that is not a name of the address it listens on (Starlette's
-  ``TrustedHostMiddleware``, over the names
+* a ``Host`` that is not a name of the address it listens on (the names
   :func:`~zerosum.board.origins.served_hosts` gives), or whose port is not
   the port the request arrived on;
 * an ``Origin`` that is neither the board's own page (``http://localhost:PORT`` and the
@@ -18,12 +17,13 @@ refuses, before any route runs:
   send ``text/plain`` anywhere without asking, JSON only where the server allows it, and the
   board never allows it.
 
-Refusals are 4xx JSON ``{"error": message}`` (a foreign host name: Starlette's own plain
-``400 Invalid host header``); a refused WebSocket handshake is answered 403.
+Refusals are 4xx JSON ``{"error": message}`` naming what was refused and what is served; a
+refused WebSocket handshake is answered 403.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from starlette.datastructures import URL, Headers
@@ -32,9 +32,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
 from solver.quoting import quote
-from zerosum.board.origins import DEFAULT_PORTS, own_origins
+from zerosum.board.origins import DEFAULT_PORTS, as_host, own_origins
 
 __all__ = ["LocalOnly"]
+
+_HOST = re.compile(r"(?P<name>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?")
+"""A ``Host`` header: a name or an IPv4 address, or an IPv6 one in brackets, and a port."""
 
 
 def _is_json(content_type: str) -> bool:
@@ -43,9 +46,8 @@ def _is_json(content_type: str) -> bool:
 
 
 class LocalOnly:
-    """ASGI middleware: refuses a foreign port in ``Host``, a foreign ``Origin``, and a POST
-    that is not JSON (see the module notes). Host names are checked by Starlette's
-    ``TrustedHostMiddleware``, which this runs inside.
+    """ASGI middleware: refuses a foreign ``Host``, a foreign ``Origin``, and a POST that is
+    not JSON (see the module notes).
 
     Args:
         app: the app it guards.
@@ -77,10 +79,18 @@ class LocalOnly:
     def refusal(self, scope: Scope) -> tuple[str, int] | None:
         """Why the request is refused (message, status), or None to serve it."""
         headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        parts = _HOST.fullmatch(host)
+        if parts is None or as_host(parts["name"]) not in self.hosts:
+            return (
+                f"refused: the request is addressed to host {quote(host)}; this board answers "
+                f"to {', '.join(self.hosts)} (start it with --host to serve another address)",
+                400,
+            )
         url = URL(scope=scope)
         server = scope.get("server")
         port = server[1] if server else None
-        asked = url.port or DEFAULT_PORTS.get(url.scheme, 80)
+        asked = int(parts["port"]) if parts["port"] else DEFAULT_PORTS.get(url.scheme, 80)
         if port is not None and asked != port:
             return (
                 f"refused: the request is addressed to port {asked}; "

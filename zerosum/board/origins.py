@@ -14,7 +14,14 @@ from urllib.parse import urlsplit
 
 from solver.quoting import quote
 
-__all__ = ["DEFAULT_PORTS", "LOOPBACK_HOSTS", "own_origins", "parse_origin", "served_hosts"]
+__all__ = [
+    "DEFAULT_PORTS",
+    "LOOPBACK_HOSTS",
+    "as_host",
+    "own_origins",
+    "parse_origin",
+    "served_hosts",
+]
 
 LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
 """The names of this computer's loopback address, as a ``Host`` header writes them."""
@@ -24,7 +31,7 @@ _WILDCARDS: Final = ("", "0.0.0.0", "::", "[::]")
 DEFAULT_PORTS: Final = {"http": 80, "ws": 80, "https": 443, "wss": 443}
 
 
-def _as_host(name: str) -> str:
+def as_host(name: str) -> str:
     """``name`` as a ``Host`` header writes it: an IPv6 address in brackets, lower case."""
     name = name.strip().lower()
     try:
@@ -52,14 +59,14 @@ def served_hosts(listen: str) -> tuple[str, ...]:
     if listen.strip().lower() in _LOOPBACK_ADDRESSES:
         return LOOPBACK_HOSTS
     if listen.strip() not in _WILDCARDS:
-        return (_as_host(listen),)
+        return (as_host(listen),)
     names = [*LOOPBACK_HOSTS, socket.gethostname(), socket.getfqdn()]
     for name in names[3:]:
         try:
             names += [str(info[4][0]) for info in socket.getaddrinfo(name, None)]
         except OSError:
             continue
-    return tuple(dict.fromkeys(_as_host(name) for name in names if name))
+    return tuple(dict.fromkeys(as_host(name) for name in names if name))
 
 
 def parse_origin(text: str) -> str:
@@ -88,7 +95,7 @@ def parse_origin(text: str) -> str:
     ):
         raise ValueError(f"invalid origin {quote(text)}: {expected}")
     scheme = parts.scheme.lower()
-    host = _as_host(parts.hostname)
+    host = as_host(parts.hostname)
     shown_port = "" if port is None or port == DEFAULT_PORTS[scheme] else f":{port}"
     return f"{scheme}://{host}{shown_port}"
 
