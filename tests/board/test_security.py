@@ -519,8 +519,9 @@ class TestDamagedTablebases:
         damaged = tmp_path / "ayoayo-04.tb"
         damaged.write_bytes(damaged.read_bytes()[:100])
         with LocalClient(create_app(BoardConfig(workers=1, tablebase_dir=str(tmp_path)))) as own:
-            warnings = own.get("/api/status").json()["warnings"]
-            assert own.get("/api/games").json()["warnings"] == warnings
+            warnings = own.get("/api/games").json()["warnings"]  # waits for the check
+            status = own.get("/api/status").json()
+            assert (status["warnings"], status["tablebases_checked"]) == (warnings, True)
         assert len(warnings) == 1 and "ayoayo-04.tb" in warnings[0]
         assert warnings[0].startswith("warning: tablebase file damaged, not used:")
 
@@ -530,7 +531,7 @@ class TestDamagedTablebases:
         not_a_folder.write_text("")
         config = BoardConfig(workers=1, tablebase_dir=str(not_a_folder))
         with LocalClient(create_app(config)) as own:
-            warnings = own.get("/api/status").json()["warnings"]
+            warnings = own.get("/api/games").json()["warnings"]
         assert warnings and "is not a directory" in warnings[0]
 
     def test_good_tablebases_give_no_warning(self, client: TestClient) -> None:

@@ -33,10 +33,12 @@ stopped, and every search has a budget (:class:`~zerosum.board.workers.Budget`).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
 import math
+import threading
 from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -186,14 +188,31 @@ def _limits(
     return depth, None if time is None else float(time)
 
 
+def _settle(future: concurrent.futures.Future[list[str]], work: Any, *args: Any) -> None:
+    """Run ``work(*args)`` and settle ``future`` with its answer or its error."""
+    try:
+        future.set_result(work(*args))
+    except BaseException as exc:  # handed to whoever awaits the answer
+        future.set_exception(exc)
+
+
 class _Endpoints:
     """The board's HTTP endpoints, over one configuration and one pool of search workers."""
 
     def __init__(self, config: BoardConfig, pool: SearchPool) -> None:
         self.config = config
         self.pool = pool
-        self.warnings = tablebase_warnings(pool.options)
-        """What is wrong with the tablebases (damaged files, a folder that is not one)."""
+        self.checked: concurrent.futures.Future[list[str]] = concurrent.futures.Future()
+        """What is wrong with the tablebases (damaged files, a folder that is not one), found
+        in a thread: every level's values are read to say it (seconds for levels to 20), so
+        the board serves, and stops on Ctrl-C, while it reads."""
+        threading.Thread(
+            target=_settle, args=(self.checked, tablebase_warnings, pool.options), daemon=True
+        ).start()
+
+    def warnings_so_far(self) -> list[str]:
+        """The tablebase warnings if the check has ended (else none yet)."""
+        return self.checked.result() if self.checked.done() else []
 
     def position_of(self, data: dict[str, Any]) -> tuple[Any, Any]:
         """The game and position a request names (the board's game when it names none)."""
@@ -210,8 +229,9 @@ class _Endpoints:
             listed.append({"name": name, "description": game_info(name).summary, "view": view})
         default = {"game": self.config.game, "position": self.config.position}
         levels = [{"name": lv.name, "said": lv.said} for lv in LEVELS.values()]
+        warnings = await asyncio.wrap_future(self.checked)  # the page shows them once
         return JSONResponse(
-            {"games": listed, "default": default, "levels": levels, "warnings": self.warnings}
+            {"games": listed, "default": default, "levels": levels, "warnings": warnings}
         )
 
     async def status(self, request: Request) -> Response:
@@ -224,7 +244,8 @@ class _Endpoints:
                 "busy": pool.busy(),
                 "stop_ms": latest,
                 "budget": pool.budget.to_json(),
-                "warnings": self.warnings,
+                "warnings": self.warnings_so_far(),
+                "tablebases_checked": self.checked.done(),
             }
         )
 
