@@ -1,6 +1,6 @@
 """``python -m zerosum``: the same command as ``gamesolver``."""
 
-from zerosum import main
+from zerosum import command
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    command()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import logging
 import socket
 import webbrowser
@@ -152,6 +153,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     repeated = RepeatedLines()  # a flooding client does not fill the terminal
     for name in ("uvicorn.error", "uvicorn.access", "zerosum.board"):
         logging.getLogger(name).addFilter(repeated)
+    gc.freeze()  # what start-up loaded lives as long as the board: collections skip it
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then passes the signal on
