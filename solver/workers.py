@@ -64,6 +64,13 @@ _GRACE: Final = 1.0
 
 _PR_SET_PDEATHSIG: Final = 1
 
+_OUT_OF_MEMORY: Final = 75
+"""A worker's exit status when it ran out of memory reading its task (loading the modules
+the task's function needs): the parent then says so instead of showing a traceback."""
+
+_UNREADABLE_TASK: Final = 76
+"""A worker's exit status when its task could not be read otherwise (it wrote why, one line)."""
+
 
 class Mapper(Protocol):
     """Anything that maps a function over arguments in order, like ``Executor.map``: a
@@ -84,6 +91,13 @@ def _death(name: str, pid: int | None, exitcode: int | None) -> WorkerDiedError:
             how = f"was killed by signal {-exitcode}"
         if exitcode == -signal.SIGKILL:
             how += " (the out-of-memory killer, or kill -9)"
+    elif exitcode == _OUT_OF_MEMORY:
+        how = (
+            "ran out of memory loading its work (a limit of the process, e.g. ulimit -v, "
+            "or the machine's)"
+        )
+    elif exitcode == _UNREADABLE_TASK:
+        how = "could not load its work (the line above says why)"
     elif exitcode is not None:
         how = f"exited with status {exitcode}"
     else:
@@ -144,9 +158,15 @@ def _worker_main(conn: Connection, parent: int) -> None:
     die_with_parent(parent)
     while True:
         try:
-            message = conn.recv()
+            message = conn.recv()  # imports what the task's function needs
         except (EOFError, OSError):
             return
+        except MemoryError:  # no task to answer: the exit status says it (see _death)
+            os._exit(_OUT_OF_MEMORY)
+        except Exception as error:  # e.g. a module that fails to import, short of memory
+            with contextlib.suppress(OSError):
+                os.write(2, f"gamesolver: worker: {type(error).__name__}: {error}\n".encode())
+            os._exit(_UNREADABLE_TASK)
         if message is None:
             return
         tag, fn, args = message

@@ -12,6 +12,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,6 +104,40 @@ class TestDeadWorker:
         assert "SIGKILL" in message and "worker process t-" in message
         assert any(f"pid {p}" in message for p in pids)
         assert gone(pids) and time.monotonic() - began < 10
+
+
+def _raise(kind: type[BaseException]) -> None:
+    raise kind("no room left" if kind is MemoryError else "module broken")
+
+
+class Unreadable:
+    """An argument that fails as the worker reads it (as a module that cannot be imported
+    for lack of memory does), with ``kind``."""
+
+    def __init__(self, kind: type[BaseException]) -> None:
+        self.kind = kind
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_raise, (self.kind,))
+
+
+class TestUnreadableTask:
+    """A task that a worker cannot even read (its function's modules fail to load, as under
+    ulimit -v) ends the work with one line naming why, never a worker's traceback."""
+
+    def test_out_of_memory_while_reading_a_task(self, capfd: pytest.CaptureFixture[str]) -> None:
+        with WorkerPool(1, name="t") as pool, pytest.raises(WorkerDiedError) as e:
+            list(pool.map(_sleep, [Unreadable(MemoryError)]))
+        assert "ran out of memory loading its work" in str(e.value)
+        assert "Traceback" not in capfd.readouterr().err
+
+    def test_another_error_while_reading_a_task(self, capfd: pytest.CaptureFixture[str]) -> None:
+        with WorkerPool(1, name="t") as pool, pytest.raises(WorkerDiedError) as e:
+            list(pool.map(_sleep, [Unreadable(ImportError)]))
+        assert "could not load its work (the line above says why)" in str(e.value)
+        err = capfd.readouterr().err
+        assert "gamesolver: worker: ImportError: module broken" in err
+        assert "Traceback" not in err
 
 
 SCRIPT = textwrap.dedent(
