@@ -59,6 +59,7 @@ __all__ = [
     "HasEndlessValue",
     "HasEvaluate",
     "HasKey",
+    "HasMistakeSizes",
     "HasPlayerNames",
     "HasPositionFields",
     "HasProofSearch",
@@ -72,6 +73,7 @@ __all__ = [
     "HasUtilityBounds",
     "IllegalActionError",
     "InvalidStateError",
+    "MistakeSizes",
     "NotAGameError",
     "Player",
     "Probability",
@@ -81,6 +83,7 @@ __all__ = [
     "checked_state",
     "format_action",
     "format_state",
+    "mistake_sizes",
     "other",
     "parse_action",
     "parse_state",
@@ -408,6 +411,46 @@ class HasScore(Protocol):
     """
 
     def score(self, state: Any) -> tuple[int, int]: ...
+
+
+@attrs.frozen
+class MistakeSizes:
+    """How much a move must lose to be a mistake, in the game's own units (a review's marks).
+
+    Attributes:
+        unit: what the values count, plural (``"seeds"``).
+        inaccuracy: a move losing this much or more is marked ``?!`` (Ayòayò: 4, one capture).
+        mistake: a move losing this much or more is marked ``?`` (Ayòayò: 8, two captures).
+
+    >>> MistakeSizes("seeds", 4, 8).mistake
+    8
+    """
+
+    unit: str
+    inaccuracy: float
+    mistake: float
+
+
+@runtime_checkable
+class HasMistakeSizes(Protocol):
+    """The game's values (its evaluation too) are margins in a unit, and this much is a mistake.
+
+    ``mistake_sizes()`` gives the :class:`MistakeSizes` (None: the values are no margins). A
+    game without them, or whose values only say who wins, has a mistake only where a move
+    changes a proved result (``gamesolver review``).
+    """
+
+    def mistake_sizes(self) -> MistakeSizes | None: ...
+
+
+def mistake_sizes(game: object) -> MistakeSizes | None:
+    """The game's :class:`MistakeSizes`, or None when its values are no margins.
+
+    >>> from games import load_game
+    >>> mistake_sizes(load_game("ayoayo")), mistake_sizes(load_game("tictactoe"))
+    (MistakeSizes(unit='seeds', inaccuracy=4, mistake=8), None)
+    """
+    return game.mistake_sizes() if isinstance(game, HasMistakeSizes) else None
 
 
 @attrs.frozen
