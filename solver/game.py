@@ -61,6 +61,7 @@ __all__ = [
     "HasKey",
     "HasMistakeSizes",
     "HasPlayerNames",
+    "HasPositionCount",
     "HasPositionFields",
     "HasProofSearch",
     "HasPseudoActions",
@@ -411,6 +412,18 @@ class HasScore(Protocol):
     """
 
     def score(self, state: Any) -> tuple[int, int]: ...
+
+
+@runtime_checkable
+class HasPositionCount(Protocol):
+    """How many positions are reachable from the start, when the game knows it.
+
+    ``position_count()`` gives the number (None: not known for these options). The command line
+    quotes it when it refuses a search to the end that is out of reach (``gamesolver best``);
+    Connect Four's standard 7x6 board has 4,531,985,219,092 (Tromp).
+    """
+
+    def position_count(self) -> int | None: ...
 
 
 @attrs.frozen
