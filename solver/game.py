@@ -55,6 +55,7 @@ __all__ = [
     "HasActionNotation",
     "HasBoardCells",
     "HasChance",
+    "HasCompiledRules",
     "HasCompiledSearch",
     "HasEndlessValue",
     "HasEvaluate",
