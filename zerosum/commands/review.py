@@ -8,7 +8,7 @@ import sys
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import positive_float, positive_int
 from zerosum.records import RecordError, parse_record
-from zerosum.report import value_text
+from zerosum.report import evaluation, num, value_text
 from zerosum.review import DEFAULT_REVIEW_DEPTH, review_json, review_record
 from zerosum.tablebases import open_tablebase, tablebase_arguments
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             value_text(r.value, exact=r.exact),
             r.best_move,
             value_text(r.best_value, exact=r.exact),
-            value_text(r.loss, exact=r.exact).replace("+", ""),
+            num(r.loss) if r.exact else evaluation(r.loss).lstrip("+"),
             r.mark,
             *([note] if annotated else []),
         )
