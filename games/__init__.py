@@ -6,7 +6,8 @@ entry point's name is the game's name and its object a factory (usually the Game
 :func:`load_game` calls with the user's options. A built-in name cannot be taken over by an
 entry point: the built-in wins.
 
-Games import nothing from ``solver`` at run time but types and errors (see DESIGN.md).
+Games import nothing from ``solver`` at run time but types and errors (see
+docs/adding-a-game.md).
 
 >>> available_games()[:3]
 ['ayoayo', 'connect4', 'hog']

@@ -47,6 +47,7 @@ from solver.quoting import quote
 
 __all__ = [
     "MAX_CELLS",
+    "STANDARD_POSITIONS",
     "ConnectFour",
     "Geometry",
     "State",
@@ -54,6 +55,9 @@ __all__ = [
     "compiled_rules",
     "pons_score",
 ]
+
+STANDARD_POSITIONS: Final = 4_531_985_219_092
+"""Positions reachable on the standard 7x6 board, as John Tromp counted them."""
 
 State: TypeAlias = int
 """``mask << SIZE | xs``: every stone, and X's stones, in Pons's column layout."""
@@ -182,6 +186,15 @@ class ConnectFour:
     def utility_bounds(self) -> tuple[float, float]:
         """A loss and a win: every utility and evaluation lies in ``[-1, 1]``."""
         return (-1, 1)
+
+    def position_count(self) -> int | None:
+        """The positions reachable on this board when known: the standard 7x6 board's
+        4,531,985,219,092, as John Tromp counted them (2008); None for other sizes.
+
+        >>> ConnectFour().position_count(), ConnectFour(width=4, height=4).position_count()
+        (4531985219092, None)
+        """
+        return STANDARD_POSITIONS if (self.geometry.width, self.geometry.height) == (7, 6) else None
 
     def compiled_rules(self) -> CompiledRules:
         """The rules as numba-compilable functions (:mod:`solver.compiled`), the same for

@@ -55,11 +55,14 @@ __all__ = [
     "HasActionNotation",
     "HasBoardCells",
     "HasChance",
+    "HasCompiledRules",
     "HasCompiledSearch",
     "HasEndlessValue",
     "HasEvaluate",
     "HasKey",
+    "HasMistakeSizes",
     "HasPlayerNames",
+    "HasPositionCount",
     "HasPositionFields",
     "HasProofSearch",
     "HasPseudoActions",
@@ -72,6 +75,7 @@ __all__ = [
     "HasUtilityBounds",
     "IllegalActionError",
     "InvalidStateError",
+    "MistakeSizes",
     "NotAGameError",
     "Player",
     "Probability",
@@ -81,6 +85,7 @@ __all__ = [
     "checked_state",
     "format_action",
     "format_state",
+    "mistake_sizes",
     "other",
     "parse_action",
     "parse_state",
@@ -408,6 +413,58 @@ class HasScore(Protocol):
     """
 
     def score(self, state: Any) -> tuple[int, int]: ...
+
+
+@runtime_checkable
+class HasPositionCount(Protocol):
+    """How many positions are reachable from the start, when the game knows it.
+
+    ``position_count()`` gives the number (None: not known for these options). The command line
+    quotes it when it refuses a search to the end that is out of reach (``gamesolver best``);
+    Connect Four's standard 7x6 board has 4,531,985,219,092 (Tromp).
+    """
+
+    def position_count(self) -> int | None: ...
+
+
+@attrs.frozen
+class MistakeSizes:
+    """How much a move must lose to be a mistake, in the game's own units (a review's marks).
+
+    Attributes:
+        unit: what the values count, plural (``"seeds"``).
+        inaccuracy: a move losing this much or more is marked ``?!`` (Ayòayò: 4, one capture).
+        mistake: a move losing this much or more is marked ``?`` (Ayòayò: 8, two captures).
+
+    >>> MistakeSizes("seeds", 4, 8).mistake
+    8
+    """
+
+    unit: str
+    inaccuracy: float
+    mistake: float
+
+
+@runtime_checkable
+class HasMistakeSizes(Protocol):
+    """The game's values (its evaluation too) are margins in a unit, and this much is a mistake.
+
+    ``mistake_sizes()`` gives the :class:`MistakeSizes` (None: the values are no margins). A
+    game without them, or whose values only say who wins, has a mistake only where a move
+    changes a proved result (``gamesolver review``).
+    """
+
+    def mistake_sizes(self) -> MistakeSizes | None: ...
+
+
+def mistake_sizes(game: object) -> MistakeSizes | None:
+    """The game's :class:`MistakeSizes`, or None when its values are no margins.
+
+    >>> from games import load_game
+    >>> mistake_sizes(load_game("ayoayo")), mistake_sizes(load_game("tictactoe"))
+    (MistakeSizes(unit='seeds', inaccuracy=4, mistake=8), None)
+    """
+    return game.mistake_sizes() if isinstance(game, HasMistakeSizes) else None
 
 
 @attrs.frozen

@@ -1,9 +1,9 @@
 """Quoting user input in error messages without echoing all of it.
 
-An error names the bad value with ``!r`` (see DESIGN.md), but a value can be 130 KB of pasted
-tree or a 5,000-digit number: a message must stay one readable line. :func:`quote` gives the
-``repr`` of a short value and, for a long one, the ``repr`` of its first characters, an ellipsis
-and the full length.
+An error names the bad value with ``!r`` (docs/adding-a-game.md, "Errors"), but a value can be
+130 KB of pasted tree or a 5,000-digit number: a message must stay one readable line.
+:func:`quote` gives the ``repr`` of a short value and, for a long one, the ``repr`` of its first
+characters, an ellipsis and the full length.
 
 >>> quote("tictac")
 "'tictac'"

@@ -28,6 +28,7 @@ from zerosum.report import (
     pv_moves,
     pv_notation,
     pv_text,
+    value_text,
 )
 
 __all__ = [
@@ -136,7 +137,7 @@ def moves_table(
     table = io.table(*columns)
     for row in _preferred_order(game, state, rows):
         mark = "best" if row.chosen else ("optimal" if row.optimal else "")
-        shown = num(row.value)
+        shown = value_text(row.value, exact=exact and not row.horizon)
         if row.value is None:
             said = "worse than the best move (pruned: only a bound is known)"
             if row.note == WORSE and not isnan(value):
@@ -289,7 +290,8 @@ def print_answer(
         )
         where = "" if result.exact or result.depth is None else f" at depth {result.depth}"
         label = f" {source}" if source else ""
-        io.print(f"value{where}: {num(result.value)} ({said}){label}", style="bold")
+        shown = value_text(result.value, exact=result.exact)
+        io.print(f"value{where}: {shown} ({said}){label}", style="bold")
     io.print(moves_table(io, game, state, rows, value=result.value, exact=result.exact))
     if any(row.note == SEPARATE_SEARCH for row in rows):
         io.print(SEPARATE_SEARCH_NOTE)

@@ -21,6 +21,7 @@ from solver.results import LineEnd, format_value
 
 __all__ = [
     "board_lines",
+    "evaluation",
     "isnan",
     "json_num",
     "jsonable",
@@ -30,6 +31,7 @@ __all__ = [
     "pv_moves",
     "pv_notation",
     "pv_text",
+    "value_text",
 ]
 
 
@@ -42,6 +44,34 @@ def num(value: float | None) -> str:
     if value is None or isnan(value):
         return "-"
     return format_value(value)
+
+
+def evaluation(value: float) -> str:
+    """A horizon evaluation as people read it: signed, to two decimals (a heuristic's further
+    digits mean nothing); a value that small keeps one significant digit, and its sign.
+
+    >>> evaluation(0.0817431), evaluation(-0.019411764705882358), evaluation(4.0)
+    ('+0.08', '-0.02', '+4')
+    >>> evaluation(0.0), evaluation(-0.0012), evaluation(-4)
+    ('0', '-0.001', '-4')
+    """
+    if value == 0:
+        return "0"
+    rounded = round(float(value), 2)
+    if rounded == 0:
+        return f"{value:+.1g}"
+    return f"{rounded:+.0f}" if rounded.is_integer() else f"{rounded:+.2f}"
+
+
+def value_text(value: float | None, *, exact: bool = True) -> str:
+    """A value as :func:`num` writes it when exact, else as an evaluation that says it is one.
+
+    >>> value_text(1.0), value_text(-0.142857, exact=False), value_text(None, exact=False)
+    ('1', 'eval -0.14', '-')
+    """
+    if exact or value is None or isnan(value):
+        return num(value)
+    return f"eval {evaluation(value)}"
 
 
 def isnan(value: float | None) -> bool:
@@ -94,12 +124,14 @@ def outcome(
     >>> game = load_game("ayoayo")
     >>> outcome(game, -4, endless=True), outcome(game, 8, plies=37), outcome(game, 0, plies=3)
     ('Player 2 wins by 4 by endless play', 'Player 1 wins by 8 in 37 plies', 'draw after 3 plies')
+    >>> outcome(game, -4, exact=False), outcome(load_game("connect4"), 0.0817431, exact=False)
+    ('Player 2 better at the horizon', 'X better at the horizon')
     """
     if not exact:
         if value == 0:
             return "level at the horizon"
         side = player_label(game, 0 if value > 0 else 1)
-        return f"{side} ahead by {num(abs(value))} at the horizon"
+        return f"{side} better at the horizon"
     if value == 0:
         if endless:
             return "draw by endless play"

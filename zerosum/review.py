@@ -2,14 +2,17 @@
 
 Each position before a move is analysed as ``analyse`` does (every legal move valued, the
 tablebase used where it reaches); the played move's value is compared with the best one, from
-the mover's side. The difference is what the move *lost*, and it is marked (values are seeds
-in Ayòayò, so the marks are defined in seeds; in a game scored only by win, draw and loss just
-the first mark can apply):
+the mover's side. The difference is what the move *lost*, and it is marked in the game's own
+terms:
 
-* ``??`` the move changes the result: the best move's outcome (win, draw, loss, or who is ahead
-  at the horizon) is better for the mover than the played one's;
-* ``?`` it loses :data:`MISTAKE` (8) seeds or more: two captures;
-* ``?!`` it loses :data:`INACCURACY` (4) seeds or more: one capture.
+* ``??`` the move changes the result: both values are proved (not horizon evaluations) and the
+  best move's outcome (win, draw, loss) is better for the mover than the played one's;
+* ``?`` it loses the game's mistake size or more (Ayòayò: 8 seeds, two captures);
+* ``?!`` it loses the game's inaccuracy size or more (Ayòayò: 4 seeds, one capture).
+
+The sizes come from the game (:class:`solver.game.HasMistakeSizes`); a game without them (its
+values only say who wins, or its evaluation is no margin, as Connect Four's) has only ``??``,
+so a horizon evaluation that changes sign is no mistake.
 """
 
 from __future__ import annotations
@@ -19,19 +22,24 @@ from typing import Any, Final
 
 import attrs
 
-from solver.game import EndgameTablebase, format_action, parse_action, player_label
+from solver.game import (
+    EndgameTablebase,
+    MistakeSizes,
+    format_action,
+    mistake_sizes,
+    parse_action,
+    player_label,
+)
 from solver.results import SearchResult
 from zerosum.commands.analyse import analysis_search
 from zerosum.records import GameRecord, line_result
-from zerosum.report import json_num
+from zerosum.report import json_num, num
 
 __all__ = [
     "DEFAULT_REVIEW_DEPTH",
-    "INACCURACY",
-    "MARKS",
-    "MISTAKE",
     "MoveReview",
     "mark",
+    "marks",
     "review_json",
     "review_record",
 ]
@@ -39,37 +47,54 @@ __all__ = [
 DEFAULT_REVIEW_DEPTH: Final = 12
 """How deep each position of a review is searched without --depth or --time."""
 
-MISTAKE: Final = 8
-"""A move losing this much or more (8 seeds: two captures) is marked ``?``."""
 
-INACCURACY: Final = 4
-"""A move losing this much or more (4 seeds: one capture) is marked ``?!``."""
+def marks(sizes: MistakeSizes | None) -> dict[str, str]:
+    """The marks a review of a game with these mistake sizes can give, and what each means.
 
-MARKS: Final = {
-    "??": "changes the result",
-    "?": f"loses {MISTAKE} or more",
-    "?!": f"loses {INACCURACY} or more",
-}
-"""The marks of a review and what each means."""
+    >>> marks(MistakeSizes("seeds", 4, 8))
+    {'??': 'changes the result', '?': 'loses 8 seeds or more', '?!': 'loses 4 seeds or more'}
+    >>> marks(None)
+    {'??': 'changes the result'}
+    """
+    said = {"??": "changes the result"}
+    if sizes is not None:
+        said["?"] = f"loses {num(sizes.mistake)} {sizes.unit} or more"
+        said["?!"] = f"loses {num(sizes.inaccuracy)} {sizes.unit} or more"
+    return said
 
 
 def _sign(value: float) -> int:
     return (value > 0) - (value < 0)
 
 
-def mark(mover: int, best: float, played: float) -> str:
+def mark(
+    mover: int,
+    best: float,
+    played: float,
+    sizes: MistakeSizes | None = None,
+    *,
+    exact: bool = True,
+) -> str:
     """The mark of a move valued ``played`` where the best was ``best`` (player 0's view).
 
-    >>> mark(0, 4, 4), mark(0, 4, -4), mark(1, -4, 4), mark(0, 12, 4), mark(1, -8, -4)
-    ('', '??', '??', '?', '?!')
+    ``exact``: both values are proved; otherwise they are horizon evaluations, whose change of
+    sign is no change of result. ``sizes``: the game's mistake sizes (None: it has none).
+
+    >>> seeds = MistakeSizes("seeds", 4, 8)
+    >>> mark(0, 4, -4), mark(1, -4, 4), mark(0, 12, 4, seeds), mark(1, -8, -4, seeds)
+    ('??', '??', '?', '?!')
+    >>> mark(0, 0.2, -0.1, exact=False), mark(0, 4, -4, seeds, exact=False)
+    ('', '?')
     """
     side = 1 if mover == 0 else -1
-    if _sign(side * best) > _sign(side * played):
+    if exact and _sign(side * best) > _sign(side * played):
         return "??"
+    if sizes is None:
+        return ""
     loss = side * (best - played)
-    if loss >= MISTAKE:
+    if loss >= sizes.mistake:
         return "?"
-    return "?!" if loss >= INACCURACY else ""
+    return "?!" if loss >= sizes.inaccuracy else ""
 
 
 @attrs.frozen
@@ -84,7 +109,7 @@ class MoveReview:
     best_value: float
     loss: float
     mark: str
-    exact: bool
+    exact: bool  # both values (played and best) are proved, not horizon evaluations
     depth: int | None
     comment: str = ""
     annotation: str = ""  # the annotator's mark in the record (!, ?, !?, ...), not the review's
@@ -92,15 +117,18 @@ class MoveReview:
 
 def _played_value(
     game: Any, state: Any, action: Any, result: SearchResult, search: Callable[..., SearchResult]
-) -> float:
-    """The value of ``action`` from ``result``, else from a search of the position it leads to."""
+) -> tuple[float, bool]:
+    """The value of ``action`` and whether it is proved: from ``result``, else from a search
+    of the position it leads to."""
     if action in result.action_values:
-        return float(result.action_values[action])
+        proved = result.exact and action not in result.horizon_actions
+        return float(result.action_values[action]), proved
     child = game.result(state, action)
     if game.is_terminal(child):
-        return float(game.utility(child))
+        return float(game.utility(child)), True
     depth = None if result.depth is None else max(1, result.depth - 1)
-    return float(search(child, depth).value)
+    answer = search(child, depth)
+    return float(answer.value), answer.exact
 
 
 def review_record(
@@ -118,6 +146,7 @@ def review_record(
     :class:`~zerosum.records.RecordError` for an illegal move.
     """
     game, states = record.positions()
+    sizes = mistake_sizes(game)
     if depth is None and time_limit is None:
         depth = DEFAULT_REVIEW_DEPTH
 
@@ -136,7 +165,7 @@ def review_record(
         state = states[index]
         action = parse_action(game, state, move)
         result = search(state, depth)
-        played = _played_value(game, state, action, result, search)
+        played, played_exact = _played_value(game, state, action, result, search)
         mover = game.to_move(state)
         side = 1 if mover == 0 else -1
         best = float(result.value)
@@ -152,8 +181,8 @@ def review_record(
                 best_move=best_move,
                 best_value=best,
                 loss=max(0.0, side * (best - played)),
-                mark=mark(mover, best, played),
-                exact=result.exact,
+                mark=mark(mover, best, played, sizes, exact=result.exact and played_exact),
+                exact=result.exact and played_exact,
                 depth=result.depth,
                 comment=record.comments.get(index, ""),
                 annotation=record.annotations.get(index, ""),
@@ -166,17 +195,18 @@ def review_json(game: Any, record: GameRecord, reviews: list[MoveReview]) -> dic
     """The review as JSON-ready data: the moves, and each player's marks counted."""
     states = record.positions()[1]
     result = line_result(game, states)
+    said = marks(mistake_sizes(game))
     summary = []
     for player in (0, 1):
         mine = [r for r in reviews if r.player == player]
-        counts = {symbol: sum(r.mark == symbol for r in mine) for symbol in MARKS}
+        counts = {symbol: sum(r.mark == symbol for r in mine) for symbol in said}
         summary.append(
             {"player": player, "name": player_label(game, player), "moves": len(mine), **counts}
         )
     return {
         "game": game.name,
         "start": record.start,
-        "marks": MARKS,
+        "marks": said,
         "moves": [
             {
                 "ply": r.ply,

@@ -38,13 +38,20 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from games.ayoayo.board import (
+    CAPTURE,
     CELL_PITS,
     LOOP_CHECK_AFTER,
     ROW_PITS,
     TOTAL_SEEDS,
     WIN_THRESHOLD,
 )
-from solver.game import BoardCells, IllegalActionError, InvalidStateError, Player
+from solver.game import (
+    BoardCells,
+    IllegalActionError,
+    InvalidStateError,
+    MistakeSizes,
+    Player,
+)
 from solver.quoting import quote
 
 __all__ = [
@@ -597,6 +604,15 @@ player and the player to move (0 or 1): build one with state_from or parse_state
         (0, 0)
         """
         return state[12], state[13]
+
+    def mistake_sizes(self) -> MistakeSizes:
+        """Values are margins of seeds: one capture lost is an inaccuracy, two a mistake
+        (:class:`solver.game.HasMistakeSizes`).
+
+        >>> AyoayoRules().mistake_sizes()
+        MistakeSizes(unit='seeds', inaccuracy=4, mistake=8)
+        """
+        return MistakeSizes("seeds", CAPTURE, 2 * CAPTURE)
 
     def render(self, state: AyoayoState) -> str:
         """The board as the reference CLI draws it: row 0 above, cell 0 on the left.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,23 @@ class TestValueChart:
         for cell in (2, 4, 0):
             state = game.result(state, cell)
         assert shown_position(page) == game.format_state(state)
+
+
+class TestEvaluations:
+    def test_a_horizon_value_is_an_evaluation_rounded_to_two_decimals(self, page: Any) -> None:
+        """Connect Four's heuristic (e.g. -0.0194117...) shows as ``evaluation -0.02``, its
+        moves' values and the bar's title rounded as ``gamesolver`` rounds them."""
+        open_board(page, "?game=connect4")
+        wait_for(page, "Number(document.querySelector('#move-values').dataset.depth) >= 3")
+        summary = page.inner_text("#engine-summary")
+        assert summary.startswith("evaluation "), summary
+        assert "better at the horizon" in summary or "level at the horizon" in summary, summary
+        cells = page.eval_on_selector_all(
+            "#move-values tbody tr td:nth-child(2)", "tds => tds.map(td => td.textContent)"
+        )
+        assert cells and all(re.fullmatch(r"0|[+−]\d+(\.\d{1,2})?|[+−]0\.00?\d", c) for c in cells)
+        title = page.get_attribute("#evalbar", "title")
+        assert re.fullmatch(r"evaluation (0|[+−][\d.]{1,4}) .*", title), title
 
 
 class TestOutcomeColours:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from games import load_game
+from solver.game import mistake_sizes
 from tests.cli.conftest import Run
 from zerosum.records import (
     RecordError,
@@ -146,13 +147,18 @@ class TestVariations:
 class TestReview:
     def test_marks_follow_the_seed_thresholds(self) -> None:
         """Result changes, 8 seeds and 4 seeds lost give ??, ? and ?! from either side."""
-        assert [mark(0, 0, -4), mark(0, 20, 12), mark(0, 20, 16), mark(0, 20, 17)] == [
+        seeds = mistake_sizes(load_game("ayoayo"))
+        assert [
+            mark(0, 0, -4, seeds),
+            mark(0, 20, 12, seeds),
+            mark(0, 20, 16, seeds),
+            mark(0, 20, 17, seeds),
+        ] == ["??", "?", "?!", ""]
+        assert [mark(1, 0, 4, seeds), mark(1, -20, -12, seeds), mark(1, -20, -20, seeds)] == [
             "??",
             "?",
-            "?!",
             "",
         ]
-        assert [mark(1, 0, 4), mark(1, -20, -12), mark(1, -20, -20)] == ["??", "?", ""]
 
     def test_a_tictactoe_blunder_is_marked_with_the_better_move(self) -> None:
         """O's losing move is the only ``??`` and the review names a drawing move instead."""

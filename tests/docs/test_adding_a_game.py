@@ -25,6 +25,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - the dev extra installs tomli on 3.10
     import tomli as tomllib
 
+import solver.game as game_module
 from games import ENTRY_POINT_GROUP
 from tests.games.fakes import install_entry_points
 from tests.games.test_example_game import EXAMPLE, EXAMPLE_MODULE
@@ -122,3 +123,27 @@ class TestConsoleBlocks:
             assert argv[0] == "gamesolver"
             assert main(argv[1:]) == 0, command
             assert capsys.readouterr().out.strip(), command
+
+
+class TestCapabilities:
+    def test_every_capability_is_in_the_table_and_in_an_example(self) -> None:
+        """Each ``Has*`` protocol of solver/game.py has a row in the guide, and each of its
+        methods and attributes is in one of the guide's code blocks."""
+        text = GUIDE.read_text("utf-8")
+        code = "\n".join(body for lang, body in FENCE.findall(text) if lang in ("python", "py"))
+        capabilities = [
+            name
+            for name, value in vars(game_module).items()
+            if name.startswith("Has")
+            and isinstance(value, type)
+            and value.__module__ == game_module.__name__
+        ]
+        assert len(capabilities) >= 21 and set(capabilities) <= set(game_module.__all__)
+        for name in capabilities:
+            assert f"| `{name}` |" in text, f"{name} has no row in the guide's table"
+            protocol = getattr(game_module, name)
+            members = {m for m in vars(protocol) if not m.startswith("_")}
+            members |= set(getattr(protocol, "__annotations__", {}))
+            assert members, name
+            for member in members:
+                assert re.search(rf"\b{member}\b", code), f"{name}.{member}: no example"

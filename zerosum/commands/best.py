@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from zerosum.options import (
     positive_int,
     refuse_unaffordable,
 )
+from zerosum.reach import OUT_OF_REACH, SLOW, end_search_cost, reach_said
 from zerosum.tablebases import (
     SOURCE,
     from_tablebase,
@@ -79,6 +81,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"included) or 'gamesolver analyse {game.name} --position P' (deeper and deeper, "
             "tablebases included)"
         )
+    if args.depth is None and args.time is None:
+        refuse_out_of_reach(game, state, args, tablebase, io)
     oracle = tablebase  # probed inside the search (inside the compiled kernel)
     search = searcher(args.algorithm, args.depth, args.time, oracle)
     with watching_interrupts() as watch:  # the engine answers Ctrl-C with its last depth
@@ -107,6 +111,27 @@ def run(args: argparse.Namespace, io: Io) -> int:
     title = "tablebase" if read else f"{args.algorithm} search"
     print_answer(io, game, state, result, rows, title=title, source=SOURCE if read else "")
     return done
+
+
+def refuse_out_of_reach(
+    game: Any, state: Any, args: argparse.Namespace, tablebase: Any, io: Io
+) -> None:
+    """Refuse a search to the end estimated out of reach, warn about a slow one (see
+    :mod:`zerosum.reach`); a position over or read from the tablebase costs nothing."""
+    if game.is_terminal(state) or from_tablebase(tablebase, state):
+        return
+    cost = end_search_cost(
+        game, state, prunes=args.algorithm != "minimax", table=args.algorithm == "engine"
+    )
+    if cost is None or cost.visits <= SLOW:
+        return
+    limits = "--depth N or --time S" if args.algorithm == "engine" else "--depth N"
+    options = "".join(f" -O {shlex.quote(option)}" for option in args.option or ())
+    where = options + ("" if args.position is None else " --position P")
+    said = reach_said(game, cost, limits, where)
+    if cost.visits > OUT_OF_REACH:
+        raise UsageError(said)
+    io.warn(f"warning: {said}; searching to the end: this can take minutes (Ctrl-C stops it)")
 
 
 def horizon_value(game: Any, state: Any) -> float:

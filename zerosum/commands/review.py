@@ -8,8 +8,8 @@ import sys
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import positive_float, positive_int
 from zerosum.records import RecordError, parse_record
-from zerosum.report import num
-from zerosum.review import DEFAULT_REVIEW_DEPTH, MARKS, review_json, review_record
+from zerosum.report import evaluation, num, value_text
+from zerosum.review import DEFAULT_REVIEW_DEPTH, review_json, review_record
 from zerosum.tablebases import open_tablebase, tablebase_arguments
 
 NAME = "review"
@@ -71,18 +71,21 @@ def run(args: argparse.Namespace, io: Io) -> int:
             str(r.ply),
             answer["summary"][r.player]["name"],
             r.move,
-            num(r.value),
+            value_text(r.value, exact=r.exact),
             r.best_move,
-            num(r.best_value),
-            num(r.loss),
+            value_text(r.best_value, exact=r.exact),
+            num(r.loss) if r.exact else evaluation(r.loss).lstrip("+"),
             r.mark,
             *([note] if annotated else []),
         )
     io.print(table)
-    io.print("marks: " + "; ".join(f"{symbol} {meaning}" for symbol, meaning in MARKS.items()))
+    said = answer["marks"]
+    io.print("marks: " + "; ".join(f"{symbol} {meaning}" for symbol, meaning in said.items()))
     io.print("values: player 0's view (+ is good for the first player), in the game's units")
+    if not all(r.exact for r in reviews):
+        io.print("eval: a value not proved, the evaluation at the search's horizon (rounded)")
     for side in answer["summary"]:
-        counts = ", ".join(f"{side[symbol]} {symbol}" for symbol in MARKS)
+        counts = ", ".join(f"{side[symbol]} {symbol}" for symbol in said)
         io.print(f"{side['name']}: {side['moves']} moves, {counts}")
     if answer["result"]:
         io.print(f"result: {answer['result']}")

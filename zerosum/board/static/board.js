@@ -527,7 +527,7 @@ function showReview(review) {
   const nodes = lineNodes();
   review.moves.forEach((m, i) => { if (nodes[i]) nodes[i].review = m; });
   drawMoveList();
-  const points = review.moves.map((m) => ({ ply: m.ply, value: m.value, exact: m.exact, mark: m.mark, move: m.move }));
+  const points = review.moves.map((m) => ({ ply: m.ply, value: m.value, shown: signed(m.value, m.exact), exact: m.exact, mark: m.mark, move: m.move }));
   const scale = node().view.score ? 24 : 1;
   $("value-chart").removeAttribute("hidden");
   drawChart($("value-chart"), points, scale, node().view.players, (i) => { if (nodes[i]) jump(nodes[i].id); });
@@ -574,9 +574,13 @@ function distance(answer) {
   return plies === null ? "" : ` in ${plies} pl${plies === 1 ? "y" : "ies"}`;
 }
 
-function signed(value) {
+// A value with its sign; a horizon evaluation (not exact) rounded as `gamesolver` rounds it
+// (report.evaluation): two decimals, or one significant digit when smaller.
+function signed(value, exact = true) {
   if (value === null || value === undefined) return "?";
-  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
+  let size = Math.abs(value);
+  if (!exact && size !== 0) size = Math.round(size * 100) === 0 ? Number(size.toPrecision(1)) : Math.round(size * 100) / 100;
+  return value > 0 ? `+${size}` : value < 0 ? `−${size}` : "0";
 }
 
 function drawAnalysis(answer, finished = false) {
@@ -592,7 +596,8 @@ function drawAnalysis(answer, finished = false) {
   const view = node().view;
   const p0 = view.players[0];
   summary.innerHTML = "";
-  summary.append(`${answer.over ? "final" : "value"} ${signed(answer.value)} `);
+  const estimate = !answer.over && !answer.exact;  // a horizon evaluation, not a result
+  summary.append(`${answer.over ? "final" : estimate ? "evaluation" : "value"} ${signed(answer.value, !estimate)} `);
   const whose = document.createElement("span");
   whose.className = "small";
   whose.textContent = `(${p0}'s view: + is good for ${p0}) `;
@@ -639,7 +644,7 @@ function drawAnalysis(answer, finished = false) {
       : answer.exact
         ? `exact${row.endless ? ", by endless play" : row.plies !== null ? `, ${row.plies} plies` : ""}`
         : `depth ${answer.depth}`;
-    for (const cell of [row.move + (row.best ? " ★" : ""), signed(row.value), said]) {
+    for (const cell of [row.move + (row.best ? " ★" : ""), signed(row.value, answer.exact), said]) {
       const td = document.createElement("td");
       td.textContent = cell;
       td.addEventListener("click", () => playMove(row.move));
@@ -705,7 +710,7 @@ function setEvalBar(value) {
   const scale = node().view.score ? 24 : 1;
   const share = 50 + Math.max(-50, Math.min(50, (forBottom / scale) * 50));
   $("evalfill").style.height = `${share}%`;
-  $("evalbar").title = `evaluation ${signed(value)} (${node().view.players[0]}'s view)`;
+  $("evalbar").title = `evaluation ${signed(value, false)} (${node().view.players[0]}'s view)`;
 }
 
 async function previewLine(moves) {

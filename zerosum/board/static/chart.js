@@ -10,7 +10,7 @@ function el(name, attrs, parent) {
   return node;
 }
 
-// `points`: [{ply, value, exact, mark, move}]; `scale`: the value drawn at the top edge;
+// `points`: [{ply, value, shown (the value as written), exact, mark, move}]; `scale`: the value drawn at the top edge;
 // `onPick(index)`: a point clicked.
 export function drawChart(svg, points, scale, players, onPick) {
   svg.innerHTML = "";
@@ -36,7 +36,7 @@ export function drawChart(svg, points, scale, players, onPick) {
       class: "point", "data-ply": p.ply, "data-value": p.value, "data-mark": p.mark || "",
     }, svg);
     const title = document.createElementNS(NS, "title");
-    title.textContent = `ply ${p.ply}: ${p.move}, value ${p.value}${p.exact ? " (exact)" : ""}${p.mark ? ` ${p.mark}` : ""}`;
+    title.textContent = `ply ${p.ply}: ${p.move}, ${p.exact ? `value ${p.shown} (exact)` : `evaluation ${p.shown}`}${p.mark ? ` ${p.mark}` : ""}`;
     dot.appendChild(title);
     dot.style.cursor = "pointer";
     dot.addEventListener("click", () => onPick(i));

@@ -98,7 +98,8 @@ function drawReview(review, ui) {
   table.innerHTML = `<tr><th>ply</th><th>move</th><th>mark</th><th>lost</th><th title="the better move and its value, from ${p0}'s side: + is good for ${p0}">better → value (${p0}'s view)</th></tr>`;
   for (const m of review.moves) {
     const tr = table.insertRow();
-    for (const cell of [m.ply, m.move, m.mark, m.loss, m.mark ? `${m.best_move} → ${ui.signed(m.best_value)}` : ""]) {
+    const lost = m.exact ? m.loss : ui.signed(m.loss, false).replace(/^\+/, "");
+    for (const cell of [m.ply, m.move, m.mark, lost, m.mark ? `${m.best_move} → ${ui.signed(m.best_value, m.exact)}` : ""]) {
       tr.insertCell().textContent = String(cell);
     }
     tr.dataset.mark = m.mark;
