@@ -46,6 +46,24 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated
 
 
+def _import_hashlib() -> None:
+    """Import :mod:`hashlib` (the rest imports it) without its own error report: short of
+    memory, it logs a traceback for each hash it cannot load and goes on without them.
+
+    Raises:
+        MemoryError: a hash the program uses could not be loaded (short of memory).
+    """
+    import logging
+
+    logging.disable(logging.CRITICAL)
+    try:
+        import hashlib
+    finally:
+        logging.disable(logging.NOTSET)
+    if not all(hasattr(hashlib, name) for name in ("md5", "sha1", "sha256", "blake2b")):
+        raise MemoryError
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``gamesolver``: :func:`zerosum.cli.main`, with a Ctrl-C during start-up exiting 130.
 
@@ -57,6 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, _terminate)
         try:
+            _import_hashlib()
             from zerosum.cli import main as run
         except MemoryError:  # a low ulimit -v: numpy and the rest cannot even be imported
             sys.stderr.write(
