@@ -59,6 +59,7 @@ __all__ = [
     "HasEndlessValue",
     "HasEvaluate",
     "HasKey",
+    "HasOpeningBook",
     "HasPlayerNames",
     "HasPositionFields",
     "HasProofSearch",
@@ -391,6 +392,16 @@ class HasProofSearch(Protocol):
         checkpoint: str | os.PathLike[str] | None = None,
         stop: Callable[[], bool] | None = None,
     ) -> ProofSearch: ...
+
+
+@runtime_checkable
+class HasOpeningBook(Protocol):
+    """Exact values of opening positions that the game's proofs settled, shipped with the game
+    (:class:`solver.book.OpeningBook`): ``opening_book(tablebase)`` gives the book when it can
+    be trusted beside ``tablebase`` (the levels it was proved with, checked by their lineage),
+    else None."""
+
+    def opening_book(self, tablebase: EndgameTablebase | None) -> Any: ...
 
 
 @runtime_checkable

@@ -17,13 +17,16 @@ them as capabilities: :meth:`Ayoayo.tablebase` (``solver.game.HasTablebase``) an
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from games.ayoayo import accel
 from games.ayoayo.rules import AyoayoRules
 from games.ayoayo.tablebase import Tablebase
+from solver.book import OpeningBook, read_book
 from solver.errors import CapabilityError
 from solver.game import EndgameTablebase
 from solver.node_search import Limits, NodeSearch
@@ -32,7 +35,15 @@ from solver.results import SearchRequest
 if TYPE_CHECKING:
     from games.ayoayo.proof import Prover
 
-__all__ = ["Ayoayo"]
+__all__ = ["OPENING_BOOK", "Ayoayo"]
+
+OPENING_BOOK = Path(__file__).with_name("opening-book.txt.gz")
+"""The start's value and each first move's, proved (docs/solving.md says how it was made)."""
+
+
+@functools.cache
+def _shipped_book() -> OpeningBook:
+    return read_book(OPENING_BOOK)
 
 
 class Ayoayo(AyoayoRules):
@@ -95,6 +106,15 @@ class Ayoayo(AyoayoRules):
             checkpoint=checkpoint,
             stop=stop,
         )
+
+    def opening_book(self, tablebase: EndgameTablebase | None) -> OpeningBook | None:
+        """The opening book shipped with the game (:data:`OPENING_BOOK`: the start and every
+        first move, proved), when ``tablebase`` has levels of the lineage the proofs used, else
+        None (``solver.game.HasOpeningBook``)."""
+        if not isinstance(tablebase, Tablebase):
+            return None
+        book = _shipped_book()
+        return None if book.mismatch(tablebase.lineages()) else book
 
     def compile_kernels(self) -> float | None:
         """Load the search's and the tablebase builder's kernels now, compiling them (once, in

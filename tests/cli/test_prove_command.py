@@ -116,3 +116,40 @@ class TestWithoutTablebases:
         done = run("prove", "ayoayo", "--tablebase-dir", str(tmp_path), "--time", "0.2")
         assert "no tablebase levels" in done.err and "tablebase build ayoayo" in done.err
         assert done.code == 1 and "not settled" in done.out
+
+
+class TestOpeningBook:
+    """`prove --book` writes the book the game ships: the start and every move, proved."""
+
+    def test_the_book_holds_the_position_and_every_move_proved(
+        self, run: Callable[..., Run], levels: str, tmp_path: Path
+    ) -> None:
+        from games.ayoayo import Ayoayo
+        from solver.book import read_book
+
+        book = tmp_path / "book.gz"
+        argv = ("prove", "ayoayo", "--position", MIDDLE, "--tablebase-dir", levels)
+        done = run(*argv, "--moves", "--json", "-o", str(tmp_path / "c.gz"), "--book", str(book))
+        assert done.code == 0
+        proved = json.loads(done.out)
+        found = read_book(book)
+        game = Ayoayo()
+        state = game.parse_state(MIDDLE)
+        assert found.values[MIDDLE] == proved["value"]
+        for action in game.actions(state):
+            child = game.result(state, action)
+            if not game.is_terminal(child):
+                assert found.values[game.format_state(child)] == proved["moves"][str(action)]
+        assert set(found.levels()) <= {4, 8, 12}
+        assert len(found.certificates) == 1 + sum(
+            not game.is_terminal(game.result(state, a)) for a in game.actions(state)
+        )
+
+    def test_an_existing_book_is_kept(
+        self, run: Callable[..., Run], levels: str, tmp_path: Path
+    ) -> None:
+        book = tmp_path / "book.gz"
+        book.write_text("mine")
+        done = run("prove", "ayoayo", "--tablebase-dir", levels, "--book", str(book))
+        assert done.code != 0
+        assert "--book" in done.err and book.read_text() == "mine"

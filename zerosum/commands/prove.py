@@ -10,11 +10,13 @@ proof stopped by Ctrl-C, ``--time`` or a kill goes on from there when run again.
 from __future__ import annotations
 
 import argparse
+import datetime
 import hashlib
 import os
 from pathlib import Path
 from typing import Any
 
+from solver.book import OpeningBook, write_book
 from solver.certificate import write_certificate
 from solver.errors import CapabilityError
 from solver.game import HasProofSearch, HasTablebase, format_action, format_state
@@ -30,6 +32,7 @@ from zerosum.options import (
     positive_float,
     positive_int,
 )
+from zerosum.proving import build_book
 from zerosum.report import board_lines, outcome
 from zerosum.tablebases import open_tablebase, tablebase_arguments
 
@@ -67,6 +70,12 @@ def add_arguments(prove: argparse.ArgumentParser) -> None:
     )
     prove.add_argument("--force", "-f", action="store_true", help="replace an existing --out")
     prove.add_argument(
+        "--book",
+        metavar="FILE",
+        help="also write an opening book of the position and every move, proved (what the "
+        "game ships; see docs/solving.md)",
+    )
+    prove.add_argument(
         "--table",
         type=positive_int,
         metavar="N",
@@ -100,6 +109,38 @@ def _default_out(game: Any, state: Any) -> Path:
     return proofs_directory() / f"{game.name}-{digest}.cert.gz"
 
 
+def _move_values(game: Any, state: Any, prover: Any, result: Any) -> dict[str, Any]:
+    """--moves: each legal move's proved value (None: not settled), by name; nothing when the
+    position's own value did not settle."""
+    moves: dict[str, Any] = {}
+    if result.value is None:
+        return moves
+    for action in game.actions(state):
+        child = game.result(state, action)
+        if game.is_terminal(child):
+            moves[format_action(game, state, action)] = game.utility(child)
+            continue
+        found = prover.value(child, guess=result.value)
+        moves[format_action(game, state, action)] = found.value
+    return moves
+
+
+def _write_book(
+    args: argparse.Namespace, game: Any, state: Any, prover: Any, result: Any, tablebase: Any
+) -> OpeningBook | None:
+    """--book: the opening book of ``state`` and every move, proved, written to its file
+    (None: no --book, or no value proved)."""
+    if args.book is None or result.value is None:
+        return None
+    made = (
+        f"gamesolver prove {game.name} --position {quote(format_state(game, state))} "
+        f"--book FILE on {datetime.date.today().isoformat()}"
+    )
+    book = build_book(game, prover, state, result, tablebase, made=made)
+    write_book(args.book, book, overwrite=args.force)
+    return book
+
+
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver prove``: the value proved, each move's with ``--moves``, the certificate."""
     game = load(args)
@@ -114,6 +155,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if args.out is None:
         proofs_directory().mkdir(parents=True, exist_ok=True)
     checked_output(out, "--out", args.force or args.out is None)
+    if args.book is not None:
+        checked_output(args.book, "--book", args.force)
     tablebase = open_tablebase(game, args, io.warn)
     if tablebase is None and isinstance(game, HasTablebase) and not args.no_tablebase:
         io.warn(
@@ -135,21 +178,14 @@ def run(args: argparse.Namespace, io: Io) -> int:
     except KeyboardInterrupt:
         prover.save()
         raise
-    moves: dict[str, Any] = {}
-    if args.moves and result.value is not None:
-        for action in game.actions(state):
-            child = game.result(state, action)
-            if game.is_terminal(child):
-                moves[format_action(game, state, action)] = game.utility(child)
-                continue
-            found = prover.value(child, guess=result.value)
-            moves[format_action(game, state, action)] = found.value
+    moves = _move_values(game, state, prover, result) if args.moves else {}
     digest = None
     size = None
     if result.value is not None:
         cert = prover.certificate(state, result)
         digest = write_certificate(out, cert)
         size = Path(out).stat().st_size
+    book = _write_book(args, game, state, prover, result, tablebase)
     if args.json:
         io.json(
             {
@@ -166,6 +202,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 "certificate": out if digest else None,
                 "certificate_bytes": size,
                 "sha256": digest,
+                "book": None if book is None else args.book,
+                "book_positions": None if book is None else len(book.values),
             }
         )
         return EXIT_OK if result.value is not None else EXIT_GAME_ERROR
@@ -188,4 +226,6 @@ def run(args: argparse.Namespace, io: Io) -> int:
     )
     io.print(f"certificate: {out} ({size:,} bytes, sha256 {digest})")
     io.print(f"check it with: gamesolver verify {quote(out)}")
+    if book is not None:
+        io.print(f"opening book: {args.book} ({len(book.values):,} positions)")
     return EXIT_OK
