@@ -363,8 +363,13 @@ class ProofSearch(Protocol):
     ``value`` when they meet, ``nodes``, ``seconds``, ``depth``); ``certificate(state, result)``
     the two solution graphs of a proved value (:class:`solver.certificate.Certificate`), which
     :func:`solver.certificate.verify` checks with the rules alone; ``save()`` writes its
-    checkpoint now.
+    checkpoint now; ``settled`` lists the threshold tests settled so far (each a dict) and
+    ``proved_positions()`` counts the positions proved so far.
     """
+
+    settled: list[dict[str, Any]]
+
+    def proved_positions(self) -> int: ...
 
     def value(
         self, state: Any, *, guess: int | None = None, time_limit: float | None = None
@@ -381,7 +386,9 @@ class HasProofSearch(Protocol):
     docs/solving.md): ``prover(tablebase, ...)`` with an endgame tablebase's levels as exact
     leaves (None: none), a table of ``table_size`` entries, ``progress`` told a line per settled
     step, proved positions checkpointed in ``checkpoint`` (a folder) and read back from it,
-    ``stop`` asked between steps whether to stop."""
+    ``stop`` asked between steps whether to stop, ``watch`` told how far a running step is about
+    once a second (its ``x``, ``depth``, ``nodes``, ``seconds``, ``rate``, ``proved``
+    positions, ``root_settled`` of ``root_moves``, settled ``tests``)."""
 
     def prover(
         self,
@@ -391,6 +398,7 @@ class HasProofSearch(Protocol):
         progress: Callable[[str], None] | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
         stop: Callable[[], bool] | None = None,
+        watch: Callable[[Any], None] | None = None,
     ) -> ProofSearch: ...
 
 

@@ -37,12 +37,15 @@ from zerosum.tablebases import TablebasePlayer
 __all__ = [
     "PROOF_SECONDS",
     "BookOracle",
+    "ProofWatch",
     "Proved",
     "book_lines",
     "book_oracle",
     "book_values",
     "build_book",
     "opening_book",
+    "progress_json",
+    "progress_line",
     "prove_position",
     "proved_json",
     "proved_lines",
@@ -301,3 +304,66 @@ def book_lines(game: Any, state: Any, tablebase: EndgameTablebase | None) -> lis
     """The two lines ``play`` shows of a position the opening book settles (nothing
     elsewhere): its value and every move's."""
     return proved_lines(game, state, book_values(game, state, tablebase))[1:3]
+
+
+PLAIN_SECONDS = 10.0
+"""How often a proof's progress is printed as a line when the output is not a terminal."""
+
+
+def progress_line(p: Any) -> str:
+    """A running test's progress (a ``watch`` snapshot, see :class:`solver.game.HasProofSearch`)
+    in words."""
+    return (
+        f"value >= {p.x}, depth {p.depth}: {p.nodes:,} nodes in {p.seconds:.0f} s "
+        f"({p.rate / 1e6:.2f} M nodes/s), {p.proved:,} positions proved, root moves settled "
+        f"{p.root_settled} of {p.root_moves}, {p.tests} tests settled"
+    )
+
+
+class ProofWatch:
+    """How ``prove`` shows a proof going on: each settled test a line (:meth:`say`) and, while a
+    test runs, its progress (called with the prover's snapshots): one line kept up to date on a
+    terminal's stderr, else a line every :data:`PLAIN_SECONDS` seconds."""
+
+    def __init__(self, io: Any, *, quiet: bool = False) -> None:
+        self.io = io
+        self.quiet = quiet
+        self.live = bool(io.err.is_terminal)
+        self.shown = False
+        self.last = time.monotonic()
+
+    def __call__(self, progress: Any) -> None:
+        """Show ``progress`` (a snapshot of the running test)."""
+        if self.quiet:
+            return
+        if self.live:
+            self.io.err.file.write("\r" + progress_line(progress)[: self.io.err.width - 1])
+            self.io.err.file.write("\x1b[K")
+            self.io.err.file.flush()
+            self.shown = True
+        elif time.monotonic() - self.last >= PLAIN_SECONDS:
+            self.last = time.monotonic()
+            self.io.print(f"  {progress_line(progress)}")
+
+    def say(self, line: str) -> None:
+        """Print a settled test's line (below the live line, which it clears)."""
+        self.close()
+        if not self.quiet:
+            self.io.print(f"  {line}")
+
+    def close(self) -> None:
+        """Clear the live line, if one is shown."""
+        if self.shown:
+            self.io.err.file.write("\r\x1b[K")
+            self.io.err.file.flush()
+            self.shown = False
+
+
+def progress_json(prover: Any, result: Any) -> dict[str, Any]:
+    """What ``prove --json`` says of the proof's course: each settled test, the positions
+    proved and the node rate."""
+    return {
+        "tests": list(prover.settled),
+        "proved_positions": prover.proved_positions(),
+        "nodes_per_second": round(result.nodes / max(result.seconds, 1e-9)),
+    }

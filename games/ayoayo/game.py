@@ -21,7 +21,7 @@ import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.ayoayo import accel
 from games.ayoayo.rules import AyoayoRules
@@ -81,6 +81,7 @@ class Ayoayo(AyoayoRules):
         progress: Callable[[str], None] | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
         stop: Callable[[], bool] | None = None,
+        watch: Callable[[Any], None] | None = None,
     ) -> Prover:
         """The compiled proof search (:mod:`games.ayoayo.proof`), with the levels of
         ``tablebase`` as exact leaves (``solver.game.HasProofSearch``).
@@ -105,6 +106,7 @@ class Ayoayo(AyoayoRules):
             progress=progress,
             checkpoint=checkpoint,
             stop=stop,
+            watch=watch,
         )
 
     def opening_book(self, tablebase: EndgameTablebase | None) -> OpeningBook | None:

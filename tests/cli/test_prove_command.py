@@ -37,6 +37,8 @@ class TestProveAndVerify:
         answer = json.loads(done.out)
         assert done.code == 0
         assert (answer["value"], answer["outcome"]) == (-4, "Player 2 wins by 4")
+        assert answer["tests"] and all(t["nodes"] >= 0 for t in answer["tests"])
+        assert answer["proved_positions"] > 0 and answer["nodes_per_second"] > 0
         checked = run("verify", str(cert), "--tablebase-dir", levels, "--json")
         assert checked.code == 0
         assert json.loads(checked.out)["value"] == -4
@@ -153,3 +155,61 @@ class TestOpeningBook:
         done = run("prove", "ayoayo", "--tablebase-dir", levels, "--book", str(book))
         assert done.code != 0
         assert "--book" in done.err and book.read_text() == "mine"
+
+
+class TestProgressShown:
+    """A proof's progress: one line kept up to date on a terminal, plain lines elsewhere."""
+
+    @staticmethod
+    def snapshot() -> object:
+        from games.ayoayo.proof import ProofProgress
+
+        return ProofProgress(-4, 9, 2_000_000, 1.0, 12_345, 2, 6, 1)
+
+    def test_plain_lines_when_not_a_terminal(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import io as text_io
+
+        from zerosum import proving
+        from zerosum.console import Io
+
+        monkeypatch.setattr(proving, "PLAIN_SECONDS", 0.0)
+        out, err = text_io.StringIO(), text_io.StringIO()
+        shown = proving.ProofWatch(Io(out, err))
+        shown(self.snapshot())
+        shown.say("value >= -4: holds")
+        assert out.getvalue() == (
+            "  value >= -4, depth 9: 2,000,000 nodes in 1 s (2.00 M nodes/s), 12,345 positions "
+            "proved, root moves settled 2 of 6, 1 tests settled\n  value >= -4: holds\n"
+        )
+        assert err.getvalue() == ""
+
+    def test_one_live_line_on_a_terminal(self) -> None:
+        import io as text_io
+        from types import SimpleNamespace
+
+        from zerosum.proving import ProofWatch
+
+        err = text_io.StringIO()
+        printed: list[str] = []
+        io = SimpleNamespace(
+            err=SimpleNamespace(is_terminal=True, file=err, width=200), print=printed.append
+        )
+        shown = ProofWatch(io)
+        shown(self.snapshot())
+        shown(self.snapshot())
+        shown.say("value >= -4: holds")
+        assert err.getvalue().count("\r") == 3  # two updates of one line, then cleared
+        assert err.getvalue().endswith("\r\x1b[K")
+        assert printed == ["  value >= -4: holds"]
+
+    def test_nothing_with_json(self) -> None:
+        import io as text_io
+
+        from zerosum.console import Io
+        from zerosum.proving import ProofWatch
+
+        out = text_io.StringIO()
+        shown = ProofWatch(Io(out, out), quiet=True)
+        shown(self.snapshot())
+        shown.say("value >= -4: holds")
+        assert out.getvalue() == ""

@@ -141,6 +141,31 @@ class TestCheckpoints:
         assert verify(GAME, cert, oracle=tablebase).value == -4
 
 
+class TestProgress:
+    """A running test tells how far it is: nodes, positions proved, root moves settled."""
+
+    def test_the_watch_is_told_while_a_test_runs(
+        self, levels: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from games.ayoayo import proof
+
+        monkeypatch.setattr(proof, "WATCH_SECONDS", 0.0)
+        monkeypatch.setattr(proof, "BUDGET", 4096)
+        seen: list[proof.ProofProgress] = []
+        prover = Prover(GAME, GAME.tablebase(levels), watch=seen.append)
+        assert prover.holds(GAME.initial_state(), -4)
+        assert seen, "a test of a million nodes returns to Python between budgets"
+        assert all(p.x == -4 and p.root_moves == 6 and 0 <= p.root_settled <= 6 for p in seen)
+        assert [p.nodes for p in seen] == sorted(p.nodes for p in seen)
+        assert all(p.rate > 0 for p in seen)
+        assert seen[-1].proved > 0
+        assert [t["x"] for t in prover.settled] == [-4]
+        assert prover.settled[0]["holds"] is True
+        assert prover.settled[0]["nodes"] >= seen[-1].nodes
+        counted = sum(len(proof.K.proved_rows(tk)) for tk in prover.tables.values())
+        assert prover.proved_positions() == counted > 0
+
+
 def certificate_of(state: AyoayoState, tablebase: Tablebase | None) -> Certificate:
     prover = Prover(GAME, tablebase)
     return prover.certificate(state, prover.value(state))

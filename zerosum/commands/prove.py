@@ -32,7 +32,7 @@ from zerosum.options import (
     positive_float,
     positive_int,
 )
-from zerosum.proving import build_book
+from zerosum.proving import ProofWatch, build_book, progress_json
 from zerosum.report import board_lines, outcome
 from zerosum.tablebases import open_tablebase, tablebase_arguments
 
@@ -165,8 +165,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"build {args.game} --seeds 16` (about 20 s)"
         )
     checkpoint = None if args.no_checkpoint else proofs_directory() / "checkpoints"
-    say = None if args.json else (lambda line: io.print(f"  {line}"))
-    prover = make_prover(tablebase, table_size=args.table, progress=say, checkpoint=checkpoint)
+    shown = ProofWatch(io, quiet=args.json)
+    prover = make_prover(
+        tablebase, table_size=args.table, progress=shown.say, checkpoint=checkpoint, watch=shown
+    )
     if not args.json:
         for line in board_lines(game, state):
             io.print(line)
@@ -178,6 +180,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     except KeyboardInterrupt:
         prover.save()
         raise
+    finally:
+        shown.close()
     moves = _move_values(game, state, prover, result) if args.moves else {}
     digest = None
     size = None
@@ -186,6 +190,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         digest = write_certificate(out, cert)
         size = Path(out).stat().st_size
     book = _write_book(args, game, state, prover, result, tablebase)
+    shown.close()
     if args.json:
         io.json(
             {
@@ -204,6 +209,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 "sha256": digest,
                 "book": None if book is None else args.book,
                 "book_positions": None if book is None else len(book.values),
+                **progress_json(prover, result),
             }
         )
         return EXIT_OK if result.value is not None else EXIT_GAME_ERROR
