@@ -388,7 +388,9 @@ class HasProofSearch(Protocol):
     step, proved positions checkpointed in ``checkpoint`` (a folder) and read back from it,
     ``stop`` asked between steps whether to stop, ``watch`` told how far a running step is about
     once a second (its ``x``, ``depth``, ``nodes``, ``seconds``, ``rate``, ``proved``
-    positions, ``root_settled`` of ``root_moves``, settled ``tests``)."""
+    positions, ``root_settled`` of ``root_moves``, settled ``tests``), and ``mapper`` (a
+    :class:`solver.workers.Mapper`: worker processes or a cluster) running parts of the proof
+    as tasks (None: all in this process)."""
 
     def prover(
         self,
@@ -399,6 +401,7 @@ class HasProofSearch(Protocol):
         checkpoint: str | os.PathLike[str] | None = None,
         stop: Callable[[], bool] | None = None,
         watch: Callable[[Any], None] | None = None,
+        mapper: Any = None,
     ) -> ProofSearch: ...
 
 

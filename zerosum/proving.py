@@ -14,8 +14,10 @@ and the board, :func:`book_oracle` lets ``best`` answer from the book as from a 
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -46,6 +48,7 @@ __all__ = [
     "opening_book",
     "progress_json",
     "progress_line",
+    "proof_mapper",
     "prove_position",
     "proved_json",
     "proved_lines",
@@ -367,3 +370,20 @@ def progress_json(prover: Any, result: Any) -> dict[str, Any]:
         "proved_positions": prover.proved_positions(),
         "nodes_per_second": round(result.nodes / max(result.seconds, 1e-9)),
     }
+
+
+@contextlib.contextmanager
+def proof_mapper(workers: int, dask: Any = None) -> Iterator[Any]:
+    """Where a proof's tasks run: a Dask ``distributed.Client``'s executor (``dask``), else
+    ``workers`` worker processes of this machine (None for one: all in this process). The
+    processes end when the block is left, at once on an error or Ctrl-C."""
+    if dask is not None:
+        yield dask.get_executor()
+        return
+    if workers <= 1:
+        yield None
+        return
+    from solver.workers import WorkerPool
+
+    with WorkerPool(workers, name="prove") as pool:
+        yield pool

@@ -31,6 +31,7 @@ from solver.errors import CapabilityError
 from solver.game import EndgameTablebase
 from solver.node_search import Limits, NodeSearch
 from solver.results import SearchRequest
+from solver.workers import Mapper
 
 if TYPE_CHECKING:
     from games.ayoayo.proof import Prover
@@ -82,9 +83,11 @@ class Ayoayo(AyoayoRules):
         checkpoint: str | os.PathLike[str] | None = None,
         stop: Callable[[], bool] | None = None,
         watch: Callable[[Any], None] | None = None,
+        mapper: Mapper | None = None,
     ) -> Prover:
         """The compiled proof search (:mod:`games.ayoayo.proof`), with the levels of
-        ``tablebase`` as exact leaves (``solver.game.HasProofSearch``).
+        ``tablebase`` as exact leaves (``solver.game.HasProofSearch``); with a ``mapper``, the
+        root's moves tested as its tasks (:mod:`games.ayoayo.proof_split`).
 
         Raises:
             CapabilityError: numba is not installed or ``GAMESOLVER_NATIVE=0`` (the proof search
@@ -99,6 +102,19 @@ class Ayoayo(AyoayoRules):
 
         if tablebase is not None and not isinstance(tablebase, Tablebase):
             raise CapabilityError(f"the proof search reads Ayòayò tablebases, not {tablebase!r}")
+        if mapper is not None:
+            from games.ayoayo.proof_split import SplitProver
+
+            return SplitProver(
+                self,
+                tablebase,
+                mapper=mapper,
+                table_size=DEFAULT_TABLE if table_size is None else table_size,
+                progress=progress,
+                checkpoint=checkpoint,
+                stop=stop,
+                watch=watch,
+            )
         return Prover(
             self,
             tablebase,

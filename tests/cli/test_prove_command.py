@@ -213,3 +213,58 @@ class TestProgressShown:
         shown(self.snapshot())
         shown.say("value >= -4: holds")
         assert out.getvalue() == ""
+
+
+class TestWorkers:
+    """--workers and --dask are checked, and Ctrl-C ends every worker at once."""
+
+    def test_workers_and_dask_together_are_refused(self, run: Callable[..., Run]) -> None:
+        done = run("prove", "ayoayo", "--workers", "2", "--dask", "tcp://nowhere:8786")
+        assert done.code != 0
+        assert "give --workers or --dask, not both" in done.err
+
+    def test_too_many_workers_are_refused(self, run: Callable[..., Run]) -> None:
+        done = run("prove", "ayoayo", "--workers", "100000")
+        assert done.code != 0
+        assert "invalid --workers 100000: expected 1 to" in done.err
+
+    def test_two_workers_give_the_same_value(
+        self, run: Callable[..., Run], levels: str, tmp_path: Path
+    ) -> None:
+        argv = ("prove", "ayoayo", "--position", MIDDLE, "--tablebase-dir", levels, "--json")
+        one = run(*argv, "--workers", "1", "-o", str(tmp_path / "1.gz"), "--no-checkpoint")
+        two = run(*argv, "--workers", "2", "-o", str(tmp_path / "2.gz"), "--no-checkpoint")
+        assert json.loads(one.out)["value"] == json.loads(two.out)["value"] == -4
+        checked = run("verify", str(tmp_path / "2.gz"), "--tablebase-dir", levels, "--json")
+        assert json.loads(checked.out)["value"] == -4
+
+    @pytest.mark.slow
+    def test_ctrl_c_ends_every_worker_within_a_second(self, tmp_path: Path) -> None:
+        import os
+        import signal
+        import sys
+        import time
+
+        if not sys.platform.startswith("linux"):
+            pytest.skip("process groups read from /proc")
+        from tests.cli.test_interrupts import group_members, start, wait_until
+
+        child = start(
+            "prove", "ayoayo", "--no-tablebase", "--workers", "2", "--no-checkpoint",
+            "-o", str(tmp_path / "c.gz"),
+        )  # fmt: skip
+        try:
+            assert wait_until(lambda: len(group_members(child.pid)) >= 3, 30)
+            time.sleep(1.0)  # the workers are testing root moves
+            sent = time.monotonic()
+            os.killpg(child.pid, signal.SIGINT)
+            assert wait_until(lambda: not group_members(child.pid), 10)
+            gone = time.monotonic() - sent
+            child.communicate(timeout=10)
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.communicate()
+        assert child.returncode == 130
+        # a second on a quiet machine (0.1-0.3 s measured); the bound allows for a loaded one
+        assert gone < 3.0, f"the group took {gone:.2f} s to end"

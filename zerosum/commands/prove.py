@@ -21,7 +21,8 @@ from solver.certificate import write_certificate
 from solver.errors import CapabilityError
 from solver.game import HasProofSearch, HasTablebase, format_action, format_state
 from solver.quoting import quote
-from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io
+from zerosum.commands.tablebase import _dask_client, checked_workers
+from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
 from zerosum.options import (
     checked_output,
     extra_fields,
@@ -32,7 +33,7 @@ from zerosum.options import (
     positive_float,
     positive_int,
 )
-from zerosum.proving import ProofWatch, build_book, progress_json
+from zerosum.proving import ProofWatch, build_book, progress_json, proof_mapper
 from zerosum.report import board_lines, outcome
 from zerosum.tablebases import open_tablebase, tablebase_arguments
 
@@ -85,6 +86,18 @@ def add_arguments(prove: argparse.ArgumentParser) -> None:
         "--no-checkpoint",
         action="store_true",
         help="neither read nor write the checkpoint of proved positions",
+    )
+    prove.add_argument(
+        "--workers",
+        type=positive_int,
+        metavar="N",
+        help="worker processes, each testing root moves (default: one a core)",
+    )
+    prove.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="test root moves on a Dask cluster, e.g. tcp://scheduler:8786 (needs the cluster "
+        "extra; the workers must see the tablebase directory at the same path)",
     )
     tablebase_arguments(prove)
     prove.add_argument("--json", action="store_true", help="print JSON")
@@ -143,6 +156,19 @@ def _write_book(
 
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver prove``: the value proved, each move's with ``--moves``, the certificate."""
+    if args.dask is not None and args.workers is not None:
+        raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
+    workers = checked_workers(args.workers)
+    client = None if args.dask is None else _dask_client(args.dask)
+    try:
+        with proof_mapper(workers, client) as mapper:
+            return _prove(args, io, mapper)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _prove(args: argparse.Namespace, io: Io, mapper: Any) -> int:
     game = load(args)
     state = position(game, args)
     make_prover = _prover_of(game)
@@ -167,7 +193,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
     checkpoint = None if args.no_checkpoint else proofs_directory() / "checkpoints"
     shown = ProofWatch(io, quiet=args.json)
     prover = make_prover(
-        tablebase, table_size=args.table, progress=shown.say, checkpoint=checkpoint, watch=shown
+        tablebase,
+        table_size=args.table,
+        progress=shown.say,
+        checkpoint=checkpoint,
+        watch=shown,
+        **({} if mapper is None else {"mapper": mapper}),
     )
     if not args.json:
         for line in board_lines(game, state):
