@@ -155,6 +155,8 @@ class Prover:
         self.settled: list[dict[str, Any]] = []
         """Each settled test: ``x``, ``holds``, ``depth``, ``nodes``, ``seconds``."""
         self.tables: dict[int, Array] = {}
+        self.leaf_levels: set[int] = set()
+        """The tablebase levels of the leaves of the graphs read so far (the certificate's)."""
         self.bs, self.pk, self.orders, self.kids = K.new_stacks()
         self.st = np.zeros(K.N_STATS, np.int64)
         self.nodes = 0
@@ -438,6 +440,7 @@ class Prover:
                 known = self.tablebase.probe(s)
                 if known is not None:
                     nodes[i] = Node(key, "tablebase", value=Fraction(known))
+                    self.leaf_levels.add(int(seeds))
                     return []
             mover = s[14]
             if mover == prover:
@@ -487,15 +490,9 @@ class Prover:
         v = result.value
         if v is None:
             raise GameError("only a proved exact value has a certificate")
+        self.leaf_levels.clear()
         graphs = (self.graph(root, v, "lower"), self.graph(root, v + 1, "upper"))
-        used = sorted(
-            {
-                TOTAL_SEEDS - sum(self.game.parse_state(n.position)[12:14])
-                for g in graphs
-                for n in g.nodes
-                if n.kind == "tablebase"
-            }
-        )
+        used = sorted(self.leaf_levels)
         lineages = {} if self.tablebase is None else self.tablebase.lineages()
         provenance = tuple(f"{n} {lineages[n]:08x}" for n in used)
         return Certificate(

@@ -44,9 +44,7 @@ once a task."""
 def _opened(directory: str) -> Tablebase:
     found = _OPENED.get(directory)
     if found is None:
-        from games.ayoayo.game import Ayoayo
-
-        found = _OPENED[directory] = Ayoayo().tablebase(directory)
+        found = _OPENED[directory] = Tablebase(directory)
     return found
 
 
@@ -62,9 +60,7 @@ def _move_test(
     """One root move's test ``value >= x`` (a task: run in a worker process or on a cluster):
     whether it holds (None: stopped by ``seconds``), the nodes and the proved rows of its table.
     """
-    from games.ayoayo.game import Ayoayo
-
-    game = Ayoayo()
+    game = AyoayoRules()
     tablebase = None if directory is None else _opened(directory)
     prover = Prover(game, tablebase, table_size=table_size, checkpoint=checkpoint)
     deadline = None if seconds is None else time.monotonic() + seconds

@@ -15,9 +15,9 @@ import pytest
 from games.ayoayo import Ayoayo, accel
 from games.ayoayo.proof import ProofStopped, Prover
 from games.ayoayo.rules import AyoayoState
+from games.ayoayo.sampling import random_positions
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
-from games.ayoayo.tablebase_index import board_count, splits, unrank
 from solver.certificate import (
     Certificate,
     Node,
@@ -55,20 +55,8 @@ def below(levels: Path, seeds: int, into: Path) -> Tablebase:
     return GAME.tablebase(into)
 
 
-def sample(seeds: int, count: int, rng: random.Random) -> list[AyoayoState]:
-    """Positions of ``seeds`` seeds on the board still in play, at random."""
-    found: list[AyoayoState] = []
-    while len(found) < count:
-        view = unrank(seeds, rng.randrange(board_count(seeds)))
-        mover_captured = rng.choice(splits(seeds))
-        other = 48 - seeds - mover_captured
-        mover = rng.randrange(2)
-        pits = view if mover == 0 else view[6:] + view[:6]
-        captured = (mover_captured, other) if mover == 0 else (other, mover_captured)
-        state = AyoayoState((*pits, *captured, mover))
-        if not GAME.is_terminal(state):
-            found.append(state)
-    return found
+sample = random_positions
+"""Positions of ``seeds`` seeds on the board still in play, at random."""
 
 
 class TestValues:

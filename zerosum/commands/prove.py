@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import hashlib
-import os
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from solver.certificate import write_certificate
 from solver.errors import CapabilityError
 from solver.game import HasProofSearch, HasTablebase, format_action, format_state
 from solver.quoting import quote
+from solver.resources import cache_directory
 from zerosum.commands.tablebase import _dask_client, checked_workers
 from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
 from zerosum.options import (
@@ -48,9 +48,7 @@ MAX_TABLE = 1 << 30
 def proofs_directory() -> Path:
     """Where certificates and checkpoints go by default: ``gamesolver/proofs`` in the user
     cache directory (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
-    cache = os.environ.get("XDG_CACHE_HOME")
-    base = Path(cache).expanduser() if cache else Path.home() / ".cache"
-    return base / "gamesolver" / "proofs"
+    return cache_directory() / "proofs"
 
 
 def add_arguments(prove: argparse.ArgumentParser) -> None:
