@@ -67,7 +67,7 @@ class TestFrontEnds:
         done = run("best", "ayoayo", "--tablebase-dir", levels, "--json")
         answer = done.json()
         assert done.code == 0
-        assert answer["algorithm"] == "opening book"
+        assert (answer["algorithm"], answer["tablebase"]) == ("opening book", False)
         assert (answer["value"], answer["exact"]) == (-4, True)
         assert {m["move"]: m["value"] for m in answer["moves"]} == START_MOVES
         assert answer["proved"]["source"] == "opening book"
@@ -114,6 +114,9 @@ class TestFrontEnds:
         game = Ayoayo()
         job = Job(1, "ayoayo", game.format_state(game.initial_state()), time=0.2)
         options = vars(argparse.Namespace(tablebase_dir=levels, no_tablebase=False))
-        answer = _run_job(job, Sent(), _Running(), options, Budget())  # type: ignore[arg-type]
+        sent = Sent()
+        answer = _run_job(job, sent, _Running(), options, Budget())  # type: ignore[arg-type]
         assert answer["proved"]["value"] == -4
         assert answer["proved"]["moves"] == START_MOVES
+        lines = [m[2] for m in sent.lines if m[0] == "line"]
+        assert lines and all(line["proved"]["value"] == -4 for line in lines)  # from the first

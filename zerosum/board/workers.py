@@ -478,8 +478,11 @@ def _run_job(
         if game.is_terminal(state):
             return over_json(game, state)
 
+        proved = proved_json(game, book_values(game, state, tablebase))  # the opening book's
+
         def on_depth(result: SearchResult) -> None:
             line = answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)
+            line.update(proved)
             running.sending = True
             conn.send(("line", job.id, line))
             running.sending = False
@@ -504,5 +507,4 @@ def _run_job(
             f"'gamesolver tablebase info {game.name} --dir DIR' checks it, and the board "
             "answers without it when started with --no-tablebase)"
         }
-    answer = answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)
-    return {**answer, **proved_json(game, book_values(game, state, tablebase))}  # the book's
+    return {**answer_json(game, state, result, tablebase=tablebase, time_limit=job.time), **proved}

@@ -106,7 +106,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
     rows = move_rows(game, state, result, exact_child if result.complete else None)
     if args.json:
         algorithm = "opening book" if book is not None else "tablebase" if read else args.algorithm
-        answer = result_json(game, state, result, rows, algorithm=algorithm, tablebase=read)
+        answer = result_json(
+            game, state, result, rows, algorithm=algorithm, tablebase=read and book is None
+        )
         answer.update(proved_json(game, book_values(game, state, tablebase)))
         trouble = None if read or consulted is None else trouble_json(consulted, state)
         if trouble is not None:
