@@ -182,18 +182,22 @@ class Prover:
         """The table of the test ``value >= x`` (made, and filled from its checkpoint, once)."""
         found = self.tables.get(x)
         if found is None:
-            found = K.new_table(self.table_size)
-            path = self._checkpoint_file(x)
-            if path is not None and path.exists():
-                try:
-                    rows = np.load(path, allow_pickle=False)
-                except (OSError, ValueError):
-                    rows = None  # an unreadable checkpoint is only lost time
-                if rows is not None and rows.ndim == 2 and rows.shape[1] == 3:
-                    K.restore(found, rows.astype(np.int64), self.st)
-                    self._say(f"resumed {len(rows):,} proved positions from {path}")
-            self.tables[x] = found
+            found = self.tables[x] = K.new_table(self.table_size)
+            self.resume(x)
         return found
+
+    def resume(self, x: int) -> None:
+        """Put the proved positions of the checkpoint of ``value >= x`` (if any) into its table."""
+        path = self._checkpoint_file(x)
+        if path is None or not path.exists():
+            return
+        try:
+            rows = np.load(path, allow_pickle=False)
+        except (OSError, ValueError):
+            return  # an unreadable checkpoint is only lost time
+        if rows.ndim == 2 and rows.shape[1] == 3:
+            K.restore(self.table(x), rows.astype(np.int64), self.st)
+            self._say(f"resumed {len(rows):,} proved positions from {path}")
 
     def save(self) -> None:
         """Write every table's proved positions to the checkpoint folder (atomically)."""

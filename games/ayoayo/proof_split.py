@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import numpy as np
 
 from games.ayoayo import native_proof as K
@@ -48,29 +49,45 @@ def _opened(directory: str) -> Tablebase:
     return found
 
 
+_PROVERS: dict[tuple[str | None, int], Prover] = {}
+"""A worker process's prover, by tablebase directory and table size: its tables (made and
+touched once, not once a task) and what they proved serve every task the process runs."""
+
+
+def _worker_prover(directory: str | None, table_size: int) -> Prover:
+    found = _PROVERS.get((directory, table_size))
+    if found is None:
+        tablebase = None if directory is None else _opened(directory)
+        found = Prover(AyoayoRules(), tablebase, table_size=table_size)
+        _PROVERS[(directory, table_size)] = found
+    return found
+
+
 def _move_test(
     directory: str | None,
-    root: AyoayoState,
+    root: AyoayoState | None,
     child: AyoayoState,
     x: int,
     table_size: int,
     checkpoint: str | None,
     seconds: float | None,
 ) -> tuple[bool | None, int, np.ndarray[Any, Any]]:
-    """One root move's test ``value >= x`` (a task: run in a worker process or on a cluster):
-    whether it holds (None: stopped by ``seconds``), the nodes and the proved rows of its table.
-    """
-    game = AyoayoRules()
-    tablebase = None if directory is None else _opened(directory)
-    prover = Prover(game, tablebase, table_size=table_size, checkpoint=checkpoint)
+    """One root move's test ``value >= x``, after ``root`` (None: the test of ``child`` itself,
+    the root), as a task run in a worker process or on a cluster: whether it holds (None:
+    stopped by ``seconds``), the nodes and the proved rows of its table."""
+    prover = _worker_prover(directory, table_size)
+    prover.checkpoint = None if checkpoint is None else Path(checkpoint)
+    prover.resume(x)  # this task's own checkpoint, from a run stopped before
+    nodes = prover.nodes
     deadline = None if seconds is None else time.monotonic() + seconds
     holds: bool | None
     try:
-        holds = prover.holds(child, x, line=(root,), deadline=deadline)
+        line = () if root is None else (root,)
+        holds = prover.holds(child, x, line=line, deadline=deadline)
     except ProofStopped:
         holds = None
     prover.save()
-    return holds, prover.nodes, K.proved_rows(prover.table(x))
+    return holds, prover.nodes - nodes, K.proved_rows(prover.table(x))
 
 
 class SplitProver(Prover):
@@ -114,11 +131,63 @@ class SplitProver(Prover):
         time_limit: float | None = None,
     ) -> ProofResult:
         """As the Prover's (the guess also says which tests to share out)."""
+        began, nodes = time.perf_counter(), self.nodes
         self.expected = self.guess(state) if guess is None else int(guess)
         try:
-            return super().value(state, guess=self.expected, time_limit=time_limit)
+            self._guessed_pair(state, self.expected, time_limit)
+            found = super().value(state, guess=self.expected, time_limit=time_limit)
+            return attrs.evolve(
+                found, nodes=self.nodes - nodes, seconds=time.perf_counter() - began
+            )
         finally:
             self.expected = None
+
+    def _guessed_pair(self, root: AyoayoState, x: int, time_limit: float | None) -> None:
+        """The two tests that settle the value when the guess ``x`` is right (``>= x`` and
+        ``>= x + 1``), as tasks all at once: the one that needs every root move's as a task a
+        move, the other as one task; their proved positions merged here, so the search below
+        finds them settled (a wrong guess only costs the search its usual way)."""
+        game = self.game
+        moves = [(a, game.result(root, a)) for a in game.actions(root)]
+        moves = [(a, c) for a, c in moves if not game.is_terminal(c)]
+        names = {c: game.format_action(root, a) for a, c in moves}
+        tasks: list[tuple[int, AyoayoState | None, AyoayoState]] = []
+        for t in (x, x + 1):
+            if self._every_move(root, t) and moves:
+                tasks += [(t, root, c) for _, c in moves]
+            else:
+                tasks.append((t, None, root))
+        n = len(tasks)
+        results = self.mapper.map(
+            _move_test,
+            [None if self.tablebase is None else str(self.tablebase.directory)] * n,
+            [above for _, above, _ in tasks],
+            [state for _, _, state in tasks],
+            [t for t, _, _ in tasks],
+            [self.table_size] * n,
+            [
+                self._task_folder(root, s) if a else self._task_folder(root, root)
+                for _, a, s in tasks
+            ],
+            [time_limit] * n,
+        )
+        settled: dict[int, bool] = {x: True, x + 1: True}
+        counted = {x: 0, x + 1: 0}
+        for (t, above, state), (holds, nodes, rows) in zip(tasks, results, strict=True):
+            self.nodes += int(nodes)
+            if len(rows):
+                K.restore(self.table(t), np.asarray(rows, np.int64), self.st)
+            settled[t] = settled[t] and holds is not None
+            said = "stopped" if holds is None else "holds" if holds else "fails"
+            if above is None:
+                self._say(f"value >= {t}: {said} as a task ({int(nodes):,} nodes)")
+                continue
+            counted[t] += holds is not None
+            self._say(
+                f"value >= {t}: after move {names[state]}: {said} as a task ({int(nodes):,} "
+                f"nodes; root moves settled {counted[t]} of {len(moves)})"
+            )
+        self.split.update((root, t) for t, done in settled.items() if done)
 
     def _every_move(self, state: AyoayoState, x: int) -> bool:
         """Whether the test of ``state`` is expected to need every move's (the mover's tests
