@@ -30,24 +30,8 @@ if __package__ in (None, ""):  # run as a script: make the project root importab
 
 from games.ayoayo import Ayoayo
 from games.ayoayo.proof import Prover
-from games.ayoayo.rules import AyoayoState
+from games.ayoayo.sampling import random_positions
 from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
-from games.ayoayo.tablebase_index import board_count, splits, unrank
-
-
-def positions(game: Ayoayo, seeds: int, count: int, rng: random.Random) -> list[AyoayoState]:
-    found: list[AyoayoState] = []
-    while len(found) < count:
-        view = unrank(seeds, rng.randrange(board_count(seeds)))
-        mine = rng.choice(splits(seeds))
-        other = 48 - seeds - mine
-        mover = rng.randrange(2)
-        pits = view if mover == 0 else view[6:] + view[:6]
-        captured = (mine, other) if mover == 0 else (other, mine)
-        state = AyoayoState((*pits, *captured, mover))
-        if not game.is_terminal(state):
-            found.append(state)
-    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             prover = Prover(game, game.tablebase(below))
             times = []
             wrong = []
-            for state in positions(game, seeds, args.count, rng):
+            for state in random_positions(seeds, args.count, rng):
                 began = time.perf_counter()
                 value = prover.value(state).value
                 times.append(time.perf_counter() - began)

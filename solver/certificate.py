@@ -48,6 +48,7 @@ __all__ = [
     "Node",
     "SolutionGraph",
     "Verification",
+    "certificate_digest",
     "read_certificate",
     "verify",
     "write_certificate",
@@ -149,6 +150,14 @@ def _lines(cert: Certificate) -> Iterator[str]:
                 data = _number(node.value)
             yield f"{i}\t{node.position}\t{node.kind}\t{data}"
     yield "end"
+
+
+def certificate_digest(cert: Certificate) -> str:
+    """The SHA-256 of ``cert``'s text (what :func:`write_certificate` returns), in hex."""
+    digest = hashlib.sha256()
+    for line in _lines(cert):
+        digest.update((line + "\n").encode())
+    return digest.hexdigest()
 
 
 def write_certificate(path: str | os.PathLike[str], cert: Certificate) -> str:

@@ -61,6 +61,7 @@ __all__ = [
     "HasEvaluate",
     "HasKey",
     "HasMistakeSizes",
+    "HasOpeningBook",
     "HasPlayerNames",
     "HasPositionCount",
     "HasPositionFields",
@@ -367,8 +368,13 @@ class ProofSearch(Protocol):
     ``value`` when they meet, ``nodes``, ``seconds``, ``depth``); ``certificate(state, result)``
     the two solution graphs of a proved value (:class:`solver.certificate.Certificate`), which
     :func:`solver.certificate.verify` checks with the rules alone; ``save()`` writes its
-    checkpoint now.
+    checkpoint now; ``settled`` lists the threshold tests settled so far (each a dict) and
+    ``proved_positions()`` counts the positions proved so far.
     """
+
+    settled: list[dict[str, Any]]
+
+    def proved_positions(self) -> int: ...
 
     def value(
         self, state: Any, *, guess: int | None = None, time_limit: float | None = None
@@ -385,7 +391,11 @@ class HasProofSearch(Protocol):
     docs/solving.md): ``prover(tablebase, ...)`` with an endgame tablebase's levels as exact
     leaves (None: none), a table of ``table_size`` entries, ``progress`` told a line per settled
     step, proved positions checkpointed in ``checkpoint`` (a folder) and read back from it,
-    ``stop`` asked between steps whether to stop."""
+    ``stop`` asked between steps whether to stop, ``watch`` told how far a running step is about
+    once a second (its ``x``, ``depth``, ``nodes``, ``seconds``, ``rate``, ``proved``
+    positions, ``root_settled`` of ``root_moves``, settled ``tests``), and ``mapper`` (a
+    :class:`solver.workers.Mapper`: worker processes or a cluster) running parts of the proof
+    as tasks (None: all in this process)."""
 
     def prover(
         self,
@@ -395,7 +405,19 @@ class HasProofSearch(Protocol):
         progress: Callable[[str], None] | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
         stop: Callable[[], bool] | None = None,
+        watch: Callable[[Any], None] | None = None,
+        mapper: Any = None,
     ) -> ProofSearch: ...
+
+
+@runtime_checkable
+class HasOpeningBook(Protocol):
+    """Exact values of opening positions that the game's proofs settled, shipped with the game
+    (:class:`solver.book.OpeningBook`): ``opening_book(tablebase)`` gives the book when it can
+    be trusted beside ``tablebase`` (the levels it was proved with, checked by their lineage),
+    else None."""
+
+    def opening_book(self, tablebase: EndgameTablebase | None) -> Any: ...
 
 
 @runtime_checkable

@@ -1,4 +1,5 @@
-"""What this process may use: the CPUs it may run on and the memory it may still allocate.
+"""What this process may use: the CPUs it may run on, the memory it may still allocate, and
+where in the user's cache directory the project keeps what it writes for the user.
 
 Assumes Linux for the limits below the machine's (cgroups, ``RLIMIT_AS``); elsewhere only
 what ``os`` reports. The memory available is the least of: the machine's available memory
@@ -18,11 +19,22 @@ import resource
 from pathlib import Path
 from typing import Final
 
-__all__ = ["address_space_room", "available_memory", "cgroup_room", "cpus"]
+__all__ = ["address_space_room", "available_memory", "cache_directory", "cgroup_room", "cpus"]
 
 _UNLIMITED: Final = 1 << 60
 """Above this a limit means none (cgroup v1 writes about 2**63 for "no limit")."""
 _CGROUP_ROOT: Final = Path("/sys/fs/cgroup")
+
+
+def cache_directory() -> Path:
+    """The project's folder in the user cache directory: ``$XDG_CACHE_HOME/gamesolver``, else
+    ``~/.cache/gamesolver`` (tablebases, certificates, compiled kernels go below it).
+
+    Raises:
+        RuntimeError: neither ``$XDG_CACHE_HOME`` nor a home directory is known.
+    """
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base).expanduser() if base else Path.home() / ".cache") / "gamesolver"
 
 
 def cpus() -> int:

@@ -62,6 +62,7 @@ AYOAYO_FLOORS = (
         "tablebase_build",
         "tablebase_plan",
         "tablebase",
+        "sampling",
     ),
     (
         "jit_cache",
@@ -74,7 +75,7 @@ AYOAYO_FLOORS = (
         "tablebase_cluster",
         "accel",
     ),
-    ("proof",),
+    ("proof", "proof_split"),
     ("game", "__init__"),
 )
 

@@ -17,22 +17,34 @@ them as capabilities: :meth:`Ayoayo.tablebase` (``solver.game.HasTablebase``) an
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from games.ayoayo import accel
 from games.ayoayo.rules import AyoayoRules
 from games.ayoayo.tablebase import Tablebase
+from solver.book import OpeningBook, read_book
 from solver.errors import CapabilityError
 from solver.game import EndgameTablebase
 from solver.node_search import Limits, NodeSearch
 from solver.results import SearchRequest
+from solver.workers import Mapper
 
 if TYPE_CHECKING:
     from games.ayoayo.proof import Prover
 
-__all__ = ["Ayoayo"]
+__all__ = ["OPENING_BOOK", "Ayoayo"]
+
+OPENING_BOOK = Path(__file__).with_name("opening-book.txt.gz")
+"""The start's value and each first move's, proved (docs/solving.md says how it was made)."""
+
+
+@functools.cache
+def _shipped_book() -> OpeningBook:
+    return read_book(OPENING_BOOK)
 
 
 class Ayoayo(AyoayoRules):
@@ -70,9 +82,12 @@ class Ayoayo(AyoayoRules):
         progress: Callable[[str], None] | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
         stop: Callable[[], bool] | None = None,
+        watch: Callable[[Any], None] | None = None,
+        mapper: Mapper | None = None,
     ) -> Prover:
         """The compiled proof search (:mod:`games.ayoayo.proof`), with the levels of
-        ``tablebase`` as exact leaves (``solver.game.HasProofSearch``).
+        ``tablebase`` as exact leaves (``solver.game.HasProofSearch``); with a ``mapper``, the
+        root's moves tested as its tasks (:mod:`games.ayoayo.proof_split`).
 
         Raises:
             CapabilityError: numba is not installed or ``GAMESOLVER_NATIVE=0`` (the proof search
@@ -87,6 +102,19 @@ class Ayoayo(AyoayoRules):
 
         if tablebase is not None and not isinstance(tablebase, Tablebase):
             raise CapabilityError(f"the proof search reads Ayòayò tablebases, not {tablebase!r}")
+        if mapper is not None:
+            from games.ayoayo.proof_split import SplitProver
+
+            return SplitProver(
+                self,
+                tablebase,
+                mapper=mapper,
+                table_size=DEFAULT_TABLE if table_size is None else table_size,
+                progress=progress,
+                checkpoint=checkpoint,
+                stop=stop,
+                watch=watch,
+            )
         return Prover(
             self,
             tablebase,
@@ -94,7 +122,17 @@ class Ayoayo(AyoayoRules):
             progress=progress,
             checkpoint=checkpoint,
             stop=stop,
+            watch=watch,
         )
+
+    def opening_book(self, tablebase: EndgameTablebase | None) -> OpeningBook | None:
+        """The opening book shipped with the game (:data:`OPENING_BOOK`: the start and every
+        first move, proved), when ``tablebase`` has levels of the lineage the proofs used, else
+        None (``solver.game.HasOpeningBook``)."""
+        if not isinstance(tablebase, Tablebase):
+            return None
+        book = _shipped_book()
+        return None if book.mismatch(tablebase.lineages()) else book
 
     def compile_kernels(self) -> float | None:
         """Load the search's and the tablebase builder's kernels now, compiling them (once, in

@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from solver.resources import cache_directory as user_cache
+
 __all__ = ["cache_directory", "candidates"]
 
 
@@ -30,9 +32,8 @@ def candidates() -> list[Path]:
     if configured:
         return [Path(configured)]
     found = [Path(__file__).parent / "__pycache__"]
-    base = os.environ.get("XDG_CACHE_HOME")
     with contextlib.suppress(RuntimeError, KeyError):  # no home directory known
-        found.append(Path(base or Path.home() / ".cache") / "gamesolver" / "numba")
+        found.append(user_cache() / "numba")
     uid = os.getuid() if hasattr(os, "getuid") else 0
     found.append(Path(tempfile.gettempdir()) / f"gamesolver-numba-{uid}")
     return found

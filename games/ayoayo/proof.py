@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import attrs
 import numpy as np
@@ -38,7 +38,7 @@ from games.ayoayo.tablebase import Tablebase
 from solver.certificate import Certificate, Node, SolutionGraph
 from solver.errors import GameError
 
-__all__ = ["DEFAULT_TABLE", "ProofResult", "ProofStopped", "Prover"]
+__all__ = ["DEFAULT_TABLE", "ProofProgress", "ProofResult", "ProofStopped", "Prover"]
 
 Array = npt.NDArray[np.int64]
 
@@ -50,6 +50,9 @@ BUDGET: Final = 1 << 16
 
 CHECKPOINT_SECONDS: Final = 60.0
 """How often a long proof saves its proved positions (and when it stops)."""
+
+WATCH_SECONDS: Final = 1.0
+"""How often a running test tells its ``watch`` how far it is."""
 
 
 class ProofStopped(GameError):
@@ -80,6 +83,36 @@ class ProofResult:
         return self.lower if self.lower is not None and self.lower == self.upper else None
 
 
+@attrs.frozen
+class ProofProgress:
+    """How far a running threshold test is (what ``watch`` is told about once a second).
+
+    Attributes:
+        x: the test, ``value >= x``.
+        depth: its iteration.
+        nodes: positions visited by the test so far.
+        seconds: its time so far.
+        proved: positions proved so far, in the tables of every test.
+        root_settled: the moves of the test's position already settled (proved either way).
+        root_moves: its legal moves.
+        tests: the tests settled so far (in this proof).
+    """
+
+    x: int
+    depth: int
+    nodes: int
+    seconds: float
+    proved: int
+    root_settled: int
+    root_moves: int
+    tests: int
+
+    @property
+    def rate(self) -> float:
+        """Nodes a second over the test so far."""
+        return self.nodes / max(self.seconds, 1e-9)
+
+
 def _mover_threshold(mover: int, x: int) -> int:
     """The kernel's threshold for the mover, for "player 0 gets at least ``x``"."""
     return x if mover == 0 else 1 - x
@@ -96,6 +129,7 @@ class Prover:
         checkpoint: a folder where proved positions are saved every minute and when a proof
             stops, and read back when the same proof starts again (None: no checkpoints).
         stop: asked between two kernel calls whether to stop now (Ctrl-C is raised there too).
+        watch: told a :class:`ProofProgress` about once a second while a test runs.
     """
 
     def __init__(
@@ -107,6 +141,7 @@ class Prover:
         progress: Callable[[str], None] | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
         stop: Callable[[], bool] | None = None,
+        watch: Callable[[ProofProgress], None] | None = None,
     ) -> None:
         self.game = game
         self.tablebase = tablebase
@@ -116,7 +151,12 @@ class Prover:
         self.progress = progress
         self.checkpoint = None if checkpoint is None else Path(checkpoint)
         self.stop = stop
+        self.watch = watch
+        self.settled: list[dict[str, Any]] = []
+        """Each settled test: ``x``, ``holds``, ``depth``, ``nodes``, ``seconds``."""
         self.tables: dict[int, Array] = {}
+        self.leaf_levels: set[int] = set()
+        """The tablebase levels of the leaves of the graphs read so far (the certificate's)."""
         self.bs, self.pk, self.orders, self.kids = K.new_stacks()
         self.st = np.zeros(K.N_STATS, np.int64)
         self.nodes = 0
@@ -142,18 +182,22 @@ class Prover:
         """The table of the test ``value >= x`` (made, and filled from its checkpoint, once)."""
         found = self.tables.get(x)
         if found is None:
-            found = K.new_table(self.table_size)
-            path = self._checkpoint_file(x)
-            if path is not None and path.exists():
-                try:
-                    rows = np.load(path, allow_pickle=False)
-                except (OSError, ValueError):
-                    rows = None  # an unreadable checkpoint is only lost time
-                if rows is not None and rows.ndim == 2 and rows.shape[1] == 3:
-                    K.restore(found, rows.astype(np.int64), self.st)
-                    self._say(f"resumed {len(rows):,} proved positions from {path}")
-            self.tables[x] = found
+            found = self.tables[x] = K.new_table(self.table_size)
+            self.resume(x)
         return found
+
+    def resume(self, x: int) -> None:
+        """Put the proved positions of the checkpoint of ``value >= x`` (if any) into its table."""
+        path = self._checkpoint_file(x)
+        if path is None or not path.exists():
+            return
+        try:
+            rows = np.load(path, allow_pickle=False)
+        except (OSError, ValueError):
+            return  # an unreadable checkpoint is only lost time
+        if rows.ndim == 2 and rows.shape[1] == 3:
+            K.restore(self.table(x), rows.astype(np.int64), self.st)
+            self._say(f"resumed {len(rows):,} proved positions from {path}")
 
     def save(self) -> None:
         """Write every table's proved positions to the checkpoint folder (atomically)."""
@@ -170,6 +214,40 @@ class Prover:
                 os.fsync(out.fileno())
             os.replace(temporary, path)
         self._saved = time.monotonic()
+
+    def proved_positions(self) -> int:
+        """Positions proved so far, in the tables of every test."""
+        return sum(
+            int(np.count_nonzero((tk[:, 1] != 0) & ((tk[:, 2] & 3) != K.UNKNOWN)))
+            for tk in self.tables.values()
+        )
+
+    def _tell(self, x: int, depth: int, nodes: int, began: float, children: Array) -> None:
+        assert self.watch is not None
+        tk = self.tables[x]
+        settled = 0
+        for i in range(len(children)):
+            status = int(K.entry(tk, children[i])) & 3
+            settled += status in (K.PROVED, K.DISPROVED)
+        self.watch(
+            ProofProgress(
+                x,
+                depth,
+                nodes,
+                time.perf_counter() - began,
+                self.proved_positions(),
+                settled,
+                len(children),
+                len(self.settled),
+            )
+        )
+
+    def _children(self, state: AyoayoState) -> Array:
+        """The boards after each legal move of ``state`` (as the kernel's table keys them)."""
+        boards = np.zeros((len(self.game.actions(state)), WIDTH), np.int64)
+        for i, a in enumerate(self.game.actions(state)):
+            boards[i, :15] = self.game.result(state, a)
+        return boards
 
     def _say(self, line: str) -> None:
         if self.progress is not None:
@@ -219,6 +297,8 @@ class Prover:
         budget = BUDGET
         began = time.perf_counter()
         start_nodes = self.nodes
+        told = time.monotonic()
+        children = self._children(state) if self.watch is not None else None
         for depth in range(1, K.MAX_PLY - len(line) - 1):
             st[K.GEN] += 1
             while True:
@@ -254,6 +334,9 @@ class Prover:
                     raise KeyboardInterrupt
                 if time.monotonic() - self._saved >= CHECKPOINT_SECONDS:
                     self.save()
+                if children is not None and time.monotonic() - told >= WATCH_SECONDS:
+                    told = time.monotonic()
+                    self._tell(x, depth, self.nodes - start_nodes, began, children)
                 budget = int(min(max(int(st[K.NODES]) / max(spent, 1e-4) * 0.05, 4096), 1 << 22))
             self.depth = max(self.depth, depth)
             status = r & 3
@@ -264,13 +347,24 @@ class Prover:
                     "goes on without keeping new ones (slower); a larger --table helps"
                 )
             if status != K.UNKNOWN:
-                rate = (self.nodes - start_nodes) / max(time.perf_counter() - began, 1e-9)
+                seconds = time.perf_counter() - began
+                rate = (self.nodes - start_nodes) / max(seconds, 1e-9)
+                holds = (status == K.PROVED) == (mover == 0)
+                self.settled.append(
+                    {
+                        "x": x,
+                        "holds": holds,
+                        "depth": depth,
+                        "nodes": self.nodes - start_nodes,
+                        "seconds": round(seconds, 6),
+                    }
+                )
                 self._say(
-                    f"value >= {x}: {'holds' if (status == K.PROVED) == (mover == 0) else 'fails'}"
+                    f"value >= {x}: {'holds' if holds else 'fails'}"
                     f" (depth {depth}, {self.nodes - start_nodes:,} nodes, "
                     f"{rate / 1e6:.2f} M nodes/s)"
                 )
-                return (status == K.PROVED) == (mover == 0)
+                return holds
         raise GameError(f"the test >= {x} did not settle within {K.MAX_PLY} plies")
 
     # ---- exact values ------------------------------------------------------------------------
@@ -350,6 +444,7 @@ class Prover:
                 known = self.tablebase.probe(s)
                 if known is not None:
                     nodes[i] = Node(key, "tablebase", value=Fraction(known))
+                    self.leaf_levels.add(int(seeds))
                     return []
             mover = s[14]
             if mover == prover:
@@ -399,15 +494,9 @@ class Prover:
         v = result.value
         if v is None:
             raise GameError("only a proved exact value has a certificate")
+        self.leaf_levels.clear()
         graphs = (self.graph(root, v, "lower"), self.graph(root, v + 1, "upper"))
-        used = sorted(
-            {
-                TOTAL_SEEDS - sum(self.game.parse_state(n.position)[12:14])
-                for g in graphs
-                for n in g.nodes
-                if n.kind == "tablebase"
-            }
-        )
+        used = sorted(self.leaf_levels)
         lineages = {} if self.tablebase is None else self.tablebase.lineages()
         provenance = tuple(f"{n} {lineages[n]:08x}" for n in used)
         return Certificate(

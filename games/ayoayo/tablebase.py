@@ -75,6 +75,7 @@ from games.ayoayo.tablebase_index import (
     view_of,
 )
 from games.ayoayo.tablebase_partitions import OutOfCoreBuilder
+from solver.resources import cache_directory
 from solver.workers import Mapper
 
 __all__ = ["ENV_DIRECTORY", "Tablebase", "default_directory"]
@@ -91,9 +92,7 @@ def default_directory() -> Path:
     env = os.environ.get(ENV_DIRECTORY)
     if env:
         return Path(env).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME")
-    base = Path(cache).expanduser() if cache else Path.home() / ".cache"
-    return base / "gamesolver" / "tablebases"
+    return cache_directory() / "tablebases"
 
 
 class Tablebase:

@@ -37,6 +37,8 @@ class TestProveAndVerify:
         answer = json.loads(done.out)
         assert done.code == 0
         assert (answer["value"], answer["outcome"]) == (-4, "Player 2 wins by 4")
+        assert answer["tests"] and all(t["nodes"] >= 0 for t in answer["tests"])
+        assert answer["proved_positions"] > 0 and answer["nodes_per_second"] > 0
         checked = run("verify", str(cert), "--tablebase-dir", levels, "--json")
         assert checked.code == 0
         assert json.loads(checked.out)["value"] == -4
@@ -116,3 +118,153 @@ class TestWithoutTablebases:
         done = run("prove", "ayoayo", "--tablebase-dir", str(tmp_path), "--time", "0.2")
         assert "no tablebase levels" in done.err and "tablebase build ayoayo" in done.err
         assert done.code == 1 and "not settled" in done.out
+
+
+class TestOpeningBook:
+    """`prove --book` writes the book the game ships: the start and every move, proved."""
+
+    def test_the_book_holds_the_position_and_every_move_proved(
+        self, run: Callable[..., Run], levels: str, tmp_path: Path
+    ) -> None:
+        from games.ayoayo import Ayoayo
+        from solver.book import read_book
+
+        book = tmp_path / "book.gz"
+        argv = ("prove", "ayoayo", "--position", MIDDLE, "--tablebase-dir", levels)
+        done = run(*argv, "--moves", "--json", "-o", str(tmp_path / "c.gz"), "--book", str(book))
+        assert done.code == 0
+        proved = json.loads(done.out)
+        found = read_book(book)
+        game = Ayoayo()
+        state = game.parse_state(MIDDLE)
+        assert found.values[MIDDLE] == proved["value"]
+        for action in game.actions(state):
+            child = game.result(state, action)
+            if not game.is_terminal(child):
+                assert found.values[game.format_state(child)] == proved["moves"][str(action)]
+        assert set(found.levels()) <= {4, 8, 12}
+        assert len(found.certificates) == 1 + sum(
+            not game.is_terminal(game.result(state, a)) for a in game.actions(state)
+        )
+
+    def test_an_existing_book_is_kept(
+        self, run: Callable[..., Run], levels: str, tmp_path: Path
+    ) -> None:
+        book = tmp_path / "book.gz"
+        book.write_text("mine")
+        done = run("prove", "ayoayo", "--tablebase-dir", levels, "--book", str(book))
+        assert done.code != 0
+        assert "--book" in done.err and book.read_text() == "mine"
+
+
+class TestProgressShown:
+    """A proof's progress: one line kept up to date on a terminal, plain lines elsewhere."""
+
+    @staticmethod
+    def snapshot() -> object:
+        from games.ayoayo.proof import ProofProgress
+
+        return ProofProgress(-4, 9, 2_000_000, 1.0, 12_345, 2, 6, 1)
+
+    def test_plain_lines_when_not_a_terminal(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import io as text_io
+
+        from zerosum import proving
+        from zerosum.console import Io
+
+        monkeypatch.setattr(proving, "PLAIN_SECONDS", 0.0)
+        out, err = text_io.StringIO(), text_io.StringIO()
+        shown = proving.ProofWatch(Io(out, err))
+        shown(self.snapshot())
+        shown.say("value >= -4: holds")
+        assert out.getvalue() == (
+            "  value >= -4, depth 9: 2,000,000 nodes in 1 s (2.00 M nodes/s), 12,345 positions "
+            "proved, root moves settled 2 of 6, 1 tests settled\n  value >= -4: holds\n"
+        )
+        assert err.getvalue() == ""
+
+    def test_one_live_line_on_a_terminal(self) -> None:
+        import io as text_io
+        from types import SimpleNamespace
+
+        from zerosum.proving import ProofWatch
+
+        err = text_io.StringIO()
+        printed: list[str] = []
+        io = SimpleNamespace(
+            err=SimpleNamespace(is_terminal=True, file=err, width=200), print=printed.append
+        )
+        shown = ProofWatch(io)
+        shown(self.snapshot())
+        shown(self.snapshot())
+        shown.say("value >= -4: holds")
+        assert err.getvalue().count("\r") == 3  # two updates of one line, then cleared
+        assert err.getvalue().endswith("\r\x1b[K")
+        assert printed == ["  value >= -4: holds"]
+
+    def test_nothing_with_json(self) -> None:
+        import io as text_io
+
+        from zerosum.console import Io
+        from zerosum.proving import ProofWatch
+
+        out = text_io.StringIO()
+        shown = ProofWatch(Io(out, out), quiet=True)
+        shown(self.snapshot())
+        shown.say("value >= -4: holds")
+        assert out.getvalue() == ""
+
+
+class TestWorkers:
+    """--workers and --dask are checked, and Ctrl-C ends every worker at once."""
+
+    def test_workers_and_dask_together_are_refused(self, run: Callable[..., Run]) -> None:
+        done = run("prove", "ayoayo", "--workers", "2", "--dask", "tcp://nowhere:8786")
+        assert done.code != 0
+        assert "give --workers or --dask, not both" in done.err
+
+    def test_too_many_workers_are_refused(self, run: Callable[..., Run]) -> None:
+        done = run("prove", "ayoayo", "--workers", "100000")
+        assert done.code != 0
+        assert "invalid --workers 100000: expected 1 to" in done.err
+
+    def test_two_workers_give_the_same_value(
+        self, run: Callable[..., Run], levels: str, tmp_path: Path
+    ) -> None:
+        argv = ("prove", "ayoayo", "--position", MIDDLE, "--tablebase-dir", levels, "--json")
+        one = run(*argv, "--workers", "1", "-o", str(tmp_path / "1.gz"), "--no-checkpoint")
+        two = run(*argv, "--workers", "2", "-o", str(tmp_path / "2.gz"), "--no-checkpoint")
+        assert json.loads(one.out)["value"] == json.loads(two.out)["value"] == -4
+        checked = run("verify", str(tmp_path / "2.gz"), "--tablebase-dir", levels, "--json")
+        assert json.loads(checked.out)["value"] == -4
+
+    @pytest.mark.slow
+    def test_ctrl_c_ends_every_worker_within_a_second(self, tmp_path: Path) -> None:
+        import os
+        import signal
+        import sys
+        import time
+
+        if not sys.platform.startswith("linux"):
+            pytest.skip("process groups read from /proc")
+        from tests.cli.test_interrupts import group_members, start, wait_until
+
+        child = start(
+            "prove", "ayoayo", "--no-tablebase", "--workers", "2", "--no-checkpoint",
+            "-o", str(tmp_path / "c.gz"),
+        )  # fmt: skip
+        try:
+            assert wait_until(lambda: len(group_members(child.pid)) >= 3, 30)
+            time.sleep(1.0)  # the workers are testing root moves
+            sent = time.monotonic()
+            os.killpg(child.pid, signal.SIGINT)
+            assert wait_until(lambda: not group_members(child.pid), 10)
+            gone = time.monotonic() - sent
+            child.communicate(timeout=10)
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.communicate()
+        assert child.returncode == 130
+        # a second on a quiet machine (0.1-0.3 s measured); the bound allows for a loaded one
+        assert gone < 3.0, f"the group took {gone:.2f} s to end"

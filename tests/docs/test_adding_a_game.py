@@ -20,6 +20,9 @@ from typing import Any
 
 import pytest
 
+import zerosum
+from zerosum import main
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - the dev extra installs tomli on 3.10
@@ -112,9 +115,11 @@ class TestConsoleBlocks:
     def test_every_command_succeeds(
         self, registered: None, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        """Each `$ gamesolver ...` line exits 0 and prints something."""
+        """Each `$ gamesolver ...` line exits 0 and prints something (run through ``main``,
+        what the program's entry point calls, without its exit)."""
         target = pyproject()["project"]["scripts"]["gamesolver"]
-        main = metadata.EntryPoint("gamesolver", target, "console_scripts").load()
+        program = metadata.EntryPoint("gamesolver", target, "console_scripts").load()
+        assert program is zerosum.command
         commands = [line[2:] for b in blocks("console") for line in b.splitlines()
                     if line.startswith("$ ")]  # fmt: skip
         assert commands

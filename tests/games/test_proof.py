@@ -15,9 +15,9 @@ import pytest
 from games.ayoayo import Ayoayo, accel
 from games.ayoayo.proof import ProofStopped, Prover
 from games.ayoayo.rules import AyoayoState
+from games.ayoayo.sampling import random_positions
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
-from games.ayoayo.tablebase_index import board_count, splits, unrank
 from solver.certificate import (
     Certificate,
     Node,
@@ -55,20 +55,8 @@ def below(levels: Path, seeds: int, into: Path) -> Tablebase:
     return GAME.tablebase(into)
 
 
-def sample(seeds: int, count: int, rng: random.Random) -> list[AyoayoState]:
-    """Positions of ``seeds`` seeds on the board still in play, at random."""
-    found: list[AyoayoState] = []
-    while len(found) < count:
-        view = unrank(seeds, rng.randrange(board_count(seeds)))
-        mover_captured = rng.choice(splits(seeds))
-        other = 48 - seeds - mover_captured
-        mover = rng.randrange(2)
-        pits = view if mover == 0 else view[6:] + view[:6]
-        captured = (mover_captured, other) if mover == 0 else (other, mover_captured)
-        state = AyoayoState((*pits, *captured, mover))
-        if not GAME.is_terminal(state):
-            found.append(state)
-    return found
+sample = random_positions
+"""Positions of ``seeds`` seeds on the board still in play, at random."""
 
 
 class TestValues:
@@ -139,6 +127,31 @@ class TestCheckpoints:
         assert any(line.startswith("resumed") for line in lines)
         cert = second.certificate(state, result)
         assert verify(GAME, cert, oracle=tablebase).value == -4
+
+
+class TestProgress:
+    """A running test tells how far it is: nodes, positions proved, root moves settled."""
+
+    def test_the_watch_is_told_while_a_test_runs(
+        self, levels: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from games.ayoayo import proof
+
+        monkeypatch.setattr(proof, "WATCH_SECONDS", 0.0)
+        monkeypatch.setattr(proof, "BUDGET", 4096)
+        seen: list[proof.ProofProgress] = []
+        prover = Prover(GAME, GAME.tablebase(levels), watch=seen.append)
+        assert prover.holds(GAME.initial_state(), -4)
+        assert seen, "a test of a million nodes returns to Python between budgets"
+        assert all(p.x == -4 and p.root_moves == 6 and 0 <= p.root_settled <= 6 for p in seen)
+        assert [p.nodes for p in seen] == sorted(p.nodes for p in seen)
+        assert all(p.rate > 0 for p in seen)
+        assert seen[-1].proved > 0
+        assert [t["x"] for t in prover.settled] == [-4]
+        assert prover.settled[0]["holds"] is True
+        assert prover.settled[0]["nodes"] >= seen[-1].nodes
+        counted = sum(len(proof.K.proved_rows(tk)) for tk in prover.tables.values())
+        assert prover.proved_positions() == counted > 0
 
 
 def certificate_of(state: AyoayoState, tablebase: Tablebase | None) -> Certificate:

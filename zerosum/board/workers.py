@@ -47,6 +47,7 @@ from solver.workers import die_with_parent
 from zerosum.board.views import load_position
 from zerosum.commands.analyse import analysis_search, answer_json, over_json
 from zerosum.console import UsageError
+from zerosum.proving import book_values, proved_json
 from zerosum.records import parse_record
 from zerosum.review import review_json, review_record
 from zerosum.tablebases import open_tablebase
@@ -477,8 +478,11 @@ def _run_job(
         if game.is_terminal(state):
             return over_json(game, state)
 
+        proved = proved_json(game, book_values(game, state, tablebase))  # the opening book's
+
         def on_depth(result: SearchResult) -> None:
             line = answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)
+            line.update(proved)
             running.sending = True
             conn.send(("line", job.id, line))
             running.sending = False
@@ -503,4 +507,4 @@ def _run_job(
             f"'gamesolver tablebase info {game.name} --dir DIR' checks it, and the board "
             "answers without it when started with --no-tablebase)"
         }
-    return answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)
+    return {**answer_json(game, state, result, tablebase=tablebase, time_limit=job.time), **proved}

@@ -24,6 +24,7 @@ from zerosum.options import (
     positive_int,
     refuse_unaffordable,
 )
+from zerosum.proving import book_oracle, book_values, proved_json, proved_lines
 from zerosum.reach import OUT_OF_REACH, SLOW, end_search_cost, reach_said
 from zerosum.tablebases import (
     SOURCE,
@@ -71,7 +72,13 @@ def run(args: argparse.Namespace, io: Io) -> int:
         if args.algorithm == "engine"
         else (None, None)
     )
-    unbounded = args.depth is None and args.time is None and isinstance(game, HasEndlessValue)
+    book = book_oracle(game, state, tablebase) if args.algorithm == "engine" else None
+    unbounded = (
+        book is None
+        and args.depth is None
+        and args.time is None
+        and isinstance(game, HasEndlessValue)
+    )
     if unbounded and not from_tablebase(tablebase, state) and not game.is_terminal(state):
         limits = "--depth N or --time S" if args.algorithm == "engine" else "--depth N"
         raise UsageError(
@@ -81,9 +88,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"included) or 'gamesolver analyse {game.name} --position P' (deeper and deeper, "
             "tablebases included)"
         )
-    if args.depth is None and args.time is None:
+    if book is None and args.depth is None and args.time is None:
         refuse_out_of_reach(game, state, args, tablebase, io)
-    oracle = tablebase  # probed inside the search (inside the compiled kernel)
+    # probed inside the search (inside the compiled kernel); the opening book answers at once
+    oracle = tablebase if book is None else book
     search = searcher(args.algorithm, args.depth, args.time, oracle)
     with watching_interrupts() as watch:  # the engine answers Ctrl-C with its last depth
         result = search(game, state)
@@ -101,15 +109,23 @@ def run(args: argparse.Namespace, io: Io) -> int:
     # all itself), unless a limit stopped the search.
     rows = move_rows(game, state, result, exact_child if result.complete else None)
     if args.json:
-        algorithm = "tablebase" if read else args.algorithm
-        answer = result_json(game, state, result, rows, algorithm=algorithm, tablebase=read)
+        algorithm = "opening book" if book is not None else "tablebase" if read else args.algorithm
+        answer = result_json(
+            game, state, result, rows, algorithm=algorithm, tablebase=read and book is None
+        )
+        answer.update(proved_json(game, book_values(game, state, tablebase)))
         trouble = None if read or consulted is None else trouble_json(consulted, state)
         if trouble is not None:
             answer["tablebase_coverage"] = trouble
         io.json(answer)
         return done
     title = "tablebase" if read else f"{args.algorithm} search"
-    print_answer(io, game, state, result, rows, title=title, source=SOURCE if read else "")
+    source = SOURCE if read else ""
+    if book is not None:
+        title, source = "opening book", "exact (opening book)"
+    print_answer(io, game, state, result, rows, title=title, source=source)
+    for line in proved_lines(game, state, book_values(game, state, tablebase)):
+        io.print(line)
     return done
 
 

@@ -35,6 +35,7 @@ from zerosum.options import (
     positive_int,
     seed_int,
 )
+from zerosum.proving import book_lines, with_book
 from zerosum.records import format_record
 from zerosum.report import board_lines, num, outcome, repetition_said
 from zerosum.seating import CELL_NUMBERINGS, CellNumbers, seated_lines
@@ -323,7 +324,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if game.is_terminal(state):
         raise GameError(f"the game is already over in {format_state(game, state)!r}")
     tablebase = open_tablebase(game, args, io.warn)
-    ai = with_tablebase(agent(_ai_spec(args), "--ai"), tablebase)
+    ai = with_book(game, with_tablebase(agent(_ai_spec(args), "--ai"), tablebase), tablebase)
     if ai.interactive:
         raise UsageError(f"invalid --ai {args.ai!r}: the AI must be a computer player")
     if args.save is not None:
@@ -343,6 +344,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     you = player_label(game, human_side)
     io.print(f"{game.name}: you play {you} against {ai.name}; type a move, help, or q to quit.")
     for line in session.lines(state):
+        io.print(line)
+    for line in book_lines(game, state, tablebase):
         io.print(line)
     said = _play_out(session, seats, args)
     io.print()

@@ -10,16 +10,19 @@ proof stopped by Ctrl-C, ``--time`` or a kill goes on from there when run again.
 from __future__ import annotations
 
 import argparse
+import datetime
 import hashlib
-import os
 from pathlib import Path
 from typing import Any
 
+from solver.book import OpeningBook, write_book
 from solver.certificate import write_certificate
 from solver.errors import CapabilityError
 from solver.game import HasProofSearch, HasTablebase, format_action, format_state
 from solver.quoting import quote
-from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io
+from solver.resources import cache_directory
+from zerosum.commands.tablebase import _dask_client, checked_workers
+from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
 from zerosum.options import (
     checked_output,
     extra_fields,
@@ -30,6 +33,7 @@ from zerosum.options import (
     positive_float,
     positive_int,
 )
+from zerosum.proving import ProofWatch, build_book, progress_json, proof_mapper
 from zerosum.report import board_lines, outcome
 from zerosum.tablebases import open_tablebase, tablebase_arguments
 
@@ -44,9 +48,7 @@ MAX_TABLE = 1 << 30
 def proofs_directory() -> Path:
     """Where certificates and checkpoints go by default: ``gamesolver/proofs`` in the user
     cache directory (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
-    cache = os.environ.get("XDG_CACHE_HOME")
-    base = Path(cache).expanduser() if cache else Path.home() / ".cache"
-    return base / "gamesolver" / "proofs"
+    return cache_directory() / "proofs"
 
 
 def add_arguments(prove: argparse.ArgumentParser) -> None:
@@ -67,6 +69,12 @@ def add_arguments(prove: argparse.ArgumentParser) -> None:
     )
     prove.add_argument("--force", "-f", action="store_true", help="replace an existing --out")
     prove.add_argument(
+        "--book",
+        metavar="FILE",
+        help="also write an opening book of the position and every move, proved (what the "
+        "game ships; see docs/solving.md)",
+    )
+    prove.add_argument(
         "--table",
         type=positive_int,
         metavar="N",
@@ -76,6 +84,18 @@ def add_arguments(prove: argparse.ArgumentParser) -> None:
         "--no-checkpoint",
         action="store_true",
         help="neither read nor write the checkpoint of proved positions",
+    )
+    prove.add_argument(
+        "--workers",
+        type=positive_int,
+        metavar="N",
+        help="worker processes, each testing root moves (default: one a core)",
+    )
+    prove.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="test root moves on a Dask cluster, e.g. tcp://scheduler:8786 (needs the cluster "
+        "extra; the workers must see the tablebase directory at the same path)",
     )
     tablebase_arguments(prove)
     prove.add_argument("--json", action="store_true", help="print JSON")
@@ -100,8 +120,53 @@ def _default_out(game: Any, state: Any) -> Path:
     return proofs_directory() / f"{game.name}-{digest}.cert.gz"
 
 
+def _move_values(game: Any, state: Any, prover: Any, result: Any) -> dict[str, Any]:
+    """--moves: each legal move's proved value (None: not settled), by name; nothing when the
+    position's own value did not settle."""
+    moves: dict[str, Any] = {}
+    if result.value is None:
+        return moves
+    for action in game.actions(state):
+        child = game.result(state, action)
+        if game.is_terminal(child):
+            moves[format_action(game, state, action)] = game.utility(child)
+            continue
+        found = prover.value(child, guess=result.value)
+        moves[format_action(game, state, action)] = found.value
+    return moves
+
+
+def _write_book(
+    args: argparse.Namespace, game: Any, state: Any, prover: Any, result: Any, tablebase: Any
+) -> OpeningBook | None:
+    """--book: the opening book of ``state`` and every move, proved, written to its file
+    (None: no --book, or no value proved)."""
+    if args.book is None or result.value is None:
+        return None
+    made = (
+        f"gamesolver prove {game.name} --position {quote(format_state(game, state))} "
+        f"--book FILE on {datetime.date.today().isoformat()}"
+    )
+    book = build_book(game, prover, state, result, tablebase, made=made)
+    write_book(args.book, book, overwrite=args.force)
+    return book
+
+
 def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver prove``: the value proved, each move's with ``--moves``, the certificate."""
+    if args.dask is not None and args.workers is not None:
+        raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
+    workers = checked_workers(args.workers)
+    client = None if args.dask is None else _dask_client(args.dask)
+    try:
+        with proof_mapper(workers, client) as mapper:
+            return _prove(args, io, mapper)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _prove(args: argparse.Namespace, io: Io, mapper: Any) -> int:
     game = load(args)
     state = position(game, args)
     make_prover = _prover_of(game)
@@ -114,6 +179,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if args.out is None:
         proofs_directory().mkdir(parents=True, exist_ok=True)
     checked_output(out, "--out", args.force or args.out is None)
+    if args.book is not None:
+        checked_output(args.book, "--book", args.force)
     tablebase = open_tablebase(game, args, io.warn)
     if tablebase is None and isinstance(game, HasTablebase) and not args.no_tablebase:
         io.warn(
@@ -122,8 +189,15 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"build {args.game} --seeds 16` (about 20 s)"
         )
     checkpoint = None if args.no_checkpoint else proofs_directory() / "checkpoints"
-    say = None if args.json else (lambda line: io.print(f"  {line}"))
-    prover = make_prover(tablebase, table_size=args.table, progress=say, checkpoint=checkpoint)
+    shown = ProofWatch(io, quiet=args.json)
+    prover = make_prover(
+        tablebase,
+        table_size=args.table,
+        progress=shown.say,
+        checkpoint=checkpoint,
+        watch=shown,
+        **({} if mapper is None else {"mapper": mapper}),
+    )
     if not args.json:
         for line in board_lines(game, state):
             io.print(line)
@@ -135,21 +209,17 @@ def run(args: argparse.Namespace, io: Io) -> int:
     except KeyboardInterrupt:
         prover.save()
         raise
-    moves: dict[str, Any] = {}
-    if args.moves and result.value is not None:
-        for action in game.actions(state):
-            child = game.result(state, action)
-            if game.is_terminal(child):
-                moves[format_action(game, state, action)] = game.utility(child)
-                continue
-            found = prover.value(child, guess=result.value)
-            moves[format_action(game, state, action)] = found.value
+    finally:
+        shown.close()
+    moves = _move_values(game, state, prover, result) if args.moves else {}
     digest = None
     size = None
     if result.value is not None:
         cert = prover.certificate(state, result)
         digest = write_certificate(out, cert)
         size = Path(out).stat().st_size
+    book = _write_book(args, game, state, prover, result, tablebase)
+    shown.close()
     if args.json:
         io.json(
             {
@@ -166,6 +236,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 "certificate": out if digest else None,
                 "certificate_bytes": size,
                 "sha256": digest,
+                "book": None if book is None else args.book,
+                "book_positions": None if book is None else len(book.values),
+                **progress_json(prover, result),
             }
         )
         return EXIT_OK if result.value is not None else EXIT_GAME_ERROR
@@ -188,4 +261,6 @@ def run(args: argparse.Namespace, io: Io) -> int:
     )
     io.print(f"certificate: {out} ({size:,} bytes, sha256 {digest})")
     io.print(f"check it with: gamesolver verify {quote(out)}")
+    if book is not None:
+        io.print(f"opening book: {args.book} ({len(book.values):,} positions)")
     return EXIT_OK

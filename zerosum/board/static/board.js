@@ -608,6 +608,13 @@ function drawAnalysis(answer, finished = false) {
     mark.textContent = answer.tablebase ? " exact (tablebase)" : " exact";
     summary.append(mark);
   }
+  if (answer.proved) {  // proved values (the opening book's), on the final answer
+    const solved = document.createElement("div");
+    solved.className = "small solved";
+    const moves = Object.entries(answer.proved.moves).map(([m, v]) => `${m} ${signed(v)}`).join(", ");
+    solved.textContent = `solved: ${answer.proved.outcome} (value ${signed(answer.proved.value)}, ${answer.proved.source}); every move: ${moves}`;
+    summary.append(solved);
+  }
   if (answer.over) return;
   $("move-values").dataset.depth = answer.depth === null ? "end" : String(answer.depth);
   $("move-values").dataset.position = answer.position;
