@@ -185,7 +185,8 @@ class ConnectFour:
 
     def compiled_rules(self) -> CompiledRules:
         """The rules as numba-compilable functions (:mod:`solver.compiled`), the same for
-        every instance of this size, so the kernel is compiled once per process."""
+        every instance of this size, so one kernel serves them (compiled once, then loaded
+        from numba's disk cache)."""
         return compiled_rules(self.geometry.width, self.geometry.height)
 
     def initial_state(self) -> State:

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from typing import Any
 
+import attrs
 import numpy as np
 import pytest
 
 from games.connect4 import ConnectFour, compiled_rules
 from solver import compiled
-from solver.compiled import CompiledSearch, compiled_search, numba_available, prepare, ready
+from solver.compiled import (
+    CompiledRules,
+    CompiledSearch,
+    compiled_search,
+    numba_available,
+    prepare,
+)
 from solver.engine import search
 from solver.node_search import Limits
 from solver.results import SearchRequest, SearchResult
@@ -18,6 +28,15 @@ from solver.results import SearchRequest, SearchResult
 pytestmark = pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
 
 GAME = ConnectFour()
+
+
+class _BrokenRules(ConnectFour):
+    """Connect Four whose compiled rules are replaced (to see the route's fallback)."""
+
+    rules: CompiledRules
+
+    def compiled_rules(self) -> CompiledRules:
+        return self.rules
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -124,14 +143,51 @@ class TestTheKernelsRules:
 
 
 class TestLimitsAndFallback:
-    def test_the_engine_takes_the_route_once_prepared(self) -> None:
-        """After prepare() (a second call costs nothing) the rules' kernel is ready; another
-        size's is not compiled until asked, and its searches run in Python meanwhile."""
-        assert prepare(GAME) == 0.0 and ready(GAME.compiled_rules())
-        small = ConnectFour(width=5, height=4)
-        assert not ready(small.compiled_rules())
-        assert search(small, depth=3).value == search(small, depth=3, native=False).value
-        assert not ready(small.compiled_rules())
+    def test_the_route_is_the_default_and_a_second_process_loads_it_from_disk(self) -> None:
+        """A fresh process searches on the kernel without being asked, and loads it from
+        numba's cache (this module's fixture had it compiled or loaded): nothing compiled, and
+        numba's registries not even refreshed (the light load of solver.numba_cache)."""
+        code = (
+            "import numba.core.base\n"
+            "refreshes = []\n"
+            "real = numba.core.base.BaseContext.refresh\n"
+            "numba.core.base.BaseContext.refresh = (\n"
+            "    lambda self: (refreshes.append(1), real(self))[1])\n"
+            "from games.connect4 import ConnectFour\n"
+            "from solver.compiled import kernel, ready\n"
+            "from solver.engine import search\n"
+            "game = ConnectFour()\n"
+            "result = search(game, game.parse_state('4455'), depth=3)\n"
+            "found = kernel(game.compiled_rules())\n"
+            "print(result.value, result.plies, ready(game.compiled_rules()), found.compiled,\n"
+            "      len(refreshes))\n"
+        )
+        env = {k: v for k, v in os.environ.items() if k != "GAMESOLVER_NATIVE"}
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["1", "3", "True", "False", "0"], done.stderr
+
+    def test_rules_that_cannot_be_built_leave_the_python_search(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Rules whose closure holds an object the kernel's module cannot hold: one line on
+        stderr, no compiled search, and the engine's answers from Python."""
+        lookup = {"columns": 4}
+
+        def moves(s: Any, out: Any) -> int:  # pragma: no cover - never compiled
+            return int(lookup["columns"])
+
+        game = _BrokenRules(width=4, height=4)
+        game.rules = attrs.evolve(compiled_rules(4, 4), name="broken 4x4", moves=moves)
+        request = SearchRequest(depth=3)
+        assert compiled_search(game, game.rules, request, Limits(None, None)) is None
+        assert compiled_search(game, game.rules, request, Limits(None, None)) is None
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "'lookup' holds a dict" in err and "Python" in err
+        state = game.parse_state("1122")
+        same_answer(search(game, state, depth=4), search(game, state, depth=4, native=False))
 
     def test_a_node_limit_stops_the_kernel(self) -> None:
         """The kernel returns to Python within its budget: the limit ends the search."""
