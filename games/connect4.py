@@ -35,6 +35,7 @@ most Connect Four tools write positions (``"4455"``). Actions are columns ``0..W
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, Final, TypeAlias
 
@@ -49,6 +50,7 @@ __all__ = [
     "MAX_CELLS",
     "ConnectFour",
     "Geometry",
+    "SolvedPositions",
     "State",
     "alignment",
     "compiled_rules",
@@ -402,6 +404,54 @@ class ConnectFour:
         return BoardCells(rows=rows, header=header)
 
 
+class SolvedPositions:
+    """An exact table of Connect Four positions, for the engine's ``oracle``: each position's
+    game value (player 0's view), for the positions given and no others.
+
+    Rows ``[mask, xs, value]`` sorted by position, so the compiled search looks a position up
+    inside its kernel (a binary search) as the Python search calls the table.
+
+    Args:
+        game: the board the positions are of.
+        values: ``(state, value)`` pairs, values -1, 0 or 1 (as ``solve`` gives them).
+
+    >>> from solver.solve import solve
+    >>> game = ConnectFour(width=4, height=4)
+    >>> late = game.parse_state("1111222233")  # X to move wins at once in column 3
+    >>> table = SolvedPositions.from_solution(game, solve(game, late))
+    >>> table(late), table(game.initial_state())
+    (1, None)
+    """
+
+    def __init__(self, game: ConnectFour, values: Iterable[tuple[State, float]]) -> None:
+        self.width, self.height = game.geometry.width, game.geometry.height
+        size = game.geometry.size
+        low = (1 << size) - 1
+        rows = []
+        for state, value in values:
+            if value not in (-1, 0, 1):
+                raise InvalidStateError(
+                    f"invalid Connect Four value {value!r} of {game.format_state(state)!r}: "
+                    "use -1, 0 or 1"
+                )
+            rows.append((state >> size, state & low, int(value)))
+        rows.sort()
+        self.rows = np.array(rows, np.int64).reshape(len(rows), 3)
+        self._values = {mask << size | xs: value for mask, xs, value in rows}
+
+    @classmethod
+    def from_solution(cls, game: ConnectFour, solution: Any) -> SolvedPositions:
+        """The positions of a :class:`solver.solve.Solution` of ``game``, with their values."""
+        return cls(game, ((state, record.value) for state, record in solution))
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __call__(self, state: State) -> int | None:
+        """The position's value, or None when the table does not hold it."""
+        return self._values.get(state)
+
+
 # -- the compiled route ---------------------------------------------------------------------------
 
 
@@ -423,6 +473,14 @@ def compiled_rules(width: int, height: int) -> CompiledRules:
         mask = state >> size
         return np.array([mask, state & low, mask.bit_count()], np.int64)
 
+    def oracle_data(oracle: Any) -> Any:
+        """A :class:`SolvedPositions` table of this board's rows (the kernel's oracle)."""
+        if oracle is None:
+            return np.zeros((0, 3), np.int64)
+        if isinstance(oracle, SolvedPositions) and (oracle.width, oracle.height) == (width, height):
+            return oracle.rows
+        return None
+
     functions = _rule_functions(g, _jit())
     return CompiledRules(
         name=f"connect4 {width}x{height}",
@@ -430,6 +488,7 @@ def compiled_rules(width: int, height: int) -> CompiledRules:
         move_limit=width,
         max_plies=width * height,
         encode=encode,
+        oracle_data=oracle_data,
         **functions,
     )
 
@@ -444,7 +503,8 @@ def _jit() -> Any:
 
 
 def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (one closure each)
-    """``moves``, ``play``, ``to_move``, ``utility`` and ``evaluate`` over ``[mask, xs, n]``."""
+    """``moves``, ``play``, ``to_move``, ``utility``, ``evaluate`` and ``oracle`` over
+    ``[mask, xs, n]``."""
     height, h1, h2 = g.height, g.height + 1, g.height + 2
     order, tops, columns = g.order, g.tops, g.columns
     bottoms = tuple(1 << (c * h1) for c in range(g.width))
@@ -525,10 +585,26 @@ def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (on
         co = popcount(os & centre)
         return (3 * (tx - to) + cx - co) / (3 * (tx + to) + cx + co + 4)
 
+    def oracle(s: Any, rows: Any) -> float:
+        """The value :class:`SolvedPositions` holds for ``s`` (rows sorted), else NaN."""
+        mask, xs = s[0], s[1]
+        lo, hi = 0, rows.shape[0]
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            m, x = rows[mid, 0], rows[mid, 1]
+            if m < mask or (m == mask and x < xs):
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < rows.shape[0] and rows[lo, 0] == mask and rows[lo, 1] == xs:
+            return float(rows[lo, 2])
+        return np.nan
+
     return {
         "moves": moves,
         "play": play,
         "to_move": to_move,
         "utility": utility,
         "evaluate": evaluate,
+        "oracle": oracle,
     }

@@ -12,7 +12,9 @@ The kernel is :mod:`solver.python_search` restated over arrays: fail-soft negama
 principal-variation search, proofs from the utility bounds (a child proved to reach its mover's
 best possible value settles the node), a transposition table with bound flags and
 horizon-free entries, the table's move first and then the history heuristic, nodes one ply
-above the horizon valued inline. Values are float64: ints and floats within 2**53 exactly.
+above the horizon valued inline, and an oracle (an exact table the rules can read:
+``CompiledRules.oracle``) probed at every node as the Python search probes one. Values are
+float64: ints and floats within 2**53 exactly.
 The table is an array of ``2**k`` slots, each holding the whole position (no collision is ever
 taken for a hit), replaced on every store; so on large searches the tree (never the values)
 may differ from the Python search's.
@@ -68,8 +70,8 @@ __all__ = [
 Array = npt.NDArray[np.int64]
 
 # Counters and controls shared by the kernel and Python (indices into one int64 array).
-NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN = range(8)
-N_STATS: Final = 8
+NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN, ORACLE = range(9)
+N_STATS: Final = 9
 
 KERNEL_CHECK_NODES: Final = 1 << 15
 """The first node budget between two returns to Python (then sized to ~20 ms of search)."""
@@ -78,7 +80,7 @@ EXACT, LOWER, UPPER = 0, 1, 2  # as solver.table
 
 KERNEL_CONSTANTS: Final = {
     "NODES": NODES, "LEAVES": LEAVES, "CUTOFFS": CUTOFFS, "HITS": HITS, "HORIZON": HORIZON,
-    "STOP_AT": STOP_AT, "STOPPED": STOPPED, "GEN": GEN,
+    "STOP_AT": STOP_AT, "STOPPED": STOPPED, "GEN": GEN, "ORACLE": ORACLE,
     "EXACT": EXACT, "LOWER": LOWER, "UPPER": UPPER,
 }  # fmt: skip
 """The constants the kernel's text leaves to the generated module (with the rules')."""
@@ -106,6 +108,14 @@ class CompiledRules:
         evaluate: ``evaluate(s) -> float``: the horizon's heuristic, player 0's view (None:
             a search must reach the end); it must equal the game's own ``evaluate``.
         key: ``key(s) -> int``: a hash of the position (None: a mix of its words).
+        oracle: ``oracle(s, data) -> float``: the exact game value (player 0's view) of a
+            position an oracle covers, NaN for one it does not; probed at every node, as the
+            Python search probes a search's ``oracle`` (None: searches with an oracle run in
+            Python).
+        oracle_data: Python: ``oracle_data(oracle)``, what ``oracle`` reads for a search's
+            oracle (a Python callable), or None when the rules cannot read that one (the
+            search then runs in Python); ``oracle_data(None)`` is an empty one of the same
+            type (the kernel is compiled for one type).
     """
 
     name: str
@@ -119,6 +129,12 @@ class CompiledRules:
     utility: Callable[..., float]
     evaluate: Callable[..., float] | None = None
     key: Callable[..., int] | None = None
+    oracle: Callable[..., float] | None = None
+    oracle_data: Callable[[Any], Any] | None = None
+
+
+NO_ORACLE: Final = np.zeros(1, np.int64)
+"""What the kernel of rules without an oracle is given for the oracle's data (never read)."""
 
 
 def numba_available() -> bool:
@@ -216,8 +232,13 @@ def _warm(rules: CompiledRules, child_value: Any, table_move: Any) -> None:
     bottoms = np.array([-math.inf, -math.inf])
     start = np.zeros(rules.words, np.int64)
     arrays.st[STOP_AT] = 1
-    child_value(start, 2, -math.inf, math.inf, *arrays.parts(), tops, bottoms)
+    child_value(start, 2, -math.inf, math.inf, *arrays.parts(), tops, bottoms, _no_data(rules))
     table_move(arrays.table, start)
+
+
+def _no_data(rules: CompiledRules) -> Any:
+    """The oracle's data of a search without an oracle (of the type the kernel takes)."""
+    return NO_ORACLE if rules.oracle_data is None else rules.oracle_data(None)
 
 
 class _Arrays:
@@ -250,12 +271,15 @@ class CompiledSearch:
         request: SearchRequest,
         limits: Limits,
         kernel: Kernel,
+        oracle_data: Any = None,
     ) -> None:
         self.game = game
         self.rules = rules
         self.limits = limits
         self.kernel, self.probe = kernel.child_value, kernel.table_move
         self.arrays = _Arrays(rules, request.table_size)
+        self.oracle_data = _no_data(rules) if oracle_data is None else oracle_data
+        self.arrays.st[ORACLE] = oracle_data is not None
         best = outcomes(game, None)
         self.tops = np.array(best.best, np.float64)
         self.bottoms = np.array(best.worst, np.float64)
@@ -294,7 +318,11 @@ class CompiledSearch:
             horizon = int(st[HORIZON])
             nodes = int(st[NODES])
             began = time.perf_counter()
-            v = float(self.kernel(arr, d, lo, hi, *self.arrays.parts(), self.tops, self.bottoms))
+            v = float(
+                self.kernel(
+                    arr, d, lo, hi, *self.arrays.parts(), self.tops, self.bottoms, self.oracle_data
+                )
+            )
             spent = time.perf_counter() - began
             if not st[STOPPED]:
                 v = v if cp == player else -v
@@ -338,11 +366,17 @@ def compiled_search(
 ) -> CompiledSearch | None:
     """The generic compiled node search for ``game``'s ``rules`` (loaded from numba's disk
     cache, or compiled, once per process), or None when it cannot serve: no rules, numba
-    missing or switched off (``GAMESOLVER_NATIVE=0``), an oracle (the kernel cannot call
-    Python), or a kernel that failed to build."""
-    if rules is None or request.oracle is not None or not numba_available():
+    missing or switched off (``GAMESOLVER_NATIVE=0``), an oracle the rules cannot read
+    (``rules.oracle_data`` gives the data of the ones they can: the kernel probes it), or a
+    kernel that failed to build."""
+    if rules is None or not numba_available():
         return None
+    data = None
+    if request.oracle is not None:
+        data = None if rules.oracle_data is None else rules.oracle_data(request.oracle)
+        if data is None:
+            return None
     found = kernel(rules)
     if found is None:
         return None
-    return CompiledSearch(game, rules, request, limits, found)
+    return CompiledSearch(game, rules, request, limits, found, data)

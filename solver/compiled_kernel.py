@@ -8,7 +8,7 @@ is kept on disk and a later process loads it (:mod:`solver.compiled` says what t
 The kernel is :mod:`solver.python_search` restated over arrays: fail-soft negamax with
 principal-variation search, proofs from the utility bounds, a transposition table with bound
 flags and horizon-free entries, the table's move first and then the history heuristic, nodes one
-ply above the horizon valued inline.
+ply above the horizon valued inline, the rules' oracle probed at every node.
 """
 
 # The names below are bound by the generated module (the rules' block), not here.
@@ -30,6 +30,7 @@ Array = npt.NDArray[np.int64]
 WORDS: int
 MOVE_LIMIT: int
 HAS_KEY: bool
+HAS_ORACLE: bool
 NODES: int
 LEAVES: int
 CUTOFFS: int
@@ -38,6 +39,7 @@ HORIZON: int
 STOP_AT: int
 STOPPED: int
 GEN: int
+ORACLE: int
 EXACT: int
 LOWER: int
 UPPER: int
@@ -47,6 +49,7 @@ rules_to_move: Callable[[Array], int]
 rules_utility: Callable[[Array], float]
 rules_evaluate: Callable[[Array], float]
 rules_key: Callable[[Array], int]
+rules_oracle: Callable[[Array, Any], float]
 # -- the rules (end)
 
 
@@ -106,21 +109,32 @@ def stop(st: Array) -> bool:
 
 
 @jit
-def leaf_value(s: Array, st: Array) -> float:
+def leaf_value(s: Array, st: Array, od: Any) -> float:
     """A horizon node (remaining depth 0): its value for its mover."""
     st[LEAVES] += 1
     n = rules_moves(s, np.empty(MOVE_LIMIT, np.int64))
     if n == 0:
         v = rules_utility(s)
     else:
-        st[HORIZON] += 1
-        v = rules_evaluate(s)
+        v = known(s, st, od)
+        if np.isnan(v):
+            st[HORIZON] += 1
+            v = rules_evaluate(s)
     return -v if rules_to_move(s) else v
 
 
 @jit
-def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,
-             st: Array, tops: Any, bottoms: Any) -> float:  # fmt: skip
+def known(s: Array, st: Array, od: Any) -> float:
+    """The oracle's exact value of ``s`` (player 0's view), NaN when it does not cover it or
+    the search has none."""
+    if HAS_ORACLE and st[ORACLE]:
+        return rules_oracle(s, od)
+    return np.nan
+
+
+@jit
+def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,  # noqa: C901
+             st: Array, tops: Any, bottoms: Any, od: Any) -> float:  # fmt: skip
     """Remaining depth 1: the children valued inline, in the rules' order."""
     s = bs[ply]
     player = rules_to_move(s)
@@ -131,6 +145,10 @@ def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,
         return bottoms[player]
     if stop(st):
         return 0.0
+    exact = known(s, st, od)
+    if not np.isnan(exact):  # the oracle covers it: the line ends here
+        st[LEAVES] += 1
+        return -exact if player else exact
     order = ms[ply]
     n = rules_moves(s, order)
     if n == 0:
@@ -145,13 +163,15 @@ def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,
     for i in range(n):
         valued += 1
         rules_play(s, order[i], child)
+        sure = True
         if rules_moves(child, scratch) == 0:
             v = rules_utility(child)
-            sure = True
         else:
-            estimated += 1
-            v = rules_evaluate(child)
-            sure = False
+            v = known(child, st, od)
+            if np.isnan(v):
+                estimated += 1
+                v = rules_evaluate(child)
+                sure = False
         if player:
             v = -v
         if v > best:
@@ -176,7 +196,7 @@ def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,
 @jit
 def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,  # noqa: C901
             ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
-            bottoms: Any) -> float:  # fmt: skip
+            bottoms: Any, od: Any) -> float:  # fmt: skip
     """Fail-soft alpha-beta value of ``bs[ply]`` for its mover, depth >= 2."""
     s = bs[ply]
     player = rules_to_move(s)
@@ -187,6 +207,10 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
         return bottoms[player]
     if stop(st):
         return 0.0
+    exact = known(s, st, od)
+    if not np.isnan(exact):  # the oracle covers it: the line ends here
+        st[LEAVES] += 1
+        return -exact if player else exact
     slot = probe(ts, s)
     hint = -1
     if slot >= 0:
@@ -247,18 +271,18 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
                 nw = beta
             lo, hi = (alpha, nw) if same else (-nw, -alpha)
         if d1 == 1:
-            v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms)
+            v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od)
         else:
-            v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms)
+            v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms, od)
         if not same:
             v = -v
         if i > 0 and alpha < v < beta and nw < beta and not st[STOPPED]:
             hz = st[HORIZON]  # the re-search alone decides
             lo, hi = (v, beta) if same else (-beta, -v)
             if d1 == 1:
-                v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms)
+                v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od)
             else:
-                v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms)
+                v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms, od)
             if not same:
                 v = -v
         if st[STOPPED]:
@@ -287,27 +311,27 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
 @jit
 def child_search(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,
                  ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
-                 bottoms: Any) -> float:  # fmt: skip
+                 bottoms: Any, od: Any) -> float:  # fmt: skip
     """The value of ``bs[ply]`` for its mover to ``depth``, fail-soft (Python's
     ``child_value`` seen from the child)."""
     if depth <= 0:
         if stop(st):
             return 0.0
-        return leaf_value(bs[ply], st)
+        return leaf_value(bs[ply], st, od)
     if depth == 1:
-        return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms)
-    return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms)
+        return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od)
+    return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
 
 
 @jit
 def child_value(child: Array, depth: int, alpha: float, beta: float, bs: Array, ms: Array,
                 ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
-                bottoms: Any) -> float:  # fmt: skip
+                bottoms: Any, od: Any) -> float:  # fmt: skip
     for i in range(WORDS):
         bs[0, i] = child[i]
     root = np.int64(0)  # not the literal 0: a second overload of the recursive kernels,
     # which numba's cache mishandles (a segmentation fault when a later process loads it)
-    return child_search(bs, ms, root, depth, alpha, beta, ts, tv, hist, st, tops, bottoms)
+    return child_search(bs, ms, root, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
 
 
 @jit

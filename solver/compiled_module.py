@@ -51,6 +51,11 @@ BEGIN = "# -- the rules (begin)"
 END = "# -- the rules (end)"
 JIT = "jit"
 SUBFOLDER = "compiled-route"
+NO_ORACLE = f"""
+def rules_oracle(s, od):
+    return np.nan
+rules_oracle = {JIT}(rules_oracle)
+"""
 
 
 class RulesNotRestated(ValueError):
@@ -71,12 +76,15 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
     writer.bind("WORDS", rules.words)
     writer.bind("MOVE_LIMIT", rules.move_limit)
     writer.bind("HAS_KEY", rules.key is not None)
-    for role in ("moves", "play", "to_move", "utility", "evaluate", "key"):
+    writer.bind("HAS_ORACLE", rules.oracle is not None)
+    for role in ("moves", "play", "to_move", "utility", "evaluate", "key", "oracle"):
         writer.rule(role, getattr(rules, role))
     if rules.evaluate is None:  # a search that must reach the end: never called at a horizon
         writer.lines.append("rules_evaluate = rules_utility")
     if rules.key is None:  # HAS_KEY is False: the kernel mixes the position's words instead
         writer.lines.append("rules_key = rules_to_move")
+    if rules.oracle is None:  # HAS_ORACLE is False: never called, but typed
+        writer.lines.extend(NO_ORACLE.splitlines())
     block = "\n".join(writer.lines)
     note = f"# The compiled route's kernel for {rules.name!r}, written by solver.compiled_module.\n"
     return note + head + BEGIN + " for " + repr(rules.name) + "\n" + block + "\n" + END + tail

@@ -12,8 +12,7 @@ import attrs
 import numpy as np
 import pytest
 
-from games.connect4 import ConnectFour, compiled_rules
-from solver import compiled
+from games.connect4 import ConnectFour, SolvedPositions, compiled_rules
 from solver.compiled import (
     CompiledRules,
     CompiledSearch,
@@ -22,8 +21,10 @@ from solver.compiled import (
     prepare,
 )
 from solver.engine import search
+from solver.errors import InvalidStateError
 from solver.node_search import Limits
 from solver.results import SearchRequest, SearchResult
+from solver.solve import solve
 
 pytestmark = pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
 
@@ -141,6 +142,24 @@ class TestTheKernelsRules:
                 state = GAME.result(state, move)
                 assert list(child) == list(rules.encode(state))
 
+    def test_the_rules_oracle_reads_the_table(self) -> None:
+        """The compiled rules' lookup (run here as Python) finds every position the table
+        holds, with its value, and no other (NaN)."""
+        rules = compiled_rules(7, 6)
+        assert rules.oracle is not None and rules.oracle_data is not None
+        held = positions(40, seed=12, least=10, most=30)
+        table = SolvedPositions(GAME, [(s, (-1, 0, 1)[i % 3]) for i, s in enumerate(held)])
+        rows = rules.oracle_data(table)
+        for state in held:
+            assert rules.oracle(rules.encode(state), rows) == table(state)
+        for state in positions(40, seed=13, least=10, most=30):
+            if state not in held:
+                assert np.isnan(rules.oracle(rules.encode(state), rows))
+
+    def test_a_table_refuses_a_value_that_is_not_a_game_value(self) -> None:
+        with pytest.raises(InvalidStateError, match=r"Connect Four value 2 of .*-1, 0 or 1"):
+            SolvedPositions(GAME, [(GAME.parse_state("4"), 2)])
+
 
 class TestLimitsAndFallback:
     def test_the_route_is_the_default_and_a_second_process_loads_it_from_disk(self) -> None:
@@ -204,10 +223,44 @@ class TestLimitsAndFallback:
         assert compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None)) is None
         same_answer(search(GAME, state, depth=4), compiled_result)
 
-    def test_an_oracle_keeps_the_python_search(self) -> None:
-        """The kernel cannot call a Python oracle: the Python search serves that request."""
+    def test_an_oracle_the_rules_cannot_read_keeps_the_python_search(self) -> None:
+        """The kernel cannot call a Python oracle: a plain callable is searched in Python, a
+        table the rules read (SolvedPositions) on the kernel."""
         request = SearchRequest(oracle=lambda s: None)
         assert compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None)) is None
-        nodes = compiled_search(GAME, GAME.compiled_rules(), SearchRequest(), Limits(None, None))
+        table = SolvedPositions(GAME, [(GAME.parse_state("4455"), 1)])
+        request = SearchRequest(oracle=table)
+        nodes = compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None))
         assert isinstance(nodes, CompiledSearch)
-        assert compiled.KERNEL_CHECK_NODES > 0
+        small = SolvedPositions(ConnectFour(width=4, height=4), [])
+        request = SearchRequest(oracle=small)  # another board's table: not read
+        assert compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None)) is None
+
+
+class TestTheOracleInsideTheKernel:
+    """An exact table probed at every node inside the kernel, as the Python search probes it."""
+
+    def test_same_trees_and_answers_as_the_python_search_with_the_table(self) -> None:
+        """Positions with 30 stones; the table holds every position after half of their
+        grandchildren (solved): the same values, moves, exactness, plies and node counts as
+        the Python search given the same table, and fewer nodes than without it."""
+        starts = positions(3, seed=11, least=30, most=30)
+        values: dict[int, float] = {}
+        for start in starts:
+            for i, a in enumerate(GAME.actions(start)):
+                child = GAME.result(start, a)
+                for j, b in enumerate(GAME.actions(child)):
+                    if (i + j) % 2 == 0:
+                        grandchild = GAME.result(child, b)
+                        values.update((s, r.value) for s, r in solve(GAME, grandchild))
+        table = SolvedPositions(GAME, values.items())
+        fewer = False
+        for start in starts:
+            for depth in (2, 3, 4, 6):
+                fast = search(GAME, start, depth=depth, oracle=table)
+                plain = search(GAME, start, depth=depth, oracle=table, native=False)
+                same_answer(fast, plain)
+                assert fast.stats.nodes == plain.stats.nodes
+                replay_legally(start, fast.pv)
+                fewer |= fast.stats.nodes < search(GAME, start, depth=depth).stats.nodes
+        assert fewer
