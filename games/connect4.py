@@ -417,7 +417,7 @@ class SolvedPositions:
 
     >>> from solver.solve import solve
     >>> game = ConnectFour(width=4, height=4)
-    >>> late = game.parse_state("1111222233")  # X to move wins at once in column 3
+    >>> late = game.parse_state("1111222233")  # X wins at once in column 4
     >>> table = SolvedPositions.from_solution(game, solve(game, late))
     >>> table(late), table(game.initial_state())
     (1, None)
