@@ -196,7 +196,7 @@ def kernel(rules: CompiledRules) -> Kernel | None:
     None, said once on stderr, when it cannot be built: the engine then searches in Python."""
     if rules in _KERNELS:
         return _KERNELS[rules]
-    if rules in _FAILED:
+    if rules in _FAILED or _jit_disabled():
         return None
     began = time.perf_counter()
     try:
@@ -210,11 +210,19 @@ def kernel(rules: CompiledRules) -> Kernel | None:
             "searching in Python (the same answers, slower)\n"
         )
         return None
-    misses = sum(child_value.stats.cache_misses.values())
+    misses = sum(child_value.stats.cache_misses.values())  # 0: loaded from numba's disk cache
     _KERNELS[rules] = found = Kernel(
         child_value, table_move, time.perf_counter() - began, compiled=misses > 0
     )
     return found
+
+
+def _jit_disabled() -> bool:
+    """Whether numba runs kernels as plain Python (``NUMBA_DISABLE_JIT=1``, its debugging
+    switch): the Python node search is the faster of the two then."""
+    import numba
+
+    return bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]
 
 
 def _build(rules: CompiledRules) -> tuple[Any, Any]:

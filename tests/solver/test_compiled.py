@@ -17,6 +17,7 @@ from solver.compiled import (
     CompiledRules,
     CompiledSearch,
     compiled_search,
+    kernel,
     numba_available,
     prepare,
 )
@@ -41,7 +42,7 @@ class _BrokenRules(ConnectFour):
 
 
 @pytest.fixture(scope="module", autouse=True)
-def kernel() -> None:
+def ready_kernel() -> None:
     """Connect Four's kernel, compiled once for the module (the engine uses it from then)."""
     prepare(GAME)
 
@@ -207,6 +208,18 @@ class TestLimitsAndFallback:
         assert err.count("\n") == 1 and "'lookup' holds a dict" in err and "Python" in err
         state = game.parse_state("1122")
         same_answer(search(game, state, depth=4), search(game, state, depth=4, native=False))
+
+    def test_numbas_debugging_switch_leaves_the_python_search(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Under NUMBA_DISABLE_JIT the kernel would run as plain Python, slower than the
+        Python search: no kernel is built, quietly."""
+        import numba
+
+        monkeypatch.setattr(numba.config, "DISABLE_JIT", True)
+        rules = attrs.evolve(compiled_rules(7, 6), name="connect4 debugging")
+        assert kernel(rules) is None
+        assert compiled_search(GAME, rules, SearchRequest(), Limits(None, None)) is None
 
     def test_a_node_limit_stops_the_kernel(self) -> None:
         """The kernel returns to Python within its budget: the limit ends the search."""
