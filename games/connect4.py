@@ -128,18 +128,32 @@ def winning_cells(stones: int, height: int, free: int) -> int:
     return cells & free
 
 
-def pons_score(game: ConnectFour, state: State, value: float, plies: int) -> int:
+def win_score(g: Geometry, stones: int) -> int:
+    """Pons's score of a win with ``stones`` on the board at the end (at least 1).
+
+    >>> win_score(Geometry(7, 6), 7)
+    18
+    """
+    return max(1, (g.width * g.height + 2 - stones) // 2)
+
+
+def pons_score(game: ConnectFour, state: State, value: float, plies: int | None) -> int:
     """The score of Pons's solver for the player to move: 0 for a draw; for a win, one more
     than the stones the winner has left when the game ends (so a win sooner scores more), and
     minus that for a loss. ``value`` is the game value (player 0's view) and ``plies`` the
-    plies to the end under optimal play, as :func:`solver.engine.search` reports them.
+    plies to the end under optimal play, as :func:`solver.engine.search` reports them (a
+    scored game's value is the score already: ``plies`` is not needed, None will do).
 
     >>> game = ConnectFour()
     >>> pons_score(game, game.parse_state("4455"), 1, 3)
     18
     """
+    if game.scored:
+        return int(value if game.to_move(state) == 0 else -value)
     if value == 0:
         return 0
+    if plies is None:
+        raise ValueError("pons_score of a +-1 Connect Four value needs its plies")
     g = game.geometry
     stones = (state >> g.size).bit_count() + plies  # on the board when the game ends
     score = (g.width * g.height + 2 - stones) // 2
@@ -154,6 +168,10 @@ class ConnectFour:
     Args:
         width: columns, at least 1.
         height: rows, at least 1; ``width * (height + 1)`` at most 63.
+        scored: utilities are Pascal Pons's scores (a win sooner is worth more: one more than
+            the stones the winner has left at the end, ``(W * H + 2 - stones) // 2``) instead
+            of +-1, so a search's value is the exact score, with no plies pass to count it
+            (``search(..., plies=False)``), as his solver searches.
 
     Raises:
         InvalidStateError: a size that is not a whole number >= 1, or too large.
@@ -165,7 +183,12 @@ class ConnectFour:
     name: str = "connect4"
     player_names: tuple[str, str] = ("X", "O")
 
-    def __init__(self, width: int = 7, height: int = 6) -> None:
+    def __init__(self, width: int = 7, height: int = 6, scored: bool = False) -> None:
+        if not isinstance(scored, bool):
+            raise InvalidStateError(
+                f"invalid Connect Four option scored={scored!r}: use True or False"
+            )
+        self.scored = scored
         self.geometry = g = Geometry(width, height)
         self._height = height
         self._size = g.size
@@ -182,14 +205,16 @@ class ConnectFour:
         )
 
     def utility_bounds(self) -> tuple[float, float]:
-        """A loss and a win: every utility and evaluation lies in ``[-1, 1]``."""
-        return (-1, 1)
+        """A loss and a win: every utility and evaluation lies in ``[-1, 1]``; scored, in
+        plus or minus the score of the quickest win (seven stones)."""
+        top = win_score(self.geometry, 7) if self.scored else 1
+        return (-top, top)
 
     def compiled_rules(self) -> CompiledRules:
         """The rules as numba-compilable functions (:mod:`solver.compiled`), the same for
         every instance of this size, so one kernel serves them (compiled once, then loaded
         from numba's disk cache)."""
-        return compiled_rules(self.geometry.width, self.geometry.height)
+        return compiled_rules(self.geometry.width, self.geometry.height, self.scored)
 
     def initial_state(self) -> State:
         """The empty board, ``0``."""
@@ -228,10 +253,12 @@ class ConnectFour:
         return state >> self._size == self._board or self._last_won(state)
 
     def utility(self, state: State) -> float:
-        """+1 if X has four in a row, -1 if O has, else 0."""
+        """+1 if X has four in a row, -1 if O has, else 0 (scored: the winner's score)."""
         if not self._last_won(state):
             return 0
-        return 1 if (state >> self._size).bit_count() & 1 else -1
+        stones = (state >> self._size).bit_count()
+        won = win_score(self.geometry, stones) if self.scored else 1
+        return won if stones & 1 else -won
 
     # -- optional capabilities ------------------------------------------------------------------
 
@@ -456,7 +483,7 @@ class SolvedPositions:
 
 
 @cache
-def compiled_rules(width: int, height: int) -> CompiledRules:
+def compiled_rules(width: int, height: int, scored: bool = False) -> CompiledRules:
     """Connect Four's rules for :mod:`solver.compiled`, over ``[mask, xs, stones]``.
 
     The same rules as :class:`ConnectFour`, restated over a three-word array (every stone,
@@ -481,9 +508,9 @@ def compiled_rules(width: int, height: int) -> CompiledRules:
             return oracle.rows
         return None
 
-    functions = _rule_functions(g, _jit())
+    functions = _rule_functions(g, scored, _jit())
     return CompiledRules(
-        name=f"connect4 {width}x{height}",
+        name=f"connect4 {width}x{height}{' scored' if scored else ''}",
         words=3,
         move_limit=width,
         max_plies=width * height,
@@ -502,7 +529,7 @@ def _jit() -> Any:
     return njit
 
 
-def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (one closure each)
+def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # noqa: C901 (one closure each)
     """``moves``, ``play``, ``to_move``, ``utility``, ``evaluate`` and ``oracle`` over
     ``[mask, xs, n]``."""
     height, h1, h2 = g.height, g.height + 1, g.height + 2
@@ -542,7 +569,14 @@ def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (on
             cells |= pair & (p >> 3 * shift)
         return popcount(cells & free)
 
-    aligned, popcount, threats = njit(_aligned), njit(_popcount), njit(_threats)
+    cells = g.width * g.height
+
+    def _won(n: int) -> float:
+        """The value of a game that ended with ``n`` stones, won by who moved last."""
+        v = max(1, (cells + 2 - n) // 2) if scored else 1
+        return float(v) if n & 1 else -float(v)
+
+    aligned, popcount, threats, won = njit(_aligned), njit(_popcount), njit(_threats), njit(_won)
 
     def moves(s: Any, out: Any) -> int:
         mask, xs, n = s[0], s[1], s[2]
@@ -568,13 +602,13 @@ def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (on
     def utility(s: Any) -> float:
         mask, xs, n = s[0], s[1], s[2]
         if aligned(xs if n & 1 else mask ^ xs):
-            return 1.0 if n & 1 else -1.0
+            return won(n)
         return 0.0
 
     def evaluate(s: Any) -> float:
         mask, xs, n = s[0], s[1], s[2]
         if aligned(xs if n & 1 else mask ^ xs):
-            return 1.0 if n & 1 else -1.0
+            return won(n)
         if mask == board:
             return 0.0
         os = mask ^ xs

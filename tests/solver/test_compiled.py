@@ -120,10 +120,12 @@ class TestSameAnswersAsThePythonSearch:
 
 
 class TestTheKernelsRules:
-    def test_compiled_rules_are_the_games_rules(self) -> None:
+    @pytest.mark.parametrize("scored", [False, True])
+    def test_compiled_rules_are_the_games_rules(self, scored: bool) -> None:
         """moves, play, to_move, utility and evaluate over arrays equal the methods, move by
-        move on random games."""
-        rules = compiled_rules(7, 6)
+        move on random games (with +-1 utilities and with scores)."""
+        rules = compiled_rules(7, 6, scored)
+        game = ConnectFour(scored=scored)
         rng = random.Random(3)
         out = np.zeros(rules.move_limit, np.int64)
         child = np.zeros(rules.words, np.int64)
@@ -134,9 +136,9 @@ class TestTheKernelsRules:
                 n = rules.moves(s, out)
                 assert list(out[:n]) == list(GAME.actions(state))
                 assert rules.to_move(s) == GAME.to_move(state)
-                assert rules.evaluate(s) == GAME.evaluate(state)
+                assert rules.evaluate(s) == game.evaluate(state)
                 if n == 0:
-                    assert rules.utility(s) == GAME.utility(state)
+                    assert rules.utility(s) == game.utility(state)
                     break
                 move = rng.choice(GAME.actions(state))
                 rules.play(s, move, child)
@@ -248,6 +250,21 @@ class TestLimitsAndFallback:
         small = SolvedPositions(ConnectFour(width=4, height=4), [])
         request = SearchRequest(oracle=small)  # another board's table: not read
         assert compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None)) is None
+
+
+class TestScoredOnTheKernel:
+    def test_scores_solved_on_the_kernel_equal_the_python_search(self) -> None:
+        """The scored game (Pons's scores as utilities) solved to the end from late positions,
+        value only: the kernel's exact scores and optimal moves are the Python search's (the
+        trees may differ a little: the kernel's table replaces entries on collisions)."""
+        scored = ConnectFour(scored=True)
+        for state in positions(12, seed=14, least=28, most=32):
+            fast = search(scored, state, plies=False)
+            plain = search(scored, state, plies=False, native=False)
+            assert fast.exact and (fast.value, set(fast.best_actions)) == (
+                plain.value,
+                set(plain.best_actions),
+            )
 
 
 class TestTheOracleInsideTheKernel:
