@@ -45,6 +45,7 @@ import math
 import os
 import sys
 import time
+import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, Final
 
@@ -70,8 +71,8 @@ __all__ = [
 Array = npt.NDArray[np.int64]
 
 # Counters and controls shared by the kernel and Python (indices into one int64 array).
-NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN, ORACLE = range(9)
-N_STATS: Final = 9
+NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN, ORACLE, EPOCH = range(10)
+N_STATS: Final = 10
 
 KERNEL_CHECK_NODES: Final = 1 << 15
 """The first node budget between two returns to Python (then sized to ~20 ms of search)."""
@@ -80,7 +81,7 @@ EXACT, LOWER, UPPER = 0, 1, 2  # as solver.table
 
 KERNEL_CONSTANTS: Final = {
     "NODES": NODES, "LEAVES": LEAVES, "CUTOFFS": CUTOFFS, "HITS": HITS, "HORIZON": HORIZON,
-    "STOP_AT": STOP_AT, "STOPPED": STOPPED, "GEN": GEN, "ORACLE": ORACLE,
+    "STOP_AT": STOP_AT, "STOPPED": STOPPED, "GEN": GEN, "ORACLE": ORACLE, "EPOCH": EPOCH,
     "EXACT": EXACT, "LOWER": LOWER, "UPPER": UPPER,
 }  # fmt: skip
 """The constants the kernel's text leaves to the generated module (with the rules')."""
@@ -241,12 +242,34 @@ def _warm(rules: CompiledRules, child_value: Any, table_move: Any) -> None:
     start = np.zeros(rules.words, np.int64)
     arrays.st[STOP_AT] = 1
     child_value(start, 2, -math.inf, math.inf, *arrays.parts(), tops, bottoms, _no_data(rules))
-    table_move(arrays.table, start)
+    table_move(arrays.table, start, arrays.st)
+    _release(arrays)
 
 
 def _no_data(rules: CompiledRules) -> Any:
     """The oracle's data of a search without an oracle (of the type the kernel takes)."""
     return NO_ORACLE if rules.oracle_data is None else rules.oracle_data(None)
+
+
+MAX_GEN: Final = 1 << 22
+"""The iteration counter kept in table entries (bits 40-62) is cleared before it gets here."""
+
+_TABLES: dict[tuple[CompiledRules, int], list[tuple[Array, Any, int]]] = {}
+"""Tables free for the next search, by rules and slots: (entries, values, last iteration).
+
+A fresh table of a million slots costs a search milliseconds in page faults as its first
+stores touch its pages, more than a small search takes; so a search takes a table a finished
+one left, and starts its iterations past that one's, so the kernel reads every older entry as
+empty (``EPOCH``): the same search as on a fresh table."""
+
+
+def _release(arrays: _Arrays) -> None:
+    """Give ``arrays``' table back for a later search (once)."""
+    if arrays.table is not None:
+        pool = _TABLES.setdefault(arrays.key, [])
+        if not pool:  # one spare a size: a search rarely runs beside another
+            pool.append((arrays.table, arrays.values, int(arrays.st[GEN])))
+        arrays.table = None
 
 
 class _Arrays:
@@ -255,14 +278,26 @@ class _Arrays:
     def __init__(self, rules: CompiledRules, table_size: int) -> None:
         slots = 1 << max(2, table_size.bit_length() - 1)  # a power of two <= size (>= 4)
         rows = rules.max_plies + 3
+        self.key = (rules, slots)
         self.boards = np.zeros((rows, rules.words), np.int64)
         self.orders = np.zeros((rows, rules.move_limit), np.int64)
-        self.table = np.zeros((slots, rules.words + 1), np.int64)
-        self.values = np.zeros(slots, np.float64)
         self.history = np.zeros((2, rules.move_limit), np.int64)
         self.st = np.zeros(N_STATS, np.int64)
+        pool = _TABLES.get(self.key)
+        gen = 0
+        if pool:
+            table, self.values, gen = pool.pop()
+            if gen >= MAX_GEN:
+                table.fill(0)
+                gen = 0
+        else:
+            table = np.zeros((slots, rules.words + 1), np.int64)
+            self.values = np.zeros(slots, np.float64)
+        self.table: Array | None = table
+        self.st[GEN] = self.st[EPOCH] = gen + 1
 
     def parts(self) -> tuple[Array, Array, Array, Any, Array, Array]:
+        assert self.table is not None, "the search's table was given back"
         return self.boards, self.orders, self.table, self.values, self.history, self.st
 
 
@@ -286,6 +321,7 @@ class CompiledSearch:
         self.limits = limits
         self.kernel, self.probe = kernel.child_value, kernel.table_move
         self.arrays = _Arrays(rules, request.table_size)
+        weakref.finalize(self, _release, self.arrays)  # the table goes back when it ends
         self.oracle_data = _no_data(rules) if oracle_data is None else oracle_data
         self.arrays.st[ORACLE] = oracle_data is not None
         best = outcomes(game, None)
@@ -352,7 +388,7 @@ class CompiledSearch:
         return state if self.keyf is None else self.keyf(state)
 
     def table_move(self, state: Any) -> Any:
-        move = int(self.probe(self.arrays.table, self.rules.encode(state)))
+        move = int(self.probe(self.arrays.parts()[2], self.rules.encode(state), self.arrays.st))
         return None if move < 0 else move
 
     def new_iteration(self) -> None:

@@ -39,6 +39,7 @@ HORIZON: int
 STOP_AT: int
 STOPPED: int
 GEN: int
+EPOCH: int
 ORACLE: int
 EXACT: int
 LOWER: int
@@ -68,9 +69,10 @@ def slot_of(s: Array, slots: int) -> int:
 
 
 @jit
-def probe(ts: Array, s: Array) -> int:
+def probe(ts: Array, s: Array, st: Array) -> int:
     slot = slot_of(s, ts.shape[0])
-    if ts[slot, WORDS] == 0:  # the info word: 0 when empty
+    info = ts[slot, WORDS]
+    if info == 0 or (info >> 40) < st[EPOCH]:  # empty, or an earlier search's: as empty
         return -1
     for i in range(WORDS):
         if ts[slot, i] != s[i]:
@@ -211,7 +213,7 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
     if not np.isnan(exact):  # the oracle covers it: the line ends here
         st[LEAVES] += 1
         return -exact if player else exact
-    slot = probe(ts, s)
+    slot = probe(ts, s, st)
     hint = -1
     if slot >= 0:
         info = ts[slot, WORDS]
@@ -335,8 +337,8 @@ def child_value(child: Array, depth: int, alpha: float, beta: float, bs: Array, 
 
 
 @jit
-def table_move(ts: Array, s: Array) -> int:
-    slot = probe(ts, s)
+def table_move(ts: Array, s: Array, st: Array) -> int:
+    slot = probe(ts, s, st)
     if slot < 0:
         return -1
     return (ts[slot, WORDS] >> 20) & 0xFFFFF

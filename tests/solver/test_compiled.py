@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from games.connect4 import ConnectFour, SolvedPositions, compiled_rules
+from solver import compiled
 from solver.compiled import (
     CompiledRules,
     CompiledSearch,
@@ -222,6 +223,18 @@ class TestLimitsAndFallback:
         rules = attrs.evolve(compiled_rules(7, 6), name="connect4 debugging")
         assert kernel(rules) is None
         assert compiled_search(GAME, rules, SearchRequest(), Limits(None, None)) is None
+
+    def test_a_later_search_reuses_the_table_as_if_fresh(self) -> None:
+        """A finished search leaves its table for the next (no page faults on a fresh one);
+        the next reads none of its entries: the same position searched twice walks the same
+        tree both times, the Python search's."""
+        state = GAME.parse_state("3344")
+        first = search(GAME, state, depth=7)
+        assert compiled._TABLES  # the finished search's table is kept for the next
+        again = search(GAME, state, depth=7)
+        plain = search(GAME, state, depth=7, native=False)
+        assert first.stats.nodes == again.stats.nodes == plain.stats.nodes
+        assert first.stats.table_hits == again.stats.table_hits
 
     def test_a_node_limit_stops_the_kernel(self) -> None:
         """The kernel returns to Python within its budget: the limit ends the search."""
