@@ -142,7 +142,8 @@ def over_json(game: Any, state: Any) -> dict[str, Any]:
 
 
 def compile_first(game: Any, args: argparse.Namespace, io: Io) -> None:
-    """--compiled: the game's search kernel compiled now (once per process)."""
+    """--compiled: the game's search kernel ready now (loaded from the disk cache, or
+    compiled the first time), or an error when it cannot be used."""
     seconds = prepare(game)
     if seconds is None:
         raise UsageError(
