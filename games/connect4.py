@@ -634,6 +634,22 @@ def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # 
             return float(rows[lo, 2])
         return np.nan
 
+    def top(s: Any) -> float:
+        """Scored: the mover wins at best with its next stone (a game over: its value)."""
+        mask, xs, n = s[0], s[1], s[2]
+        if aligned(xs if n & 1 else mask ^ xs):
+            return -abs(won(n))
+        return float(max(1, (cells + 1 - n) // 2))
+
+    def bottom(s: Any) -> float:
+        """Scored: the mover loses at worst to the opponent's next stone (a game over: its
+        value)."""
+        mask, xs, n = s[0], s[1], s[2]
+        if aligned(xs if n & 1 else mask ^ xs):
+            return -abs(won(n))
+        return -float(max(1, (cells - n) // 2))
+
+    bounds = {"top": top, "bottom": bottom} if scored else {}
     return {
         "moves": moves,
         "play": play,
@@ -641,4 +657,5 @@ def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # 
         "utility": utility,
         "evaluate": evaluate,
         "oracle": oracle,
+        **bounds,
     }

@@ -117,6 +117,11 @@ class CompiledRules:
             oracle (a Python callable), or None when the rules cannot read that one (the
             search then runs in Python); ``oracle_data(None)`` is an empty one of the same
             type (the kernel is compiled for one type).
+        top, bottom: ``top(s) -> float`` and ``bottom(s) -> float``: the best and the worst
+            value the player to move can still reach from ``s`` (the mover's view; both or
+            neither), tighter than the utility bounds (Connect Four's scored game: a win no
+            sooner than the mover's next stone); the kernel cuts on them as on the utility
+            bounds, so its trees may differ from the Python search's, never its values.
     """
 
     name: str
@@ -132,6 +137,8 @@ class CompiledRules:
     key: Callable[..., int] | None = None
     oracle: Callable[..., float] | None = None
     oracle_data: Callable[[Any], Any] | None = None
+    top: Callable[..., float] | None = None
+    bottom: Callable[..., float] | None = None
 
 
 NO_ORACLE: Final = np.zeros(1, np.int64)

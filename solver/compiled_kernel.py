@@ -31,6 +31,7 @@ WORDS: int
 MOVE_LIMIT: int
 HAS_KEY: bool
 HAS_ORACLE: bool
+HAS_BOUNDS: bool
 NODES: int
 LEAVES: int
 CUTOFFS: int
@@ -51,6 +52,8 @@ rules_utility: Callable[[Array], float]
 rules_evaluate: Callable[[Array], float]
 rules_key: Callable[[Array], int]
 rules_oracle: Callable[[Array, Any], float]
+rules_top: Callable[[Array], float]
+rules_bottom: Callable[[Array], float]
 # -- the rules (end)
 
 
@@ -141,10 +144,14 @@ def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,  # noqa:
     s = bs[ply]
     player = rules_to_move(s)
     top = tops[player]
+    bottom = bottoms[player]
+    if HAS_BOUNDS:  # the rules bound what the mover can still reach from here
+        top = min(top, rules_top(s))
+        bottom = max(bottom, rules_bottom(s))
     if alpha >= top:
         return top
-    if beta <= bottoms[player]:
-        return bottoms[player]
+    if beta <= bottom:
+        return bottom
     if stop(st):
         return 0.0
     exact = known(s, st, od)
@@ -203,10 +210,14 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
     s = bs[ply]
     player = rules_to_move(s)
     top = tops[player]
+    bottom = bottoms[player]
+    if HAS_BOUNDS:  # the rules bound what the mover can still reach from here
+        top = min(top, rules_top(s))
+        bottom = max(bottom, rules_bottom(s))
     if alpha >= top:
         return top
-    if beta <= bottoms[player]:
-        return bottoms[player]
+    if beta <= bottom:
+        return bottom
     if stop(st):
         return 0.0
     exact = known(s, st, od)

@@ -77,7 +77,20 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
     writer.bind("MOVE_LIMIT", rules.move_limit)
     writer.bind("HAS_KEY", rules.key is not None)
     writer.bind("HAS_ORACLE", rules.oracle is not None)
-    for role in ("moves", "play", "to_move", "utility", "evaluate", "key", "oracle"):
+    writer.bind("HAS_BOUNDS", rules.top is not None)
+    if (rules.top is None) != (rules.bottom is None):
+        raise writer.fail("give both top and bottom, or neither")
+    for role in (
+        "moves",
+        "play",
+        "to_move",
+        "utility",
+        "evaluate",
+        "key",
+        "oracle",
+        "top",
+        "bottom",
+    ):
         writer.rule(role, getattr(rules, role))
     if rules.evaluate is None:  # a search that must reach the end: never called at a horizon
         writer.lines.append("rules_evaluate = rules_utility")
@@ -85,6 +98,8 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
         writer.lines.append("rules_key = rules_to_move")
     if rules.oracle is None:  # HAS_ORACLE is False: never called, but typed
         writer.lines.extend(NO_ORACLE.splitlines())
+    if rules.top is None:  # HAS_BOUNDS is False: never called, but typed
+        writer.lines.extend(["rules_top = rules_utility", "rules_bottom = rules_utility"])
     block = "\n".join(writer.lines)
     note = f"# The compiled route's kernel for {rules.name!r}, written by solver.compiled_module.\n"
     return note + head + BEGIN + " for " + repr(rules.name) + "\n" + block + "\n" + END + tail

@@ -164,6 +164,24 @@ class TestTheKernelsRules:
         with pytest.raises(InvalidStateError, match=r"Connect Four value 2 of .*-1, 0 or 1"):
             SolvedPositions(GAME, [(GAME.parse_state("4"), 2)])
 
+    def test_the_scored_rules_bounds_hold_the_true_value(self) -> None:
+        """Scored Connect Four's top and bottom (the mover's view) hold the value the Python
+        search proves, at every position of random late games, finished ones included."""
+        rules = compiled_rules(7, 6, True)
+        assert rules.top is not None and rules.bottom is not None
+        scored = ConnectFour(scored=True)
+        rng = random.Random(15)
+        for state in positions(15, seed=16, least=30, most=34):
+            while True:
+                s = rules.encode(state)
+                value = search(scored, state, plies=False, native=False).value
+                mover = -value if scored.to_move(state) else value
+                assert rules.bottom(s) <= mover <= rules.top(s)
+                if scored.is_terminal(state):
+                    assert rules.bottom(s) == mover == rules.top(s)
+                    break
+                state = scored.result(state, rng.choice(scored.actions(state)))
+
 
 class TestLimitsAndFallback:
     def test_the_route_is_the_default_and_a_second_process_loads_it_from_disk(self) -> None:
