@@ -74,6 +74,28 @@ class TestRulesItRefuses:
             module_text(attrs.evolve(RULES, moves=moves), {})
 
 
+class TestBounds:
+    def test_one_bound_alone_is_refused(self) -> None:
+        """top without bottom: the kernel cuts on both, so both are asked for."""
+
+        def top(s: Any) -> float:  # pragma: no cover - never run
+            return 1.0
+
+        with pytest.raises(RulesNotRestated, match="give both top and bottom, or neither"):
+            module_text(attrs.evolve(RULES, top=top), {})
+
+    def test_bounds_are_written_and_switched_on(self) -> None:
+        def top(s: Any) -> float:  # pragma: no cover - never run
+            return 1.0
+
+        def bottom(s: Any) -> float:  # pragma: no cover - never run
+            return -1.0
+
+        text = module_text(attrs.evolve(RULES, top=top, bottom=bottom), {})
+        assert "\nHAS_BOUNDS = True\n" in text and "\nrules_bottom = bottom\n" in text
+        assert "\nHAS_BOUNDS = False\n" in module_text(RULES, {})
+
+
 @pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
 class TestTheFile:
     def test_written_once_atomically_and_imported(
