@@ -15,7 +15,14 @@ before the first round and reported apart, never counted in a search):
    his End sets) and in the middle ("middle": 20-24 stones, as his Middle sets, compiled
    only, the pure search takes minutes), each answer checked equal across the two searches
    where both run. His files cannot be downloaded here, so these are not his positions and
-   the figures are not comparable one to one with his published times.
+   the figures are not comparable one to one with his published times;
+3. the same kinds of positions solved for Pons's exact score on the scored game
+   (``ConnectFour(scored=True)``: his scores as utilities, value only, no plies pass, as his
+   solver searches), both searches interleaved in random order per position, the scores
+   checked equal: mean, median, quartiles and max seconds per position.
+
+OpenSpiel (``pyspiel``) is not in the package index this project is built from, so its
+alpha-beta is not run here.
 """
 
 from __future__ import annotations
@@ -32,11 +39,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.connect4 import ConnectFour  # noqa: E402
+from games.connect4 import ConnectFour, pons_score  # noqa: E402
 from solver.compiled import numba_available, prepare  # noqa: E402
 from solver.engine import search  # noqa: E402
 
 GAME = ConnectFour()
+SCORED = ConnectFour(scored=True)
 OPENINGS = ["", "4", "44", "4453", "3344", "435"]
 
 
@@ -110,6 +118,34 @@ def solved(states: list[int], sides: list[str]) -> dict[str, Any]:
     }
 
 
+def scored(states: list[int]) -> dict[str, Any]:
+    """Pons's exact score of each position on the scored game, both searches interleaved (in
+    random order per position): seconds per position, the scores checked equal."""
+    times: dict[str, list[float]] = {"compiled": [], "python": []}
+    scores = []
+    for state in states:
+        found = {}
+        for side in random.sample(["compiled", "python"], 2):
+            spent, result = timed(
+                lambda n=side, s=state: search(SCORED, s, plies=False, native=n == "compiled")
+            )
+            assert result.exact
+            times[side].append(spent)
+            found[side] = pons_score(SCORED, state, result.value, None)
+        assert found["compiled"] == found["python"], "the searches disagree"
+        scores.append(found["compiled"])
+
+    def spread(t: list[float]) -> dict[str, float]:
+        q = statistics.quantiles(t, n=4) if len(t) > 1 else [t[0]] * 3
+        return {"mean": statistics.mean(t), "median": q[1], "q1": q[0], "q3": q[2], "max": max(t)}
+
+    return {
+        "positions": len(states),
+        "seconds": {side: spread(t) for side, t in times.items()},
+        "scores": scores,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -120,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         print("numba missing (or GAMESOLVER_NATIVE=0): nothing to compare")
         return 1
     compile_seconds = prepare(GAME)
+    prepare(SCORED)
     depth = 5 if args.quick else 9
     count = 3 if args.quick else 30
     figures = {
@@ -127,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         "nodes_per_second": nodes_per_second(depth, 1 if args.quick else args.rounds),
         "end": solved(positions(count, 1, 28, 32), ["compiled", "python"]),
         "middle": solved(positions(count // 3, 2, 20, 24), ["compiled"]),
+        "scored_end": scored(positions(count, 1, 28, 32)),
+        "scored_middle": scored(positions(count, 2, 20, 24)),
     }
     print(json.dumps(figures, indent=2))
     if args.json is not None:

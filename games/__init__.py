@@ -52,7 +52,8 @@ BUILTIN_GAMES: Final[dict[str, tuple[str, str]]] = {
     ),
     "connect4": (
         "games.connect4:ConnectFour",
-        "Connect Four on bitboards (Pons's layout), any width and height (default 7x6)",
+        "Connect Four on bitboards (Pons's layout), any width and height (default 7x6); "
+        "scored=True for Pons's scores as utilities",
     ),
     "hog": (
         "games.hog:Hog",

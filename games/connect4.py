@@ -35,6 +35,7 @@ most Connect Four tools write positions (``"4455"``). Actions are columns ``0..W
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, Final, TypeAlias
 
@@ -50,6 +51,7 @@ __all__ = [
     "STANDARD_POSITIONS",
     "ConnectFour",
     "Geometry",
+    "SolvedPositions",
     "State",
     "alignment",
     "compiled_rules",
@@ -130,18 +132,32 @@ def winning_cells(stones: int, height: int, free: int) -> int:
     return cells & free
 
 
-def pons_score(game: ConnectFour, state: State, value: float, plies: int) -> int:
+def win_score(g: Geometry, stones: int) -> int:
+    """Pons's score of a win with ``stones`` on the board at the end (at least 1).
+
+    >>> win_score(Geometry(7, 6), 7)
+    18
+    """
+    return max(1, (g.width * g.height + 2 - stones) // 2)
+
+
+def pons_score(game: ConnectFour, state: State, value: float, plies: int | None) -> int:
     """The score of Pons's solver for the player to move: 0 for a draw; for a win, one more
     than the stones the winner has left when the game ends (so a win sooner scores more), and
     minus that for a loss. ``value`` is the game value (player 0's view) and ``plies`` the
-    plies to the end under optimal play, as :func:`solver.engine.search` reports them.
+    plies to the end under optimal play, as :func:`solver.engine.search` reports them (a
+    scored game's value is the score already: ``plies`` is not needed, None will do).
 
     >>> game = ConnectFour()
     >>> pons_score(game, game.parse_state("4455"), 1, 3)
     18
     """
+    if game.scored:
+        return int(value if game.to_move(state) == 0 else -value)
     if value == 0:
         return 0
+    if plies is None:
+        raise ValueError("pons_score of a +-1 Connect Four value needs its plies")
     g = game.geometry
     stones = (state >> g.size).bit_count() + plies  # on the board when the game ends
     score = (g.width * g.height + 2 - stones) // 2
@@ -156,6 +172,10 @@ class ConnectFour:
     Args:
         width: columns, at least 1.
         height: rows, at least 1; ``width * (height + 1)`` at most 63.
+        scored: utilities are Pascal Pons's scores (a win sooner is worth more: one more than
+            the stones the winner has left at the end, ``(W * H + 2 - stones) // 2``) instead
+            of +-1, so a search's value is the exact score, with no plies pass to count it
+            (``search(..., plies=False)``), as his solver searches.
 
     Raises:
         InvalidStateError: a size that is not a whole number >= 1, or too large.
@@ -167,7 +187,12 @@ class ConnectFour:
     name: str = "connect4"
     player_names: tuple[str, str] = ("X", "O")
 
-    def __init__(self, width: int = 7, height: int = 6) -> None:
+    def __init__(self, width: int = 7, height: int = 6, scored: bool = False) -> None:
+        if not isinstance(scored, bool):
+            raise InvalidStateError(
+                f"invalid Connect Four option scored={scored!r}: use True or False"
+            )
+        self.scored = scored
         self.geometry = g = Geometry(width, height)
         self._height = height
         self._size = g.size
@@ -184,8 +209,10 @@ class ConnectFour:
         )
 
     def utility_bounds(self) -> tuple[float, float]:
-        """A loss and a win: every utility and evaluation lies in ``[-1, 1]``."""
-        return (-1, 1)
+        """A loss and a win: every utility and evaluation lies in ``[-1, 1]``; scored, in
+        plus or minus the score of the quickest win (seven stones)."""
+        top = win_score(self.geometry, 7) if self.scored else 1
+        return (-top, top)
 
     def position_count(self) -> int | None:
         """The positions reachable on this board when known: the standard 7x6 board's
@@ -198,8 +225,9 @@ class ConnectFour:
 
     def compiled_rules(self) -> CompiledRules:
         """The rules as numba-compilable functions (:mod:`solver.compiled`), the same for
-        every instance of this size, so the kernel is compiled once per process."""
-        return compiled_rules(self.geometry.width, self.geometry.height)
+        every instance of this size, so one kernel serves them (compiled once, then loaded
+        from numba's disk cache)."""
+        return compiled_rules(self.geometry.width, self.geometry.height, self.scored)
 
     def initial_state(self) -> State:
         """The empty board, ``0``."""
@@ -238,10 +266,12 @@ class ConnectFour:
         return state >> self._size == self._board or self._last_won(state)
 
     def utility(self, state: State) -> float:
-        """+1 if X has four in a row, -1 if O has, else 0."""
+        """+1 if X has four in a row, -1 if O has, else 0 (scored: the winner's score)."""
         if not self._last_won(state):
             return 0
-        return 1 if (state >> self._size).bit_count() & 1 else -1
+        stones = (state >> self._size).bit_count()
+        won = win_score(self.geometry, stones) if self.scored else 1
+        return won if stones & 1 else -won
 
     # -- optional capabilities ------------------------------------------------------------------
 
@@ -414,11 +444,59 @@ class ConnectFour:
         return BoardCells(rows=rows, header=header)
 
 
+class SolvedPositions:
+    """An exact table of Connect Four positions, for the engine's ``oracle``: each position's
+    game value (player 0's view), for the positions given and no others.
+
+    Rows ``[mask, xs, value]`` sorted by position, so the compiled search looks a position up
+    inside its kernel (a binary search) as the Python search calls the table.
+
+    Args:
+        game: the board the positions are of.
+        values: ``(state, value)`` pairs, values -1, 0 or 1 (as ``solve`` gives them).
+
+    >>> from solver.solve import solve
+    >>> game = ConnectFour(width=4, height=4)
+    >>> late = game.parse_state("1111222233")  # X wins at once in column 4
+    >>> table = SolvedPositions.from_solution(game, solve(game, late))
+    >>> table(late), table(game.initial_state())
+    (1, None)
+    """
+
+    def __init__(self, game: ConnectFour, values: Iterable[tuple[State, float]]) -> None:
+        self.width, self.height = game.geometry.width, game.geometry.height
+        size = game.geometry.size
+        low = (1 << size) - 1
+        rows = []
+        for state, value in values:
+            if value not in (-1, 0, 1):
+                raise InvalidStateError(
+                    f"invalid Connect Four value {value!r} of {game.format_state(state)!r}: "
+                    "use -1, 0 or 1"
+                )
+            rows.append((state >> size, state & low, int(value)))
+        rows.sort()
+        self.rows = np.array(rows, np.int64).reshape(len(rows), 3)
+        self._values = {mask << size | xs: value for mask, xs, value in rows}
+
+    @classmethod
+    def from_solution(cls, game: ConnectFour, solution: Any) -> SolvedPositions:
+        """The positions of a :class:`solver.solve.Solution` of ``game``, with their values."""
+        return cls(game, ((state, record.value) for state, record in solution))
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __call__(self, state: State) -> int | None:
+        """The position's value, or None when the table does not hold it."""
+        return self._values.get(state)
+
+
 # -- the compiled route ---------------------------------------------------------------------------
 
 
 @cache
-def compiled_rules(width: int, height: int) -> CompiledRules:
+def compiled_rules(width: int, height: int, scored: bool = False) -> CompiledRules:
     """Connect Four's rules for :mod:`solver.compiled`, over ``[mask, xs, stones]``.
 
     The same rules as :class:`ConnectFour`, restated over a three-word array (every stone,
@@ -435,13 +513,22 @@ def compiled_rules(width: int, height: int) -> CompiledRules:
         mask = state >> size
         return np.array([mask, state & low, mask.bit_count()], np.int64)
 
-    functions = _rule_functions(g, _jit())
+    def oracle_data(oracle: Any) -> Any:
+        """A :class:`SolvedPositions` table of this board's rows (the kernel's oracle)."""
+        if oracle is None:
+            return np.zeros((0, 3), np.int64)
+        if isinstance(oracle, SolvedPositions) and (oracle.width, oracle.height) == (width, height):
+            return oracle.rows
+        return None
+
+    functions = _rule_functions(g, scored, _jit())
     return CompiledRules(
-        name=f"connect4 {width}x{height}",
+        name=f"connect4 {width}x{height}{' scored' if scored else ''}",
         words=3,
         move_limit=width,
         max_plies=width * height,
         encode=encode,
+        oracle_data=oracle_data,
         **functions,
     )
 
@@ -455,8 +542,9 @@ def _jit() -> Any:
     return njit
 
 
-def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (one closure each)
-    """``moves``, ``play``, ``to_move``, ``utility`` and ``evaluate`` over ``[mask, xs, n]``."""
+def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # noqa: C901 (one closure each)
+    """``moves``, ``play``, ``to_move``, ``utility``, ``evaluate`` and ``oracle`` over
+    ``[mask, xs, n]``."""
     height, h1, h2 = g.height, g.height + 1, g.height + 2
     order, tops, columns = g.order, g.tops, g.columns
     bottoms = tuple(1 << (c * h1) for c in range(g.width))
@@ -494,7 +582,14 @@ def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (on
             cells |= pair & (p >> 3 * shift)
         return popcount(cells & free)
 
-    aligned, popcount, threats = njit(_aligned), njit(_popcount), njit(_threats)
+    cells = g.width * g.height
+
+    def _won(n: int) -> float:
+        """The value of a game that ended with ``n`` stones, won by who moved last."""
+        v = max(1, (cells + 2 - n) // 2) if scored else 1
+        return float(v) if n & 1 else -float(v)
+
+    aligned, popcount, threats, won = njit(_aligned), njit(_popcount), njit(_threats), njit(_won)
 
     def moves(s: Any, out: Any) -> int:
         mask, xs, n = s[0], s[1], s[2]
@@ -520,13 +615,13 @@ def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (on
     def utility(s: Any) -> float:
         mask, xs, n = s[0], s[1], s[2]
         if aligned(xs if n & 1 else mask ^ xs):
-            return 1.0 if n & 1 else -1.0
+            return won(n)
         return 0.0
 
     def evaluate(s: Any) -> float:
         mask, xs, n = s[0], s[1], s[2]
         if aligned(xs if n & 1 else mask ^ xs):
-            return 1.0 if n & 1 else -1.0
+            return won(n)
         if mask == board:
             return 0.0
         os = mask ^ xs
@@ -537,10 +632,43 @@ def _rule_functions(g: Geometry, njit: Any) -> dict[str, Any]:  # noqa: C901 (on
         co = popcount(os & centre)
         return (3 * (tx - to) + cx - co) / (3 * (tx + to) + cx + co + 4)
 
+    def oracle(s: Any, rows: Any) -> float:
+        """The value :class:`SolvedPositions` holds for ``s`` (rows sorted), else NaN."""
+        mask, xs = s[0], s[1]
+        lo, hi = 0, rows.shape[0]
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            m, x = rows[mid, 0], rows[mid, 1]
+            if m < mask or (m == mask and x < xs):
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < rows.shape[0] and rows[lo, 0] == mask and rows[lo, 1] == xs:
+            return float(rows[lo, 2])
+        return np.nan
+
+    def top(s: Any) -> float:
+        """Scored: the mover wins at best with its next stone (a game over: its value)."""
+        mask, xs, n = s[0], s[1], s[2]
+        if aligned(xs if n & 1 else mask ^ xs):
+            return -abs(won(n))
+        return float(max(1, (cells + 1 - n) // 2))
+
+    def bottom(s: Any) -> float:
+        """Scored: the mover loses at worst to the opponent's next stone (a game over: its
+        value)."""
+        mask, xs, n = s[0], s[1], s[2]
+        if aligned(xs if n & 1 else mask ^ xs):
+            return -abs(won(n))
+        return -float(max(1, (cells - n) // 2))
+
+    bounds = {"top": top, "bottom": bottom} if scored else {}
     return {
         "moves": moves,
         "play": play,
         "to_move": to_move,
         "utility": utility,
         "evaluate": evaluate,
+        "oracle": oracle,
+        **bounds,
     }

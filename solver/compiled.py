@@ -3,15 +3,18 @@
 Assumes two players, zero-sum, deterministic, perfect information, and a game whose positions
 fit a fixed number of 64-bit integers. A game offers its rules as plain Python functions that
 numba can compile (:class:`CompiledRules`, through :class:`solver.game.HasCompiledRules`); this
-module compiles the engine's node search against them once per process and runs it under the
-engine's one driver (:func:`solver.engine.search`) as a :class:`~solver.node_search.NodeSearch`.
+module compiles the engine's node search against them (once: it is kept on disk) and runs it
+under the engine's one driver (:func:`solver.engine.search`) as a
+:class:`~solver.node_search.NodeSearch`.
 Deepening, the root, plies, the principal variation, limits and ties stay the driver's.
 
 The kernel is :mod:`solver.python_search` restated over arrays: fail-soft negamax with
 principal-variation search, proofs from the utility bounds (a child proved to reach its mover's
 best possible value settles the node), a transposition table with bound flags and
 horizon-free entries, the table's move first and then the history heuristic, nodes one ply
-above the horizon valued inline. Values are float64: ints and floats within 2**53 exactly.
+above the horizon valued inline, and an oracle (an exact table the rules can read:
+``CompiledRules.oracle``) probed at every node as the Python search probes one. Values are
+float64: ints and floats within 2**53 exactly.
 The table is an array of ``2**k`` slots, each holding the whole position (no collision is ever
 taken for a hit), replaced on every store; so on large searches the tree (never the values)
 may differ from the Python search's.
@@ -19,15 +22,17 @@ may differ from the Python search's.
 numba is optional (the ``fast`` extra): without it, or with ``GAMESOLVER_NATIVE=0``,
 :func:`compiled_search` answers None and the Python node search runs, with the same answers.
 
-Compiling takes 15-30 s and numba cannot keep kernels built from closures in its disk cache,
-so it is paid once per process, and only when asked: :func:`prepare` compiles a game's kernel,
-and from then on the engine runs that game's searches on it (a fresh process that does not
-ask searches in Python, at once).
+The kernel is kept on disk: :mod:`solver.compiled_module` writes it, with the game's rules,
+as a module numba caches (:mod:`solver.numba_cache`), so only the first process ever compiles
+it (15-30 s; ``gamesolver compile`` does it ahead of time) and a later one loads it in a fraction
+of a second. The engine searches every game that offers compiled rules on it, with no need to
+ask; if the kernel cannot be built (rules it cannot write out, a numba or LLVM failure), one
+line on stderr says so and the Python search answers.
 
 >>> from games import load_game
 >>> from solver.engine import search
 >>> game = load_game("connect4")
->>> prepare(game) is not None  # compiles the kernel (None without numba)
+>>> prepare(game) is not None  # loads (or compiles) the kernel (None without numba)
 True
 >>> result = search(game, game.parse_state("4455"), depth=5)
 >>> result.value, result.exact, result.plies, sorted(result.best_actions)
@@ -38,7 +43,9 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import time
+import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, Final
 
@@ -46,6 +53,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from solver.compiled_module import load_module
 from solver.game import Game, HasCompiledRules, HasKey
 from solver.node_search import Limits, SearchStopped, outcomes
 from solver.results import SearchRequest, SearchStats
@@ -63,13 +71,20 @@ __all__ = [
 Array = npt.NDArray[np.int64]
 
 # Counters and controls shared by the kernel and Python (indices into one int64 array).
-NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN = range(8)
-N_STATS: Final = 8
+NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN, ORACLE, EPOCH = range(10)
+N_STATS: Final = 10
 
 KERNEL_CHECK_NODES: Final = 1 << 15
 """The first node budget between two returns to Python (then sized to ~20 ms of search)."""
 
 EXACT, LOWER, UPPER = 0, 1, 2  # as solver.table
+
+KERNEL_CONSTANTS: Final = {
+    "NODES": NODES, "LEAVES": LEAVES, "CUTOFFS": CUTOFFS, "HITS": HITS, "HORIZON": HORIZON,
+    "STOP_AT": STOP_AT, "STOPPED": STOPPED, "GEN": GEN, "ORACLE": ORACLE, "EPOCH": EPOCH,
+    "EXACT": EXACT, "LOWER": LOWER, "UPPER": UPPER,
+}  # fmt: skip
+"""The constants the kernel's text leaves to the generated module (with the rules')."""
 
 
 @attrs.frozen
@@ -94,6 +109,19 @@ class CompiledRules:
         evaluate: ``evaluate(s) -> float``: the horizon's heuristic, player 0's view (None:
             a search must reach the end); it must equal the game's own ``evaluate``.
         key: ``key(s) -> int``: a hash of the position (None: a mix of its words).
+        oracle: ``oracle(s, data) -> float``: the exact game value (player 0's view) of a
+            position an oracle covers, NaN for one it does not; probed at every node, as the
+            Python search probes a search's ``oracle`` (None: searches with an oracle run in
+            Python).
+        oracle_data: Python: ``oracle_data(oracle)``, what ``oracle`` reads for a search's
+            oracle (a Python callable), or None when the rules cannot read that one (the
+            search then runs in Python); ``oracle_data(None)`` is an empty one of the same
+            type (the kernel is compiled for one type).
+        top, bottom: ``top(s) -> float`` and ``bottom(s) -> float``: the best and the worst
+            value the player to move can still reach from ``s`` (the mover's view; both or
+            neither), tighter than the utility bounds (Connect Four's scored game: a win no
+            sooner than the mover's next stone); the kernel cuts on them as on the utility
+            bounds, so its trees may differ from the Python search's, never its values.
     """
 
     name: str
@@ -107,6 +135,14 @@ class CompiledRules:
     utility: Callable[..., float]
     evaluate: Callable[..., float] | None = None
     key: Callable[..., int] | None = None
+    oracle: Callable[..., float] | None = None
+    oracle_data: Callable[[Any], Any] | None = None
+    top: Callable[..., float] | None = None
+    bottom: Callable[..., float] | None = None
+
+
+NO_ORACLE: Final = np.zeros(1, np.int64)
+"""What the kernel of rules without an oracle is given for the oracle's data (never read)."""
 
 
 def numba_available() -> bool:
@@ -120,309 +156,89 @@ def numba_available() -> bool:
     return True
 
 
-_KERNELS: dict[CompiledRules, tuple[Any, Any, float]] = {}
-"""Compiled kernels by rules: (child_value, table_move, seconds spent compiling)."""
+@attrs.frozen
+class Kernel:
+    """A compiled kernel of one process.
+
+    Attributes:
+        child_value: the node search (see :func:`solver.compiled_kernel.child_value`).
+        table_move: the table's move for a position, or -1.
+        seconds: the time it took to have it ready (compiling, or loading numba's cache).
+        compiled: whether numba compiled it here (False: it came from numba's disk cache).
+    """
+
+    child_value: Any
+    table_move: Any
+    seconds: float
+    compiled: bool
+
+
+_KERNELS: dict[CompiledRules, Kernel] = {}
+"""The kernels of this process, by rules."""
+
+_FAILED: dict[CompiledRules, str] = {}
+"""Rules whose kernel could not be built in this process, and why (said once on stderr)."""
 
 
 def prepare(game: Any) -> float | None:
-    """Compile ``game``'s kernel now (once per process): the seconds it took (0.0 when it was
-    ready), or None when there is nothing to compile (no compiled rules, numba missing or
-    switched off). From then on the engine searches ``game`` on it."""
+    """Have ``game``'s kernel ready now (once per process): the seconds numba spent compiling
+    it (0.0 when it was ready or came from the disk cache), or None when there is no kernel to
+    use (no compiled rules, numba missing or switched off, or the kernel failed to build)."""
     if not (numba_available() and isinstance(game, HasCompiledRules)):
         return None
     rules = game.compiled_rules()
     known = rules in _KERNELS
-    seconds = _kernels(rules)[2]
-    return 0.0 if known else seconds
+    found = kernel(rules)
+    if found is None:
+        return None
+    return found.seconds if found.compiled and not known else 0.0
 
 
 def ready(rules: CompiledRules) -> bool:
-    """Whether the kernel for ``rules`` is compiled in this process."""
+    """Whether the kernel for ``rules`` is ready in this process."""
     return rules in _KERNELS
 
 
-def _kernels(rules: CompiledRules) -> tuple[Any, Any, float]:
-    """The kernel compiled for ``rules`` (once per process)."""
-    if rules not in _KERNELS:
-        began = time.perf_counter()
+def kernel(rules: CompiledRules) -> Kernel | None:
+    """The kernel for ``rules``, loaded from numba's disk cache or compiled (once per process);
+    None, said once on stderr, when it cannot be built: the engine then searches in Python."""
+    if rules in _KERNELS:
+        return _KERNELS[rules]
+    if rules in _FAILED or _jit_disabled():
+        return None
+    began = time.perf_counter()
+    try:
         child_value, table_move = _build(rules)
         _warm(rules, child_value, table_move)
-        _KERNELS[rules] = (child_value, table_move, time.perf_counter() - began)
-    return _KERNELS[rules]
+    except Exception as e:  # numba, LLVM or the rules' own code: the Python search answers
+        why = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        _FAILED[rules] = why
+        sys.stderr.write(
+            f"gamesolver: note: the compiled search for {rules.name!r} cannot be built ({why}); "
+            "searching in Python (the same answers, slower)\n"
+        )
+        return None
+    misses = sum(child_value.stats.cache_misses.values())  # 0: loaded from numba's disk cache
+    _KERNELS[rules] = found = Kernel(
+        child_value, table_move, time.perf_counter() - began, compiled=misses > 0
+    )
+    return found
 
 
-def _build(rules: CompiledRules) -> tuple[Any, Any]:  # noqa: C901 (the kernel, compiled once)
-    """Compile the node search against ``rules``: ``(child_value, table_move)``."""
-    from numba import njit
+def _jit_disabled() -> bool:
+    """Whether numba runs kernels as plain Python (``NUMBA_DISABLE_JIT=1``, its debugging
+    switch): the Python node search is the faster of the two then."""
+    import numba
 
-    words = rules.words
-    move_limit = rules.move_limit
-    moves = njit(rules.moves)
-    play = njit(rules.play)
-    to_move = njit(rules.to_move)
-    utility = njit(rules.utility)
-    has_evaluate = rules.evaluate is not None
-    evaluate = njit(rules.evaluate if rules.evaluate is not None else rules.utility)
-    has_key = rules.key is not None
-    game_key = njit(rules.key if rules.key is not None else rules.to_move)
+    return bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]
 
-    @njit(cache=False)
-    def slot_of(s: Array, slots: int) -> int:
-        if has_key:
-            h = np.uint64(game_key(s))
-        else:
-            h = np.uint64(0x9E3779B97F4A7C15)
-            for i in range(words):
-                h = (h ^ np.uint64(s[i])) * np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-        h *= np.uint64(0x94D049BB133111EB)
-        h ^= h >> np.uint64(29)
-        return np.int64(h & np.uint64(slots - 1))
 
-    @njit(cache=False)
-    def probe(ts: Array, s: Array) -> int:
-        slot = slot_of(s, ts.shape[0])
-        if ts[slot, words] == 0:  # the info word: 0 when empty
-            return -1
-        for i in range(words):
-            if ts[slot, i] != s[i]:
-                return -1
-        return slot
-
-    @njit(cache=False)
-    def store(ts: Array, tv: Any, s: Array, value: float, depth: int, flag: int, move: int,
-              free: bool, gen: int) -> None:  # fmt: skip
-        slot = slot_of(s, ts.shape[0])
-        for i in range(words):
-            ts[slot, i] = s[i]
-        ts[slot, words] = 1 | depth << 1 | flag << 17 | int(free) << 19 | move << 20 | gen << 40
-        tv[slot] = value
-
-    @njit(cache=False)
-    def sort_by_history(order: Array, first: int, n: int, h: Array) -> None:
-        """``order[first:n]`` by history, highest first; stable."""
-        for i in range(first + 1, n):
-            m = order[i]
-            j = i
-            while j > first and h[order[j - 1]] < h[m]:
-                order[j] = order[j - 1]
-                j -= 1
-            order[j] = m
-
-    @njit(cache=False)
-    def stop(st: Array) -> bool:
-        st[NODES] += 1
-        if st[NODES] >= st[STOP_AT]:
-            st[STOPPED] = 1
-        return st[STOPPED] != 0
-
-    @njit(cache=False)
-    def leaf_value(s: Array, st: Array) -> float:
-        """A horizon node (remaining depth 0): its value for its mover."""
-        st[LEAVES] += 1
-        n = moves(s, np.empty(move_limit, np.int64))
-        if n == 0:
-            v = utility(s)
-        else:
-            st[HORIZON] += 1
-            v = evaluate(s)
-        return -v if to_move(s) else v
-
-    @njit(cache=False)
-    def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,
-                 st: Array, tops: Any, bottoms: Any) -> float:  # fmt: skip
-        """Remaining depth 1: the children valued inline, in the rules' order."""
-        s = bs[ply]
-        player = to_move(s)
-        top = tops[player]
-        if alpha >= top:
-            return top
-        if beta <= bottoms[player]:
-            return bottoms[player]
-        if stop(st):
-            return 0.0
-        order = ms[ply]
-        n = moves(s, order)
-        if n == 0:
-            st[LEAVES] += 1
-            u = utility(s)
-            return -u if player else u
-        child = bs[ply + 1]
-        scratch = ms[ply + 1]
-        best = -np.inf
-        estimated = 0
-        valued = 0
-        for i in range(n):
-            valued += 1
-            play(s, order[i], child)
-            if moves(child, scratch) == 0:
-                v = utility(child)
-                sure = True
-            else:
-                estimated += 1
-                v = evaluate(child)
-                sure = False
-            if player:
-                v = -v
-            if v > best:
-                best = v
-                if sure and v >= top:
-                    estimated = 0
-                    if v >= beta and i < n - 1:
-                        st[CUTOFFS] += 1
-                    break
-                if v > alpha:
-                    if v >= beta:
-                        if i < n - 1:
-                            st[CUTOFFS] += 1
-                        break
-                    alpha = v
-        st[NODES] += valued  # the leaves, counted once per node as the Python search does
-        st[LEAVES] += valued
-        st[HORIZON] += estimated
-        return best
-
-    @njit(cache=False)
-    def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,  # noqa: C901
-                ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
-                bottoms: Any) -> float:  # fmt: skip
-        """Fail-soft alpha-beta value of ``bs[ply]`` for its mover, depth >= 2."""
-        s = bs[ply]
-        player = to_move(s)
-        top = tops[player]
-        if alpha >= top:
-            return top
-        if beta <= bottoms[player]:
-            return bottoms[player]
-        if stop(st):
-            return 0.0
-        slot = probe(ts, s)
-        hint = -1
-        if slot >= 0:
-            info = ts[slot, words]
-            stored = (info >> 1) & 0xFFFF
-            free = (info >> 19) & 1
-            if stored == depth or (free and stored <= depth):
-                value = tv[slot]
-                flag = (info >> 17) & 3
-                if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
-                    st[HITS] += 1
-                    if not free:
-                        st[HORIZON] += 1
-                    return value
-            hint = (info >> 20) & 0xFFFFF
-        order = ms[ply]
-        n = moves(s, order)
-        if n == 0:
-            st[LEAVES] += 1
-            u = utility(s)
-            return -u if player else u
-        horizon_before = st[HORIZON]
-        h = hist[player]
-        # The table's move first (the others sorted only if it does not cut off), else all
-        # by history; the sort is stable, so ties keep the rules' order, as Python's does.
-        found = -1
-        if hint >= 0 and n > 1:
-            for i in range(n):
-                if order[i] == hint:
-                    found = i
-                    break
-        if found >= 0:
-            for j in range(found, 0, -1):
-                order[j] = order[j - 1]
-            order[0] = hint
-        else:
-            hint = -1
-            if n > 1:
-                sort_by_history(order, 0, n, h)
-        nw = beta
-        best = -np.inf
-        best_move = order[0]
-        alpha0 = alpha
-        d1 = depth - 1
-        child = bs[ply + 1]
-        for i in range(n):
-            if i == 1 and hint >= 0:  # the table's move did not cut off: the rest by history
-                sort_by_history(order, 1, n, h)
-            a = order[i]
-            play(s, a, child)
-            same = to_move(child) == player
-            hz = st[HORIZON]
-            if i == 0:  # the first child with the full window
-                lo, hi = (alpha, beta) if same else (-beta, -alpha)
-            else:  # the others with a null window above alpha, again if they beat it
-                nw = np.nextafter(alpha, np.inf)
-                if nw >= beta:
-                    nw = beta
-                lo, hi = (alpha, nw) if same else (-nw, -alpha)
-            if d1 == 1:
-                v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms)
-            else:
-                v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms)
-            if not same:
-                v = -v
-            if i > 0 and alpha < v < beta and nw < beta and not st[STOPPED]:
-                hz = st[HORIZON]  # the re-search alone decides
-                lo, hi = (v, beta) if same else (-beta, -v)
-                if d1 == 1:
-                    v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms)
-                else:
-                    v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms)
-                if not same:
-                    v = -v
-            if st[STOPPED]:
-                return 0.0
-            if v > best:
-                best = v
-                best_move = a
-                if v >= top and st[HORIZON] == hz:  # settled: nothing can beat it
-                    st[HORIZON] = horizon_before
-                    if v >= beta and i < n - 1:
-                        st[CUTOFFS] += 1
-                    h[a] += depth * depth if depth < 64 else 4096
-                    break
-                if v > alpha:
-                    if v >= beta:
-                        if i < n - 1:
-                            st[CUTOFFS] += 1
-                        h[a] += depth * depth if depth < 64 else 4096
-                        break
-                    alpha = v
-        flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-        store(ts, tv, s, best, depth, flag, best_move, st[HORIZON] == horizon_before, st[GEN])
-        return best
-
-    @njit(cache=False)
-    def child_search(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,
-                     ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
-                     bottoms: Any) -> float:  # fmt: skip
-        """The value of ``bs[ply]`` for its mover to ``depth``, fail-soft (Python's
-        ``child_value`` seen from the child)."""
-        if depth <= 0:
-            if stop(st):
-                return 0.0
-            return leaf_value(bs[ply], st)
-        if depth == 1:
-            return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms)
-        return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms)
-
-    @njit(cache=False)
-    def child_value(child: Array, depth: int, alpha: float, beta: float, bs: Array, ms: Array,
-                    ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
-                    bottoms: Any) -> float:  # fmt: skip
-        for i in range(words):
-            bs[0, i] = child[i]
-        return child_search(bs, ms, 0, depth, alpha, beta, ts, tv, hist, st, tops, bottoms)
-
-    @njit(cache=False)
-    def table_move(ts: Array, s: Array) -> int:
-        slot = probe(ts, s)
-        if slot < 0:
-            return -1
-        return (ts[slot, words] >> 20) & 0xFFFFF
-
-    _ = has_evaluate
-    return child_value, table_move
+def _build(rules: CompiledRules) -> tuple[Any, Any]:
+    """The node search compiled against ``rules``: ``(child_value, table_move)``, from the
+    kernel's module on disk (:mod:`solver.compiled_module`), loaded from numba's cache when a
+    process compiled it before."""
+    module = load_module(rules, KERNEL_CONSTANTS)
+    return module.child_value, module.table_move
 
 
 def _warm(rules: CompiledRules, child_value: Any, table_move: Any) -> None:
@@ -432,8 +248,35 @@ def _warm(rules: CompiledRules, child_value: Any, table_move: Any) -> None:
     bottoms = np.array([-math.inf, -math.inf])
     start = np.zeros(rules.words, np.int64)
     arrays.st[STOP_AT] = 1
-    child_value(start, 2, -math.inf, math.inf, *arrays.parts(), tops, bottoms)
-    table_move(arrays.table, start)
+    child_value(start, 2, -math.inf, math.inf, *arrays.parts(), tops, bottoms, _no_data(rules))
+    table_move(arrays.table, start, arrays.st)
+    _release(arrays)
+
+
+def _no_data(rules: CompiledRules) -> Any:
+    """The oracle's data of a search without an oracle (of the type the kernel takes)."""
+    return NO_ORACLE if rules.oracle_data is None else rules.oracle_data(None)
+
+
+MAX_GEN: Final = 1 << 22
+"""The iteration counter kept in table entries (bits 40-62) is cleared before it gets here."""
+
+_TABLES: dict[tuple[CompiledRules, int], list[tuple[Array, Any, int]]] = {}
+"""Tables free for the next search, by rules and slots: (entries, values, last iteration).
+
+A fresh table of a million slots costs a search milliseconds in page faults as its first
+stores touch its pages, more than a small search takes; so a search takes a table a finished
+one left, and starts its iterations past that one's, so the kernel reads every older entry as
+empty (``EPOCH``): the same search as on a fresh table."""
+
+
+def _release(arrays: _Arrays) -> None:
+    """Give ``arrays``' table back for a later search (once)."""
+    if arrays.table is not None:
+        pool = _TABLES.setdefault(arrays.key, [])
+        if not pool:  # one spare a size: a search rarely runs beside another
+            pool.append((arrays.table, arrays.values, int(arrays.st[GEN])))
+        arrays.table = None
 
 
 class _Arrays:
@@ -442,14 +285,26 @@ class _Arrays:
     def __init__(self, rules: CompiledRules, table_size: int) -> None:
         slots = 1 << max(2, table_size.bit_length() - 1)  # a power of two <= size (>= 4)
         rows = rules.max_plies + 3
+        self.key = (rules, slots)
         self.boards = np.zeros((rows, rules.words), np.int64)
         self.orders = np.zeros((rows, rules.move_limit), np.int64)
-        self.table = np.zeros((slots, rules.words + 1), np.int64)
-        self.values = np.zeros(slots, np.float64)
         self.history = np.zeros((2, rules.move_limit), np.int64)
         self.st = np.zeros(N_STATS, np.int64)
+        pool = _TABLES.get(self.key)
+        gen = 0
+        if pool:
+            table, self.values, gen = pool.pop()
+            if gen >= MAX_GEN:
+                table.fill(0)
+                gen = 0
+        else:
+            table = np.zeros((slots, rules.words + 1), np.int64)
+            self.values = np.zeros(slots, np.float64)
+        self.table: Array | None = table
+        self.st[GEN] = self.st[EPOCH] = gen + 1
 
     def parts(self) -> tuple[Array, Array, Array, Any, Array, Array]:
+        assert self.table is not None, "the search's table was given back"
         return self.boards, self.orders, self.table, self.values, self.history, self.st
 
 
@@ -465,12 +320,17 @@ class CompiledSearch:
         rules: CompiledRules,
         request: SearchRequest,
         limits: Limits,
+        kernel: Kernel,
+        oracle_data: Any = None,
     ) -> None:
         self.game = game
         self.rules = rules
         self.limits = limits
-        self.kernel, self.probe, self.compile_seconds = _kernels(rules)
+        self.kernel, self.probe = kernel.child_value, kernel.table_move
         self.arrays = _Arrays(rules, request.table_size)
+        weakref.finalize(self, _release, self.arrays)  # the table goes back when it ends
+        self.oracle_data = _no_data(rules) if oracle_data is None else oracle_data
+        self.arrays.st[ORACLE] = oracle_data is not None
         best = outcomes(game, None)
         self.tops = np.array(best.best, np.float64)
         self.bottoms = np.array(best.worst, np.float64)
@@ -509,7 +369,11 @@ class CompiledSearch:
             horizon = int(st[HORIZON])
             nodes = int(st[NODES])
             began = time.perf_counter()
-            v = float(self.kernel(arr, d, lo, hi, *self.arrays.parts(), self.tops, self.bottoms))
+            v = float(
+                self.kernel(
+                    arr, d, lo, hi, *self.arrays.parts(), self.tops, self.bottoms, self.oracle_data
+                )
+            )
             spent = time.perf_counter() - began
             if not st[STOPPED]:
                 v = v if cp == player else -v
@@ -531,7 +395,7 @@ class CompiledSearch:
         return state if self.keyf is None else self.keyf(state)
 
     def table_move(self, state: Any) -> Any:
-        move = int(self.probe(self.arrays.table, self.rules.encode(state)))
+        move = int(self.probe(self.arrays.parts()[2], self.rules.encode(state), self.arrays.st))
         return None if move < 0 else move
 
     def new_iteration(self) -> None:
@@ -551,9 +415,19 @@ class CompiledSearch:
 def compiled_search(
     game: Game[Any, Any], rules: CompiledRules | None, request: SearchRequest, limits: Limits
 ) -> CompiledSearch | None:
-    """The generic compiled node search for ``game``'s ``rules`` (compiled once per process),
-    or None when it cannot serve: no rules, numba missing or switched off
-    (``GAMESOLVER_NATIVE=0``), or an oracle (the kernel cannot call Python)."""
-    if rules is None or request.oracle is not None or not numba_available():
+    """The generic compiled node search for ``game``'s ``rules`` (loaded from numba's disk
+    cache, or compiled, once per process), or None when it cannot serve: no rules, numba
+    missing or switched off (``GAMESOLVER_NATIVE=0``), an oracle the rules cannot read
+    (``rules.oracle_data`` gives the data of the ones they can: the kernel probes it), or a
+    kernel that failed to build."""
+    if rules is None or not numba_available():
         return None
-    return CompiledSearch(game, rules, request, limits)
+    data = None
+    if request.oracle is not None:
+        data = None if rules.oracle_data is None else rules.oracle_data(request.oracle)
+        if data is None:
+            return None
+    found = kernel(rules)
+    if found is None:
+        return None
+    return CompiledSearch(game, rules, request, limits, found, data)

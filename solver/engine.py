@@ -69,8 +69,8 @@ What :func:`search` does, and the guarantees it gives:
   The clock of ``time_limit`` starts once the node search is ready, so loading or compiling a
   kernel is never search time. A game on the compiled route
   (:class:`~solver.game.HasCompiledRules`) runs on the generic compiled node search
-  (:mod:`solver.compiled`) once its kernel is compiled in the process
-  (:func:`solver.compiled.prepare`).
+  (:mod:`solver.compiled`), loaded from numba's disk cache (compiled the first time, or by
+  ``gamesolver compile``); if it cannot be built, the Python one.
 * **depth=None**: with a time or node limit or ``on_depth``, iterative deepening
   1, 2, 3, ... that stops at the first depth whose answer is exact (plies included); with none
   of these (nothing could stop it early or watch it) one search straight to the end of the game
@@ -133,7 +133,7 @@ from typing import Any, Final, TypeVar
 import attrs
 
 from solver.chance import refuse_chance
-from solver.compiled import compiled_search, numba_available, ready
+from solver.compiled import compiled_search, numba_available
 from solver.events import Observer
 from solver.game import (
     Game,
@@ -276,9 +276,8 @@ def search(
         and own_evaluation
         and isinstance(game, HasCompiledRules)
         and numba_available()
-        and ready(rules := game.compiled_rules())
-    ):  # the generic compiled search (solver.compiled), once solver.compiled.prepare(game)
-        nodes = compiled_search(game, rules, request, limits)
+    ):  # the generic compiled search (solver.compiled); None if it cannot serve: Python then
+        nodes = compiled_search(game, game.compiled_rules(), request, limits)
     if nodes is None:
         if evaluate is None and isinstance(game, HasEvaluate):
             evaluate = game.evaluate

@@ -241,8 +241,9 @@ class HasCompiledSearch(Protocol):
 class HasCompiledRules(Protocol):
     """The game's rules as numba-compilable functions over a fixed-size integer position
     (:class:`solver.compiled.CompiledRules`): the engine compiles its one generic node search
-    against them (:mod:`solver.compiled`) and runs it under its driver when numba is there,
-    there is no observer, no oracle and the evaluation is the game's own."""
+    against them (:mod:`solver.compiled`), keeps it on disk, and runs it under its driver when
+    numba is there, there is no observer, the evaluation is the game's own and any oracle is
+    one the rules can read (``CompiledRules.oracle_data``)."""
 
     def compiled_rules(self) -> CompiledRules: ...
 

@@ -14,37 +14,26 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import sys
-import tempfile
+import tempfile  # noqa: F401 (the tests point its gettempdir elsewhere)
 from pathlib import Path
 
-from solver.resources import cache_directory as user_cache
+from solver import kernel_folder
 
 __all__ = ["cache_directory", "candidates"]
 
 
 def candidates() -> list[Path]:
-    """The folders tried, in order (see the module notes)."""
-    configured = os.environ.get("NUMBA_CACHE_DIR")
-    if configured:
-        return [Path(configured)]
-    found = [Path(__file__).parent / "__pycache__"]
-    with contextlib.suppress(RuntimeError, KeyError):  # no home directory known
-        found.append(user_cache() / "numba")
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    found.append(Path(tempfile.gettempdir()) / f"gamesolver-numba-{uid}")
-    return found
+    """The folders tried, in order (see the module notes): numba's ``__pycache__`` beside
+    the kernels unless ``NUMBA_CACHE_DIR`` is set, then
+    :func:`solver.kernel_folder.candidates`."""
+    beside = [] if os.environ.get("NUMBA_CACHE_DIR") else [Path(__file__).parent / "__pycache__"]
+    return beside + kernel_folder.candidates()
 
 
-def _writable(folder: Path) -> bool:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(folder, os.W_OK | os.X_OK)
+_writable = kernel_folder.writable
 
 
 @functools.cache

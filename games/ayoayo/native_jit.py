@@ -15,8 +15,8 @@ names, with :func:`warm_up`, a small call of its entry points. Then:
   files, the user cache directory and a temporary folder (:mod:`games.ayoayo.jit_cache`);
   ``NUMBA_CACHE_DIR`` overrides them.
 * **A light load.** A later process links the cached machine code without readying numba's
-  compiler (:class:`_CachedKernel`): the search kernels allocate nothing and are compiled
-  without numba's runtime, so a second process pays little more than ``import numba``.
+  compiler (:class:`solver.numba_cache.CachedKernel`): the search kernels allocate nothing and
+  are compiled without numba's runtime, so a second process pays little more than ``import numba``.
 
 Importing this module raises ImportError without numba (the ``fast`` extra):
 :mod:`games.ayoayo.accel` then says the kernel is not to be used, and everything runs in pure
@@ -29,19 +29,17 @@ Python with the same answers.
 from __future__ import annotations
 
 import os
-import pickle
-import struct
 import sys
 import time
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
 
 import numba
-from numba.core.runtime import nrt
 
 from games.ayoayo import jit_cache
+from solver.numba_cache import CachedKernel as _CachedKernel  # noqa: F401 (the tests use it)
+from solver.numba_cache import cached
 
 __all__ = ["GROUPS", "cache_directory", "compiled", "kernel", "ready", "store_order", "warm_up"]
 
@@ -100,137 +98,6 @@ class _CompileWatch(numba.core.event.Listener):
 numba.core.event.register("numba:compile", _CompileWatch())  # type: ignore[no-untyped-call]
 
 
-_CHECKED: Final = "-crc"
-"""Added to the cache files' names: files with a checksum (numba's own, without one, are not
-read, so an older cache is compiled again once rather than refused entry by entry)."""
-
-
-class _CheckedCacheFile(numba.core.caching.IndexDataCacheFile):
-    """numba's index and data files of one kernel, each data file ending in a CRC-32 of the
-    rest, checked when it is read: a flipped byte in the machine code is refused (and the entry
-    healed, :class:`_CachedKernel`) instead of linked and run."""
-
-    def _save_data(self, name: str, data: Any) -> None:
-        raw = self._dump(data)  # type: ignore[no-untyped-call]
-        with self._open_for_write(self._data_path(name)) as f:  # type: ignore[no-untyped-call]
-            f.write(raw + struct.pack("<I", zlib.crc32(raw)))
-
-    def _load_data(self, name: str) -> Any:
-        path = self._data_path(name)  # type: ignore[no-untyped-call]
-        with open(path, "rb") as f:
-            raw = f.read()
-        if len(raw) < 4 or struct.unpack("<I", raw[-4:])[0] != zlib.crc32(raw[:-4]):
-            raise ValueError(f"{os.path.basename(path)} fails its checksum")
-        return pickle.loads(raw[:-4])
-
-
-class _CachedKernel(numba.core.caching.FunctionCache):
-    """numba's on-disk cache for one kernel: a lighter load, and an entry that heals.
-
-    **A lighter load.** numba's own load refreshes its typing and lowering registries before
-    reading a cached kernel (importing and installing every implementation it has: about 0.2 s,
-    the largest share of a second process's start-up). Linking cached machine code needs at
-    most numba's runtime (for kernels that allocate arrays: ``runtime``); the registries matter
-    only to a compile, and numba's compiler refreshes them itself. Should this lighter load
-    fail, the regular one runs.
-
-    **An entry that heals.** A cache entry that fails to load both ways (a file truncated,
-    with a flipped byte, zeroed, junk in the index) or that holds another function's code (two
-    files swapped) is moved aside, into ``damaged/`` in the cache folder, and the kernel is
-    compiled again, once, with one line on stderr saying so; when it cannot be moved aside
-    (the folder is read-only), this process compiles it without the cache. A compiled kernel
-    that cannot be saved (a full disk, a read-only folder) is used all the same, with one line
-    saying each later command compiles it again.
-    """
-
-    def __init__(self, py_func: Callable[..., Any], runtime: bool) -> None:
-        super().__init__(py_func)  # type: ignore[no-untyped-call]
-        self.runtime = runtime
-        self.py_func = py_func
-        self._cache_file = _CheckedCacheFile(  # type: ignore[no-untyped-call]
-            cache_path=self._cache_path,
-            filename_base=self._impl.filename_base + _CHECKED,
-            source_stamp=self._impl.locator.get_source_stamp(),
-        )
-
-    def load_overload(self, sig: Any, target_context: Any) -> Any:
-        try:
-            found = self._light_load(sig, target_context)
-        except Exception:  # numba's regular path decides
-            try:
-                found = super().load_overload(sig, target_context)  # type: ignore[no-untyped-call]
-            except Exception as e:  # a damaged entry: whatever numba or LLVM raised
-                self._set_aside(f"{type(e).__name__}: {_first_line(e)}")
-                return None
-        if found is not None and not self._belongs(found):
-            self._set_aside(f"it holds the code of {found.fndesc.qualname!r}")
-            return None
-        return found
-
-    def _light_load(self, sig: Any, target_context: Any) -> Any:
-        if self.runtime:
-            nrt.rtsys.initialize(target_context)
-        with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
-
-    def _belongs(self, found: Any) -> bool:
-        """Whether a loaded entry is this function's (not another's, swapped in)."""
-        fndesc = getattr(found, "fndesc", None)
-        return (
-            fndesc is not None
-            and fndesc.qualname == self.py_func.__qualname__
-            and fndesc.modname == self.py_func.__module__
-        )
-
-    def _set_aside(self, why: str) -> None:
-        """Move this function's cache files into ``damaged/`` and say so (one line)."""
-        folder = Path(self.cache_path)
-        base = self._impl.filename_base + _CHECKED
-        aside = folder / "damaged" / time.strftime("%Y%m%d-%H%M%S")
-        name = self.py_func.__qualname__
-        try:
-            aside.mkdir(parents=True, exist_ok=True)
-            for path in folder.glob(f"{base}.*"):
-                if path.suffix in (".nbi", ".nbc"):
-                    os.replace(path, aside / path.name)
-        except OSError as e:
-            self.disable()  # type: ignore[no-untyped-call]
-            _note(
-                f"the compiled kernel's cache entry for {name} could not be loaded ({why}) nor "
-                f"moved aside ({e.strerror}); compiling it for this command only"
-            )
-            return
-        _note(
-            f"the compiled kernel's cache entry for {name} could not be loaded ({why}); moved "
-            f"aside to {aside}, compiling it again"
-        )
-
-    def save_overload(self, sig: Any, data: Any) -> None:
-        try:
-            super().save_overload(sig, data)  # type: ignore[no-untyped-call]
-        except OSError as e:
-            self.disable()  # type: ignore[no-untyped-call]
-            if not _CachedKernel.unsaved:
-                _CachedKernel.unsaved = True
-                _note(
-                    f"could not save the compiled kernel in {self.cache_path} ({e.strerror}); "
-                    "it is used now, and each command compiles it again until the folder can "
-                    "be written (or set NUMBA_CACHE_DIR to one that can)"
-                )
-
-    unsaved = False
-    """Whether a save failed in this process (said once)."""
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return text[0][:200] if text else "no message"
-
-
-def _note(text: str) -> None:
-    print(f"gamesolver: note: {text}", file=sys.stderr, flush=True)
-
-
 def kernel(fn: F) -> F:
     """``numba.njit(cache=True)`` without numba's runtime, typed for mypy as the identity.
 
@@ -241,7 +108,7 @@ def kernel(fn: F) -> F:
     the entry points are ever loaded on their own).
     """
     no_runtime = numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # not in stubs
-    return cast(F, _cached(no_runtime(fn), runtime=False))
+    return cast(F, cached(no_runtime(fn), runtime=False))
 
 
 def compiled(fn: F, *, nogil: bool = False) -> F:
@@ -249,18 +116,7 @@ def compiled(fn: F, *, nogil: bool = False) -> F:
 
     ``nogil=True`` lets the kernel run on several threads at once (the tablebase builder's).
     """
-    return cast(F, _cached(numba.njit(cache=True, nogil=nogil)(fn), runtime=True))
-
-
-def _cached(dispatcher: Any, runtime: bool) -> Any:
-    """Give a ``cache=True`` dispatcher the lighter load of :class:`_CachedKernel`.
-
-    Under ``NUMBA_DISABLE_JIT=1`` (numba's debugging switch) ``njit`` hands the Python
-    function back, which runs as it is.
-    """
-    if isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
-        dispatcher._cache = _CachedKernel(dispatcher.py_func, runtime)  # type: ignore[attr-defined]
-    return dispatcher
+    return cast(F, cached(numba.njit(cache=True, nogil=nogil)(fn), runtime=True))
 
 
 def _store_order_intrinsic() -> Callable[[], None]:

@@ -153,10 +153,12 @@ class TestCompile:
     """`gamesolver compile` readies the games' kernels and says what it did."""
 
     def test_each_game_with_a_kernel_gets_a_line(self, run):
-        """Ayòayò's kernel is compiled or loaded; games without one are not listed."""
+        """Ayòayò's kernel and Connect Four's (the compiled route) are compiled or loaded;
+        games without one are not listed."""
         result = run("compile")
         assert result.code == 0
         assert result.out.startswith("ayoayo: ")
+        assert "\nconnect4: " in result.out
         assert "ready" in result.out or "compiled in" in result.out
         assert "tictactoe" not in result.out
 

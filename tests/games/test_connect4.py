@@ -282,3 +282,42 @@ class TestSolving:
             for move in result.pv:
                 state = game.result(state, move)
             assert game.is_terminal(state) and game.utility(state) == expected
+
+
+class TestScored:
+    """scored=True: the utility is Pons's score, so a search's value is the exact score."""
+
+    def test_the_utility_is_the_winners_score(self) -> None:
+        """X wins with the 7th stone: 18 on 7x6; O with the 8th: -18; a draw 0; bounds +-18."""
+        game = ConnectFour(scored=True)
+        assert game.utility(game.parse_state("1212121")) == 18
+        assert game.utility(game.parse_state("12136465")) == -18
+        assert game.utility_bounds() == (-18, 18)
+        assert ConnectFour(width=4, height=4, scored=True).utility_bounds() == (-5, 5)
+
+    def test_searched_scores_equal_the_scores_from_values_and_plies(self) -> None:
+        """On 4x4 positions searched to the end, the scored game's value is the score that the
+        +-1 game's value and plies give (the Python search on both)."""
+        plain = ConnectFour(width=4, height=4)
+        scored = ConnectFour(width=4, height=4, scored=True)
+        rng = random.Random(21)
+        checked = 0
+        while checked < 20:
+            moves = "".join(str(rng.randrange(1, 5)) for _ in range(rng.randrange(6, 11)))
+            try:
+                state = plain.parse_state(moves)
+            except InvalidStateError:
+                continue
+            if plain.is_terminal(state):
+                continue
+            one = search(plain, state, native=False)
+            score = search(scored, state, native=False, plies=False)
+            assert score.exact
+            assert pons_score(scored, state, score.value, None) == pons_score(
+                plain, state, one.value, one.plies
+            )
+            checked += 1
+
+    def test_a_bad_option_is_refused(self) -> None:
+        with pytest.raises(GameError, match="invalid Connect Four option scored='yes'"):
+            load_game("connect4", scored="yes")

@@ -2,26 +2,48 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from typing import Any
 
+import attrs
 import numpy as np
 import pytest
 
-from games.connect4 import ConnectFour, compiled_rules
+from games.connect4 import ConnectFour, SolvedPositions, compiled_rules
 from solver import compiled
-from solver.compiled import CompiledSearch, compiled_search, numba_available, prepare, ready
+from solver.compiled import (
+    CompiledRules,
+    CompiledSearch,
+    compiled_search,
+    kernel,
+    numba_available,
+    prepare,
+)
 from solver.engine import search
+from solver.errors import InvalidStateError
 from solver.node_search import Limits
 from solver.results import SearchRequest, SearchResult
+from solver.solve import solve
 
 pytestmark = pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
 
 GAME = ConnectFour()
 
 
+class _BrokenRules(ConnectFour):
+    """Connect Four whose compiled rules are replaced (to see the route's fallback)."""
+
+    rules: CompiledRules
+
+    def compiled_rules(self) -> CompiledRules:
+        return self.rules
+
+
 @pytest.fixture(scope="module", autouse=True)
-def kernel() -> None:
+def ready_kernel() -> None:
     """Connect Four's kernel, compiled once for the module (the engine uses it from then)."""
     prepare(GAME)
 
@@ -99,10 +121,12 @@ class TestSameAnswersAsThePythonSearch:
 
 
 class TestTheKernelsRules:
-    def test_compiled_rules_are_the_games_rules(self) -> None:
+    @pytest.mark.parametrize("scored", [False, True])
+    def test_compiled_rules_are_the_games_rules(self, scored: bool) -> None:
         """moves, play, to_move, utility and evaluate over arrays equal the methods, move by
-        move on random games."""
-        rules = compiled_rules(7, 6)
+        move on random games (with +-1 utilities and with scores)."""
+        rules = compiled_rules(7, 6, scored)
+        game = ConnectFour(scored=scored)
         rng = random.Random(3)
         out = np.zeros(rules.move_limit, np.int64)
         child = np.zeros(rules.words, np.int64)
@@ -113,25 +137,122 @@ class TestTheKernelsRules:
                 n = rules.moves(s, out)
                 assert list(out[:n]) == list(GAME.actions(state))
                 assert rules.to_move(s) == GAME.to_move(state)
-                assert rules.evaluate(s) == GAME.evaluate(state)
+                assert rules.evaluate(s) == game.evaluate(state)
                 if n == 0:
-                    assert rules.utility(s) == GAME.utility(state)
+                    assert rules.utility(s) == game.utility(state)
                     break
                 move = rng.choice(GAME.actions(state))
                 rules.play(s, move, child)
                 state = GAME.result(state, move)
                 assert list(child) == list(rules.encode(state))
 
+    def test_the_rules_oracle_reads_the_table(self) -> None:
+        """The compiled rules' lookup (run here as Python) finds every position the table
+        holds, with its value, and no other (NaN)."""
+        rules = compiled_rules(7, 6)
+        assert rules.oracle is not None and rules.oracle_data is not None
+        held = positions(40, seed=12, least=10, most=30)
+        table = SolvedPositions(GAME, [(s, (-1, 0, 1)[i % 3]) for i, s in enumerate(held)])
+        rows = rules.oracle_data(table)
+        for state in held:
+            assert rules.oracle(rules.encode(state), rows) == table(state)
+        for state in positions(40, seed=13, least=10, most=30):
+            if state not in held:
+                assert np.isnan(rules.oracle(rules.encode(state), rows))
+
+    def test_a_table_refuses_a_value_that_is_not_a_game_value(self) -> None:
+        with pytest.raises(InvalidStateError, match=r"Connect Four value 2 of .*-1, 0 or 1"):
+            SolvedPositions(GAME, [(GAME.parse_state("4"), 2)])
+
+    def test_the_scored_rules_bounds_hold_the_true_value(self) -> None:
+        """Scored Connect Four's top and bottom (the mover's view) hold the value the Python
+        search proves, at every position of random late games, finished ones included."""
+        rules = compiled_rules(7, 6, True)
+        assert rules.top is not None and rules.bottom is not None
+        scored = ConnectFour(scored=True)
+        rng = random.Random(15)
+        for state in positions(15, seed=16, least=30, most=34):
+            while True:
+                s = rules.encode(state)
+                value = search(scored, state, plies=False, native=False).value
+                mover = -value if scored.to_move(state) else value
+                assert rules.bottom(s) <= mover <= rules.top(s)
+                if scored.is_terminal(state):
+                    assert rules.bottom(s) == mover == rules.top(s)
+                    break
+                state = scored.result(state, rng.choice(scored.actions(state)))
+
 
 class TestLimitsAndFallback:
-    def test_the_engine_takes_the_route_once_prepared(self) -> None:
-        """After prepare() (a second call costs nothing) the rules' kernel is ready; another
-        size's is not compiled until asked, and its searches run in Python meanwhile."""
-        assert prepare(GAME) == 0.0 and ready(GAME.compiled_rules())
-        small = ConnectFour(width=5, height=4)
-        assert not ready(small.compiled_rules())
-        assert search(small, depth=3).value == search(small, depth=3, native=False).value
-        assert not ready(small.compiled_rules())
+    def test_the_route_is_the_default_and_a_second_process_loads_it_from_disk(self) -> None:
+        """A fresh process searches on the kernel without being asked, and loads it from
+        numba's cache (this module's fixture had it compiled or loaded): nothing compiled, and
+        numba's registries not even refreshed (the light load of solver.numba_cache)."""
+        code = (
+            "import numba.core.base\n"
+            "refreshes = []\n"
+            "real = numba.core.base.BaseContext.refresh\n"
+            "numba.core.base.BaseContext.refresh = (\n"
+            "    lambda self: (refreshes.append(1), real(self))[1])\n"
+            "from games.connect4 import ConnectFour\n"
+            "from solver.compiled import kernel, ready\n"
+            "from solver.engine import search\n"
+            "game = ConnectFour()\n"
+            "result = search(game, game.parse_state('4455'), depth=3)\n"
+            "found = kernel(game.compiled_rules())\n"
+            "print(result.value, result.plies, ready(game.compiled_rules()), found.compiled,\n"
+            "      len(refreshes))\n"
+        )
+        env = {k: v for k, v in os.environ.items() if k != "GAMESOLVER_NATIVE"}
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["1", "3", "True", "False", "0"], done.stderr
+
+    def test_rules_that_cannot_be_built_leave_the_python_search(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Rules whose closure holds an object the kernel's module cannot hold: one line on
+        stderr, no compiled search, and the engine's answers from Python."""
+        lookup = {"columns": 4}
+
+        def moves(s: Any, out: Any) -> int:  # pragma: no cover - never compiled
+            return int(lookup["columns"])
+
+        game = _BrokenRules(width=4, height=4)
+        game.rules = attrs.evolve(compiled_rules(4, 4), name="broken 4x4", moves=moves)
+        request = SearchRequest(depth=3)
+        assert compiled_search(game, game.rules, request, Limits(None, None)) is None
+        assert compiled_search(game, game.rules, request, Limits(None, None)) is None
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "'lookup' holds a dict" in err and "Python" in err
+        state = game.parse_state("1122")
+        same_answer(search(game, state, depth=4), search(game, state, depth=4, native=False))
+
+    def test_numbas_debugging_switch_leaves_the_python_search(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Under NUMBA_DISABLE_JIT the kernel would run as plain Python, slower than the
+        Python search: no kernel is built, quietly."""
+        import numba
+
+        monkeypatch.setattr(numba.config, "DISABLE_JIT", True)
+        rules = attrs.evolve(compiled_rules(7, 6), name="connect4 debugging")
+        assert kernel(rules) is None
+        assert compiled_search(GAME, rules, SearchRequest(), Limits(None, None)) is None
+
+    def test_a_later_search_reuses_the_table_as_if_fresh(self) -> None:
+        """A finished search leaves its table for the next (no page faults on a fresh one);
+        the next reads none of its entries: the same position searched twice walks the same
+        tree both times, the Python search's."""
+        state = GAME.parse_state("3344")
+        first = search(GAME, state, depth=7)
+        assert compiled._TABLES  # the finished search's table is kept for the next
+        again = search(GAME, state, depth=7)
+        plain = search(GAME, state, depth=7, native=False)
+        assert first.stats.nodes == again.stats.nodes == plain.stats.nodes
+        assert first.stats.table_hits == again.stats.table_hits
 
     def test_a_node_limit_stops_the_kernel(self) -> None:
         """The kernel returns to Python within its budget: the limit ends the search."""
@@ -148,10 +269,59 @@ class TestLimitsAndFallback:
         assert compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None)) is None
         same_answer(search(GAME, state, depth=4), compiled_result)
 
-    def test_an_oracle_keeps_the_python_search(self) -> None:
-        """The kernel cannot call a Python oracle: the Python search serves that request."""
+    def test_an_oracle_the_rules_cannot_read_keeps_the_python_search(self) -> None:
+        """The kernel cannot call a Python oracle: a plain callable is searched in Python, a
+        table the rules read (SolvedPositions) on the kernel."""
         request = SearchRequest(oracle=lambda s: None)
         assert compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None)) is None
-        nodes = compiled_search(GAME, GAME.compiled_rules(), SearchRequest(), Limits(None, None))
+        table = SolvedPositions(GAME, [(GAME.parse_state("4455"), 1)])
+        request = SearchRequest(oracle=table)
+        nodes = compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None))
         assert isinstance(nodes, CompiledSearch)
-        assert compiled.KERNEL_CHECK_NODES > 0
+        small = SolvedPositions(ConnectFour(width=4, height=4), [])
+        request = SearchRequest(oracle=small)  # another board's table: not read
+        assert compiled_search(GAME, GAME.compiled_rules(), request, Limits(None, None)) is None
+
+
+class TestScoredOnTheKernel:
+    def test_scores_solved_on_the_kernel_equal_the_python_search(self) -> None:
+        """The scored game (Pons's scores as utilities) solved to the end from late positions,
+        value only: the kernel's exact scores and optimal moves are the Python search's (the
+        trees may differ a little: the kernel's table replaces entries on collisions)."""
+        scored = ConnectFour(scored=True)
+        for state in positions(12, seed=14, least=28, most=32):
+            fast = search(scored, state, plies=False)
+            plain = search(scored, state, plies=False, native=False)
+            assert fast.exact and (fast.value, set(fast.best_actions)) == (
+                plain.value,
+                set(plain.best_actions),
+            )
+
+
+class TestTheOracleInsideTheKernel:
+    """An exact table probed at every node inside the kernel, as the Python search probes it."""
+
+    def test_same_trees_and_answers_as_the_python_search_with_the_table(self) -> None:
+        """Positions with 30 stones; the table holds every position after half of their
+        grandchildren (solved): the same values, moves, exactness, plies and node counts as
+        the Python search given the same table, and fewer nodes than without it."""
+        starts = positions(3, seed=11, least=30, most=30)
+        values: dict[int, float] = {}
+        for start in starts:
+            for i, a in enumerate(GAME.actions(start)):
+                child = GAME.result(start, a)
+                for j, b in enumerate(GAME.actions(child)):
+                    if (i + j) % 2 == 0:
+                        grandchild = GAME.result(child, b)
+                        values.update((s, r.value) for s, r in solve(GAME, grandchild))
+        table = SolvedPositions(GAME, values.items())
+        fewer = False
+        for start in starts:
+            for depth in (2, 3, 4, 6):
+                fast = search(GAME, start, depth=depth, oracle=table)
+                plain = search(GAME, start, depth=depth, oracle=table, native=False)
+                same_answer(fast, plain)
+                assert fast.stats.nodes == plain.stats.nodes
+                replay_legally(start, fast.pv)
+                fewer |= fast.stats.nodes < search(GAME, start, depth=depth).stats.nodes
+        assert fewer

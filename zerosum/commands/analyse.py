@@ -59,8 +59,9 @@ def add_arguments(analyse: argparse.ArgumentParser) -> None:
     analyse.add_argument(
         "--compiled",
         action="store_true",
-        help="a game on the compiled route (connect4): compile its search kernel first "
-        "(15-30 s, not counted in --time) and search on it",
+        help="insist on the compiled search of a game on the compiled route (connect4, where it "
+        "is the default anyway): an error if it cannot be used, and a line if it had to be "
+        "compiled now (15-30 s the first time, not counted in --time)",
     )
     tablebase_arguments(analyse)
     analyse.add_argument(
@@ -141,7 +142,8 @@ def over_json(game: Any, state: Any) -> dict[str, Any]:
 
 
 def compile_first(game: Any, args: argparse.Namespace, io: Io) -> None:
-    """--compiled: the game's search kernel compiled now (once per process)."""
+    """--compiled: the game's search kernel ready now (loaded from the disk cache, or
+    compiled the first time), or an error when it cannot be used."""
     seconds = prepare(game)
     if seconds is None:
         raise UsageError(

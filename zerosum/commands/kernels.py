@@ -1,7 +1,9 @@
 """``gamesolver compile``: compile the games' native kernels now, so no later command waits.
 
 A game with a compiled search (:class:`solver.game.HasCompiledSearch`, Ayòayò's numba kernel)
-compiles it once, on first use, and caches it on disk; searches never count that time against
+or on the compiled route (:class:`solver.game.HasCompiledRules`, Connect Four: the generic
+node search compiled against its rules, :mod:`solver.compiled`) compiles it once, on first
+use, and caches it on disk; searches never count that time against
 their ``--time``, but the first command still waits for it. This command does it ahead of
 time (the set-up runs it), and says what it did: compiled, loaded from the cache, or no
 kernel to use (numba not installed, or ``GAMESOLVER_NATIVE=0``: searches then run in Python).
@@ -12,7 +14,8 @@ from __future__ import annotations
 import argparse
 
 from games import available_games, load_game
-from solver.game import HasCompiledSearch
+from solver.compiled import prepare
+from solver.game import HasCompiledRules, HasCompiledSearch
 from zerosum.console import EXIT_OK, Io
 
 NAME = "compile"
@@ -35,15 +38,19 @@ def run(args: argparse.Namespace, io: Io) -> int:
     names = args.games or available_games()
     for name in names:
         game = load_game(name)  # an unknown name is an error that lists the games
-        if not isinstance(game, HasCompiledSearch):
+        if isinstance(game, HasCompiledSearch):
+            seconds = game.compile_kernels()
+        elif isinstance(game, HasCompiledRules):
+            seconds = prepare(game)
+        else:
             if args.games:
                 io.print(f"{name}: no compiled kernel (its searches run in Python)")
             continue
-        seconds = game.compile_kernels()
         if seconds is None:
             io.print(
-                f"{name}: no compiled kernel to use (numba is not installed, or "
-                "GAMESOLVER_NATIVE=0): its searches run in Python, with the same answers"
+                f"{name}: no compiled kernel to use (numba is not installed, "
+                "GAMESOLVER_NATIVE=0, or it failed to build): its searches run in Python, with "
+                "the same answers"
             )
         elif seconds:
             io.print(f"{name}: compiled in {seconds:.1f} s; later commands load it from the cache")

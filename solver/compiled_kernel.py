@@ -1,0 +1,355 @@
+"""The generic compiled node search's source: compiled with numba against one game's rules.
+
+This module is not imported to run: :mod:`solver.compiled_module` writes a module made of this
+text with the block of rule declarations below replaced by the game's own rule functions and
+constants, imports it, and numba compiles it there with ``cache=True``, so the compiled kernel
+is kept on disk and a later process loads it (:mod:`solver.compiled` says what the kernel does).
+
+The kernel is :mod:`solver.python_search` restated over arrays: fail-soft negamax with
+principal-variation search, proofs from the utility bounds, a transposition table with bound
+flags and horizon-free entries, the table's move first and then the history heuristic, nodes one
+ply above the horizon valued inline, the rules' oracle probed at every node.
+"""
+
+# The names below are bound by the generated module (the rules' block), not here.
+# ruff: noqa: F821
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.numba_cache import jit
+
+Array = npt.NDArray[np.int64]
+
+# -- the rules (begin): the generated module replaces this block with the game's rules
+WORDS: int
+MOVE_LIMIT: int
+HAS_KEY: bool
+HAS_ORACLE: bool
+HAS_BOUNDS: bool
+NODES: int
+LEAVES: int
+CUTOFFS: int
+HITS: int
+HORIZON: int
+STOP_AT: int
+STOPPED: int
+GEN: int
+EPOCH: int
+ORACLE: int
+EXACT: int
+LOWER: int
+UPPER: int
+rules_moves: Callable[[Array, Array], int]
+rules_play: Callable[[Array, int, Array], None]
+rules_to_move: Callable[[Array], int]
+rules_utility: Callable[[Array], float]
+rules_evaluate: Callable[[Array], float]
+rules_key: Callable[[Array], int]
+rules_oracle: Callable[[Array, Any], float]
+rules_top: Callable[[Array], float]
+rules_bottom: Callable[[Array], float]
+# -- the rules (end)
+
+
+@jit
+def slot_of(s: Array, slots: int) -> int:
+    if HAS_KEY:
+        h = np.uint64(rules_key(s))
+    else:
+        h = np.uint64(0x9E3779B97F4A7C15)
+        for i in range(WORDS):
+            h = (h ^ np.uint64(s[i])) * np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(31)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(slots - 1))
+
+
+@jit
+def probe(ts: Array, s: Array, st: Array) -> int:
+    slot = slot_of(s, ts.shape[0])
+    info = ts[slot, WORDS]
+    if info == 0 or (info >> 40) < st[EPOCH]:  # empty, or an earlier search's: as empty
+        return -1
+    for i in range(WORDS):
+        if ts[slot, i] != s[i]:
+            return -1
+    return slot
+
+
+@jit
+def store(ts: Array, tv: Any, s: Array, value: float, depth: int, flag: int, move: int,
+          free: bool, gen: int) -> None:  # fmt: skip
+    slot = slot_of(s, ts.shape[0])
+    for i in range(WORDS):
+        ts[slot, i] = s[i]
+    ts[slot, WORDS] = 1 | depth << 1 | flag << 17 | int(free) << 19 | move << 20 | gen << 40
+    tv[slot] = value
+
+
+@jit
+def sort_by_history(order: Array, first: int, n: int, h: Array) -> None:
+    """``order[first:n]`` by history, highest first; stable."""
+    for i in range(first + 1, n):
+        m = order[i]
+        j = i
+        while j > first and h[order[j - 1]] < h[m]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = m
+
+
+@jit
+def stop(st: Array) -> bool:
+    st[NODES] += 1
+    if st[NODES] >= st[STOP_AT]:
+        st[STOPPED] = 1
+    return st[STOPPED] != 0
+
+
+@jit
+def leaf_value(s: Array, st: Array, od: Any) -> float:
+    """A horizon node (remaining depth 0): its value for its mover."""
+    st[LEAVES] += 1
+    n = rules_moves(s, np.empty(MOVE_LIMIT, np.int64))
+    if n == 0:
+        v = rules_utility(s)
+    else:
+        v = known(s, st, od)
+        if np.isnan(v):
+            st[HORIZON] += 1
+            v = rules_evaluate(s)
+    return -v if rules_to_move(s) else v
+
+
+@jit
+def known(s: Array, st: Array, od: Any) -> float:
+    """The oracle's exact value of ``s`` (player 0's view), NaN when it does not cover it or
+    the search has none."""
+    if HAS_ORACLE and st[ORACLE]:
+        return rules_oracle(s, od)
+    return np.nan
+
+
+@jit
+def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,  # noqa: C901
+             st: Array, tops: Any, bottoms: Any, od: Any) -> float:  # fmt: skip
+    """Remaining depth 1: the children valued inline, in the rules' order."""
+    s = bs[ply]
+    player = rules_to_move(s)
+    top = tops[player]
+    bottom = bottoms[player]
+    if HAS_BOUNDS:  # the rules bound what the mover can still reach from here
+        top = min(top, rules_top(s))
+        bottom = max(bottom, rules_bottom(s))
+    if alpha >= top:
+        return top
+    if beta <= bottom:
+        return bottom
+    if stop(st):
+        return 0.0
+    exact = known(s, st, od)
+    if not np.isnan(exact):  # the oracle covers it: the line ends here
+        st[LEAVES] += 1
+        return -exact if player else exact
+    order = ms[ply]
+    n = rules_moves(s, order)
+    if n == 0:
+        st[LEAVES] += 1
+        u = rules_utility(s)
+        return -u if player else u
+    child = bs[ply + 1]
+    scratch = ms[ply + 1]
+    best = -np.inf
+    estimated = 0
+    valued = 0
+    for i in range(n):
+        valued += 1
+        rules_play(s, order[i], child)
+        sure = True
+        if rules_moves(child, scratch) == 0:
+            v = rules_utility(child)
+        else:
+            v = known(child, st, od)
+            if np.isnan(v):
+                estimated += 1
+                v = rules_evaluate(child)
+                sure = False
+        if player:
+            v = -v
+        if v > best:
+            best = v
+            if sure and v >= top:
+                estimated = 0
+                if v >= beta and i < n - 1:
+                    st[CUTOFFS] += 1
+                break
+            if v > alpha:
+                if v >= beta:
+                    if i < n - 1:
+                        st[CUTOFFS] += 1
+                    break
+                alpha = v
+    st[NODES] += valued  # the leaves, counted once per node as the Python search does
+    st[LEAVES] += valued
+    st[HORIZON] += estimated
+    return best
+
+
+@jit
+def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,  # noqa: C901
+            ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+            bottoms: Any, od: Any) -> float:  # fmt: skip
+    """Fail-soft alpha-beta value of ``bs[ply]`` for its mover, depth >= 2."""
+    s = bs[ply]
+    player = rules_to_move(s)
+    top = tops[player]
+    bottom = bottoms[player]
+    if HAS_BOUNDS:  # the rules bound what the mover can still reach from here
+        top = min(top, rules_top(s))
+        bottom = max(bottom, rules_bottom(s))
+    if alpha >= top:
+        return top
+    if beta <= bottom:
+        return bottom
+    if stop(st):
+        return 0.0
+    exact = known(s, st, od)
+    if not np.isnan(exact):  # the oracle covers it: the line ends here
+        st[LEAVES] += 1
+        return -exact if player else exact
+    slot = probe(ts, s, st)
+    hint = -1
+    if slot >= 0:
+        info = ts[slot, WORDS]
+        stored = (info >> 1) & 0xFFFF
+        free = (info >> 19) & 1
+        if stored == depth or (free and stored <= depth):
+            value = tv[slot]
+            flag = (info >> 17) & 3
+            if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
+                st[HITS] += 1
+                if not free:
+                    st[HORIZON] += 1
+                return value
+        hint = (info >> 20) & 0xFFFFF
+    order = ms[ply]
+    n = rules_moves(s, order)
+    if n == 0:
+        st[LEAVES] += 1
+        u = rules_utility(s)
+        return -u if player else u
+    horizon_before = st[HORIZON]
+    h = hist[player]
+    # The table's move first (the others sorted only if it does not cut off), else all
+    # by history; the sort is stable, so ties keep the rules' order, as Python's does.
+    found = -1
+    if hint >= 0 and n > 1:
+        for i in range(n):
+            if order[i] == hint:
+                found = i
+                break
+    if found >= 0:
+        for j in range(found, 0, -1):
+            order[j] = order[j - 1]
+        order[0] = hint
+    else:
+        hint = -1
+        if n > 1:
+            sort_by_history(order, 0, n, h)
+    nw = beta
+    best = -np.inf
+    best_move = order[0]
+    alpha0 = alpha
+    d1 = depth - 1
+    child = bs[ply + 1]
+    for i in range(n):
+        if i == 1 and hint >= 0:  # the table's move did not cut off: the rest by history
+            sort_by_history(order, 1, n, h)
+        a = order[i]
+        rules_play(s, a, child)
+        same = rules_to_move(child) == player
+        hz = st[HORIZON]
+        if i == 0:  # the first child with the full window
+            lo, hi = (alpha, beta) if same else (-beta, -alpha)
+        else:  # the others with a null window above alpha, again if they beat it
+            nw = np.nextafter(alpha, np.inf)
+            if nw >= beta:
+                nw = beta
+            lo, hi = (alpha, nw) if same else (-nw, -alpha)
+        if d1 == 1:
+            v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od)
+        else:
+            v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms, od)
+        if not same:
+            v = -v
+        if i > 0 and alpha < v < beta and nw < beta and not st[STOPPED]:
+            hz = st[HORIZON]  # the re-search alone decides
+            lo, hi = (v, beta) if same else (-beta, -v)
+            if d1 == 1:
+                v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od)
+            else:
+                v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms, od)
+            if not same:
+                v = -v
+        if st[STOPPED]:
+            return 0.0
+        if v > best:
+            best = v
+            best_move = a
+            if v >= top and st[HORIZON] == hz:  # settled: nothing can beat it
+                st[HORIZON] = horizon_before
+                if v >= beta and i < n - 1:
+                    st[CUTOFFS] += 1
+                h[a] += depth * depth if depth < 64 else 4096
+                break
+            if v > alpha:
+                if v >= beta:
+                    if i < n - 1:
+                        st[CUTOFFS] += 1
+                    h[a] += depth * depth if depth < 64 else 4096
+                    break
+                alpha = v
+    flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+    store(ts, tv, s, best, depth, flag, best_move, st[HORIZON] == horizon_before, st[GEN])
+    return best
+
+
+@jit
+def child_search(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,
+                 ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+                 bottoms: Any, od: Any) -> float:  # fmt: skip
+    """The value of ``bs[ply]`` for its mover to ``depth``, fail-soft (Python's
+    ``child_value`` seen from the child)."""
+    if depth <= 0:
+        if stop(st):
+            return 0.0
+        return leaf_value(bs[ply], st, od)
+    if depth == 1:
+        return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od)
+    return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
+
+
+@jit
+def child_value(child: Array, depth: int, alpha: float, beta: float, bs: Array, ms: Array,
+                ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+                bottoms: Any, od: Any) -> float:  # fmt: skip
+    for i in range(WORDS):
+        bs[0, i] = child[i]
+    root = np.int64(0)  # not the literal 0: a second overload of the recursive kernels,
+    # which numba's cache mishandles (a segmentation fault when a later process loads it)
+    return child_search(bs, ms, root, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
+
+
+@jit
+def table_move(ts: Array, s: Array, st: Array) -> int:
+    slot = probe(ts, s, st)
+    if slot < 0:
+        return -1
+    return (ts[slot, WORDS] >> 20) & 0xFFFFF

@@ -1,0 +1,290 @@
+"""A game's compiled kernel as a module on disk, so numba keeps it in its cache between processes.
+
+numba caches a function on disk only when it can find it again in a later process: a function
+of a module file, whose globals are the same. The generic node search is built against each
+game's own rules, so this module writes, once per rules, a small module made of the rules and
+the kernel: the text of :mod:`solver.compiled_kernel` with its block of rule declarations
+replaced by the game's rule functions (their source, from :func:`inspect.getsource`), the
+helpers they call, and the constants they read from their closures or globals, every function
+compiled with ``njit(cache=True)``. The file is named by a hash of its text and numba's version
+(new rules or a new numba: a new file), lives in the kernels' folder
+(:func:`solver.kernel_folder.kernel_folder`, under ``compiled-route``), and is written
+atomically; numba keeps its compiled code beside it. A later process writes nothing, imports
+the file and loads the kernel from numba's cache: no compiling.
+
+Rules that cannot be restated so (a function without source, a closure holding an object that
+is not a number, a tuple, an array, a module or a function; two helpers of one name) raise
+:class:`RulesNotRestated`, and the engine searches that game in Python.
+
+>>> text = module_text(_example_rules(), {})
+>>> "rules_moves = moves" in text and "def negamax(" in text
+True
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import inspect
+import math
+import os
+import re
+import sys
+import tempfile
+import textwrap
+import types
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from solver.kernel_folder import kernel_folder
+
+if TYPE_CHECKING:
+    from solver.compiled import CompiledRules
+
+__all__ = ["RulesNotRestated", "load_module", "module_text"]
+
+KERNEL_SOURCE = Path(__file__).with_name("compiled_kernel.py")
+BEGIN = "# -- the rules (begin)"
+END = "# -- the rules (end)"
+JIT = "jit"
+SUBFOLDER = "compiled-route"
+NO_ORACLE = f"""
+def rules_oracle(s, od):
+    return np.nan
+rules_oracle = {JIT}(rules_oracle)
+"""
+
+
+class RulesNotRestated(ValueError):
+    """A game's compiled rules cannot be written out as a module (the message says why)."""
+
+
+def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
+    """The module's text: the kernel's source with the rules' block holding ``rules`` and the
+    kernel's ``constants`` (table layout, counter indices)."""
+    kernel = KERNEL_SOURCE.read_text(encoding="utf-8")
+    head, rest = kernel.split(BEGIN, 1)
+    _, tail = rest.split("\n" + END, 1)
+    tail = tail.split("\n", 1)[1]
+    taken = _top_level_names(head + tail)
+    writer = _Writer(rules.name, taken)
+    for name, value in constants.items():
+        writer.bind(name, value)
+    writer.bind("WORDS", rules.words)
+    writer.bind("MOVE_LIMIT", rules.move_limit)
+    writer.bind("HAS_KEY", rules.key is not None)
+    writer.bind("HAS_ORACLE", rules.oracle is not None)
+    writer.bind("HAS_BOUNDS", rules.top is not None)
+    if (rules.top is None) != (rules.bottom is None):
+        raise writer.fail("give both top and bottom, or neither")
+    for role in (
+        "moves",
+        "play",
+        "to_move",
+        "utility",
+        "evaluate",
+        "key",
+        "oracle",
+        "top",
+        "bottom",
+    ):
+        writer.rule(role, getattr(rules, role))
+    if rules.evaluate is None:  # a search that must reach the end: never called at a horizon
+        writer.lines.append("rules_evaluate = rules_utility")
+    if rules.key is None:  # HAS_KEY is False: the kernel mixes the position's words instead
+        writer.lines.append("rules_key = rules_to_move")
+    if rules.oracle is None:  # HAS_ORACLE is False: never called, but typed
+        writer.lines.extend(NO_ORACLE.splitlines())
+    if rules.top is None:  # HAS_BOUNDS is False: never called, but typed
+        writer.lines.extend(["rules_top = rules_utility", "rules_bottom = rules_utility"])
+    block = "\n".join(writer.lines)
+    note = f"# The compiled route's kernel for {rules.name!r}, written by solver.compiled_module.\n"
+    return note + head + BEGIN + " for " + repr(rules.name) + "\n" + block + "\n" + END + tail
+
+
+def load_module(rules: CompiledRules, constants: dict[str, int]) -> types.ModuleType:
+    """The module of ``rules``' kernel, written once (atomically) and imported.
+
+    Raises:
+        RulesNotRestated: the rules cannot be written out (see the module notes), or no folder
+            can be written for the kernels.
+    """
+    import numba
+
+    text = module_text(rules, constants)
+    digest = hashlib.sha256(f"{text}\n{numba.__version__}\n{sys.version}".encode()).hexdigest()
+    name = f"gamesolver_kernel_{re.sub(r'[^0-9a-zA-Z]+', '_', rules.name)}_{digest[:16]}"
+    if name in sys.modules:
+        return sys.modules[name]
+    base = kernel_folder()
+    if base is None:
+        raise RulesNotRestated("no writable folder for compiled kernels; set NUMBA_CACHE_DIR")
+    folder = base / SUBFOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.py"
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        _write_atomically(path, text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """``text`` into ``path`` through a temporary file beside it and a rename."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _top_level_names(source: str) -> set[str]:
+    """The names the kernel's own text binds at module level (the rules may not rebind them)."""
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+class _Writer:
+    """The rules' block, line by line: each name bound once, helpers before their callers."""
+
+    def __init__(self, title: str, taken: set[str]) -> None:
+        self.title = title
+        self.taken = taken
+        self.bound: dict[str, str] = {}
+        self.lines: list[str] = []
+
+    def fail(self, why: str) -> RulesNotRestated:
+        return RulesNotRestated(f"the compiled rules of {self.title!r} cannot be cached: {why}")
+
+    def rule(self, role: str, function: Any) -> None:
+        """``rules_<role>``: the game's function, compiled (None: bound by the caller)."""
+        if function is not None:
+            self.bind(f"rules_{role}", function)
+
+    def bind(self, name: str, value: Any) -> None:
+        """``name = value`` in the block (a function: its source, then its compiled form)."""
+        if name in self.bound:
+            if self.bound[name] != _identity(value):
+                raise self.fail(f"two different values are both called {name!r}")
+            return
+        if name in self.taken and not (name == "np" and value is np):
+            raise self.fail(f"{name!r} is a name of the kernel's own; rename it")
+        self.bound[name] = _identity(value)
+        if isinstance(value, types.ModuleType):
+            self.lines.append(f"import {value.__name__} as {name}")
+        elif callable(value) and isinstance(getattr(value, "py_func", value), types.FunctionType):
+            self.function(name, getattr(value, "py_func", value))
+        else:
+            self.lines.append(f"{name} = {self.literal(name, value)}")
+
+    def function(self, name: str, function: types.FunctionType) -> None:
+        try:
+            source = textwrap.dedent(inspect.getsource(function))
+        except (OSError, TypeError) as e:
+            raise self.fail(f"no source for {function.__qualname__!r} ({e})") from e
+        tree = ast.parse(source)
+        node = tree.body[0]
+        if not isinstance(node, ast.FunctionDef):
+            raise self.fail(f"{function.__qualname__!r} is not a def")
+        code = function.__code__
+        cells = function.__closure__ or ()
+        for var, cell in zip(code.co_freevars, cells, strict=True):
+            self.bind(var, cell.cell_contents)
+        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        for var in sorted(_global_names(code) & used):
+            if var in function.__globals__:
+                self.bind(var, function.__globals__[var])
+        own = function.__name__
+        if own != name:
+            if own in self.bound:
+                if self.bound[own] != _identity(function):
+                    raise self.fail(f"two different functions are both called {own!r}")
+                self.lines.append(f"{name} = {own}")
+                return
+            if own in self.taken:
+                raise self.fail(f"{own!r} is a name of the kernel's own; rename it")
+            self.bound[own] = _identity(function)
+        lines = source.splitlines()[node.lineno - 1 :]  # from the def line: no decorators
+        self.lines.extend(["", *lines, f"{own} = {JIT}({own})", ""])
+        if own != name:
+            self.lines.append(f"{name} = {own}")
+
+    def literal(self, name: str, value: Any) -> str:
+        """``value`` as Python source that rebuilds it exactly."""
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        if isinstance(value, float):
+            return repr(value) if math.isfinite(value) else f"float({str(value)!r})"
+        if isinstance(value, tuple):
+            inner = ", ".join(self.literal(name, v) for v in value)
+            return f"({inner},)" if len(value) == 1 else f"({inner})"
+        if isinstance(value, np.ndarray):
+            return f"np.array({value.tolist()!r}, dtype=np.{value.dtype.name})"
+        if isinstance(value, np.generic):
+            return f"np.{value.dtype.name}({value.item()!r})"
+        raise self.fail(f"{name!r} holds a {type(value).__name__}, which cannot be written out")
+
+
+def _identity(value: Any) -> str:
+    """What makes two bindings of one name the same."""
+    if isinstance(value, (types.ModuleType, types.FunctionType)) or hasattr(value, "py_func"):
+        return f"object {id(getattr(value, 'py_func', value))}"
+    if isinstance(value, np.ndarray):
+        return f"array {value.dtype} {value.tolist()!r}"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    """Every name a code object (and the code nested in it) looks up outside itself."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+def _example_rules() -> CompiledRules:
+    """A one-pile game for the doctest: take 1 or 2 from ``s[0]``."""
+    from solver.compiled import CompiledRules
+
+    def moves(s: Any, out: Any) -> int:
+        n = 0
+        for take in (1, 2):
+            if s[0] >= take:
+                out[n] = take
+                n += 1
+        return n
+
+    def play(s: Any, move: int, child: Any) -> None:
+        child[0] = s[0] - move
+        child[1] = 1 - s[1]
+
+    def to_move(s: Any) -> int:
+        return int(s[1])
+
+    def utility(s: Any) -> float:
+        return 1.0 if s[1] else -1.0
+
+    return CompiledRules(
+        "pile", 2, 3, 20, lambda state: np.array(state), moves, play, to_move, utility
+    )

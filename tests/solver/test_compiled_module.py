@@ -1,0 +1,121 @@
+"""The compiled route's kernel as a module on disk: its text, its file, and rules it refuses."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from solver import compiled_module
+from solver.compiled import KERNEL_CONSTANTS, numba_available
+from solver.compiled_module import RulesNotRestated, load_module, module_text
+
+RULES = compiled_module._example_rules()
+
+
+class TestTheModulesText:
+    def test_the_text_holds_the_rules_constants_and_the_kernel(self) -> None:
+        """The rules' block binds the rules, their closures' constants and the kernel's own;
+        the same rules give the same text (the file's name is a hash of it)."""
+        text = module_text(RULES, KERNEL_CONSTANTS)
+        assert text == module_text(RULES, KERNEL_CONSTANTS)
+        for line in ("WORDS = 2", "MOVE_LIMIT = 3", "HAS_KEY = False", "NODES = 0"):
+            assert f"\n{line}\n" in text
+        assert "\ndef moves(s: Any, out: Any) -> int:\n" in text
+        assert "\nrules_evaluate = rules_utility\n" in text  # no evaluation: the utility
+        assert "\ndef negamax(" in text and "\ndef child_value(" in text
+        compile(text, "kernel", "exec")  # valid Python
+
+    def test_closure_constants_are_written_out_exactly(self) -> None:
+        """Ints, floats (infinities too), tuples and arrays come back equal."""
+        import numpy as np
+
+        table = np.array([[1, -2], [3, 4]], np.int64)
+        limit = float("inf")
+        steps = (1, 2)
+
+        def moves(s: Any, out: Any) -> int:  # pragma: no cover - never run
+            return int(table[0, 0] + steps[1] + (limit > 0))
+
+        text = module_text(attrs.evolve(RULES, moves=moves), {})
+        namespace: dict[str, Any] = {"np": np}
+        for name in ("table", "limit", "steps"):
+            line = next(x for x in text.splitlines() if x.startswith(f"{name} = "))
+            exec(line, namespace)
+        assert namespace["table"].tolist() == table.tolist()
+        assert namespace["table"].dtype == np.int64
+        assert (namespace["limit"], namespace["steps"]) == (limit, steps)
+
+
+class TestRulesItRefuses:
+    def test_an_object_in_a_closure(self) -> None:
+        """A dict cannot be written out: the message names it and the rules."""
+        lookup = {"a": 1}
+
+        def moves(s: Any, out: Any) -> int:  # pragma: no cover - never run
+            return lookup["a"]
+
+        with pytest.raises(RulesNotRestated, match=r"'pile'.*'lookup' holds a dict"):
+            module_text(attrs.evolve(RULES, moves=moves), {})
+
+    def test_a_helper_named_as_a_kernel_function(self) -> None:
+        """A helper called like one of the kernel's functions would replace it: refused."""
+
+        def negamax(x: int) -> int:  # pragma: no cover - never run
+            return x
+
+        def moves(s: Any, out: Any) -> int:  # pragma: no cover - never run
+            return negamax(0)
+
+        with pytest.raises(RulesNotRestated, match="'negamax' is a name of the kernel's own"):
+            module_text(attrs.evolve(RULES, moves=moves), {})
+
+
+class TestBounds:
+    def test_one_bound_alone_is_refused(self) -> None:
+        """top without bottom: the kernel cuts on both, so both are asked for."""
+
+        def top(s: Any) -> float:  # pragma: no cover - never run
+            return 1.0
+
+        with pytest.raises(RulesNotRestated, match="give both top and bottom, or neither"):
+            module_text(attrs.evolve(RULES, top=top), {})
+
+    def test_bounds_are_written_and_switched_on(self) -> None:
+        def top(s: Any) -> float:  # pragma: no cover - never run
+            return 1.0
+
+        def bottom(s: Any) -> float:  # pragma: no cover - never run
+            return -1.0
+
+        text = module_text(attrs.evolve(RULES, top=top, bottom=bottom), {})
+        assert "\nHAS_BOUNDS = True\n" in text and "\nrules_bottom = bottom\n" in text
+        assert "\nHAS_BOUNDS = False\n" in module_text(RULES, {})
+
+
+@pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
+class TestTheFile:
+    def test_written_once_atomically_and_imported(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The file is written whole (no temporary left), imported, and left untouched by a
+        later load (numba's cache is valid only while its source file's stamp is)."""
+        monkeypatch.setattr(compiled_module, "kernel_folder", lambda: tmp_path)
+        module = load_module(RULES, KERNEL_CONSTANTS)
+        path = Path(module.__file__ or "")
+        assert path.parent == tmp_path / "compiled-route"
+        assert [p.name for p in path.parent.iterdir() if p.is_file()] == [path.name]
+        stamp = path.stat().st_mtime_ns
+        del sys.modules[module.__name__]
+        again = load_module(RULES, KERNEL_CONSTANTS)
+        assert again.__file__ == module.__file__ and path.stat().st_mtime_ns == stamp
+        assert callable(again.child_value) and RULES.words == again.WORDS
+        del sys.modules[again.__name__]
+
+    def test_no_writable_folder_is_refused(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(compiled_module, "kernel_folder", lambda: None)
+        with pytest.raises(RulesNotRestated, match="NUMBA_CACHE_DIR"):
+            load_module(attrs.evolve(RULES, name="pile nowhere"), KERNEL_CONSTANTS)
