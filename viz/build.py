@@ -147,12 +147,6 @@ class GameTree:
     has_boards: bool
     saved: int | None = 0
 
-    def _repr_svg_(self) -> str:
-        """The diagram as SVG, so a Jupyter cell displays it inline."""
-        from viz.dot import to_svg
-
-        return to_svg(self)
-
     def __repr__(self) -> str:
         facts = self.graph.graph
         return (

@@ -577,7 +577,9 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     """``tree -a engine``: the engine's last iteration, drawn with its table hits (``-o``, any
     picture format or TikZ); with ``--frames DIR``, ``--html`` or ``--interactive``, iterative
     deepening step by step: every iteration's tree."""
-    from viz.engine_tree import ENGINE_FORMATS, engine_json, engine_tree, render_engine
+    from viz.engine_tree import engine_tree
+    from viz.export import ENGINE_FORMATS, render
+    from viz.tree_json import engine_json
 
     unsupported = [
         flag
@@ -607,7 +609,7 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
         elif args.output.lower().endswith(".tex"):
             written = _engine_tikz(tree, args.output, args)
         else:
-            written = str(render_engine(tree, args.output, title=args.title, overwrite=args.force))
+            written = str(render(tree, args.output, title=args.title, overwrite=args.force))
     result = tree.result
     if args.json:
         io.json(
@@ -677,14 +679,10 @@ def _engine_iterations(args: argparse.Namespace, io: Io, game: Any, state: Any) 
     """``tree -a engine --frames DIR`` (a picture per iteration, ``--frame-format``),
     ``--html FILE`` (the step-by-step page of the iterations), ``--interactive FILE`` (the
     page to step through and fold them), and ``-o FILE`` the last iteration."""
-    from viz.engine_tree import (
-        engine_iterations,
-        render_engine,
-        summary_line,
-        write_engine_html,
-        write_engine_interactive,
-        write_engine_iterations,
-    )
+    from viz.engine_tree import engine_iterations, summary_line
+    from viz.export import render, write_engine_iterations
+    from viz.html import write_engine_html
+    from viz.interactive import write_engine_interactive
 
     with _engine_errors():
         trees = engine_iterations(game, state, args.depth, max_nodes=args.max_nodes)
@@ -708,7 +706,7 @@ def _engine_iterations(args: argparse.Namespace, io: Io, game: Any, state: Any) 
             if args.output.lower().endswith(".tex"):
                 written.append(_engine_tikz(trees[-1], args.output, args))
             else:
-                out = render_engine(trees[-1], args.output, title=args.title, overwrite=args.force)
+                out = render(trees[-1], args.output, title=args.title, overwrite=args.force)
                 written.append(str(out))
     if args.json:
         io.json(
