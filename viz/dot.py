@@ -62,7 +62,7 @@ from viz.model import (
     figure,
     shown,
 )
-from viz.notation import answer_facts, bound_text, saving_text
+from viz.notation import answer_facts, bound_text, cut_view_text, saving_text
 from viz.palette import CHANCE_FILL, CURRENT, MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = [
@@ -383,6 +383,8 @@ def _levels(graph: Any, view: str) -> list[tuple[int, str, list[int]]]:
         inner = [graph.nodes[n] for n in nodes if not graph.nodes[n]["leaf"]]
         movers = {d["role"] for d in inner if d["kind"] != "summary"}
         role = "/".join(sorted(movers, key=lambda r: r != "MAX")) if movers else "leaves"
+        if all(graph.nodes[n]["kind"] == "summary" for n in nodes):
+            role = "not drawn"  # every subtree summarised here: the tree goes on below
         if view == "negamax" and movers:
             role += " to move"
         levels.append((depth, role, nodes))
@@ -410,10 +412,11 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
         text = step_text(tree, fig.step - 1, look.view) if fig.step else "before the search"
         summary = f"step {fig.step} of {len(tree.steps)}: {text}"
     if summary:
-        # an instruction wraps, so that it never sets the picture's width
+        # an instruction, or the facts under a part of a tree drawn for a slide, wraps, so that
+        # it never sets the picture's width
         text = (
             "".join(escape(line) + '<BR ALIGN="LEFT"/>' for line in textwrap.wrap(summary, 64))
-            if look.exercise
+            if look.exercise or facts.get("cut_view")
             else escape(summary)
         )
         rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{text}</FONT></TD></TR>')
@@ -483,6 +486,8 @@ def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
         )
     if facts.get("collapse"):
         lines.append("… subtree off the principal path, collapsed")
+    if facts.get("cut_view"):
+        lines.append("… n positions: the tree goes on below, not drawn here")
     if facts.get("fold_symmetries"):
         lines.append("0 ≡ 2, 6: symmetric moves drawn once")
     if not look.fig.final or look.marks:  # a frame, or the stepper that shows every frame
@@ -559,6 +564,8 @@ def summary_line(tree: GameTree) -> str:
         parts.append(f"{facts['states']:,} distinct positions")
     if facts.get("collapse"):
         parts.append(f"{facts['collapsed_away']:,} positions collapsed")
+    if facts.get("cut_view"):
+        parts.append(cut_view_text(facts["cut_view"]))
     return "; ".join(parts)
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "answer_facts",
     "bound_text",
     "cut_text",
+    "cut_view_text",
     "depth_text",
     "number",
     "pair_window_text",
@@ -231,3 +232,19 @@ def answer_facts(facts: Mapping[str, Any]) -> list[str]:
     if facts["pv"]:
         parts.append("principal variation " + " ".join(facts["pv"]))
     return parts
+
+
+def cut_view_text(cut: Mapping[str, Any]) -> str:
+    """What part of the tree a view (:func:`viz.views.cut_view`) draws, for its caption.
+
+    >>> cut_view_text({"path": ["1"], "levels": 2, "hidden": 60, "title": "C"})
+    'drawn: C, 2 plies deep; 60 positions below not drawn'
+    """
+    where = cut["title"] if cut["path"] else "the top"
+    depth = (
+        ""
+        if cut["levels"] is None
+        else f", {cut['levels']} {'ply' if cut['levels'] == 1 else 'plies'} deep"
+    )
+    hidden = f"; {cut['hidden']:,} positions below not drawn" if cut["hidden"] else ""
+    return f"drawn: {where}{depth}{hidden}"
