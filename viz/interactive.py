@@ -467,7 +467,10 @@ def interactive_page(
         + ('<pre id="board" hidden></pre>\n' if boards else "")
         + stepping
         + '<div id="main"><div id="scroll"><svg id="tree" xmlns="http://www.w3.org/2000/svg" '
-        'role="img"></svg></div>\n' + pseudocode_html(tree) + "</div>\n"
+        'role="img"></svg></div>\n'
+        + '<details id="code-panel" open><summary>Pseudocode</summary>\n'
+        + pseudocode_html(tree)
+        + "</details></div>\n"
         f'<script type="application/json" id="tree-data">{payload}</script>\n'
         f"<script>\n{_asset('interactive.js')}</script>\n</body>\n</html>\n"
     )

@@ -220,12 +220,14 @@ class TestPseudocode:
         assert set(lines[1:]) <= keys
 
 
-def chromium_dom(url: str, profile: Path) -> str:
-    """The DOM of ``url`` after its scripts ran, from headless Chromium."""
+def chromium_dom(url: str, profile: Path, window: tuple[int, int] | None = None) -> str:
+    """The DOM of ``url`` after its scripts ran, from headless Chromium (in a window of
+    ``window`` pixels, width and height, if given)."""
     assert CHROMIUM is not None
     done = subprocess.run(
         [
             CHROMIUM,
+            *([f"--window-size={window[0]},{window[1]}"] if window else []),
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
