@@ -147,7 +147,7 @@ class TestAyoayoFloors:
 # viz in one-way floors: what was searched -> what each node shows -> how it is written.
 VIZ_FLOORS = (
     ("errors", "choices", "notation", "palette", "boards"),  # words and constants
-    ("build", "ordering", "mcts_tree", "engine_tree", "views"),  # the trees: what was searched
+    ("build", "ordering", "mcts_tree", "engine_tree", "views", "variants"),  # the trees
     ("annotations", "model"),  # the look: what each node shows
     (  # the writers
         "graphviz",
