@@ -43,6 +43,7 @@ def variants(
     count: int,
     seed: int,
     values: tuple[int, int] = (-9, 20),
+    tries: int = TRIES,
 ) -> list[Any]:
     """``count`` trees of ``shape``'s shape with leaf values in ``values``, each pruned by
     alpha-beta as much as ``shape`` is, all different; the same ``seed`` gives the same trees.
@@ -50,7 +51,8 @@ def variants(
     Raises:
         VizError: ``shape`` is a single leaf, ``count`` is not 1 to 20, ``values`` is empty, or
             so few draws prune alike that :data:`TRIES` draws do not give ``count`` variants
-            (the message says how many were found and to widen the values).
+            (the message says how many were found and to widen the values); ``tries`` draws
+            in all, :data:`TRIES` unless said.
     """
     if not isinstance(shape, list):
         raise VizError(f"invalid tree {shape!r}: a variant needs a tree with moves, not a leaf")
@@ -59,11 +61,18 @@ def variants(
     low, high = values
     if low > high:
         raise VizError(f"invalid values {values!r}: use (lowest, highest)")
+    others = (high - low + 1) ** _leaves(shape) - 1
+    if others < count:
+        raise VizError(
+            f"values {low} to {high} give only {others} other "
+            f"{'tree' if others == 1 else 'trees'} of this shape, fewer than {count}; "
+            "widen the values or ask for fewer"
+        )
     target = pruned_moves(shape, make_game)
     rng = random.Random(seed)
     seen = [shape]
     found: list[Any] = []
-    for _ in range(TRIES):
+    for _ in range(tries):
         tree = _relabel(shape, iter(lambda: rng.randint(low, high), None))
         if tree in seen or pruned_moves(tree, make_game) != target:
             continue
@@ -73,7 +82,7 @@ def variants(
             return found
     raise VizError(
         f"only {len(found)} of {count} variants prune {target} "
-        f"{'move' if target == 1 else 'moves'} as the tree does within {TRIES:,} draws of "
+        f"{'move' if target == 1 else 'moves'} as the tree does within {tries:,} draws of "
         f"values {low} to {high}; widen the values or ask for fewer"
     )
 
@@ -83,3 +92,7 @@ def _relabel(shape: Any, draws: Iterator[int]) -> Any:
     if isinstance(shape, list):
         return [_relabel(child, draws) for child in shape]
     return next(draws)
+
+
+def _leaves(shape: Any) -> int:
+    return sum(_leaves(child) for child in shape) if isinstance(shape, list) else 1

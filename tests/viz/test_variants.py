@@ -50,9 +50,13 @@ class TestVariants:
         assert variants(FIGURE_5_2, textbook, count=3, seed=10) != first
 
     def test_impossible_requests_say_why(self) -> None:
-        """One value gives one tree: the message counts what was found and says what to do."""
-        with pytest.raises(VizError, match=r"only 0 of 2 variants .* widen the values"):
+        """Too few values for the shape, or too few draws that prune alike: the message counts
+        what there is and says what to do."""
+        with pytest.raises(VizError, match=r"values 5 to 5 give only 0 other trees .* widen"):
             variants([[1, 2], [3, 4]], textbook, count=2, seed=0, values=(5, 5))
+        # values 0, 1: of 16 trees only 6 prune nothing as [[1, 5], [9, 2]] does (B = 0, c = 1)
+        with pytest.raises(VizError, match=r"only \d of 7 variants prune 0 moves .* 40 draws"):
+            variants([[1, 5], [9, 2]], textbook, count=7, seed=0, values=(0, 1), tries=40)
         with pytest.raises(VizError, match="not a leaf"):
             variants(7, textbook, count=1, seed=0)
         with pytest.raises(VizError, match="invalid count 0"):
