@@ -40,14 +40,10 @@ if str(ROOT) not in sys.path:
 
 from games import load_game  # noqa: E402
 from viz import game_tree, write_interactive, write_tikz  # noqa: E402
-from viz.engine_tree import (  # noqa: E402
-    engine_iterations,
-    engine_tree,
-    render_engine,
-    write_engine_html,
-    write_engine_interactive,
-    write_engine_iterations,
-)
+from viz.engine_tree import engine_iterations, engine_tree  # noqa: E402
+from viz.export import render, write_engine_iterations  # noqa: E402
+from viz.html import write_engine_html  # noqa: E402
+from viz.interactive import write_engine_interactive  # noqa: E402
 
 DEEP4 = [[[[3, 17], [2, 12]], [[15], [25, 0]]], [[[2, 5], [3]], [[2, 14]]]]
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -173,7 +169,7 @@ def engine_figure(out: Path) -> None:
     game = load_game("tictactoe")
     tree = engine_tree(game, game.parse_state(ENGINE_POSITION))
     for suffix in (".svg", ".png"):
-        print(f"wrote {render_engine(tree, out / ('engine_tictactoe' + suffix))}")
+        print(f"wrote {render(tree, out / ('engine_tictactoe' + suffix))}")
 
 
 ITERATIONS_POSITION = "xo./.xo/.x."
@@ -192,9 +188,7 @@ def iteration_pages(out: Path) -> None:
     """The engine's tree in TikZ (compiled), and iterative deepening on the two pages."""
     game = load_game("tictactoe")
     trees = engine_iterations(game, game.parse_state(ITERATIONS_POSITION))
-    tikz = render_engine(
-        engine_tree(game, game.parse_state(ENGINE_POSITION)), out / "engine_tikz.tex"
-    )
+    tikz = render(engine_tree(game, game.parse_state(ENGINE_POSITION)), out / "engine_tikz.tex")
     print(f"wrote {tikz}")
     compiled(tikz, out, {1: "engine_tikz"})
     steps = write_engine_html(trees, out / "engine_iterations_steps.html")

@@ -30,7 +30,8 @@ from viz import (  # noqa: E402
     write_html,
     write_interactive,
 )
-from viz.dot import pipe, to_dot  # noqa: E402
+from viz.dot import to_dot  # noqa: E402
+from viz.graphviz import pipe  # noqa: E402
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 BOUNDS_TREE = [[5], [[[3, 1], [4, 2]], 1]]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Set
 from pathlib import Path
 
 import pytest
@@ -141,3 +143,114 @@ class TestAyoayoFloors:
         """The readable rules stand on the board's numbers and the solver's protocol alone."""
         text = (ROOT / "games" / "ayoayo" / "rules.py").read_text(encoding="utf-8")
         assert "numba" not in text and "import numpy" not in text and "open(" not in text
+
+
+# viz in one-way floors: what was searched -> what each node shows -> how it is written.
+VIZ_FLOORS = (
+    ("errors", "choices", "notation", "palette", "boards"),  # words and constants
+    ("build", "ordering", "mcts_tree", "engine_tree", "views", "variants"),  # the trees
+    ("annotations", "model"),  # the look: what each node shows
+    (  # the writers
+        "graphviz",
+        "engine_dot",
+        "dot",
+        "pseudocode",
+        "stepper",
+        "tikz",
+        "tree_json",
+        "html",
+        "frames",
+        "exercises",
+        "interactive",
+    ),
+    ("export", "state_graph", "notebook", "__init__"),  # the format dispatcher, the front
+)
+
+
+@functools.cache
+def viz_imports() -> frozenset[tuple[str, str]]:
+    """(module, imported module of viz) for every import in viz, lazy ones inside functions
+    included; ``from viz import x`` is the module ``x`` if there is one, else the front."""
+    package = ROOT / "viz"
+    modules = {path.stem for path in package.glob("*.py")}
+    found = set()
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name.removeprefix("viz.") for alias in node.names]
+                names = [n for n in names if n in modules]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level == 1 or node.module == "viz":
+                    if node.module and node.module != "viz":
+                        names = [node.module]
+                    else:
+                        names = [a.name if a.name in modules else "__init__" for a in node.names]
+                elif node.module and node.module.startswith("viz."):
+                    names = [node.module.split(".")[1]]
+            found.update((path.stem, name) for name in names if name != path.stem)
+    return frozenset(found)
+
+
+def upward(edges: Set[tuple[str, str]], floors: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The imports that point to a higher floor."""
+    floor = {name: i for i, names in enumerate(floors) for name in names}
+    return sorted(f"{a} -> {b}" for a, b in edges if floor[b] > floor[a])
+
+
+def circles(edges: Set[tuple[str, str]]) -> list[str]:
+    """Every import circle found by a depth-first walk, as 'a -> b -> a'."""
+    out: dict[str, set[str]] = {}
+    for a, b in edges:
+        out.setdefault(a, set()).add(b)
+    found: list[str] = []
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        if module in path:
+            found.append(" -> ".join((*path[path.index(module) :], module)))
+            return
+        if module in done:
+            return
+        for imported in sorted(out.get(module, ())):
+            visit(imported, (*path, module))
+        done.add(module)
+
+    for module in sorted(out):
+        visit(module, ())
+    return found
+
+
+class TestVizFloors:
+    def test_every_module_has_a_floor(self) -> None:
+        """A new viz module must be placed on a floor (so the check covers it)."""
+        placed = {name for floor in VIZ_FLOORS for name in floor}
+        assert {path.stem for path in (ROOT / "viz").glob("*.py")} == placed
+
+    def test_imports_point_down_or_along(self) -> None:
+        """No tree imports a writer, no writer the dispatcher, lazy imports included."""
+        wrong = upward(viz_imports(), VIZ_FLOORS)
+        assert not wrong, f"imports up the floors of viz: {wrong}"
+
+    def test_the_floors_hold_no_circle(self) -> None:
+        """Imports along a floor never come back round (dot knows the engine's writer, which
+        knows nothing of dot)."""
+        assert not circles(viz_imports())
+
+    def test_the_checks_see_the_old_circles(self) -> None:
+        """The three circles viz had (a tree drawing itself, the teaching writer calling up
+        into the engine's tree, the engine's tree calling its writers) would fail both checks."""
+        old = viz_imports() | {("build", "dot"), ("engine_tree", "tikz"), ("engine_tree", "dot")}
+        assert upward(old, VIZ_FLOORS) == [
+            "build -> dot",
+            "engine_tree -> dot",
+            "engine_tree -> tikz",
+        ]
+        assert any(c.startswith("build -> dot") for c in circles(old))
+        along = viz_imports() | {("graphviz", "dot")}  # along the writers' floor, back round
+        assert not upward(along, VIZ_FLOORS) and circles(along)
+
+    def test_the_lazy_imports_are_seen(self) -> None:
+        """An import inside a function counts: the front's lazy loading of the writers is found."""
+        assert ("__init__", "export") in viz_imports() and ("dot", "engine_dot") in viz_imports()

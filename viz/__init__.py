@@ -6,13 +6,23 @@ capability, move labels from ``format_action``, folding from ``symmetries``.
 
 - :func:`game_tree` runs the teaching ``minimax`` or ``alphabeta`` with an observer and builds
   the annotated tree (:mod:`viz.build`), optionally merged, collapsed or folded;
-- :func:`render` writes it as DOT, SVG, PNG, PDF or JSON (:mod:`viz.dot`, :mod:`viz.export`);
+- :func:`render` writes it as DOT, SVG, PNG, PDF or JSON (:mod:`viz.export`, the one place that
+  maps a format to its writer: :mod:`viz.dot`, :mod:`viz.engine_dot`, :mod:`viz.tree_json`);
 - :func:`write_frames` and :func:`write_html` show backward induction step by step
   (:mod:`viz.frames`, :mod:`viz.html`), all frames cut from one layout (:mod:`viz.stepper`);
 - :mod:`viz.ordering` searches the moves as given, best first or worst first;
 - :func:`to_tikz`/:func:`write_tikz` give the picture as TikZ for LaTeX and Beamer
   (:mod:`viz.tikz`); :func:`write_interactive` a page to fold and edit (:mod:`viz.interactive`);
-  :mod:`viz.engine_tree` draws the fast engine's own search, table hits and all.
+  :mod:`viz.engine_tree` draws the fast engine's own search, table hits and all;
+- in a Jupyter notebook a tree displays itself as SVG (:mod:`viz.notebook`).
+
+The modules stand on floors, each importing only from its own floor or below (a test says so):
+words and constants (:mod:`viz.errors`, :mod:`viz.choices`, :mod:`viz.notation`,
+:mod:`viz.palette`, :mod:`viz.boards`) -> the trees, what was searched (:mod:`viz.build`,
+:mod:`viz.engine_tree`, :mod:`viz.mcts_tree`, :mod:`viz.ordering`) -> what each node shows
+(:mod:`viz.annotations`, :mod:`viz.model`) -> the writers (:mod:`viz.graphviz`, :mod:`viz.dot`,
+:mod:`viz.engine_dot`, :mod:`viz.tikz`, :mod:`viz.tree_json`, the pages and frames) -> the one
+format dispatcher (:mod:`viz.export`) and the package's front.
 
 >>> from games import load_game
 >>> from viz import game_tree
@@ -37,15 +47,17 @@ from viz.errors import (
     UnreadableError,
     VizError,
 )
+from viz.notebook import register_running_shell
 
 if TYPE_CHECKING:
     from viz.build import DEFAULT_MAX_NODES, GameTree, Step, game_tree
     from viz.dot import readable_options, to_dot, to_svg
-    from viz.export import FORMATS, render, to_json
+    from viz.export import FORMATS, render
     from viz.frames import write_frames
     from viz.html import write_html
     from viz.interactive import write_interactive
     from viz.tikz import to_tikz, write_tikz
+    from viz.tree_json import to_json
 
 _HOMES = {
     "DEFAULT_MAX_NODES": "viz.build",
@@ -57,7 +69,7 @@ _HOMES = {
     "to_svg": "viz.dot",
     "FORMATS": "viz.export",
     "render": "viz.export",
-    "to_json": "viz.export",
+    "to_json": "viz.tree_json",
     "write_frames": "viz.frames",
     "write_html": "viz.html",
     "write_interactive": "viz.interactive",
@@ -66,6 +78,9 @@ _HOMES = {
 }
 """Where each drawing name lives: imported on first use, so that ``import viz`` (and a command
 line offering :mod:`viz.choices`) loads neither networkx nor the writers until a tree is drawn."""
+
+
+register_running_shell()  # in a notebook, trees display themselves as SVG (viz.notebook)
 
 
 def __getattr__(name: str) -> Any:

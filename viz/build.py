@@ -147,12 +147,6 @@ class GameTree:
     has_boards: bool
     saved: int | None = 0
 
-    def _repr_svg_(self) -> str:
-        """The diagram as SVG, so a Jupyter cell displays it inline."""
-        from viz.dot import to_svg
-
-        return to_svg(self)
-
     def __repr__(self) -> str:
         facts = self.graph.graph
         return (
@@ -989,7 +983,7 @@ def _mark_steps(graph: Any, steps: tuple[Step, ...]) -> None:
             graph.nodes[node]["opened"] = index
             node = next(iter(graph.predecessors(node)), None)
         if step.kind == "cut":
-            for child in _subtree(graph, step.node):
+            for child in subtree_nodes(graph, step.node):
                 if graph.nodes[child]["kind"] == "pruned" and graph.nodes[child]["step"] is None:
                     graph.nodes[child]["step"] = index
                     graph.nodes[child]["opened"] = index
@@ -998,7 +992,8 @@ def _mark_steps(graph: Any, steps: tuple[Step, ...]) -> None:
             graph.nodes[step.node]["step"] = index
 
 
-def _subtree(graph: Any, node: int) -> list[int]:
+def subtree_nodes(graph: Any, node: int) -> list[int]:
+    """Every node below ``node`` (not ``node`` itself)."""
     out: list[int] = []
     stack = list(graph.successors(node))
     while stack:
@@ -1028,7 +1023,7 @@ def _fold(graph: Any, game: Game[Any, Any], events: list[Event]) -> None:
             if cls in seen:
                 keep = seen[cls]
                 graph.nodes[keep]["folded"].append(data["move"])
-                gone = [child, *_subtree(graph, child)]
+                gone = [child, *subtree_nodes(graph, child)]
                 folded_away += len(gone)
                 graph.remove_nodes_from(gone)
             else:
@@ -1056,7 +1051,7 @@ def _collapse(graph: Any) -> None:
         for child in list(graph.successors(node)):
             if graph.nodes[child]["principal"]:
                 continue
-            below = _subtree(graph, child)
+            below = subtree_nodes(graph, child)
             if not below:
                 continue
             searched = sum(1 for n in below if graph.nodes[n]["kind"] == "node")

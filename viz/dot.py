@@ -29,24 +29,27 @@ into rows, and refuses it when neither fits, rather than let it shrink out of le
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
-import os
-import re
-import shutil
-import subprocess
 import textwrap
-from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from solver.quoting import quote
-from solver.workers import kill_with_parent
 from viz.annotations import exercise_task
 from viz.boards import board_label, from_cells
 from viz.build import GameTree
-from viz.errors import GraphvizFailedError, GraphvizNotFoundError, UnreadableError, VizError
+from viz.errors import UnreadableError, VizError
+from viz.graphviz import (
+    FONT,
+    MAX_INCHES,
+    PATH_COLOUR,
+    RANGE_MARK,
+    VALUE_MARK,
+    WINDOW_MARK,
+    dot_attrs,
+    legend_table,
+    pipe,
+)
 from viz.model import (
     BOOK_VALUES,
     VIEWS,
@@ -59,36 +62,18 @@ from viz.model import (
     figure,
     shown,
 )
-from viz.notation import bound_text, saving_text
+from viz.notation import answer_facts, bound_text, cut_view_text, saving_text
 from viz.palette import CHANCE_FILL, CURRENT, MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = [
-    "FONT",
-    "MAX_INCHES",
     "VIEWS",
     "default_title",
     "layout_size",
-    "pipe",
     "summary_line",
     "to_dot",
     "to_svg",
 ]
 
-FONT = "DejaVu Sans"
-"""One font for layout and drawing (it has the ▲ ▼ α β ∞ ✂ glyphs)."""
-
-MAX_INCHES = 50.0
-"""The largest side of a picture drawn at its natural size (text at 9-14 pt stays legible when
-the picture is shown 1:1 and scrolled); larger pictures are refused unless asked for."""
-
-
-VALUE_MARK = "#000001"
-"""The colour of a node's value text (black to the eye); the stepper finds the text by it."""
-RANGE_MARK = "#555556"
-"""The colour of a node's [lo, hi] range text; the stepper finds it by it."""
-WINDOW_MARK = "#444445"
-"""The colour of a node's window text (its alpha-beta window, or an MCTS node's exact value and
-what MCTS-Solver has proven, which changes from step to step); the stepper finds it by it."""
 
 _FILL = {0: MAX_FILL, 1: MIN_FILL}  # MAX blue, MIN salmon (viz.palette)
 _NEGAMAX_FILL = "#e4e0f0"
@@ -96,8 +81,6 @@ _CHANCE_FILL = CHANCE_FILL  # chance nodes: green circles, as AIMA draws them ro
 _CHANCE_INK = "#2e6b30"
 _LEAF_FILL = {"terminal": "#ffffff", "horizon": "#fff4cc"}
 _CURRENT = CURRENT
-PATH_COLOUR = "#e08e00"
-"""The path a step walks (MCTS's selection and back-up), in every writer and page."""
 _CURRENT_KEY = CURRENT  # the highlight in the legend, a shade darker to read as text
 _OPTIMAL = "#1f6fb2"
 _PRUNED = PRUNED
@@ -105,18 +88,6 @@ _CUT = "#b03a2e"
 _GLYPH = {0: "▲", 1: "▼"}
 _HITS = "#7b3fa0"
 INF = float("inf")
-
-
-def dot_attrs(items: dict[str, str]) -> str:
-    """Graphviz attributes as DOT writes them: ``key="value"``, HTML labels ``key=<...>``."""
-    parts = []
-    for key, value in items.items():
-        if value.startswith("<") and value.endswith(">"):
-            parts.append(f"{key}={value}")
-        else:
-            quoted = value.replace("\\", "\\\\").replace('"', '\\"')
-            parts.append(f'{key}="{quoted}"')
-    return ", ".join(parts)
 
 
 def _options_used(tree: GameTree) -> dict[str, bool]:
@@ -412,6 +383,8 @@ def _levels(graph: Any, view: str) -> list[tuple[int, str, list[int]]]:
         inner = [graph.nodes[n] for n in nodes if not graph.nodes[n]["leaf"]]
         movers = {d["role"] for d in inner if d["kind"] != "summary"}
         role = "/".join(sorted(movers, key=lambda r: r != "MAX")) if movers else "leaves"
+        if all(graph.nodes[n]["kind"] == "summary" for n in nodes):
+            role = "not drawn"  # every subtree summarised here: the tree goes on below
         if view == "negamax" and movers:
             role += " to move"
         levels.append((depth, role, nodes))
@@ -439,10 +412,11 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
         text = step_text(tree, fig.step - 1, look.view) if fig.step else "before the search"
         summary = f"step {fig.step} of {len(tree.steps)}: {text}"
     if summary:
-        # an instruction wraps, so that it never sets the picture's width
+        # an instruction, or the facts under a part of a tree drawn for a slide, wraps, so that
+        # it never sets the picture's width
         text = (
             "".join(escape(line) + '<BR ALIGN="LEFT"/>' for line in textwrap.wrap(summary, 64))
-            if look.exercise
+            if look.exercise or facts.get("cut_view")
             else escape(summary)
         )
         rows.append(f'<TR><TD ALIGN="LEFT"><FONT POINT-SIZE="11">{text}</FONT></TD></TR>')
@@ -512,6 +486,8 @@ def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
         )
     if facts.get("collapse"):
         lines.append("… subtree off the principal path, collapsed")
+    if facts.get("cut_view"):
+        lines.append("… n positions: the tree goes on below, not drawn here")
     if facts.get("fold_symmetries"):
         lines.append("0 ≡ 2, 6: symmetric moves drawn once")
     if not look.fig.final or look.marks:  # a frame, or the stepper that shows every frame
@@ -540,22 +516,6 @@ def _mcts_legend(look: _Look) -> list[list[str]]:
             f'<FONT COLOR="{PATH_COLOUR}"><B>━</B></FONT> the path it walks'
         )
     return [items, lines[:3], lines[3:]] if len(lines) > 3 else [items, lines]
-
-
-def legend_table(rows: list[list[str]]) -> str:
-    """The legend as a grid, each item in a cell of its own with a gap after it (a browser
-    whose font runs wider than Graphviz measured widens an item, never onto the next one); a
-    row's last item fills the rest of the row, so a long item never widens a column."""
-    columns = max(len(row) for row in rows)
-    out = []
-    for row in rows:
-        spans = [1] * (len(row) - 1) + [2 * (columns - len(row)) + 1]  # the last fills the row
-        cells = [
-            f'<TD ALIGN="LEFT" COLSPAN="{span}"><FONT POINT-SIZE="10">{item}</FONT></TD>'
-            for item, span in zip(row, spans, strict=True)
-        ]
-        out.append("<TR>" + '<TD WIDTH="18"> </TD>'.join(cells) + "</TR>")
-    return '<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(out) + "</TABLE>"
 
 
 def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
@@ -589,16 +549,6 @@ def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
     )
 
 
-def answer_facts(facts: Mapping[str, Any]) -> list[str]:
-    """The answer in a caption: ``value v``, ``best move m``, ``principal variation ...``."""
-    parts = [f"value {facts['value_text']}"]
-    if facts["best_move"] is not None:
-        parts.append(f"best move {facts['best_move']}")
-    if facts["pv"]:
-        parts.append("principal variation " + " ".join(facts["pv"]))
-    return parts
-
-
 def summary_line(tree: GameTree) -> str:
     """The caption's facts: the answer, and what the search did (an engine tree's facts were
     written when it was made, :func:`viz.engine_tree.engine_game_tree`)."""
@@ -614,6 +564,8 @@ def summary_line(tree: GameTree) -> str:
         parts.append(f"{facts['states']:,} distinct positions")
     if facts.get("collapse"):
         parts.append(f"{facts['collapsed_away']:,} positions collapsed")
+    if facts.get("cut_view"):
+        parts.append(cut_view_text(facts["cut_view"]))
     return "; ".join(parts)
 
 
@@ -671,7 +623,7 @@ def to_dot(
             "draw it without boards"
         )
     if tree.graph.graph["algorithm"] == "engine":  # the engine's own picture, from the model
-        from viz.engine_tree import engine_dot
+        from viz.engine_dot import engine_dot  # below this module: loads the engine's search
 
         figure(tree, step=step, view=view, exercise=exercise)  # refuses what it cannot draw
         return engine_dot(tree, title=title, legend=legend, marks=marks)
@@ -743,54 +695,6 @@ def _wrap_columns(graph: Any, rows: dict[int, int], per_row: int | None) -> list
         if per_row:
             out += [(leaves[i - per_row], leaves[i]) for i in range(per_row, len(leaves))]
     return out
-
-
-PNG_DPI = 150
-"""The resolution of PNG pictures (Graphviz's default, 96, blurs the small texts)."""
-
-
-def pipe(source: str, fmt: str) -> bytes:
-    """Run Graphviz ``dot`` on ``source`` and return the output in ``fmt`` (svg, png, pdf, plain).
-
-    The source is passed as it is; a PNG is drawn at :data:`PNG_DPI`, set on ``dot``'s command
-    line.
-
-    Raises:
-        GraphvizNotFoundError: ``dot`` is not installed.
-        GraphvizFailedError: ``dot`` failed (e.g. a broken installation or out of memory).
-    """
-    dot = shutil.which("dot")
-    if dot is None:
-        raise GraphvizNotFoundError(
-            f"cannot write {fmt!r}: Graphviz's 'dot' program is not installed "
-            "(Debian/Ubuntu: apt-get install graphviz); DOT and JSON output work without it"
-        )
-    command = [dot, f"-T{fmt}", *([f"-Gdpi={PNG_DPI}"] if fmt == "png" else [])]
-    try:
-        done = subprocess.run(
-            command,
-            input=source.encode(),
-            capture_output=True,
-            check=False,
-            # a killed command leaves no Graphviz running
-            preexec_fn=functools.partial(kill_with_parent, os.getpid()),
-        )
-    except OSError as error:
-        done = None
-        said = str(error)
-    if done is None or done.returncode != 0:
-        if done is not None:
-            said = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
-        raise GraphvizFailedError(
-            f"cannot write {fmt!r}: Graphviz's 'dot' failed ({quote(said)}); "
-            "check the Graphviz installation (`dot -V`), or write .dot or .json instead"
-        )
-    return done.stdout
-
-
-def svg_element(svg: str) -> str:
-    """An SVG document as an element of a page: without its XML prolog, doctype and comments."""
-    return re.sub(r"<\?xml.*?\?>|<!DOCTYPE.*?>|<!--.*?-->", "", svg, flags=re.DOTALL).strip()
 
 
 def layout_size(tree: GameTree, **looks: Any) -> tuple[float, float]:

@@ -1,13 +1,14 @@
-"""The fast engine's search drawn: the last iteration of iterative deepening, table hits and all.
+"""The fast engine's search as a tree: the last iteration of iterative deepening, table hits
+and all.
 
 :func:`solver.engine.search` reports what it does to an observer (node entered with its
 window, leaf, transposition-table hit with the stored entry's flag, cut-off, value backed up).
 :func:`engine_tree` keeps the events of its last iteration, the one whose answer the engine
 gives, and builds the tree it explored; :func:`engine_iterations` builds every iteration's.
 :func:`engine_game_tree` puts a tree into the drawing model (:mod:`viz.model`), which says once
-what each node shows; every writer draws that: :func:`engine_dot` (Graphviz), TikZ
-(:func:`render_engine` to ``.tex``), the step-by-step page of the iterations
-(:func:`write_engine_html`) and the interactive page (:func:`write_engine_interactive`).
+what each node shows. This module draws nothing: the writers stand above it
+(:mod:`viz.engine_dot` for Graphviz, :mod:`viz.tikz`, the pages of :mod:`viz.html` and
+:mod:`viz.interactive`), and :func:`viz.export.render` picks the writer for a file's format.
 
 What the picture shows that the teaching trees do not:
 
@@ -34,10 +35,7 @@ engine runs, so a large search stops at once instead of running to the end first
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from html import escape
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -46,7 +44,6 @@ import networkx as nx
 from solver.engine import search
 from solver.events import Backup, CacheHit, Cutoff, Enter, Event, Iteration, Leaf, OracleHit
 from solver.game import Game, format_action, format_state, player_name
-from solver.output import check_output, replacing_files, write_bytes, write_text
 from solver.results import SearchResult
 from viz.build import (
     DEFAULT_MAX_NODES,
@@ -59,49 +56,27 @@ from viz.build import (
     node_name,
     node_title,
 )
-from viz.dot import FONT, VALUE_MARK, answer_facts, dot_attrs, legend_table, pipe
-from viz.dot import summary_line as model_summary
-from viz.errors import TooManyNodesError, UnknownFormatError
-from viz.export import FORMATS, node_link_json, output_format
-from viz.model import NodeLook, default_title, figure
+from viz.errors import TooManyNodesError
 from viz.notation import (
     PROBE_WIDTH,
     TABLE_FLAG,
+    answer_facts,
     cut_text,
     number,
     pair_window_text,
-    probe_value,
 )
-from viz.palette import MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = [
-    "ENGINE_FORMATS",
     "EngineTree",
-    "engine_dot",
     "engine_game_tree",
     "engine_iterations",
-    "engine_json",
-    "engine_page",
     "engine_tree",
-    "render_engine",
-    "write_engine_html",
-    "write_engine_interactive",
-    "write_engine_iterations",
+    "iterations_title",
+    "summary_line",
 ]
-
-ITERATION_PATTERN = r"iteration-[0-9]+\.(?:svg|png|pdf|dot|gv|json|tex)"
-"""The names of the files :func:`write_engine_iterations` writes (and replaces as a set)."""
-
-ENGINE_FORMATS = (*FORMATS, "tex")
-"""The formats :func:`render_engine` writes (``tex``: TikZ, through the drawing model)."""
 
 FLAG = TABLE_FLAG
 """The transposition-table flag of each bound kind, in the engine's words."""
-
-_FILL = {0: MAX_FILL, 1: MIN_FILL}
-_TABLE = "#7b3fa0"
-_PRUNED = PRUNED
-_CUT = "#b03a2e"
 
 
 @attrs.frozen(eq=False)
@@ -137,10 +112,6 @@ class EngineTree:
     """With :func:`engine_iterations`, which iteration this is (1 for the first); 0: the last."""
     previous_best: str | None = None
     """With :func:`engine_iterations`, the best move of the iteration before (tried first)."""
-
-    def _repr_svg_(self) -> str:
-        """The diagram as SVG, so a Jupyter cell displays it inline."""
-        return pipe(engine_dot(self), "svg").decode()
 
 
 class _LastIteration:
@@ -465,40 +436,6 @@ def _engine_node(kind: str, player: int, depth: int, move: str) -> dict[str, Any
     }
 
 
-def engine_json(tree: EngineTree) -> str:
-    """The engine's tree as strict node-link JSON. A node's window is written as the figure
-    writes it (``window``: ``"(−∞, 2)"``, ``"probe 1"``) and by its sides ``alpha_in`` and
-    ``beta_in``; a null window, which the engine builds one float step off the value it asks
-    about, has both sides that value (not 0.9999999999999999 and 1.0000000000000002).
-
-    >>> import json
-    >>> from games import load_game
-    >>> game = load_game("tictactoe")
-    >>> nodes = json.loads(engine_json(engine_tree(game, game.parse_state("oxx/..o/x.."))))["nodes"]
-    >>> sorted({n["window"] for n in nodes if n["window"] and n["window"].startswith("probe")})
-    ['probe 0', 'probe 1', 'probe −1']
-    """
-    graph = tree.graph.copy()
-    for _, data in graph.nodes(data=True):
-        alpha, beta = data["alpha_in"], data["beta_in"]
-        if alpha is None or beta is None:
-            data["window"] = None
-            continue
-        data["window"] = pair_window_text(alpha, beta)
-        if beta - alpha < PROBE_WIDTH:
-            alpha = beta = probe_value(alpha, beta)
-        data["alpha_in"], data["beta_in"] = _json_side(alpha), _json_side(beta)
-    return node_link_json(graph)
-
-
-def _json_side(value: float) -> float:
-    """A window's side for JSON: ints as ints, no negative zero (infinities stay floats here;
-    :func:`viz.export.finite` writes them as text)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value + 0
-
-
 def window_text(alpha: float, beta: float) -> str:
     """A window as the picture writes it (:func:`viz.notation.pair_window_text`).
 
@@ -581,136 +518,6 @@ def engine_game_tree(tree: EngineTree) -> GameTree:
     )
 
 
-def _node_attrs(shape: NodeLook, marks: bool) -> dict[str, str]:
-    """Graphviz attributes of a node, from what the drawing model says it shows; ``marks``:
-    colour-mark the value (:data:`viz.dot.VALUE_MARK`) for a page to find it."""
-    out = {"id": f"n{shape.node}", "tooltip": f"{shape.role_name} to move | {shape.state}"}
-    classes = []
-    if shape.kind == "pruned":
-        classes.append("pruned")
-        out.update(
-            shape="triangle" if shape.player == 0 else "invtriangle",
-            style="dashed",
-            color=_PRUNED,
-            label="",
-            width="0.5",
-            height="0.42",
-            fixedsize="true",
-        )
-        out["class"] = " ".join(classes)
-        return out
-    value = f"<B>{escape(shape.value)}</B>"
-    if marks:
-        value = f'<FONT COLOR="{VALUE_MARK}">{value}</FONT>'
-    pen = "3.2" if shape.principal else "1.2"
-    if shape.answered:
-        classes.append(f"table {shape.table_kind}")
-        out.update(
-            shape="cylinder",
-            style="filled",
-            fillcolor="#efe6f5",
-            color=_TABLE,
-            penwidth=pen,
-            label=f'<{value}<BR/><FONT POINT-SIZE="9">{escape(shape.table)}</FONT>>',
-        )
-    elif shape.leaf:
-        classes.append("leaf")
-        out.update(
-            shape="box",
-            style="rounded,filled" if shape.leaf != "terminal" else "filled",
-            fillcolor="#fff4cc"
-            if shape.leaf == "horizon"
-            else ("#e6f5e6" if shape.leaf == "oracle" else "white"),
-            penwidth=pen,
-            label=f"<{value}>",
-        )
-    else:
-        classes.append(("max", "min")[shape.player])
-        out.update(
-            shape="triangle" if shape.player == 0 else "invtriangle",
-            style="filled",
-            fillcolor=_FILL[shape.player],
-            penwidth=pen,
-            width="0.85",
-            height="0.7",
-            fixedsize="true",
-            label=f"<{value}>",
-        )
-    if shape.principal:
-        classes.append("principal")
-    if shape.bound != "exact":
-        classes.append(shape.bound)
-    notes = [escape(shape.order)] if shape.order else []
-    if shape.name:
-        notes.insert(0, f"<B>{escape(shape.name)}</B>")
-    if shape.window:
-        notes.append(escape(shape.window))
-    if shape.table and not shape.answered:
-        notes.append(f'<FONT COLOR="{_TABLE}">{escape(shape.table)}</FONT>')
-    if notes:
-        out["xlabel"] = '<<FONT POINT-SIZE="9" COLOR="#555555">' + "<BR/>".join(notes) + "</FONT>>"
-    out["class"] = " ".join(classes)
-    return out
-
-
-def engine_dot(
-    tree: EngineTree | GameTree,
-    *,
-    title: str | None = None,
-    legend: bool = True,
-    marks: bool = False,
-    summary: bool = True,
-) -> str:
-    """The Graphviz DOT source of the engine's tree (or of :func:`engine_game_tree`'s model of
-    it), drawn from what :func:`viz.model.figure` says each node and move shows.
-
-    ``marks``: colour-mark the values for a page to find them (:data:`viz.dot.VALUE_MARK`);
-    ``summary=False``: the caption is the legend alone (a page writes title and summary).
-
-    >>> from games import load_game
-    >>> game = load_game("tictactoe")
-    >>> source = engine_dot(engine_tree(game, game.parse_state("o../x.x/ox.")))
-    >>> source.count('shape="cylinder"')
-    4
-    """
-    drawn = tree if isinstance(tree, GameTree) else engine_game_tree(tree)
-    fig = figure(drawn)
-    graph = drawn.graph
-    lines = [
-        "digraph engine {",
-        f'  graph [fontname="{FONT}", nodesep="0.25", ranksep="0.55", forcelabels="true", '
-        'labelloc="b", labeljust="l", bgcolor="white", pad="0.25", outputorder="edgesfirst"];',
-        f'  node [fontname="{FONT}", fontsize="12", margin="0.03"];',
-        f'  edge [fontname="{FONT}", fontsize="10", arrowsize="0.6"];',
-        f"  label={_caption(drawn, title, legend, summary)};",
-    ]
-    for node in graph.nodes:
-        lines.append(f"  n{node} [{dot_attrs(_node_attrs(fig.nodes[node], marks))}];")
-    moves = {(e.parent, e.child): e for e in fig.edges}
-    for u, v in graph.edges:
-        move = moves[u, v]
-        edge = {"id": f"e{u}_{v}", "label": f"<{escape(move.move)}>"}
-        if move.pruned:
-            edge.update(
-                {
-                    "class": "pruned",
-                    "style": "dashed",
-                    "color": _PRUNED,
-                    "fontcolor": _PRUNED,
-                    "arrowhead": "none",
-                }
-            )
-            if move.cut:
-                edge["label"] = (
-                    f'<{escape(move.move)}<BR/><FONT COLOR="{_CUT}">✂ {escape(move.cut)}</FONT>>'
-                )
-        elif move.principal:
-            edge.update({"class": "principal", "penwidth": "3.2"})
-        lines.append(f"  n{u} -> n{v} [{dot_attrs(edge)}];")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
 def summary_line(tree: EngineTree) -> str:
     """The caption's facts: value, best move, PV, and what the last iteration did."""
     parts = answer_facts(tree.graph.graph)
@@ -752,102 +559,6 @@ def _root_order(tree: EngineTree) -> list[str]:
     return moves
 
 
-def _caption(tree: GameTree, title: str | None, legend: bool, summary: bool = True) -> str:
-    name = title or default_title(tree)
-    lines = [
-        f'<B><FONT POINT-SIZE="14">{escape(name)}</FONT></B>',
-        f'<FONT POINT-SIZE="11">{escape(model_summary(tree))}</FONT>',
-    ]
-    if not summary:
-        lines = []
-    if legend:  # a grid, each item in a cell of its own (a browser's wider font never overlaps)
-        table = f'<FONT COLOR="{_TABLE}">cylinder</FONT>'
-        items = [
-            [
-                "▲ MAX",
-                "▼ MIN",
-                "□ end of the game (yellow: horizon)",
-                "#k: order of entry",
-                f'<FONT COLOR="{_PRUNED}">╌</FONT> cut off (✂ why)',
-            ],
-            [f"{table}: answered by the table, =v EXACT, ≥v LOWER, ≤v UPPER, d the depth stored"],
-            ["≥v / ≤v on a node: the engine stored a bound"],
-            ["(α, β): the window on entry; probe v: a null window"],
-        ]
-        lines.append(legend_table(items))
-    if not lines:
-        return '""'
-    rows = "".join(f'<TR><TD ALIGN="LEFT">{line}</TD></TR>' for line in lines)
-    return f'<<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">{rows}</TABLE>>'
-
-
-def render_engine(
-    tree: EngineTree,
-    path: str | os.PathLike[str],
-    *,
-    title: str | None = None,
-    legend: bool = True,
-    overwrite: bool = True,
-    **tikz: Any,
-) -> Path:
-    """Write the engine's tree to ``path`` (DOT, SVG, PNG, PDF, node-link JSON, or TikZ for
-    ``.tex``), atomically.
-
-    ``overwrite=False`` refuses to replace an existing file. ``tikz`` are further
-    :func:`viz.tikz.to_tikz` options for ``.tex`` (``standalone``, ``summary``, ``overlays``).
-
-    Raises:
-        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
-        UnknownFormatError: the suffix is not one of :data:`ENGINE_FORMATS`.
-        GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
-    """
-    out = Path(path)
-    fmt = output_format(out, ENGINE_FORMATS, what=" for the engine's tree")
-    check_output(out, overwrite=overwrite)  # before Graphviz lays the picture out
-    if fmt == "json":
-        payload = (engine_json(tree) + "\n").encode()
-    elif fmt == "tex":
-        from viz.tikz import to_tikz
-
-        source = to_tikz(engine_game_tree(tree), title=title, legend=legend, **tikz)
-        return write_text(out, source, overwrite=overwrite)
-    else:
-        source = engine_dot(tree, title=title, legend=legend)
-        payload = source.encode() if fmt in ("dot", "gv") else pipe(source, fmt)
-    return write_bytes(out, payload, overwrite=overwrite)
-
-
-def write_engine_iterations(
-    trees: list[EngineTree],
-    directory: str | os.PathLike[str],
-    *,
-    format: str = "svg",
-    title: str | None = None,
-    overwrite: bool = True,
-) -> list[Path]:
-    """Write each iteration's tree as ``iteration-01.svg``, ``iteration-02.svg``, ... into
-    ``directory``, replacing an earlier set whole (written aside, then swapped in); ``tex``
-    writes each as a TikZ document.
-
-    Raises:
-        OutputError: the directory cannot be written, or holds a set and ``overwrite`` is False.
-        UnknownFormatError: ``format`` is not one of :data:`ENGINE_FORMATS`.
-        GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
-    """
-    fmt = format.lower()
-    if fmt not in ENGINE_FORMATS:
-        raise UnknownFormatError(
-            f"unknown format {format!r} for the iterations; use one of: {', '.join(ENGINE_FORMATS)}"
-        )
-    folder = Path(directory)
-    width = max(2, len(str(len(trees))))
-    names = [f"iteration-{tree.number or i + 1:0{width}d}.{fmt}" for i, tree in enumerate(trees)]
-    with replacing_files(folder, ITERATION_PATTERN, overwrite=overwrite) as staging:
-        for name, tree in zip(names, trees, strict=True):
-            render_engine(tree, staging / name, title=title)
-    return [folder / name for name in names]
-
-
 def iterations_title(trees: list[EngineTree]) -> str:
     """The pages' heading: the engine, the game and the position, iterative deepening."""
     facts = trees[-1].graph.graph
@@ -855,74 +566,3 @@ def iterations_title(trees: list[EngineTree]) -> str:
         f"Iterative deepening: the engine on {facts['game']} from {facts['position']}, "
         f"{len(trees)} {'iteration' if len(trees) == 1 else 'iterations'}"
     )
-
-
-def engine_page(trees: list[EngineTree], *, title: str | None = None) -> str:
-    """The step-by-step page of iterative deepening: one frame per iteration, each the
-    iteration's Graphviz picture drawn from the model (:func:`engine_dot`), its caption the
-    iteration's summary (the root's order, the previous best move tried first), and the
-    engine's pseudocode beside it.
-
-    >>> from games import load_game
-    >>> game = load_game("tictactoe")
-    >>> html = engine_page(engine_iterations(game, game.parse_state("xo./.xo/.x.")))
-    >>> html.count('class="picture"'), "iteration 1 / 4" in html
-    (4, True)
-    """
-    from viz.html import pictures_page
-    from viz.pseudocode import pseudocode_html
-    from viz.stepper import tag_values
-
-    if not trees:
-        raise ValueError("no iterations to draw")
-    drawn = [engine_game_tree(tree) for tree in trees]
-    pictures = [
-        tag_values(pipe(engine_dot(d, marks=True, summary=False), "svg").decode()) for d in drawn
-    ]
-    texts = [model_summary(d) for d in drawn]
-    name = title or iterations_title(trees)
-    return pictures_page(name, pictures, texts, unit="iteration", notes=pseudocode_html(drawn[0]))
-
-
-def write_engine_html(
-    trees: list[EngineTree],
-    path: str | os.PathLike[str],
-    *,
-    title: str | None = None,
-    overwrite: bool = True,
-) -> Path:
-    """Write :func:`engine_page` to ``path`` (atomically; ``overwrite=False`` refuses to
-    replace a file).
-
-    Raises:
-        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
-        GraphvizNotFoundError: ``dot`` is not installed.
-    """
-    check_output(path, overwrite=overwrite)
-    return write_text(path, engine_page(trees, title=title), overwrite=overwrite)
-
-
-def write_engine_interactive(
-    trees: list[EngineTree],
-    path: str | os.PathLike[str],
-    *,
-    title: str | None = None,
-    overwrite: bool = True,
-) -> Path:
-    """Write the interactive page of iterative deepening to ``path``: Previous / Next, the
-    slider and the arrow keys step through the iterations, each drawn as the drawing model
-    says (windows, order of entry, table hits, cuts); nodes fold on a click.
-
-    Its leaves cannot be edited: the page's own search is the teaching alpha-beta, which does
-    not reproduce the engine's transposition table, move ordering and null-window probes.
-
-    Raises:
-        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
-    """
-    from viz.interactive import interactive_page
-
-    if not trees:
-        raise ValueError("no iterations to draw")
-    drawn = [engine_game_tree(tree) for tree in trees]
-    text = interactive_page(drawn[-1], title=title or iterations_title(trees), iterations=drawn)
-    return write_text(path, text, overwrite=overwrite)

@@ -38,8 +38,9 @@ from viz.model import blanks_fit_a4
 from viz.notation import number
 from viz.ordering import ORDERINGS
 from viz.tikz import latex_text, to_tikz
+from viz.variants import variants
 
-__all__ = ["ExerciseSet", "random_trees", "sheet_documents", "write_sheet"]
+__all__ = ["ExerciseSet", "random_trees", "sheet_documents", "variant_documents", "write_sheet"]
 
 MOST_LEAVES = 64
 """The most leaves an exercise may have: more cannot be read on a page."""
@@ -142,11 +143,52 @@ def sheet_documents(spec: ExerciseSet, make_game: MakeGame) -> tuple[str, str]:
         depth=spec.depth,
         values=spec.values,
     )
-    sheet, key = [_PREAMBLE], [_PREAMBLE]
     head = (
         f"{spec.count} trees of {spec.depth} plies, seed {spec.seed}: search each with "
         "alpha-beta, the moves left to right."
     )
+    return _documents(trees, head, make_game, ordering_question=spec.ordering_question)
+
+
+def variant_documents(
+    shape: Any,
+    make_game: MakeGame,
+    *,
+    count: int,
+    seed: int,
+    values: tuple[int, int] = (-9, 20),
+) -> tuple[str, str]:
+    """The LaTeX of an exam sheet and its key: ``count`` variants of one tree
+    (:func:`viz.variants.variants`: its shape, as many moves pruned, other values), one per
+    group or per seat, each with its answer in the key.
+
+    Raises:
+        VizError: as :func:`viz.variants.variants`.
+
+    >>> from games import load_game
+    >>> textbook = lambda t: load_game("textbook", tree=t)
+    >>> sheet, key = variant_documents([[3, 12, 8], [2, 4, 6]], textbook, count=3, seed=2)
+    >>> sheet.count(r"\\subsection*{Variant"), key.count("2 moves pruned")
+    (3, 3)
+    """
+    trees = variants(shape, make_game, count=count, seed=seed, values=values)
+    head = (
+        f"{count} variants of one tree, seed {seed}: the same shape and as many moves pruned, "
+        "other values. Search yours with alpha-beta, the moves left to right."
+    )
+    return _documents(trees, head, make_game, ordering_question=False, label="Variant")
+
+
+def _documents(
+    trees: list[Any],
+    head: str,
+    make_game: MakeGame,
+    *,
+    ordering_question: bool,
+    label: str = "Exercise",
+) -> tuple[str, str]:
+    """The sheet and the key of ``trees``, under the heading ``head``."""
+    sheet, key = [_PREAMBLE], [_PREAMBLE]
     sheet.append(r"\section*{Alpha-beta exercises}" + latex_text(head) + "\n\n")
     key.append(r"\section*{Alpha-beta exercises: Answers}" + latex_text(head) + "\n\n")
     for index, shape in enumerate(trees, start=1):
@@ -159,17 +201,17 @@ def sheet_documents(spec: ExerciseSet, make_game: MakeGame) -> tuple[str, str]:
             + (", its range [lo, hi] and its window (α, β)" if windows else "")
             + "; cross out the branches alpha-beta never visits."
         )
-        if spec.ordering_question:
+        if ordering_question:
             task += " Which order of the moves prunes the most, and how many moves does it prune?"
         sheet.append(
             _kept_together(
-                rf"\subsection*{{Exercise {index}}}{latex_text(task)}\par\medskip" + "\n"
+                rf"\subsection*{{{label} {index}}}{latex_text(task)}\par\medskip" + "\n"
                 r"\fitted{" + to_tikz(tree, exercise=True, **looks) + "}"
             )
         )
         answer = f"value {number(tree.result.value)}; best move {tree.graph.graph['best_move']}"
         answer += f"; {tree.pruned} {'move' if tree.pruned == 1 else 'moves'} pruned"
-        if spec.ordering_question:
+        if ordering_question:
             counts = [
                 f"{name} {game_tree(game, algorithm='alphabeta', ordering=name).pruned}"
                 for name in ORDERINGS
@@ -177,7 +219,7 @@ def sheet_documents(spec: ExerciseSet, make_game: MakeGame) -> tuple[str, str]:
             answer += "; moves pruned searching them " + ", ".join(counts)
         key.append(
             _kept_together(
-                rf"\subsection*{{Exercise {index}}}{latex_text(answer)}\par\medskip" + "\n"
+                rf"\subsection*{{{label} {index}}}{latex_text(answer)}\par\medskip" + "\n"
                 r"\fitted{" + to_tikz(tree, **looks) + "}"
             )
         )

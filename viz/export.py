@@ -1,122 +1,40 @@
-"""Writing a diagram to a file: DOT, SVG, PNG, PDF (through Graphviz) or JSON (node-link).
+"""Writing a tree to a file: the one place that maps a format to its writer.
 
-The format comes from ``format=`` or else from the file's suffix. JSON is networkx's node-link
-form (``nodes``, ``edges``, ``graph``) with infinities written as the strings ``"inf"`` and
-``"-inf"`` so that the file is strict JSON; ``graph.fields`` documents every node field (the
-same text as :data:`NODE_FIELDS`). Files are written atomically (:mod:`solver.output`).
+The format comes from ``format=`` or else from the file's suffix: DOT, SVG, PNG, PDF (Graphviz:
+:mod:`viz.dot` for the teaching trees, :mod:`viz.engine_dot` for the engine's), JSON
+(node-link, :mod:`viz.tree_json`) and, for the engine's tree, TikZ (:mod:`viz.tikz`). Files
+are written atomically (:mod:`solver.output`). This module stands above every writer and
+nothing in :mod:`viz` below the package's front imports it.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import os
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
-
-from solver.output import check_output, write_bytes, write_text
+from solver.output import check_output, replacing_files, write_bytes, write_text
 from viz.build import GameTree
-from viz.dot import pipe, readable_dot, to_dot
+from viz.dot import readable_dot, to_dot
+from viz.engine_dot import engine_dot
+from viz.engine_tree import EngineTree, engine_game_tree
 from viz.errors import UnknownFormatError
-from viz.model import Frame
+from viz.graphviz import pipe
+from viz.tikz import to_tikz
+from viz.tree_json import engine_json, to_json
 
-__all__ = ["FORMATS", "NODE_FIELDS", "render", "to_json"]
+__all__ = ["ENGINE_FORMATS", "FORMATS", "render", "write_engine_iterations"]
 
 FORMATS = ("dot", "gv", "svg", "png", "pdf", "json")
-"""The formats :func:`render` writes (``gv`` is DOT under its other usual suffix)."""
+"""The formats :func:`render` writes a teaching tree in (``gv`` is DOT under its other usual
+suffix; TikZ has its own options: :func:`viz.tikz.write_tikz`)."""
 
-NODE_FIELDS = {
-    "id": "node id; visited nodes are numbered in the order the search entered them, from 0",
-    "kind": "'node' (visited), 'pruned' (never visited: cut off, or below a cut), 'summary'",
-    "player": "0 (MAX) or 1 (MIN), the player to move; 'role' says MAX or MIN",
-    "depth": "plies below the root",
-    "move": "the move that led here in the game's notation ('' at the root)",
-    "path": "the moves from the root, a list; 'title' the node's name in captions",
-    "state": "the position in the game's notation; 'board' its render text or null",
-    "name": "the game's name for the node (AIMA's A, B, C ...) or null",
-    "order": "the visit order, 1 for the root (null if never visited)",
-    "value": "the value the search returned, MAX's point of view (null if none)",
-    "bound": "'exact'; 'lower' (true value >= value: failed high, value >= beta on entry); "
-    "'upper' (true value <= value: failed low, value <= alpha on entry); null with no value",
-    "exact": "bound == 'exact'",
-    "range": "[lo, hi] the true value lies in, as the figure writes it: from value and bound "
-    "(and the children's, AIMA Figure 5.5), within *-minimax's bounds [L, U]",
-    "leaf": "'terminal', 'horizon' (valued by the evaluation function) or null",
-    "label": "the caller's leaf label or null",
-    "principal": "on the principal path; 'optimal': an optimal move at its parent",
-    "cut_by": "pruned nodes: the id of the node whose cut-off pruned them",
-    "cut": "on the pruned moves themselves: the cut inequality, e.g. 'v=2 ≤ α=3'",
-    "alpha_in": "the window on entry (alpha_in, beta_in) and on exit (alpha_out, beta_out)",
-    "cache_hit": "merged visits (transpositions): true when 'hits' > 1 visits were merged",
-    "folded": "sibling moves folded into this node by symmetry",
-    "positions": "summary nodes: how many positions they hide",
-    "opened": "step-by-step views: the step from which the node is drawn; 'reveal' and "
-    "'step' the step at which its value (or cut) appears",
-}
-"""What each node field of the JSON export holds ("inf"/"-inf" stand for infinities, and
-exact values of games with chance are fractions written as text, "11/2")."""
+ENGINE_FORMATS = (*FORMATS, "tex")
+"""The formats :func:`render` writes the engine's tree in (``tex``: TikZ, through the drawing
+model)."""
 
-
-def finite(value: Any) -> Any:
-    """``value`` with infinities as the strings "inf"/"-inf" and fractions as their text
-    ("11/2", as the command line's ``--json`` writes them), so its JSON is strict."""
-    if isinstance(value, Fraction):
-        return str(value)
-    if isinstance(value, float) and not math.isfinite(value):
-        return "inf" if value > 0 else "-inf"
-    if isinstance(value, dict):
-        return {k: finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [finite(v) for v in value]
-    return value
-
-
-def to_json(tree: GameTree) -> str:
-    """The tree as networkx node-link JSON (strict JSON: no NaN or infinities).
-
-    >>> from games import load_game
-    >>> from viz import game_tree
-    >>> data = json.loads(to_json(game_tree(load_game("textbook"), algorithm="alphabeta")))
-    >>> len(data["nodes"]), len(data["edges"]), data["graph"]["value"]
-    (13, 12, 3)
-    >>> [(n["name"], n["bound"]) for n in data["nodes"] if n["name"]]
-    [('A', 'exact'), ('B', 'exact'), ('C', 'upper'), ('D', 'upper')]
-    """
-    graph = tree.graph.copy()  # each node's own dict: the tree keeps its own ranges
-    final = Frame(tree, None)
-    for node, data in graph.nodes(data=True):
-        if data.get("kind") == "node" and data.get("range") is not None:
-            shown = final.range(node, "minimax")  # the figure's range, clipped to [L, U]
-            if shown is not None:
-                data["range"] = [finite(_plain(x)) for x in shown]
-    return node_link_json(graph, fields=NODE_FIELDS)
-
-
-def _plain(value: Any) -> Any:
-    """A whole float as an int (3, not 3.0), as the tree's own values are written."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def node_link_json(graph: Any, **graph_data: Any) -> str:
-    """``graph`` as strict networkx node-link JSON (edges under ``"edges"``), with
-    ``graph_data`` added to the graph's own data."""
-    try:
-        data = nx.node_link_data(graph, edges="edges")
-    except TypeError:  # networkx < 3.4 names the key with link=
-        data = nx.node_link_data(graph, link="edges")
-    if graph_data:
-        data["graph"] = {**data["graph"], **graph_data}
-    for node in data["nodes"]:
-        if "bound" in node and node.get("value") is None:  # pruned or never valued: no bound
-            node["bound"] = None
-            if "exact" in node:
-                node["exact"] = False
-    return json.dumps(finite(data), indent=1, ensure_ascii=False, allow_nan=False)
+ITERATION_PATTERN = r"iteration-[0-9]+\.(?:svg|png|pdf|dot|gv|json|tex)"
+"""The names of the files :func:`write_engine_iterations` writes (and replaces as a set)."""
 
 
 def output_format(
@@ -138,7 +56,7 @@ def output_format(
 
 
 def render(
-    tree: GameTree,
+    tree: GameTree | EngineTree,
     path: str | os.PathLike[str],
     *,
     format: str | None = None,
@@ -149,17 +67,21 @@ def render(
     """Write ``tree`` to ``path`` as DOT, SVG, PNG, PDF or JSON; return the path written.
 
     Args:
-        tree: from :func:`viz.game_tree`.
+        tree: from :func:`viz.game_tree`, or the engine's from
+            :func:`viz.engine_tree.engine_tree` (also written as TikZ, ``.tex``).
         path: the output file; its suffix gives the format unless ``format`` is set.
         format: one of ``dot``, ``gv``, ``svg``, ``png``, ``pdf``, ``json``.
         large: draw a picture too large to read at its natural size instead of refusing it.
         overwrite: replace an existing file (False refuses). The file is written atomically
             (:mod:`solver.output`): a failed or interrupted write leaves any old file intact.
         looks: :func:`viz.dot.to_dot` options: ``boards``, ``alpha_beta_labels``, ``title``,
-            ``legend``, ``order``, ``exercise``, ``view``.
+            ``legend``, ``order``, ``exercise``, ``view``; for the engine's tree ``title`` and
+            ``legend``, and for ``.tex`` further :func:`viz.tikz.to_tikz` options
+            (``standalone``, ``summary``, ``overlays``).
 
     Raises:
-        UnknownFormatError: the format or suffix is not one of :data:`FORMATS`.
+        UnknownFormatError: the format or suffix is not one of :data:`FORMATS` (the engine's
+            tree: :data:`ENGINE_FORMATS`).
         GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
         UnreadableError: the picture is too large to read (see :func:`viz.dot.readable_options`).
         CapabilityError: ``boards=True`` for a game without ``render``.
@@ -174,6 +96,8 @@ def render(
     '.dot'
     """
     out = Path(path)
+    if isinstance(tree, EngineTree):
+        return _render_engine(tree, out, format=format, overwrite=overwrite, **looks)
     fmt = output_format(out, FORMATS, format=format)
     check_output(out, overwrite=overwrite)
     if fmt == "json":
@@ -183,3 +107,69 @@ def render(
     return write_bytes(
         out, pipe(readable_dot(tree, large=large, **looks), fmt), overwrite=overwrite
     )
+
+
+def _render_engine(
+    tree: EngineTree,
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    title: str | None = None,
+    legend: bool = True,
+    overwrite: bool = True,
+    **tikz: Any,
+) -> Path:
+    """Write the engine's tree to ``path`` (DOT, SVG, PNG, PDF, node-link JSON, or TikZ for
+    ``.tex``), atomically.
+
+    ``overwrite=False`` refuses to replace an existing file. ``tikz`` are further
+    :func:`viz.tikz.to_tikz` options for ``.tex`` (``standalone``, ``summary``, ``overlays``).
+
+    Raises:
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
+        UnknownFormatError: the suffix is not one of :data:`ENGINE_FORMATS`.
+        GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
+    """
+    out = Path(path)
+    fmt = output_format(out, ENGINE_FORMATS, format=format, what=" for the engine's tree")
+    check_output(out, overwrite=overwrite)  # before Graphviz lays the picture out
+    if fmt == "json":
+        payload = (engine_json(tree) + "\n").encode()
+    elif fmt == "tex":
+        source = to_tikz(engine_game_tree(tree), title=title, legend=legend, **tikz)
+        return write_text(out, source, overwrite=overwrite)
+    else:
+        source = engine_dot(tree, title=title, legend=legend)
+        payload = source.encode() if fmt in ("dot", "gv") else pipe(source, fmt)
+    return write_bytes(out, payload, overwrite=overwrite)
+
+
+def write_engine_iterations(
+    trees: list[EngineTree],
+    directory: str | os.PathLike[str],
+    *,
+    format: str = "svg",
+    title: str | None = None,
+    overwrite: bool = True,
+) -> list[Path]:
+    """Write each iteration's tree as ``iteration-01.svg``, ``iteration-02.svg``, ... into
+    ``directory``, replacing an earlier set whole (written aside, then swapped in); ``tex``
+    writes each as a TikZ document.
+
+    Raises:
+        OutputError: the directory cannot be written, or holds a set and ``overwrite`` is False.
+        UnknownFormatError: ``format`` is not one of :data:`ENGINE_FORMATS`.
+        GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
+    """
+    fmt = format.lower()
+    if fmt not in ENGINE_FORMATS:
+        raise UnknownFormatError(
+            f"unknown format {format!r} for the iterations; use one of: {', '.join(ENGINE_FORMATS)}"
+        )
+    folder = Path(directory)
+    width = max(2, len(str(len(trees))))
+    names = [f"iteration-{tree.number or i + 1:0{width}d}.{fmt}" for i, tree in enumerate(trees)]
+    with replacing_files(folder, ITERATION_PATTERN, overwrite=overwrite) as staging:
+        for name, tree in zip(names, trees, strict=True):
+            render(tree, staging / name, title=title)
+    return [folder / name for name in names]

@@ -19,8 +19,9 @@ from typing import Any
 
 from solver.output import replacing_files, write_bytes, write_text
 from viz.build import GameTree
-from viz.dot import pipe, readable_options, to_dot
+from viz.dot import readable_options, to_dot
 from viz.errors import UnknownFormatError
+from viz.graphviz import pipe
 from viz.stepper import current_nodes, frame_changes, frame_paths, frame_svg, stepper_svg
 
 __all__ = ["FRAME_FORMATS", "FRAME_PATTERN", "frame_sources", "write_frames"]

@@ -29,11 +29,14 @@ from typing import Any
 
 from solver.output import check_output, write_text
 from viz.build import GameTree
-from viz.dot import default_title, step_text, summary_line, svg_element
+from viz.dot import default_title, step_text, summary_line
+from viz.engine_dot import engine_dot
+from viz.engine_tree import EngineTree, engine_game_tree, iterations_title
+from viz.graphviz import pipe, svg_element
 from viz.pseudocode import PSEUDOCODE_STYLE, pseudocode_html, step_lines
-from viz.stepper import current_nodes, frame_changes, frame_paths, stepper_svg
+from viz.stepper import current_nodes, frame_changes, frame_paths, stepper_svg, tag_values
 
-__all__ = ["page", "write_html"]
+__all__ = ["engine_page", "page", "write_engine_html", "write_html"]
 
 _STYLE = """
 body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.5em; color: #222; }
@@ -334,3 +337,45 @@ def write_html(
     """
     check_output(path, overwrite=overwrite)
     return write_text(path, page(tree, title=title, **looks), overwrite=overwrite)
+
+
+def engine_page(trees: list[EngineTree], *, title: str | None = None) -> str:
+    """The step-by-step page of iterative deepening: one frame per iteration, each the
+    iteration's Graphviz picture drawn from the model (:func:`engine_dot`), its caption the
+    iteration's summary (the root's order, the previous best move tried first), and the
+    engine's pseudocode beside it.
+
+    >>> from games import load_game
+    >>> from viz.engine_tree import engine_iterations
+    >>> game = load_game("tictactoe")
+    >>> html = engine_page(engine_iterations(game, game.parse_state("xo./.xo/.x.")))
+    >>> html.count('class="picture"'), "iteration 1 / 4" in html
+    (4, True)
+    """
+    if not trees:
+        raise ValueError("no iterations to draw")
+    drawn = [engine_game_tree(tree) for tree in trees]
+    pictures = [
+        tag_values(pipe(engine_dot(d, marks=True, summary=False), "svg").decode()) for d in drawn
+    ]
+    texts = [summary_line(d) for d in drawn]
+    name = title or iterations_title(trees)
+    return pictures_page(name, pictures, texts, unit="iteration", notes=pseudocode_html(drawn[0]))
+
+
+def write_engine_html(
+    trees: list[EngineTree],
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    overwrite: bool = True,
+) -> Path:
+    """Write :func:`engine_page` to ``path`` (atomically; ``overwrite=False`` refuses to
+    replace a file).
+
+    Raises:
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
+        GraphvizNotFoundError: ``dot`` is not installed.
+    """
+    check_output(path, overwrite=overwrite)
+    return write_text(path, engine_page(trees, title=title), overwrite=overwrite)

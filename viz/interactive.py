@@ -45,6 +45,7 @@ from solver.game import Game, HasRender, HasUtilityBounds, format_action, format
 from solver.output import write_text
 from viz.build import PRUNING, GameTree
 from viz.dot import default_title, summary_line
+from viz.engine_tree import EngineTree, engine_game_tree, iterations_title
 from viz.errors import VizError
 from viz.html import captions
 from viz.model import figure
@@ -53,7 +54,14 @@ from viz.palette import css_variables
 from viz.pseudocode import PSEUDOCODE, PSEUDOCODE_STYLE, pseudocode_html, step_lines
 from viz.stepper import current_nodes, frame_changes, frame_paths
 
-__all__ = ["EDIT_LIMIT", "PAGE_LIMIT", "interactive_page", "node_keys", "write_interactive"]
+__all__ = [
+    "EDIT_LIMIT",
+    "PAGE_LIMIT",
+    "interactive_page",
+    "node_keys",
+    "write_engine_interactive",
+    "write_interactive",
+]
 
 EDIT_LIMIT = 2_000
 """The largest whole game tree (in positions) the page offers to edit and re-search."""
@@ -459,7 +467,10 @@ def interactive_page(
         + ('<pre id="board" hidden></pre>\n' if boards else "")
         + stepping
         + '<div id="main"><div id="scroll"><svg id="tree" xmlns="http://www.w3.org/2000/svg" '
-        'role="img"></svg></div>\n' + pseudocode_html(tree) + "</div>\n"
+        'role="img"></svg></div>\n'
+        + '<details id="code-panel" open><summary>Pseudocode</summary>\n'
+        + pseudocode_html(tree)
+        + "</details></div>\n"
         f'<script type="application/json" id="tree-data">{payload}</script>\n'
         f"<script>\n{_asset('interactive.js')}</script>\n</body>\n</html>\n"
     )
@@ -503,4 +514,28 @@ def write_interactive(
     True
     """
     text = interactive_page(tree, game=game, state=state, title=title, boards=boards)
+    return write_text(path, text, overwrite=overwrite)
+
+
+def write_engine_interactive(
+    trees: list[EngineTree],
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    overwrite: bool = True,
+) -> Path:
+    """Write the interactive page of iterative deepening to ``path``: Previous / Next, the
+    slider and the arrow keys step through the iterations, each drawn as the drawing model
+    says (windows, order of entry, table hits, cuts); nodes fold on a click.
+
+    Its leaves cannot be edited: the page's own search is the teaching alpha-beta, which does
+    not reproduce the engine's transposition table, move ordering and null-window probes.
+
+    Raises:
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
+    """
+    if not trees:
+        raise ValueError("no iterations to draw")
+    drawn = [engine_game_tree(tree) for tree in trees]
+    text = interactive_page(drawn[-1], title=title or iterations_title(trees), iterations=drawn)
     return write_text(path, text, overwrite=overwrite)

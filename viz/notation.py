@@ -22,6 +22,8 @@ This module imports nothing from the rest of :mod:`viz`, so any module may use i
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 from solver.results import format_value
 
@@ -31,8 +33,10 @@ __all__ = [
     "MINUS",
     "SWAP",
     "TABLE_FLAG",
+    "answer_facts",
     "bound_text",
     "cut_text",
+    "cut_view_text",
     "depth_text",
     "number",
     "pair_window_text",
@@ -218,3 +222,29 @@ def ucb_text(terms: tuple[float, float] | None) -> str:
         return f"UCB {number(_INF)} (unvisited)"
     exploit, explore = terms  # to 2 decimals, then 3 digits: a crowded diagram's precision
     return f"UCB {number(round(exploit, 2))} + {number(round(explore, 2))}"
+
+
+def answer_facts(facts: Mapping[str, Any]) -> list[str]:
+    """The answer in a caption: ``value v``, ``best move m``, ``principal variation ...``."""
+    parts = [f"value {facts['value_text']}"]
+    if facts["best_move"] is not None:
+        parts.append(f"best move {facts['best_move']}")
+    if facts["pv"]:
+        parts.append("principal variation " + " ".join(facts["pv"]))
+    return parts
+
+
+def cut_view_text(cut: Mapping[str, Any]) -> str:
+    """What part of the tree a view (:func:`viz.views.cut_view`) draws, for its caption.
+
+    >>> cut_view_text({"path": ["1"], "levels": 2, "hidden": 60, "title": "C"})
+    'drawn: C, 2 plies deep; 60 positions below not drawn'
+    """
+    where = cut["title"] if cut["path"] else "the top"
+    depth = (
+        ""
+        if cut["levels"] is None
+        else f", {cut['levels']} {'ply' if cut['levels'] == 1 else 'plies'} deep"
+    )
+    hidden = f"; {cut['hidden']:,} positions below not drawn" if cut["hidden"] else ""
+    return f"drawn: {where}{depth}{hidden}"

@@ -28,8 +28,8 @@ from solver.game import format_action, format_state, player_label
 from solver.output import write_bytes
 from solver.results import format_value
 from solver.solve import Solution
-from viz.dot import FONT, pipe
 from viz.export import output_format
+from viz.graphviz import FONT, pipe
 from viz.palette import MAX_FILL, MIN_FILL, PRUNED
 
 __all__ = ["DEFAULT_MAX_STATES", "render_state_graph", "state_graph_dot"]

@@ -17,7 +17,8 @@ from html import escape
 from typing import Any
 
 from viz.build import GameTree
-from viz.dot import PATH_COLOUR, RANGE_MARK, VALUE_MARK, WINDOW_MARK, pipe, readable_dot
+from viz.dot import readable_dot
+from viz.graphviz import PATH_COLOUR, RANGE_MARK, VALUE_MARK, WINDOW_MARK, pipe
 from viz.model import figure
 from viz.palette import CURRENT
 

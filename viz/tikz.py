@@ -45,7 +45,8 @@ import attrs
 from solver.output import write_text
 from viz.annotations import exercise_task
 from viz.build import GameTree
-from viz.dot import PATH_COLOUR, summary_line
+from viz.dot import summary_line
+from viz.graphviz import PATH_COLOUR
 from viz.model import (
     BLANK_RANGE,
     BLANK_WINDOW,

@@ -55,3 +55,24 @@ def nodes(shapes: dict[str, Shape], cls: str) -> list[Shape]:
 def edges(shapes: dict[str, Shape], cls: str) -> list[Shape]:
     """The edge shapes with class ``cls``."""
     return [s for s in shapes.values() if "edge" in s.classes and cls in s.classes]
+
+
+BEAMER_FRAME = (453.5, 255.1)
+"""A 16:9 Beamer frame (160 mm x 90 mm) in points."""
+
+
+def fitted_text_size(svg: str, frame: tuple[float, float] = BEAMER_FRAME) -> float:
+    """The smallest node text's point size once the whole picture is scaled to fit ``frame``
+    (what a projected slide shows), measured in Graphviz's SVG."""
+    root = ET.fromstring(svg)
+    width, height = (float((root.get(k) or "0").removesuffix("pt")) for k in ("width", "height"))
+    scale = min(frame[0] / width, frame[1] / height)
+    sizes = [
+        float(text.get("font-size") or 14)
+        for group in root.iter(f"{SVG}g")
+        if "node" in (group.get("class") or "").split()
+        and "level" not in (group.get("class") or "").split()
+        for text in group.iter(f"{SVG}text")
+        if "".join(text.itertext()).strip()
+    ]
+    return min(sizes) * scale

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -88,12 +89,20 @@ def tikz_boxes(source: str) -> tuple[list[Box], list[tuple[float, float, float, 
 
 
 def crosses(segment: tuple[float, float, float, float], box: Box) -> bool:
-    """The segment passes through the box (sampled finely along the segment)."""
+    """The segment passes through the inside of the box (exactly: the part of the segment
+    inside the open box, clipped side by side, is longer than a point)."""
     x0, y0, x1, y1 = segment
-    return any(
-        box[2] < x0 + (x1 - x0) * t < box[3] and box[4] < y0 + (y1 - y0) * t < box[5]
-        for t in (i / 200 for i in range(201))
-    )
+    if max(x0, x1) <= box[2] or min(x0, x1) >= box[3] or max(y0, y1) <= box[4]:
+        return False  # wholly left of, right of or below the box
+    enter, leave = 0.0, 1.0
+    for start, step, low, high in ((x0, x1 - x0, box[2], box[3]), (y0, y1 - y0, box[4], box[5])):
+        if step == 0:
+            if not low < start < high:
+                return False
+            continue
+        a, b = sorted(((low - start) / step, (high - start) / step))
+        enter, leave = max(enter, a), min(leave, b)
+    return enter < leave
 
 
 @needs_dot
@@ -130,26 +139,46 @@ class TestGraphvizLabelsApart:
                 assert overlapping(svg_boxes(svg)) == [], (tree, step)
 
 
+def crowded_tree(rng: random.Random, depth: int, scale: int) -> Any:
+    """A random tree harder to lay out than :func:`random_tree`'s: every inner node down to
+    ``depth`` has 2 or 3 children (wide levels, many cuts) and leaves lie in ±(scale − 1)."""
+    if depth == 0:
+        return rng.randint(1 - scale, scale - 1)
+    return [crowded_tree(rng, depth - 1, scale) for _ in range(rng.randint(2, 3))]
+
+
 class TestTikzLabelsApart:
     def test_random_trees(self) -> None:
-        """300 random trees with windows, ranges, order and cuts: notes and letters never meet
-        each other, and no edge passes through them."""
+        """40 full random trees, each drawn four ways (windows and ranges always; order of entry
+        and the exercise's blanks on and off), leaves of one to three digits: notes and letters
+        never meet each other, and no edge passes through them."""
         rng = random.Random(5)
-        for index in range(300):
-            game = load_game("textbook", tree=random_tree(rng, 4))
+        for index in range(40):
+            game = load_game("textbook", tree=crowded_tree(rng, 4, 10 ** (1 + index % 3)))
             tree = game_tree(game, algorithm="alphabeta", pruned="values")
-            source = to_tikz(
-                tree,
-                standalone=False,
-                caption=False,
-                alpha_beta_labels=True,
-                order=index % 2 == 0,
-                exercise=index % 5 == 0,
-            )
-            boxes, segments = tikz_boxes(source)
-            assert overlapping(boxes) == [], index
-            for segment in segments:
-                assert not [b for b in boxes if crosses(segment, b)], (index, segment)
+            for order, exercise in itertools.product((False, True), repeat=2):
+                source = to_tikz(
+                    tree,
+                    standalone=False,
+                    caption=False,
+                    alpha_beta_labels=True,
+                    order=order,
+                    exercise=exercise,
+                )
+                boxes, segments = tikz_boxes(source)
+                assert overlapping(boxes) == [], (index, order, exercise)
+                for segment in segments:
+                    assert not [b for b in boxes if crosses(segment, b)], (index, segment)
+
+    def test_the_crossing_check_is_exact(self) -> None:
+        """An edge that only clips a box's corner is caught, even a long one that the 201
+        samples along it the check took before stepped over; one along its side is not."""
+        box: Box = ("1", "α=3", 0.0, 1.0, 0.0, 0.3)
+        assert crosses((0.8, -0.1, 1.1, 0.2), box)  # clips the lower right corner
+        assert crosses((-5.0, 5.02, 5.0, -4.98), box)  # clips the lower left, 0.02 cm of 14
+        assert crosses((0.5, 0.1, 0.5, 0.2), box)  # wholly inside
+        assert not crosses((0.0, 0.3, 1.0, 0.3), box)  # along the top side
+        assert not crosses((1.01, -1.0, 1.01, 1.0), box)  # just beside it
 
     def test_deep_tree_of_the_issue(self) -> None:
         """The depth-4 tree whose cut labels collided with each other and with edges."""

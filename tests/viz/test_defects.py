@@ -12,7 +12,8 @@ from games import load_game
 from solver.minimax import minimax
 from tests.viz.svg import needs_dot, parse
 from viz import TooManyNodesError, UnreadableError, game_tree, render, to_dot, to_svg, write_html
-from viz.dot import MAX_INCHES, layout_size
+from viz.dot import layout_size
+from viz.graphviz import MAX_INCHES
 
 
 def node_by_state(tree: Any, state: str) -> dict[str, Any]:
@@ -192,7 +193,7 @@ class TestNoEditsOfGeneratedDot:
         """A PNG is drawn at 150 dpi from the DOT as written: its width is the layout's at 150."""
         import struct
 
-        from viz.dot import PNG_DPI, pipe
+        from viz.graphviz import PNG_DPI, pipe
 
         tree = game_tree(load_game("textbook"), algorithm="alphabeta")
         source = to_dot(tree)
@@ -205,9 +206,9 @@ class TestNoEditsOfGeneratedDot:
     def test_a_missing_dot_is_named(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Without Graphviz the error says how to install it."""
         from viz import GraphvizNotFoundError
-        from viz.dot import pipe
+        from viz.graphviz import pipe
 
-        monkeypatch.setattr("viz.dot.shutil.which", lambda name: None)
+        monkeypatch.setattr("viz.graphviz.shutil.which", lambda name: None)
         with pytest.raises(GraphvizNotFoundError, match="apt-get install graphviz"):
             pipe("digraph {}", "svg")
 
@@ -215,7 +216,7 @@ class TestNoEditsOfGeneratedDot:
     def test_a_failing_dot_quotes_its_error(self) -> None:
         """Broken DOT fails with Graphviz's own message quoted."""
         from viz import GraphvizFailedError
-        from viz.dot import pipe
+        from viz.graphviz import pipe
 
         with pytest.raises(GraphvizFailedError, match="syntax error"):
             pipe("digraph { a -> }", "svg")

@@ -19,19 +19,11 @@ from tests.viz.svg import needs_dot
 from tests.viz.test_frames_html import chromium_dom
 from tests.viz.test_tikz import blocks, compile_tex, drawn_value, needs_pdflatex
 from viz import GameTree, TooManyNodesError, VizError, to_dot
-from viz.engine_tree import (
-    FLAG,
-    EngineTree,
-    engine_dot,
-    engine_game_tree,
-    engine_iterations,
-    engine_page,
-    engine_tree,
-    render_engine,
-    write_engine_html,
-    write_engine_interactive,
-    write_engine_iterations,
-)
+from viz.engine_dot import engine_dot
+from viz.engine_tree import FLAG, EngineTree, engine_game_tree, engine_iterations, engine_tree
+from viz.export import render, write_engine_iterations
+from viz.html import engine_page, write_engine_html
+from viz.interactive import write_engine_interactive
 from viz.model import figure
 from viz.notation import bound_text, number, pair_window_text
 from viz.tikz import to_tikz, value_tex
@@ -108,7 +100,7 @@ class TestTree:
         assert tree.graph.nodes[tree.root]["value"] == 1 == tree.result.value
         assert "the game is over at the root: nothing searched" in engine_dot(tree)
         assert "None" not in engine_dot(tree) and "None" not in to_tikz(engine_game_tree(tree))
-        assert render_engine(tree, tmp_path / "over.svg").read_text().startswith("<?xml")
+        assert render(tree, tmp_path / "over.svg").read_text().startswith("<?xml")
         (only,) = engine_iterations(GAME, state)
         assert write_engine_iterations([only], tmp_path / "frames")
 
@@ -176,11 +168,11 @@ class TestPicture:
 
     @needs_dot
     def test_written_as_svg_and_json(self, tmp_path: Any) -> None:
-        """render_engine writes SVG through Graphviz and strict node-link JSON."""
+        """render writes the engine's tree: SVG through Graphviz and strict node-link JSON."""
         tree = engine_tree(GAME, GAME.parse_state(RICH))
-        svg = render_engine(tree, tmp_path / "e.svg").read_text(encoding="utf-8")
+        svg = render(tree, tmp_path / "e.svg").read_text(encoding="utf-8")
         assert svg.count('class="node table') == sum(tree.hits.values())
-        text = render_engine(tree, tmp_path / "e.json").read_text(encoding="utf-8")
+        text = render(tree, tmp_path / "e.json").read_text(encoding="utf-8")
         assert '"table": "lower"' in text and "Infinity" not in text
 
 
@@ -310,7 +302,7 @@ class TestTikz:
     def test_compiles(self, tmp_path: Any) -> None:
         """A tree with all three kinds of table hit compiles with pdflatex."""
         tree = engine_tree(GAME, GAME.parse_state(RICH))
-        path = render_engine(tree, tmp_path / "engine.tex")
+        path = render(tree, tmp_path / "engine.tex")
         compile_tex(path.read_text(encoding="utf-8"), tmp_path, "engine")
 
 

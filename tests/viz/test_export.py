@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
+import types
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -11,6 +15,8 @@ import pytest
 from games import load_game
 from tests.viz.svg import needs_dot, parse
 from viz import GameTree, GraphvizNotFoundError, UnknownFormatError, game_tree, render
+from viz.engine_tree import EngineTree, engine_tree
+from viz.notebook import register_running_shell
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
@@ -64,11 +70,31 @@ class TestFormats:
             render(tree, tmp_path / "tree.jpeg")
 
     @needs_dot
-    def test_jupyter_display(self, tree: GameTree) -> None:
-        """The tree displays itself as SVG in a notebook."""
-        shapes = parse(tree._repr_svg_())
+    def test_jupyter_display(self, tree: GameTree, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Imported in a running IPython shell, viz tells its SVG formatter how to draw a tree,
+        by the class's own module and name (IPython's ``for_type_by_name``)."""
+        shell = _Shell()
+        fake = types.ModuleType("IPython")
+        fake.get_ipython = lambda: shell  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "IPython", fake)
+        register_running_shell()
+        draw = shell.formatter.drawers[GameTree.__module__, GameTree.__qualname__]
+        shapes = parse(draw(tree))
         drawn = [s for s in shapes.values() if "node" in s.classes and "level" not in s.classes]
         assert len(drawn) == tree.graph.number_of_nodes() == 13
+        engine = engine_tree(
+            load_game("tictactoe"), load_game("tictactoe").parse_state(".xo/xo./...")
+        )
+        svg = shell.formatter.drawers[EngineTree.__module__, EngineTree.__qualname__](engine)
+        assert svg.startswith("<?xml") and 'class="node' in svg
+
+    def test_no_display_is_registered_outside_ipython(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Without IPython loaded the hook imports nothing and registers nothing."""
+        monkeypatch.delitem(sys.modules, "IPython", raising=False)
+        register_running_shell()
+        assert "IPython" not in sys.modules
 
     def test_missing_graphviz_is_a_clear_error(
         self, tree: GameTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -91,3 +117,19 @@ class TestFiles:
         finally:
             os.umask(mask)
         assert out.stat().st_mode & 0o777 == 0o644
+
+
+class _Formatter:
+    """IPython's SVG formatter as far as viz uses it: it records what it is told."""
+
+    def __init__(self) -> None:
+        self.drawers: dict[tuple[str, str], Callable[[Any], str]] = {}
+
+    def for_type_by_name(self, module: str, name: str, draw: Callable[[Any], str]) -> None:
+        self.drawers[module, name] = draw
+
+
+class _Shell:
+    def __init__(self) -> None:
+        self.formatter = _Formatter()
+        self.display_formatter = types.SimpleNamespace(formatters={"image/svg+xml": self.formatter})

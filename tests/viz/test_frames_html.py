@@ -43,7 +43,7 @@ class TestFrames:
         """Each frame shows one more value (or a cut); the node just valued is highlighted."""
         shown = []
         for step, source in enumerate(frame_sources(tree)):
-            from viz.dot import pipe
+            from viz.graphviz import pipe
 
             shapes = parse(pipe(source, "svg").decode())
             valued = {s.id for s in shapes.values() if "valued" in s.classes}
@@ -58,7 +58,7 @@ class TestFrames:
 
     def test_best_move_marked_when_its_value_backs_up(self, tree: GameTree) -> None:
         """The move that gave a node its value turns blue at the frame the value backs up."""
-        from viz.dot import pipe
+        from viz.graphviz import pipe
 
         graph = tree.graph
         step, b = next(
@@ -75,7 +75,7 @@ class TestFrames:
 
     def test_pruned_branches_appear_at_their_cut(self, tree: GameTree) -> None:
         """Pruned nodes are invisible before their cut's frame and dashed from it on."""
-        from viz.dot import pipe
+        from viz.graphviz import pipe
 
         cut = next(i for i, s in enumerate(tree.steps, start=1) if s.kind == "cut")
         sources = frame_sources(tree)
@@ -88,7 +88,7 @@ class TestFrames:
 
     def test_nothing_appears_before_the_search_reaches_it(self, tree: GameTree) -> None:
         """At every frame a node is drawn only if the search entered it (or cut it) by then."""
-        from viz.dot import pipe
+        from viz.graphviz import pipe
 
         for step, source in enumerate(frame_sources(tree, alpha_beta_labels=True)):
             shapes = parse(pipe(source, "svg").decode())
@@ -101,7 +101,7 @@ class TestFrames:
 
     def test_windows_appear_only_once_the_search_has_entered_the_node(self, tree: GameTree) -> None:
         """D's window on entry is not drawn before the search has reached D."""
-        from viz.dot import pipe
+        from viz.graphviz import pipe
 
         d_first_leaf = next(
             i
@@ -130,7 +130,7 @@ class TestFrames:
 
     def test_last_frame_is_the_finished_diagram(self, tree: GameTree) -> None:
         """The final frame is the full diagram, principal path included."""
-        from viz.dot import pipe
+        from viz.graphviz import pipe
 
         assert pipe(frame_sources(tree)[-1], "svg").decode() == to_svg(tree)
 
@@ -220,12 +220,14 @@ class TestPseudocode:
         assert set(lines[1:]) <= keys
 
 
-def chromium_dom(url: str, profile: Path) -> str:
-    """The DOM of ``url`` after its scripts ran, from headless Chromium."""
+def chromium_dom(url: str, profile: Path, window: tuple[int, int] | None = None) -> str:
+    """The DOM of ``url`` after its scripts ran, from headless Chromium (in a window of
+    ``window`` pixels, width and height, if given)."""
     assert CHROMIUM is not None
     done = subprocess.run(
         [
             CHROMIUM,
+            *([f"--window-size={window[0]},{window[1]}"] if window else []),
             "--headless",
             "--no-sandbox",
             "--disable-gpu",

@@ -14,7 +14,8 @@ VIZ = Path(__file__).resolve().parents[2] / "viz"
 class TestImports:
     def test_the_command_line_starts_without_the_drawing_code(self) -> None:
         """``gamesolver solve ...`` and the others load neither networkx nor viz's writers: only
-        the choices the tree command offers and the notation of its summary line."""
+        the choices the tree command offers, the notation of its summary line, and the notebook
+        hook (which does nothing outside IPython)."""
         probe = (
             "import sys, zerosum.cli; "
             "print(sorted(m for m in sys.modules if m == 'networkx' or m.startswith('viz')))"
@@ -23,7 +24,7 @@ class TestImports:
             [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
         )
         assert done.stdout.split("\n")[0] == str(
-            ["viz", "viz.choices", "viz.errors", "viz.notation"]
+            ["viz", "viz.choices", "viz.errors", "viz.notation", "viz.notebook"]
         )
 
     def test_no_module_imports_another_modules_private_names(self) -> None:

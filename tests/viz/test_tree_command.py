@@ -160,3 +160,34 @@ class TestFaultsFound:
         data = json.loads(run("tree", "textbook", "--tree", coins, "-a", "star2", "--json").out)
         ranges = {n["name"]: n["range"] for n in data["tree"]["nodes"] if n["name"]}
         assert ranges["C"] == [0, "11/2"] and ranges["G"] == [0, 4]
+
+
+class TestPartOfATree:
+    def test_levels_and_subtree_draw_part_of_the_tree(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """--levels 1 keeps the root and its three moves, a summary box below each; --subtree 2
+        the node after move 2 and its three leaves; --json says how many nodes were drawn."""
+        out = tmp_path / "top.dot"
+        done = run("tree", "textbook", "-a", "alphabeta", "--levels", "1", "-o", str(out), "--json")
+        assert done.code == 0 and json.loads(done.out)["nodes_drawn"] == 7
+        assert out.read_text(encoding="utf-8").count("positions") >= 3
+        sub = tmp_path / "d.dot"
+        done = run(
+            "tree", "textbook", "-a", "alphabeta", "--subtree", "2", "-o", str(sub), "--json"
+        )
+        assert done.code == 0 and json.loads(done.out)["nodes_drawn"] == 4
+
+    def test_bad_parts_are_refused_in_one_line(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        """A move the tree lacks lists the moves there; a page, or no -o, is refused by name."""
+        out = str(tmp_path / "x.svg")
+        done = run("tree", "textbook", "-a", "alphabeta", "--subtree", "7", "-o", out)
+        assert done.code != 0 and "no move '7' after the root" in done.err
+        assert "moves there: 0, 1, 2" in done.err
+        done = run("tree", "textbook", "--levels", "1", "--html", str(tmp_path / "p.html"))
+        assert done.code == 2 and "--levels draws part of a finished tree" in done.err
+        assert "not --html" in done.err
+        done = run("tree", "textbook", "--subtree", "1,,2", "-o", out)
+        assert done.code == 2 and "invalid moves '1,,2'" in done.err

@@ -850,11 +850,26 @@
     each(root, function (n) { n.collapsed = false; }); draw(); rootInView();
   });
   function setZoom(z) { zoom = Math.max(0.3, Math.min(4, z)); draw(); rootInView(); }
-  function fit() {
+  function fitting() {  // the zoom at which the whole tree fits the room left under the controls
     var size = layout();
-    setZoom(Math.min((scroller.clientWidth - 4) / size.width,
-      Math.max(200, window.innerHeight - scroller.getBoundingClientRect().top - 8) / size.height));
+    return Math.min((scroller.clientWidth - 4) / size.width,
+      Math.max(200, window.innerHeight - scroller.getBoundingClientRect().top - 8) / size.height);
   }
+  function fit() { setZoom(fitting()); }
+  // the page opens with the whole tree in view if it fits at a readable size (texts of 10 px
+  // or more), beside the pseudocode or else with the pseudocode folded away (a click on its
+  // title opens it); a larger tree keeps its zoom and the root in view, to be scrolled
+  var READABLE = 10 / 12, panel = document.getElementById("code-panel");
+  function openView(first) {
+    var z = Math.min(zoom, fitting());
+    if (z < READABLE && first && panel.open) {
+      panel.open = false;
+      z = Math.min(zoom, fitting());
+      if (z < READABLE) { panel.open = true; }
+    }
+    if (z >= READABLE) { setZoom(z); } else { rootInView(); }
+  }
+  panel.addEventListener("toggle", function () { zoom = 1.4; openView(false); });
   document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 1.25); });
   document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom / 1.25); });
   document.getElementById("fit").addEventListener("click", fit);
@@ -879,6 +894,7 @@
     if (board && n && n.board) { board.hidden = false; board.textContent = n.title + "\n" + n.board; }
   });
   draw();
+  openView(true);
 
   // ?autotest=edit:1.0=7,click:1,algorithm:minimax,report,...  performs those actions once the
   // page has loaded; "report" (and the end of the list) writes every drawn node's path, kind,
@@ -936,13 +952,17 @@
       document.querySelectorAll("#tree text.range, #tree text.window"),
       function (t) { return t.textContent; }).join("|"));
     rows.push("board " + (board && !board.hidden ? board.textContent.replace(/\n/g, "/") : ""));
+    var box = svg.getBoundingClientRect(), code = document.getElementById("pseudocode").getBoundingClientRect();
+    rows.push("window " + [box.left, box.top, box.right, box.bottom, window.innerWidth,
+      window.innerHeight, code.left, code.bottom].map(Math.round).join(" "));
+    rows.push("panel " + (document.getElementById("code-panel").open ? "open" : "closed"));
     return rows.join("\n");
   }
   var script = new URLSearchParams(location.search).get("autotest");
   if (script !== null) {
     var reports = [];
     script.split(",").filter(Boolean).forEach(function (action) {
-      var m = /^(edit|click|algorithm|report|reset|zoom|expand|hover|step|frames|boxes)(?::([^=]*)(?:=(.*))?)?$/.exec(action);
+      var m = /^(edit|click|algorithm|report|reset|zoom|expand|hover|step|frames|boxes|panel)(?::([^=]*)(?:=(.*))?)?$/.exec(action);
       if (!m) { reports.push("unknown action " + action); return; }
       if (m[1] === "edit") { setLeaf(findPosition(m[2]), parseNumber(m[3])); }
       if (m[1] === "click") {  // a real click on the node, through the page's own handler
@@ -953,6 +973,10 @@
       if (m[1] === "reset" && DATA.editable) { document.getElementById("reset").click(); }
       if (m[1] === "zoom") { document.getElementById(m[2] === "fit" ? "fit" : "zoom-" + m[2]).click(); }
       if (m[1] === "expand") { document.getElementById("expand").click(); }
+      if (m[1] === "panel") {  // the pseudocode panel folded or opened, as its summary's click does
+        var panel = document.getElementById("code-panel");
+        panel.open = !panel.open; panel.dispatchEvent(new Event("toggle"));
+      }
       if (m[1] === "hover") {
         var h = document.getElementById("p-" + m[2]);
         if (h) { h.dispatchEvent(new MouseEvent("mouseover", { bubbles: true })); }

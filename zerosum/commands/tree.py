@@ -165,6 +165,20 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         "--fold-symmetries", action="store_true", help="fold positions equal up to symmetry"
     )
     tree.add_argument(
+        "--levels",
+        type=positive_int,
+        metavar="N",
+        help="with -o: draw only the top N plies (below --subtree's node if given); a dotted "
+        "box below each node cut says how many positions go on there",
+    )
+    tree.add_argument(
+        "--subtree",
+        type=_moves,
+        metavar="MOVES",
+        help="with -o: draw only the subtree after these moves from the root, comma-separated "
+        "in the game's notation (e.g. 0,2)",
+    )
+    tree.add_argument(
         "--max-nodes",
         type=positive_int,
         default=1000,
@@ -259,6 +273,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
             pruned="values" if args.exercise else args.pruned,
             bounds=args.bounds,
         )
+        if args.levels is not None or args.subtree:
+            from viz.views import cut_view
+
+            tree = cut_view(tree, path=args.subtree or (), levels=args.levels)
         looks = {
             "boards": args.boards,
             "alpha_beta_labels": args.alpha_beta_labels,
@@ -413,6 +431,27 @@ def _check_outputs(args: argparse.Namespace) -> None:
         checked_output(args.html, "--html", args.force)
     if args.frames is not None:
         checked_frames(args.frames, args.force)
+    cut = [f for f, given in (("--levels", args.levels), ("--subtree", args.subtree)) if given]
+    if cut:
+        others = [
+            flag
+            for flag, given in (
+                ("--frames", args.frames),
+                ("--html", args.html),
+                ("--interactive", args.interactive),
+                ("--exercise", args.exercise),
+                ("--beamer", args.beamer),
+                ("-a " + args.algorithm, args.algorithm in ("engine", "mcts")),
+            )
+            if given
+        ]
+        if others or args.output is None:
+            raise UsageError(
+                f"{' and '.join(cut)} {'draw' if len(cut) > 1 else 'draws'} part of a finished "
+                "tree for a slide: give -o FILE "
+                + (f"and not {', '.join(others)}" if others else "")
+                + " (the steps, pages and exercises need the whole tree)"
+            )
     if args.frame_format == "tex" and (args.frames is None or args.algorithm != "engine"):
         raise UsageError(
             "--frame-format tex writes a TikZ document per iteration of -a engine --frames DIR; "
@@ -490,6 +529,16 @@ def _picture(
             tree, path, title=args.title, overwrite=args.force, exercise=exercise, **looks
         )
     return str(out)
+
+
+def _moves(text: str) -> tuple[str, ...]:
+    """``--subtree``'s moves: comma-separated, none empty."""
+    moves = tuple(m.strip() for m in text.split(","))
+    if not all(moves):
+        raise argparse.ArgumentTypeError(
+            f"invalid moves {text!r}: give the moves from the root separated by commas, e.g. 0,2"
+        )
+    return moves
 
 
 def _pair(text: str) -> tuple[int, int]:
@@ -577,7 +626,9 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     """``tree -a engine``: the engine's last iteration, drawn with its table hits (``-o``, any
     picture format or TikZ); with ``--frames DIR``, ``--html`` or ``--interactive``, iterative
     deepening step by step: every iteration's tree."""
-    from viz.engine_tree import ENGINE_FORMATS, engine_json, engine_tree, render_engine
+    from viz.engine_tree import engine_tree
+    from viz.export import ENGINE_FORMATS, render
+    from viz.tree_json import engine_json
 
     unsupported = [
         flag
@@ -607,7 +658,7 @@ def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
         elif args.output.lower().endswith(".tex"):
             written = _engine_tikz(tree, args.output, args)
         else:
-            written = str(render_engine(tree, args.output, title=args.title, overwrite=args.force))
+            written = str(render(tree, args.output, title=args.title, overwrite=args.force))
     result = tree.result
     if args.json:
         io.json(
@@ -677,14 +728,10 @@ def _engine_iterations(args: argparse.Namespace, io: Io, game: Any, state: Any) 
     """``tree -a engine --frames DIR`` (a picture per iteration, ``--frame-format``),
     ``--html FILE`` (the step-by-step page of the iterations), ``--interactive FILE`` (the
     page to step through and fold them), and ``-o FILE`` the last iteration."""
-    from viz.engine_tree import (
-        engine_iterations,
-        render_engine,
-        summary_line,
-        write_engine_html,
-        write_engine_interactive,
-        write_engine_iterations,
-    )
+    from viz.engine_tree import engine_iterations, summary_line
+    from viz.export import render, write_engine_iterations
+    from viz.html import write_engine_html
+    from viz.interactive import write_engine_interactive
 
     with _engine_errors():
         trees = engine_iterations(game, state, args.depth, max_nodes=args.max_nodes)
@@ -708,7 +755,7 @@ def _engine_iterations(args: argparse.Namespace, io: Io, game: Any, state: Any) 
             if args.output.lower().endswith(".tex"):
                 written.append(_engine_tikz(trees[-1], args.output, args))
             else:
-                out = render_engine(trees[-1], args.output, title=args.title, overwrite=args.force)
+                out = render(trees[-1], args.output, title=args.title, overwrite=args.force)
                 written.append(str(out))
     if args.json:
         io.json(
