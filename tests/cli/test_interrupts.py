@@ -201,8 +201,8 @@ Python's measured start-up before, and under load that came too soon now and the
 class TestCtrlCDuringStartUp:
     @pytest.mark.parametrize("delay", [0.0, 0.02, 0.1, 0.2, 0.3])
     def test_a_ctrl_c_while_importing_is_one_line_and_130(self, delay: float) -> None:
-        """The entry point catches a Ctrl-C that comes while the package itself, numpy, rich
-        and the games load: from the first instant after Python's own start-up."""
+        """The entry point catches a Ctrl-C that comes while numpy, rich and the games load:
+        from the first instant after the package's own first lines."""
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         child = subprocess.Popen(
             [sys.executable, "-c", LAUNCH_BARE, "analyse", "ayoayo", "--time", "30"],
