@@ -6,6 +6,7 @@ import re
 
 from games import load_game
 from solver.match import run_match
+from tests.games.fakes import install_entry_points
 
 # Every cell in order, three times: each human turn takes the first still-empty cell it reaches,
 # the occupied ones being refused and re-asked, so any game against any AI runs to its end.
@@ -188,3 +189,36 @@ class TestPlayAyoayo:
         """The move prompt calls the human by the game's name for the player, not MAX."""
         result = run("play", "ayoayo", "--ai", "random", stdin="q\n")
         assert "Player 1 to move (0, 1, 2, 3, 4, 5) [help]: " in result.out
+
+
+class TestPlayByCapabilities:
+    """``play`` knows a game by its capabilities, never by its name."""
+
+    def test_a_scored_plug_in_game_is_played_to_its_end(self, run, monkeypatch):
+        """A plug-in with a score and two rows of six (not Ayòayò) plays without a sowing."""
+        install_entry_points(monkeypatch, {"tworows": "tests.plugin_games:TwoRows"})
+        result = run("play", "tworows", "--ai", "minimax:4", stdin="5\n4\n")
+        assert result.code == 0, result.err
+        assert "captured: North +6 (now 6, 0)" in result.out
+        assert "sowing" not in result.out
+        assert "result: draw; score 0 after 4 plies" in result.out
+
+    def test_seat_is_for_games_of_pits(self, run, monkeypatch):
+        """--seat needs pits and stores, which the scored two-row game has not."""
+        install_entry_points(monkeypatch, {"tworows": "tests.plugin_games:TwoRows"})
+        result = run("play", "tworows", "--seat", stdin="q\n")
+        assert result.code != 0
+        assert "--seat and --cells 1-6 are for games of pits and stores" in result.err
+
+    def test_ayoayo_still_says_its_sowing(self, run):
+        """Ayòayò shows its sowing step by step, through the capability."""
+        result = run("play", "ayoayo", "--ai", "random", "--seed", "1", stdin="2\nq\n")
+        assert "sowing: cell 2: 5 laps" in result.out
+
+    def test_a_grid_game_with_options_is_played(self, run):
+        """Connect Four 5x4 (a grid game) plays through the same loop."""
+        result = run(
+            "play", "connect4", "-O", "width=5", "-O", "height=4", "--ai", "random", stdin="3\nq\n"
+        )
+        assert result.code == 0, result.err
+        assert "X (you) plays 3" in result.out

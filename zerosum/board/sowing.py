@@ -1,123 +1,35 @@
-"""An Ayòayò sowing step by step, for the board's animation.
+"""A move shown step by step (``solver.game.HasMoveSteps``), told in a line for ``play``.
 
-The rules (:mod:`games.ayoayo.rules`) sow in one fast loop that keeps no history. The page
-needs each step: every pick-up (the first and each relay lap), every seed dropped, every four
-captured and whose store it went to, and the end sweep. :func:`sowing_steps` replays a move
-and checks that its steps lead to the very position the rules give, so the animation can never
-show a different game from the one played.
-
-Pits are named as the rest of the project names them: ``(row, cell)``, row 0 being player 0's,
-cells 0..5 as in the move notation.
+The steps come from the game (Ayòayò's sowing); the board animates
+them and ``play`` says what they did: the laps, the fours captured and whose they became, the
+end sweep. Pits are named ``(row, cell)`` as :class:`solver.game.HasPits` names them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Sequence
 
-import attrs
+from solver.game import MoveStep
 
-from games.ayoayo import Ayoayo, AyoayoState
-from solver.game import InvalidStateError, apply
-
-__all__ = ["SowingStep", "sowing_said", "sowing_steps"]
-
-MAX_STEPS: Final = 20_000
-"""More steps than any sowing that ends takes (seeds times laps); a bound on the loop."""
-
-
-@attrs.frozen
-class SowingStep:
-    """One step of a sowing.
-
-    ``kind`` is ``"pick"`` (the hand takes every seed of ``pit``: ``seeds`` of them),
-    ``"drop"`` (one seed into ``pit``; ``seeds`` then in it), ``"capture"`` (the four in
-    ``pit`` go to player ``by``'s store) or ``"sweep"`` (the game is over and player ``by``
-    takes the ``seeds`` left in ``pit`` of their own row).
-    """
-
-    kind: str
-    pit: tuple[int, int]
-    seeds: int
-    by: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The step as plain data for the page."""
-        out: dict[str, Any] = {"kind": self.kind, "row": self.pit[0], "cell": self.pit[1]}
-        out["seeds"] = self.seeds
-        if self.by is not None:
-            out["by"] = self.by
-        return out
-
-
-def _pit(flat: int) -> tuple[int, int]:
-    """``(row, cell)`` of a pit numbered in sowing order (the rules' internal numbering)."""
-    return (0, 5 - flat) if flat < 6 else (1, flat - 6)
-
-
-def sowing_steps(game: Ayoayo, state: AyoayoState, cell: int) -> list[SowingStep]:
-    """The steps of the mover sowing ``cell`` in ``state``, checked against the rules.
-
-    Raises:
-        IllegalActionError: ``cell`` is not a legal move (the message names the legal ones).
-        InvalidStateError: the steps do not lead to the rules' position (a bug, never shown).
-
-    >>> game = Ayoayo()
-    >>> steps = sowing_steps(game, game.initial_state(), 2)
-    >>> [(s.kind, s.pit) for s in steps[:3]]
-    [('pick', (0, 2)), ('drop', (0, 1)), ('drop', (0, 0))]
-    """
-    after = apply(game, state, cell)
-    mover = state.to_move
-    pits = list(state[:12])
-    stores = [state[12], state[13]]
-    steps: list[SowingStep] = []
-    pos = 5 - cell if mover == 0 else 6 + cell
-    hand = pits[pos]
-    while len(steps) < MAX_STEPS:
-        pits[pos] = 0
-        steps.append(SowingStep("pick", _pit(pos), hand))
-        for left in range(hand - 1, -1, -1):
-            pos = (pos + 1) % 12
-            pits[pos] += 1
-            steps.append(SowingStep("drop", _pit(pos), pits[pos]))
-            if pits[pos] == 4:
-                owner = 0 if pos < 6 else 1
-                by = mover if left == 0 else owner  # the last seed's four is the mover's
-                pits[pos] = 0
-                stores[by] += 4
-                steps.append(SowingStep("capture", _pit(pos), 4, by))
-        hand = pits[pos]
-        if hand < 2:  # the last seed made a four, or fell into an empty pit
-            break
-    for flat in range(12):
-        if pits[flat] and not after[flat]:  # the end sweep: the row's owner takes it
-            owner = 0 if flat < 6 else 1
-            stores[owner] += pits[flat]
-            steps.append(SowingStep("sweep", _pit(flat), pits[flat], owner))
-            pits[flat] = 0
-    if tuple(pits) != tuple(after[:12]) or tuple(stores) != tuple(after[12:14]):
-        raise InvalidStateError(
-            f"the traced sowing of cell {cell} in {game.format_state(state)} ends in "
-            f"{pits} captured {stores}, not in the rules' {game.format_state(after)}"
-        )
-    return steps
+__all__ = ["sowing_said"]
 
 
 def sowing_said(
-    steps: list[SowingStep], names: tuple[str, str] | list[str], first_cell: int = 0
+    steps: Sequence[MoveStep], names: tuple[str, str] | list[str], first_cell: int = 0
 ) -> str:
     """What a sowing did, in a line: its laps, the fours and whose they became, the sweep.
 
     Cells are numbered from ``first_cell`` (0 as in the notation, 1 as ``play --cells 1-6``).
 
-    >>> game = Ayoayo()
-    >>> sowing_said(sowing_steps(game, game.initial_state(), 2), game.player_names)
+    >>> from games import load_game
+    >>> game = load_game("ayoayo")
+    >>> sowing_said(game.move_steps(game.initial_state(), 2), game.player_names)
     'cell 2: 5 laps'
     """
     laps = sum(step.kind == "pick" for step in steps)
-    parts = [f"cell {steps[0].pit[1] + first_cell}: {laps} lap{'' if laps == 1 else 's'}"]
+    parts = [f"cell {steps[0].cell[1] + first_cell}: {laps} lap{'' if laps == 1 else 's'}"]
     fours = [
-        f"four in {names[s.pit[0]]}'s cell {s.pit[1] + first_cell} -> {names[s.by or 0]}"
+        f"four in {names[s.cell[0]]}'s cell {s.cell[1] + first_cell} -> {names[s.by or 0]}"
         for s in steps
         if s.kind == "capture"
     ]
@@ -126,5 +38,5 @@ def sowing_said(
     swept = [s for s in steps if s.kind == "sweep"]
     if swept:
         owner = names[swept[0].by or 0]
-        parts.append(f"the game ends: {owner} takes the {sum(s.seeds for s in swept)} left")
+        parts.append(f"the game ends: {owner} takes the {sum(s.count for s in swept)} left")
     return " · ".join(parts)

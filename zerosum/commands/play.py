@@ -9,10 +9,11 @@ from typing import Any
 
 import attrs
 
-from games.ayoayo import Ayoayo
 from solver.chance import is_chance
 from solver.game import (
     GameError,
+    HasMoveSteps,
+    HasPits,
     HasScore,
     format_action,
     format_state,
@@ -21,7 +22,7 @@ from solver.game import (
 )
 from solver.match import AgentError, HumanAgent, parse_agent, play_game
 from solver.output import OutputError, write_text
-from zerosum.board.sowing import sowing_said, sowing_steps
+from zerosum.board.sowing import sowing_said
 from zerosum.commands.analyse import analysis_search
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
@@ -88,14 +89,14 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument(
         "--seat",
         action="store_true",
-        help="Ayòayò: draw the board from your side, your row at the bottom",
+        help="games of pits (Ayòayò): draw the board from your side, your row at the bottom",
     )
     play.add_argument(
         "--cells",
         choices=CELL_NUMBERINGS,
         default="0-5",
-        help="Ayòayò: number the cells 0-5 (the notation, default) or 1-6 on screen and at "
-        "the prompt",
+        help="games of pits (Ayòayò): number the cells 0-5 (the notation, default) or 1-6 on "
+        "screen and at the prompt",
     )
     tablebase_arguments(play)
 
@@ -293,10 +294,11 @@ class _Session:
                 f"{self.shown(before, action)}",
                 style="bold",
             )
-        if isinstance(game, Ayoayo):
-            steps = sowing_steps(game, before, action)
-            said = sowing_said(steps, game.player_names, self.cells.first)
-            io.print(f"sowing: {said}")
+        if not is_chance(game, before) and isinstance(game, HasMoveSteps):
+            steps = game.move_steps(before, action)
+            if steps:
+                names = [player_label(game, p) for p in (0, 1)]
+                io.print(f"sowing: {sowing_said(steps, names, self.cells.first)}")
         gained = score_change(game, before, after)
         if gained is not None and any(gained):
             parts = [f"{player_label(game, p)} +{n}" for p, n in enumerate(gained) if n]
@@ -333,8 +335,13 @@ def run(args: argparse.Namespace, io: Io) -> int:
     first = game.to_move(state)
     human_side = first if args.first == "human" else other(first)
     cells = CellNumbers.named(args.cells)
-    if (args.seat or cells.first) and not isinstance(game, Ayoayo):
-        raise UsageError(f"--seat and --cells 1-6 are for Ayòayò's pits, not {game.name!r}")
+    if (args.seat or cells.first) and not (
+        isinstance(game, HasPits) and isinstance(game, HasScore)
+    ):
+        raise UsageError(
+            f"--seat and --cells 1-6 are for games of pits and stores (e.g. ayoayo), not "
+            f"{game.name!r}"
+        )
     session = _Session(
         game, state, io, tablebase, human_side, ai.name, cells, args.seat, states=[state]
     )

@@ -165,8 +165,8 @@ function showMode() {
 
 // A click on a pit: its move if it is legal; else why it is not, in words.
 function pitClicked(view, row, cell) {
-  const legal = view.moves.some((m) => m.cell && m.cell[0] === row && m.cell[1] === cell);
-  if (legal && !board.animating && !board.preview && !computersTurn(view)) { playMove(String(cell)); return; }
+  const legal = view.moves.find((m) => m.cell && m.cell[0] === row && m.cell[1] === cell);
+  if (legal && !board.animating && !board.preview && !computersTurn(view)) { playMove(legal.move); return; }
   let why;
   if (board.preview) why = "this is a preview of a line: go back to the game to play";
   else if (board.animating) why = "wait for the sowing to finish";
