@@ -54,6 +54,7 @@ __all__ = [
     "GuidingOracle",
     "HasActionNotation",
     "HasBoardCells",
+    "HasCellEditing",
     "HasChance",
     "HasCompiledSearch",
     "HasEndlessValue",
@@ -462,6 +463,21 @@ class HasPits(Protocol):
     def pits(self, state: Any) -> tuple[tuple[int, ...], tuple[int, ...]]: ...
 
     def pit_of(self, state: Any, action: Any) -> tuple[int, int]: ...
+
+
+@runtime_checkable
+class HasCellEditing(Protocol):
+    """A position set cell by cell on the grid :class:`HasBoardCells` draws (the board's grid
+    editor).
+
+    ``cell_marks`` are what a cell may hold besides empty (``""``), e.g. ``("x", "o")``;
+    ``position_from_cells(rows)`` is the position whose grid is ``rows`` (the player to move
+    found from it), raising :class:`InvalidStateError` that names what no game reaches.
+    """
+
+    cell_marks: tuple[str, ...]
+
+    def position_from_cells(self, rows: Sequence[Sequence[str]]) -> Any: ...
 
 
 @attrs.frozen

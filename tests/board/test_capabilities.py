@@ -80,3 +80,20 @@ class TestAGameWithOnlyAPicture:
         game = Pictured()
         view = describe(game, game.initial_state())
         assert view["view"] == "moves" and view["text"] == "a picture"
+
+
+class TestTheGridEditorsAnswers:
+    def test_cells_give_the_position_they_show(self, client: TestClient) -> None:
+        """A tic-tac-toe grid sent cell by cell comes back as its position, O to move."""
+        cells = [["x", "", ""], ["", "", ""], ["", "", ""]]
+        view = client.post("/api/position", json={"game": "tictactoe", "cells": cells}).json()
+        assert view["position"] == "x../.../..." and view["to_move"] == 1
+        assert view["marks"] == ["x", "o"]
+
+    def test_bad_cells_are_refused_naming_what_is_valid(self, client: TestClient) -> None:
+        """A mark the game has not, or a game without cell editing, gets a one-line 400."""
+        cells = [["q", "", ""], ["", "", ""], ["", "", ""]]
+        answer = client.post("/api/position", json={"game": "tictactoe", "cells": cells})
+        assert answer.status_code == 400 and "each one of '', 'x', 'o'" in answer.text
+        answer = client.post("/api/position", json={"game": "ayoayo", "cells": [["4"]]})
+        assert answer.status_code == 400 and "sets no position cell by cell" in answer.text

@@ -58,7 +58,7 @@ from solver.quoting import quote
 from zerosum.board.guard import LocalOnly
 from zerosum.board.origins import served_hosts
 from zerosum.board.stream import StreamSession
-from zerosum.board.views import describe, load_earlier, load_position, play_move
+from zerosum.board.views import describe, load_cells, load_earlier, load_position, play_move
 from zerosum.board.workers import (
     DEFAULT_SEARCH_SECONDS,
     Budget,
@@ -197,7 +197,10 @@ class _Endpoints:
         """What is wrong with the tablebases (damaged files, a folder that is not one)."""
 
     def position_of(self, data: dict[str, Any]) -> tuple[Any, Any]:
-        """The game and position a request names (the board's game when it names none)."""
+        """The game and position a request names (the board's game when it names none): its
+        text, or the grid editor's cells."""
+        if data.get("cells") is not None:
+            return load_cells(data.get("game", self.config.game), data["cells"])
         return load_position(data.get("game", self.config.game), data.get("position"))
 
     async def page(self, request: Request) -> Response:

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from solver.game import (
     HasBoardCells,
+    HasCellEditing,
     HasMoveSteps,
     HasPits,
     HasRender,
@@ -34,7 +35,14 @@ from zerosum.console import UsageError
 from zerosum.options import load, position
 from zerosum.report import json_num, outcome, repetition_said
 
-__all__ = ["MAX_POSITION_CHARS", "describe", "load_earlier", "load_position", "play_move"]
+__all__ = [
+    "MAX_POSITION_CHARS",
+    "describe",
+    "load_cells",
+    "load_earlier",
+    "load_position",
+    "play_move",
+]
 
 MAX_POSITION_CHARS: Final = 2_000
 """The longest position text the board reads (Ayòayò's is under 60 characters)."""
@@ -61,6 +69,35 @@ def load_position(game_name: Any, text: Any) -> tuple[Any, Any]:
     if text and not isinstance(game, HasStateNotation):
         raise UsageError(f"game {game.name!r} has no text notation for positions")
     return game, position(game, args)
+
+
+MAX_CELLS: Final = 400
+"""The most cells a grid sent by the grid editor may have."""
+
+
+def load_cells(game_name: Any, cells: Any) -> tuple[Any, Any]:
+    """``(game, state)`` from a game's name and a grid of cell texts, as the board's grid
+    editor sends them (:class:`~solver.game.HasCellEditing`).
+
+    Raises:
+        UsageError: the game is unknown or sets no position by cells, or ``cells`` is not a
+            grid of texts.
+        GameError: the grid is no position of the game (the game's message).
+    """
+    game, _ = load_position(game_name, None)
+    if not isinstance(game, HasCellEditing):
+        raise UsageError(f"game {game.name!r} sets no position cell by cell; give it as text")
+    if (
+        not isinstance(cells, list)
+        or not all(isinstance(row, list) for row in cells)
+        or sum(len(row) for row in cells) > MAX_CELLS
+        or not all(isinstance(c, str) and c in ("", *game.cell_marks) for r in cells for c in r)
+    ):
+        marks = ", ".join(repr(m) for m in ("", *game.cell_marks))
+        raise UsageError(
+            f"invalid cells {quote(cells)}: expected rows of cells, each one of {marks}"
+        )
+    return game, game.position_from_cells(cells)
 
 
 MAX_EARLIER: Final = 10_000
@@ -164,6 +201,8 @@ def describe(game: Any, state: Any, repeated: bool = False) -> dict[str, Any]:
     elif view == "grid":
         cells = game.board_cells(state)
         out["rows"] = [list(row) for row in cells.rows]
+        if isinstance(game, HasCellEditing):
+            out["marks"] = list(game.cell_marks)
     elif isinstance(game, HasRender):
         out["text"] = game.render(state)
     return out
