@@ -97,3 +97,25 @@ class TestTheGridEditorsAnswers:
         assert answer.status_code == 400 and "each one of '', 'x', 'o'" in answer.text
         answer = client.post("/api/position", json={"game": "ayoayo", "cells": [["4"]]})
         assert answer.status_code == 400 and "sets no position cell by cell" in answer.text
+
+
+SPEC = "connect4 width=5 height=4"
+
+
+class TestOptionsOnTheBoard:
+    def test_a_game_with_options_is_played_and_analysed(self, client: TestClient) -> None:
+        """The page sends the game with its options; each answer is for the 5x4 board."""
+        view = client.post("/api/position", json={"game": SPEC}).json()
+        assert view["position"] == "...../...../...../....."
+        played = client.post("/api/play", json={"game": SPEC, "move": "5", "earlier": []})
+        assert played.json()["position"]["position"] == "...../...../...../....x"
+        answer = client.post("/api/analyse", json={"game": SPEC, "depth": 2}).json()
+        assert answer["position"] == "...../...../...../....."
+
+    def test_a_record_keeps_its_options_both_ways(self, client: TestClient) -> None:
+        """Exported with the game's options in its header, loaded back with them."""
+        exported = client.post("/api/export", json={"game": SPEC, "moves": ["3", "3"]}).json()
+        assert "game: connect4 width=5 height=4\n" in exported["record"]
+        loaded = client.post("/api/record", json={"record": exported["record"]}).json()
+        assert loaded["game"] == SPEC
+        assert loaded["moves"][-1]["position"]["position"] == "...../...../..o../..x.."

@@ -63,3 +63,19 @@ class TestTheGridEditor:
         page.wait_for_function(
             "document.querySelector('#board').dataset.position.endsWith('/o....../x......')"
         )
+
+
+class TestOptionsOnThePage:
+    def test_a_game_with_options_stays_so_through_a_move_and_a_reload(self, page: Any) -> None:
+        """Connect Four 5x4 from a link: its menu entry, a move, and a reload keep the options."""
+        open_board(page, "?game=connect4%20width%3D5%20height%3D4")
+        assert shown_position(page) == "...../...../...../....."
+        assert page.eval_on_selector("#game", "e => e.value") == "connect4 width=5 height=4"
+        page.click(".cell.legal[data-row='3'][data-cell='0']")
+        page.wait_for_function(
+            "document.querySelector('#board').dataset.position === '...../...../...../x....'"
+        )
+        page.reload()
+        page.wait_for_selector("body[data-ready=yes]")
+        assert shown_position(page) == "...../...../...../x...."
+        assert page.eval_on_selector("#game", "e => e.value") == "connect4 width=5 height=4"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from games import load_game
@@ -222,3 +223,34 @@ class TestPlayByCapabilities:
         )
         assert result.code == 0, result.err
         assert "X (you) plays 3" in result.out
+
+
+class TestOptionsTravel:
+    """A game's options go into the record and come back with it."""
+
+    def test_a_saved_connect_four_5x4_is_reviewed(self, run, tmp_path):
+        """play -O width=5 -O height=4 --save writes them in the game header; review reads them."""
+        path = tmp_path / "g.txt"
+        argv = ["play", "connect4", "-O", "width=5", "-O", "height=4", "--ai", "minimax:1"]
+        result = run(*argv, "--save", str(path), stdin="3\n3\nq\n")
+        assert result.code == 0, result.err
+        text = path.read_text()
+        assert "game: connect4 width=5 height=4\nstart: ...../...../...../.....\n" in text
+        reviewed = run("review", str(path), "--depth", "2", "--json")
+        assert reviewed.code == 0, reviewed.err
+        assert len(json.loads(reviewed.out)["moves"]) == 4
+
+    def test_review_adds_options_to_a_record_written_without_them(self, run, tmp_path):
+        """A 5x4 record with a bare 'game: connect4' is refused, and read with -O."""
+        path = tmp_path / "old.txt"
+        path.write_text("game: connect4\nstart: ...../...../...../.....\n1. 3\n2. 3\n")
+        refused = run("review", str(path), "--depth", "1")
+        assert refused.code != 0 and "invalid record" in refused.err
+        read = run("review", str(path), "--depth", "1", "-O", "width=5", "-O", "height=4")
+        assert read.code == 0, read.err
+
+    def test_a_game_without_options_keeps_the_old_header(self, run, tmp_path):
+        """No options: the header is the name alone, as older readers expect."""
+        path = tmp_path / "t.txt"
+        run("play", "tictactoe", "--ai", "minimax:1", "--save", str(path), stdin="4\nq\n")
+        assert "\ngame: tictactoe\n" in path.read_text()

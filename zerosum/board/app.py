@@ -200,8 +200,13 @@ class _Endpoints:
         """The game and position a request names (the board's game when it names none): its
         text, or the grid editor's cells."""
         if data.get("cells") is not None:
-            return load_cells(data.get("game", self.config.game), data["cells"])
-        return load_position(data.get("game", self.config.game), data.get("position"))
+            return load_cells(self.spec_of(data), data["cells"])
+        return load_position(self.spec_of(data), data.get("position"))
+
+    def spec_of(self, data: dict[str, Any]) -> Any:
+        """The game a request names, with its options (``connect4 width=5``), else the
+        board's; checked as text when it is loaded."""
+        return data.get("game", self.config.game)
 
     async def page(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
@@ -239,7 +244,7 @@ class _Endpoints:
     async def play(self, request: Request) -> Response:
         data = await _read_json(request)
         game, state = self.position_of(data)
-        earlier = load_earlier(game, data.get("earlier"))
+        earlier = load_earlier(self.spec_of(data), data.get("earlier"))
         return JSONResponse(play_move(game, state, data.get("move"), earlier))
 
     async def analyse(self, request: Request) -> Response:
@@ -254,7 +259,7 @@ class _Endpoints:
         if game.is_terminal(state):
             return JSONResponse(over_json(game, state))
         searchable(game)
-        job = self.pool.new_job(game.name, describe(game, state)["position"], depth, time)
+        job = self.pool.new_job(self.spec_of(data), describe(game, state)["position"], depth, time)
         return JSONResponse(await self._answer(job, request))
 
     async def record(self, request: Request) -> Response:
@@ -264,7 +269,8 @@ class _Endpoints:
         moves = _line_json(game, states[0], line)
         start = describe(game, states[0])
         headers = dict(parsed.headers)
-        return JSONResponse({"game": game.name, "start": start, "moves": moves, "headers": headers})
+        answer = {"game": parsed.game, "start": start, "moves": moves, "headers": headers}
+        return JSONResponse(answer)
 
     async def export(self, request: Request) -> Response:
         data = await _read_json(request)
@@ -277,6 +283,7 @@ class _Endpoints:
             game,
             start,
             actions,
+            game_spec=self.spec_of(data),
             comments=line.comments,
             headers=headers,
             variations=line.variations,

@@ -32,7 +32,7 @@ from solver.game import (
 from solver.match import Ending, SeenPositions, unfinished_score
 from solver.quoting import quote
 from zerosum.console import UsageError
-from zerosum.options import load, position
+from zerosum.options import load, position, read_game_spec
 from zerosum.report import json_num, outcome, repetition_said
 
 __all__ = [
@@ -49,7 +49,9 @@ MAX_POSITION_CHARS: Final = 2_000
 
 
 def load_position(game_name: Any, text: Any) -> tuple[Any, Any]:
-    """``(game, state)`` from a game's name and a position in its notation (None: the start).
+    """``(game, state)`` from a game's name, with its options if it has any (``connect4
+    width=5 height=4``, :func:`~zerosum.options.game_spec`), and a position in its notation
+    (None: the start).
 
     The game and the position are read by the command line's own functions, so a bad one gets
     the same message as ``gamesolver analyse GAME --position TEXT``.
@@ -64,7 +66,8 @@ def load_position(game_name: Any, text: Any) -> tuple[Any, Any]:
         raise UsageError(f"invalid position {quote(text)}: expected the position as text")
     if text is not None and len(text) > MAX_POSITION_CHARS:
         raise UsageError(f"invalid position: longer than {MAX_POSITION_CHARS} characters")
-    args = argparse.Namespace(game=game_name, position=text or None, option=None, tree=None)
+    name, options = read_game_spec(game_name)
+    args = argparse.Namespace(game=name, position=text or None, option=options, tree=None)
     game = load(args)
     if text and not isinstance(game, HasStateNotation):
         raise UsageError(f"game {game.name!r} has no text notation for positions")
@@ -104,9 +107,10 @@ MAX_EARLIER: Final = 10_000
 """The most earlier positions a move may name (a record holds at most as many moves)."""
 
 
-def load_earlier(game: Any, texts: Any) -> list[Any]:
-    """The positions a game went through before the one a move is played in (for the
-    repetition rule): a list of positions in the game's notation, or None for none.
+def load_earlier(spec: str, texts: Any) -> list[Any]:
+    """The positions a game (``spec``: its name and options, as :func:`load_position` takes
+    them) went through before the one a move is played in (for the repetition rule): a list
+    of positions in the game's notation, or None for none.
 
     Raises:
         UsageError: not a list of texts, or too long.
@@ -121,7 +125,7 @@ def load_earlier(game: Any, texts: Any) -> list[Any]:
         )
     if len(texts) > MAX_EARLIER:
         raise UsageError(f"invalid earlier: more than {MAX_EARLIER:,} positions")
-    return [_known_position(game.name, text) for text in texts]
+    return [_known_position(spec, text) for text in texts]
 
 
 @functools.lru_cache(maxsize=MAX_EARLIER)

@@ -29,6 +29,7 @@ from zerosum.options import (
     checked_output,
     extra_fields,
     game_arguments,
+    game_spec,
     load,
     position,
     position_argument,
@@ -179,6 +180,7 @@ class _Session:
     ai_name: str
     cells: CellNumbers = attrs.field(factory=CellNumbers)
     seat: bool = False
+    spec: str | None = None
     moves: list[Any] = attrs.field(factory=list)
     states: list[Any] = attrs.field(factory=list)
     written: set[str] = attrs.field(factory=set)
@@ -197,7 +199,9 @@ class _Session:
     def record(self) -> str:
         """The game so far as a record."""
         headers = {"players": self.players}
-        return format_record(self.game, self.start, self.moves, headers=headers)
+        return format_record(
+            self.game, self.start, self.moves, headers=headers, game_spec=self.spec
+        )
 
     def shown(self, state: Any, action: Any) -> str:
         """A move as the player reads it (cells from 1 with ``--cells 1-6``)."""
@@ -343,8 +347,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"{game.name!r}"
         )
     session = _Session(
-        game, state, io, tablebase, human_side, ai.name, cells, args.seat, states=[state]
+        game, state, io, tablebase, human_side, ai.name, cells, args.seat, spec=game_spec(args)
     )
+    session.states.append(state)
     human = HumanAgent(ask=session.ask, tell=io.print, show_position=False)
     seats = [human, ai] if human_side == 0 else [ai, human]
     you = player_label(game, human_side)
