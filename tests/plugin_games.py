@@ -90,16 +90,18 @@ class TwoRows:
         return (rows[0], rows[1], int(parts[2]), int(parts[3]), int(parts[4]))
 
 
-def install(folder: Path) -> str:
+def install(folder: Path, broken: bool = False) -> str:
     """Register :class:`TwoRows` as an installed distribution in ``folder`` would (a
     ``.dist-info`` with its entry point), and the ``PYTHONPATH`` that finds it and this
-    module."""
+    module. ``broken``: two broken plug-ins beside it, one whose module fails on import and
+    :class:`Refusing`, whose constructor raises."""
     info = folder / "tworows_plugin-1.0.dist-info"
     info.mkdir(parents=True, exist_ok=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tworows-plugin\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(
-        "[gamesolver.games]\ntworows = tests.plugin_games:TwoRows\n"
-    )
+    points = "[gamesolver.games]\ntworows = tests.plugin_games:TwoRows\n"
+    if broken:
+        points += "refusing = tests.plugin_games:Refusing\nghost = no_such_module_here:Ghost\n"
+    (info / "entry_points.txt").write_text(points)
     root = Path(__file__).resolve().parents[1]
     return os.pathsep.join([str(root), str(folder)])
 
@@ -109,3 +111,10 @@ class Mancala(Ayoayo):
     its capabilities (``HasTablebase``, ``HasTablebaseBuilds``), not by the name ``ayoayo``."""
 
     name = "mancala"
+
+
+class Refusing(TwoRows):
+    """A plug-in whose constructor fails, as a game missing a data file of its own would."""
+
+    def __init__(self) -> None:
+        raise RuntimeError("the refusing game's data file is missing")

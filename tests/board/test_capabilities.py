@@ -119,3 +119,30 @@ class TestOptionsOnTheBoard:
         loaded = client.post("/api/record", json={"record": exported["record"]}).json()
         assert loaded["game"] == SPEC
         assert loaded["moves"][-1]["position"]["position"] == "...../...../..o../..x.."
+
+
+class TestABrokenPlugIn:
+    def test_the_games_are_listed_and_the_broken_ones_named(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A plug-in failing on import and one whose constructor raises are named with their
+        errors; ours and the working plug-in are listed."""
+        install_entry_points(
+            monkeypatch,
+            {
+                "tworows": "tests.plugin_games:TwoRows",
+                "refusing": "tests.plugin_games:Refusing",
+                "ghost": "no_such_module_here:Ghost",
+            },
+        )
+        from tests.board.conftest import LocalClient
+        from zerosum.board.app import BoardConfig, create_app
+
+        with LocalClient(create_app(BoardConfig(workers=1))) as client:
+            answer = client.get("/api/games")
+        assert answer.status_code == 200
+        listed = {g["name"] for g in answer.json()["games"]}
+        assert {"ayoayo", "connect4", "tworows"} <= listed and not {"ghost", "refusing"} & listed
+        broken = {b["name"]: b["error"] for b in answer.json()["broken"]}
+        assert "No module named 'no_such_module_here'" in broken["ghost"]
+        assert broken["refusing"] == "the refusing game's data file is missing"

@@ -1,5 +1,6 @@
-"""The page in Chromium with a plug-in game installed beside ours: a scored game of two rows of
-six (not Ayòayò) loads and plays, and a grid game's position is set in the grid editor."""
+"""The page in Chromium with plug-in games installed beside ours: a scored game of two rows of
+six (not Ayòayò) loads and plays while two broken plug-ins are named on the page, a grid
+game's position is set in the grid editor, and a game's options stay with it."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ pytestmark = CHROMIUM_TESTS
 
 @pytest.fixture(scope="module")
 def plugin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The board with the plug-in installed (an entry point in a ``.dist-info``), no tablebase."""
-    path = install(tmp_path_factory.mktemp("site"))
+    """The board with the plug-in installed (an entry point in a ``.dist-info``) and two broken
+    ones beside it, no tablebase."""
+    path = install(tmp_path_factory.mktemp("site"), broken=True)
     yield from serve(tmp_path_factory, "--no-tablebase", pythonpath=path)
 
 
@@ -31,6 +33,10 @@ class TestAPlugInOnThePage:
         """Drawn as its grid (no pits, no sowing): a click on a cell plays it."""
         open_board(page, "?game=tworows")
         assert shown_position(page) == "000000/000000/0/0/0"
+        said = page.inner_text("#warnings")  # the broken plug-ins, named with their errors
+        assert "game ghost cannot be loaded" in said and "No module named" in said
+        assert "game refusing cannot be loaded" in said and "data file is missing" in said
+        assert page.is_visible("#warnings")
         page.click(".cell.legal[data-row='0'][data-cell='4']")
         page.wait_for_function(
             "document.querySelector('#board').dataset.position === '000010/000000/5/0/1'"

@@ -187,6 +187,11 @@ def _limits(
     return depth, None if time is None else float(time)
 
 
+def _said(exc: BaseException) -> str:
+    """An error in a line: its message, else its kind (a plug-in may raise a bare error)."""
+    return " ".join(str(exc).split())[:300] or type(exc).__name__
+
+
 class _Endpoints:
     """The board's HTTP endpoints, over one configuration and one pool of search workers."""
 
@@ -212,16 +217,20 @@ class _Endpoints:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
     async def games(self, request: Request) -> Response:
-        listed = []
+        listed, broken = [], []
         for name in available_games():
-            game, state = load_position(name, None)
-            view = describe(game, state)["view"]
-            listed.append({"name": name, "description": game_info(name).summary, "view": view})
+            try:
+                game, state = load_position(name, None)
+                view = describe(game, state)["view"]
+                summary = game_info(name).summary
+            except Exception as exc:  # a plug-in's code may raise anything
+                broken.append({"name": name, "error": _said(exc)})
+                continue
+            listed.append({"name": name, "description": summary, "view": view})
         default = {"game": self.config.game, "position": self.config.position}
         levels = [{"name": lv.name, "said": lv.said} for lv in LEVELS.values()]
-        return JSONResponse(
-            {"games": listed, "default": default, "levels": levels, "warnings": self.warnings}
-        )
+        answer = {"games": listed, "broken": broken, "default": default, "levels": levels}
+        return JSONResponse(answer | {"warnings": self.warnings})
 
     async def status(self, request: Request) -> Response:
         pool = self.pool

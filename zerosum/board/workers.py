@@ -122,10 +122,22 @@ def tablebase_warnings(options: dict[str, Any]) -> list[str]:
     found: list[str] = []
     for name in available_games():
         try:
-            open_tablebase(load_game(name), argparse.Namespace(**options), found.append)
+            game = load_game(name)
+        except Exception:  # a broken plug-in: the page names it with its error (/api/games)
+            continue
+        try:
+            open_tablebase(game, argparse.Namespace(**options), found.append)
         except (GameError, UsageError, OSError) as exc:
             found.append(f"warning: {exc}")
     return list(dict.fromkeys(found))
+
+
+def _deterministic(name: str) -> bool:
+    """Whether the game registered as ``name`` loads and has no chance moves."""
+    try:
+        return not has_chance(load_game(name))
+    except Exception:  # a broken plug-in: the page names it with its error (/api/games)
+        return False
 
 
 def searchable(game: Any) -> None:
@@ -135,7 +147,7 @@ def searchable(game: Any) -> None:
         UsageError: the game has chance moves (the message names the games that would do).
     """
     if has_chance(game):
-        names = [name for name in available_games() if not has_chance(load_game(name))]
+        names = [name for name in available_games() if _deterministic(name)]
         raise UsageError(
             f"the board cannot analyse game {game.name!r}: it has chance moves, and the "
             f"engine assumes a deterministic game; the board analyses: {', '.join(names)} "

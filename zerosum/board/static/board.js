@@ -790,8 +790,10 @@ async function openFirst(chosen) {
 }
 
 async function main() {
-  const { games, default: chosen, levels, warnings } = await get("/api/games");
-  if (warnings.length) { $("warnings").textContent = warnings.join(" "); $("warnings").hidden = false; }
+  const { games, broken, default: chosen, levels, warnings } = await get("/api/games");
+  // A plug-in that cannot be loaded is named with its error; every other game works.
+  const said = [...warnings, ...broken.map((b) => `game ${b.name} cannot be loaded, so it is not listed: ${b.error}`)];
+  if (said.length) { $("warnings").textContent = said.join(" "); $("warnings").hidden = false; }
   const select = $("game");
   for (const g of games) {
     const option = document.createElement("option");
