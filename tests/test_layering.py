@@ -108,6 +108,67 @@ class TestFrontEndsKnowNoGame:
         assert ("front/views.py", "Ayoayo") in found
 
 
+# The command line's floors: two front ends (zerosum/commands, zerosum/board) over one
+# application layer (the modules at zerosum's top: loading games and positions, analysis,
+# records, answers), and no arrow between the front ends but the command that serves the board.
+FRONT_ENDS = ("commands", "board")
+ENTRY_MODULES = {"zerosum/cli.py", "zerosum/__main__.py", "zerosum/__init__.py"}
+SERVES_THE_BOARD = "zerosum/commands/board.py"
+
+
+def zerosum_imports(root: Path = ROOT) -> set[tuple[str, str]]:
+    """(module file, imported module of zerosum) for every import in zerosum's code."""
+    found = set()
+    for path in sorted((root / "zerosum").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        where = path.relative_to(root).as_posix()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found |= {(where, a.name) for a in node.names if a.name.startswith("zerosum.")}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("zerosum."):
+                found.add((where, str(node.module)))
+    return found
+
+
+def _front_end(name: str) -> str | None:
+    """The front end a module (``zerosum/board/app.py`` or ``zerosum.board.app``) is in."""
+    parts = name.replace("/", ".").split(".")
+    return parts[1] if len(parts) > 2 and parts[1] in FRONT_ENDS else None
+
+
+class TestCommandLineFloors:
+    def test_the_application_layer_imports_no_front_end(self) -> None:
+        """zerosum's top modules (not the entry points) import neither front end."""
+        wrong = sorted(
+            (where, imported)
+            for where, imported in zerosum_imports()
+            if _front_end(where) is None and where not in ENTRY_MODULES and _front_end(imported)
+        )
+        assert not wrong, f"the application layer imports a front end: {wrong}"
+
+    def test_the_front_ends_do_not_import_each_other(self) -> None:
+        """The board imports no command; a command imports the board only to serve it."""
+        wrong = sorted(
+            (where, imported)
+            for where, imported in zerosum_imports()
+            if _front_end(where)
+            and _front_end(imported)
+            and _front_end(where) != _front_end(imported)
+            and where != SERVES_THE_BOARD
+        )
+        assert not wrong, f"an arrow between the two front ends: {wrong}"
+
+    def test_the_check_sees_an_arrow_between_the_front_ends(self, tmp_path: Path) -> None:
+        """A board module importing a command is found, so the check can fail."""
+        (tmp_path / "zerosum" / "board").mkdir(parents=True)
+        (tmp_path / "zerosum" / "board" / "workers.py").write_text(
+            "from zerosum.commands.analyse import analysis_search\n"
+        )
+        found = zerosum_imports(tmp_path)
+        assert found == {("zerosum/board/workers.py", "zerosum.commands.analyse")}
+        assert _front_end("zerosum/board/workers.py") == "board"
+
+
 # Ayòayò's package in one-way floors: each module imports only modules on its floor or below.
 AYOAYO_FLOORS = (
     ("board",),

@@ -49,8 +49,8 @@ import attrs
 from solver.game import GameError, format_action, format_state, parse_action
 from solver.match import repetition_at, unfinished_score
 from solver.quoting import quote
-from zerosum.board.views import load_position
 from zerosum.console import UsageError
+from zerosum.positions import load_position
 from zerosum.report import outcome, repetition_said
 
 __all__ = [

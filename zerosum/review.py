@@ -21,7 +21,7 @@ import attrs
 
 from solver.game import EndgameTablebase, format_action, parse_action, player_label
 from solver.results import SearchResult
-from zerosum.commands.analyse import analysis_search
+from zerosum.analysis import analysis_search
 from zerosum.records import GameRecord, line_result
 from zerosum.report import json_num
 

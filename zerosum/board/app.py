@@ -55,10 +55,11 @@ from starlette.websockets import WebSocket
 from games import available_games, game_info
 from solver.game import GameError, parse_action
 from solver.quoting import quote
+from zerosum.analysis import DEFAULT_ANALYSE_SECONDS, over_json
 from zerosum.board.guard import LocalOnly
 from zerosum.board.origins import served_hosts
 from zerosum.board.stream import StreamSession
-from zerosum.board.views import describe, load_cells, load_earlier, load_position, play_move
+from zerosum.board.views import describe, play_move
 from zerosum.board.workers import (
     DEFAULT_SEARCH_SECONDS,
     Budget,
@@ -68,8 +69,8 @@ from zerosum.board.workers import (
     searchable,
     tablebase_warnings,
 )
-from zerosum.commands.analyse import DEFAULT_ANALYSE_SECONDS, over_json
 from zerosum.console import UsageError
+from zerosum.positions import load_cells, load_earlier, load_position
 from zerosum.records import (
     Variation,
     format_record,

@@ -22,10 +22,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from solver.game import GameError
 from solver.quoting import quote
-from zerosum.board.views import describe, load_position
+from zerosum.analysis import over_json
+from zerosum.board.views import describe
 from zerosum.board.workers import Job, SearchPool, SearchUnavailable, searchable
-from zerosum.commands.analyse import over_json
 from zerosum.console import UsageError
+from zerosum.positions import load_position
 
 __all__ = ["MAX_MESSAGE", "OUTBOX_LIMIT", "Outbox", "StreamSession"]
 

@@ -44,9 +44,9 @@ from solver.engine import search
 from solver.game import GameError
 from solver.results import SearchResult
 from solver.workers import die_with_parent
-from zerosum.board.views import load_position
-from zerosum.commands.analyse import analysis_search, answer_json, over_json
+from zerosum.analysis import analysis_search, answer_json, over_json
 from zerosum.console import UsageError
+from zerosum.positions import load_position
 from zerosum.records import parse_record
 from zerosum.review import review_json, review_record
 from zerosum.tablebases import open_tablebase

@@ -12,7 +12,6 @@ from urllib.parse import urlencode
 
 from solver.quoting import quote
 from zerosum.board.origins import parse_origin
-from zerosum.board.views import load_position
 from zerosum.commands.tablebase import checked_workers, worker_limit
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
 from zerosum.options import (
@@ -22,6 +21,7 @@ from zerosum.options import (
     positive_int,
     whole_number,
 )
+from zerosum.positions import load_position
 from zerosum.tablebases import tablebase_arguments
 
 NAME = "board"
@@ -53,7 +53,7 @@ def _workers(asked: int | None) -> int:
     """``--workers``, capped as the tablebase build's are (CPUs and memory); by default one
     per core, two at most."""
     if asked is None:
-        from zerosum.board.workers import default_size  # here: it imports the commands
+        from zerosum.board.workers import default_size  # here: only serving needs the workers
 
         return min(default_size(), worker_limit()[0])
     return checked_workers(asked)

@@ -22,8 +22,7 @@ from solver.game import (
 )
 from solver.match import AgentError, HumanAgent, parse_agent, play_game
 from solver.output import OutputError, write_text
-from zerosum.board.sowing import sowing_said
-from zerosum.commands.analyse import analysis_search
+from zerosum.analysis import analysis_search
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
     checked_output,
@@ -40,6 +39,7 @@ from zerosum.options import (
 from zerosum.records import format_record
 from zerosum.report import board_lines, num, outcome, repetition_said
 from zerosum.seating import CELL_NUMBERINGS, CellNumbers, seated_lines
+from zerosum.steps import sowing_said
 from zerosum.strength import LEVELS
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 

@@ -1,7 +1,7 @@
 """A move shown step by step (``solver.game.HasMoveSteps``), told in a line for ``play``.
 
-The steps come from the game (Ayòayò's sowing); the board animates
-them and ``play`` says what they did: the laps, the fours captured and whose they became, the
+The steps come from the game (Ayòayò's sowing); the board animates them on the page and
+``play`` says what they did: the laps, the fours captured and whose they became, the
 end sweep. Pits are named ``(row, cell)`` as :class:`solver.game.HasPits` names them.
 """
 
