@@ -254,3 +254,13 @@ class TestOptionsTravel:
         path = tmp_path / "t.txt"
         run("play", "tictactoe", "--ai", "minimax:1", "--save", str(path), stdin="4\nq\n")
         assert "\ngame: tictactoe\n" in path.read_text()
+
+    def test_match_records_keep_the_options(self, run, tmp_path):
+        """match --save writes the game's options in each record, which review then reads."""
+        folder = tmp_path / "games"
+        argv = ["match", "connect4", "random", "random", "--games", "1", "--seed", "3"]
+        done = run(*argv, "-O", "width=5", "-O", "height=4", "--save", str(folder))
+        assert done.code == 0, done.err
+        record = folder / "game-00001.txt"
+        assert "game: connect4 width=5 height=4\n" in record.read_text()
+        assert run("review", str(record), "--depth", "1").code == 0
