@@ -35,7 +35,7 @@ most Connect Four tools write positions (``"4455"``). Actions are columns ``0..W
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, Final, TypeAlias
 
@@ -442,6 +442,18 @@ class ConnectFour:
         )
         header = tuple(str(c + 1) for c in range(self.geometry.width))
         return BoardCells(rows=rows, header=header)
+
+    cell_marks: tuple[str, ...] = ("x", "o")
+    """What a cell may hold besides empty (``solver.game.HasCellEditing``)."""
+
+    def position_from_cells(self, rows: Sequence[Sequence[str]]) -> State:
+        """The position whose :meth:`board_cells` rows are ``rows`` (``""`` empty), read as
+        its row notation is (``solver.game.HasCellEditing``).
+
+        Raises:
+            InvalidStateError: the grid is not one a game reaches (the notation's message).
+        """
+        return self.parse_state("/".join("".join(cell or "." for cell in row) for row in rows))
 
 
 class SolvedPositions:

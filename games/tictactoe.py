@@ -193,6 +193,18 @@ class TicTacToe:
         """The nine cells as three rows (cells 0-2 on top), for boards drawn in tree nodes."""
         return board_cells(state)
 
+    cell_marks: tuple[str, ...] = ("x", "o")
+    """What a cell may hold besides empty (``solver.game.HasCellEditing``)."""
+
+    def position_from_cells(self, rows: Sequence[Sequence[str]]) -> Board:
+        """The position whose :meth:`board_cells` rows are ``rows`` (``""`` empty), read as
+        its row notation is (``solver.game.HasCellEditing``).
+
+        Raises:
+            InvalidStateError: the grid is not one a game reaches (the notation's message).
+        """
+        return self.parse_state("/".join("".join(cell or "." for cell in row) for row in rows))
+
 
 # -- helpers shared with the bitboard version ---------------------------------------------------
 

@@ -54,6 +54,7 @@ __all__ = [
     "GuidingOracle",
     "HasActionNotation",
     "HasBoardCells",
+    "HasCellEditing",
     "HasChance",
     "HasCompiledRules",
     "HasCompiledSearch",
@@ -61,7 +62,9 @@ __all__ = [
     "HasEvaluate",
     "HasKey",
     "HasMistakeSizes",
+    "HasMoveSteps",
     "HasOpeningBook",
+    "HasPits",
     "HasPlayerNames",
     "HasPositionCount",
     "HasPositionFields",
@@ -73,13 +76,16 @@ __all__ = [
     "HasStateNotation",
     "HasSymmetries",
     "HasTablebase",
+    "HasTablebaseBuilds",
     "HasUtilityBounds",
     "IllegalActionError",
     "InvalidStateError",
     "MistakeSizes",
+    "MoveStep",
     "NotAGameError",
     "Player",
     "Probability",
+    "TablebasePlanner",
     "UnknownGameError",
     "apply",
     "checked_game",
@@ -515,6 +521,128 @@ class HasBoardCells(Protocol):
     ``render`` text."""
 
     def board_cells(self, state: Any) -> BoardCells: ...
+
+
+# What the front ends (the command line and the board) ask of a game beyond its rules: how
+# the board draws it, a move shown step by step, how its tablebase is built and planned. A
+# front end tests these capabilities, never a game's name or class.
+
+
+@runtime_checkable
+class HasPits(Protocol):
+    """A mancala board: one row of pits a player, the stores being the game's score.
+
+    ``pits(state)`` gives each row's seed counts, ``(row 0, row 1)``, row ``p`` being player
+    ``p``'s, its cells numbered from 0; ``pit_of(state, action)`` is the ``(row, cell)`` a move
+    empties. Seeds travel counter-clockwise: along row 0 from its last cell down to cell 0,
+    then along row 1 from cell 0 up. The board draws such a game as two rows of pits with a
+    store at each end (:class:`HasScore` gives the stores); ``gamesolver play --seat`` draws it
+    from the player's side. Any other game with :class:`HasBoardCells` is drawn as its grid.
+    """
+
+    def pits(self, state: Any) -> tuple[tuple[int, ...], tuple[int, ...]]: ...
+
+    def pit_of(self, state: Any, action: Any) -> tuple[int, int]: ...
+
+
+@runtime_checkable
+class HasCellEditing(Protocol):
+    """A position set cell by cell on the grid :class:`HasBoardCells` draws (the board's grid
+    editor).
+
+    ``cell_marks`` are what a cell may hold besides empty (``""``), e.g. ``("x", "o")``;
+    ``position_from_cells(rows)`` is the position whose grid is ``rows`` (the player to move
+    found from it), raising :class:`InvalidStateError` that names what no game reaches.
+    """
+
+    cell_marks: tuple[str, ...]
+
+    def position_from_cells(self, rows: Sequence[Sequence[str]]) -> Any: ...
+
+
+@attrs.frozen
+class MoveStep:
+    """One step of a move shown step by step, on the cells of the drawn board.
+
+    ``kind`` is ``"pick"`` (the hand takes all ``count`` pieces of ``cell``), ``"drop"`` (one
+    piece into ``cell``, which then holds ``count``), ``"capture"`` (the ``count`` pieces of
+    ``cell`` go to player ``by``'s store) or ``"sweep"`` (the game is over and player ``by``
+    takes the ``count`` left in ``cell``). ``cell`` is ``(row, cell)`` as :class:`HasPits`
+    numbers them.
+    """
+
+    kind: str
+    cell: tuple[int, int]
+    count: int
+    by: Player | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as plain data for the board page."""
+        out: dict[str, Any] = {"kind": self.kind, "row": self.cell[0], "cell": self.cell[1]}
+        out["seeds"] = self.count
+        if self.by is not None:
+            out["by"] = self.by
+        return out
+
+
+@runtime_checkable
+class HasMoveSteps(Protocol):
+    """A move that can be shown step by step (Ayòayò's sowing: every pick-up, seed dropped,
+    capture and the end sweep), for the board's animation and ``play``'s account of a move.
+
+    ``move_steps(state, action)`` gives the :class:`MoveStep` list of a legal ``action``; the
+    steps lead to ``result(state, action)`` (the game checks it) and raise
+    :class:`IllegalActionError` for an illegal one.
+    """
+
+    def move_steps(self, state: Any, action: Any) -> Sequence[MoveStep]: ...
+
+
+class TablebasePlanner(Protocol):
+    """What building a game's tablebase costs, level by level (``gamesolver tablebase plan``).
+
+    ``measured(directory)`` lists the levels built there with their build times;
+    ``slowdown(found)`` how much the throughput falls a level up; ``plan(up_to, rate=,
+    memory=, at=, fall=)`` a row a level (``seeds``, ``positions``, ``level_bytes``,
+    ``scratch_bytes``, ``partitions``, ``worker_memory``, ``core_hours``); ``totals(rows)``
+    their sums; ``check(found)`` each measured level's seconds as predicted from the one below,
+    ``(seeds, predicted, measured)``; ``DEFAULT_RATE`` positions per core-second when nothing
+    was measured.
+    """
+
+    @property
+    def DEFAULT_RATE(self) -> float: ...
+
+    def measured(self, directory: str | os.PathLike[str]) -> Sequence[Any]: ...
+
+    def slowdown(self, levels: Sequence[Any]) -> float: ...
+
+    def plan(
+        self, up_to: int, *, rate: float, memory: int, at: int = 0, fall: float = 1.0
+    ) -> Sequence[Any]: ...
+
+    def totals(self, rows: Sequence[Any]) -> dict[str, float]: ...
+
+    def check(self, levels: Sequence[Any]) -> list[tuple[int, float, float]]: ...
+
+
+@runtime_checkable
+class HasTablebaseBuilds(Protocol):
+    """How a game's tablebase (:class:`HasTablebase`) is built out of core and planned.
+
+    ``out_of_core_builder(root, memory=, checkpoints=, client=)`` gives what
+    :meth:`EndgameTablebase.build` takes as ``out_of_core``: a builder of each level in
+    partitions under ``root`` within ``memory`` bytes, checkpointing between its rounds when
+    ``checkpoints`` is true, its work on a Dask ``client`` when given; it raises
+    :class:`CapabilityError` when it cannot build so (e.g. without its compiled kernel).
+    ``tablebase_planner()`` gives its :class:`TablebasePlanner`.
+    """
+
+    def out_of_core_builder(
+        self, root: Path, *, memory: int | None, checkpoints: bool, client: Any = None
+    ) -> Any: ...
+
+    def tablebase_planner(self) -> TablebasePlanner: ...
 
 
 def other(player: Player) -> Player:

@@ -15,11 +15,21 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import resource
 from pathlib import Path
 from typing import Final
 
-__all__ = ["address_space_room", "available_memory", "cache_directory", "cgroup_room", "cpus"]
+from solver.quoting import quote
+
+__all__ = [
+    "address_space_room",
+    "available_memory",
+    "cache_directory",
+    "cgroup_room",
+    "cpus",
+    "parse_size",
+]
 
 _UNLIMITED: Final = 1 << 60
 """Above this a limit means none (cgroup v1 writes about 2**63 for "no limit")."""
@@ -107,3 +117,32 @@ def available_memory() -> int | None:
             machine = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     found = [room for room in (machine, cgroup_room(), address_space_room()) if room is not None]
     return min(found) if found else None
+
+
+_SIZE = re.compile(r"([0-9]{1,15}(?:\.[0-9]{1,9})?)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE | re.ASCII)
+_LARGEST: Final = 1 << 50
+"""The largest size read (1024T): far past any machine, and within a float's exact range."""
+_UNITS: Final = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes from a size such as ``12G``, ``512M``, ``1.5g`` or ``4096`` (powers of 1024).
+
+    Raises:
+        ValueError: not a size, or below 64 MB.
+
+    >>> parse_size("12G"), parse_size("512m")
+    (12884901888, 536870912)
+    """
+    match = _SIZE.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(
+            f"{quote(text)} is not a size; expected e.g. 12G, 512M or 4096 (bytes, ASCII "
+            "digits, at most 15 of them)"
+        )
+    size = float(match.group(1)) * _UNITS[match.group(2).lower()]
+    if size < 1 << 26:
+        raise ValueError(f"{quote(text)} is too small; give at least 64M")
+    if size > _LARGEST:
+        raise ValueError(f"{quote(text)} is too large; give at most 1024T")
+    return int(size)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Set
 from pathlib import Path
 
@@ -52,10 +53,129 @@ class TestLayering:
         assert {top for _, top in project_imports("zerosum")} == {"solver", "games", "viz"}
 
 
+# The front ends (the command line and the board) find games through the registry and ask of
+# them only what solver.game's capabilities say: no game module, no game's class.
+REGISTRY_NAMES = {"available_games", "game_info", "load_game", "GameInfo", "ENTRY_POINT_GROUP"}
+
+
+def _game_classes() -> set[str]:
+    """The names of the classes defined in the project's games package."""
+    names = set()
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        names |= {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    return names - REGISTRY_NAMES
+
+
+def front_end_game_uses(package: Path, classes: set[str]) -> set[tuple[str, str]]:
+    """(module file, what it names) for every import of a game module (``games.X``, or a name
+    from ``games`` beyond the registry's) and every name in ``classes`` (the games' classes)
+    in the code under ``package``, its docstrings' examples included."""
+    found = set()
+    for path in sorted(package.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        where = path.relative_to(package.parent).as_posix()
+        tree = ast.parse(source, filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found |= {(where, a.name) for a in node.names if a.name.startswith("games.")}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module.startswith("games."):
+                    found.add((where, node.module))
+                elif node.module == "games":
+                    found |= {(where, a.name) for a in node.names if a.name not in REGISTRY_NAMES}
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        examples = "\n".join(line for line in source.splitlines() if ">>>" in line)
+        names |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", examples))
+        found |= {(where, name) for name in names & classes}
+        found |= {(where, m) for m in re.findall(r"\bgames\.[a-z_0-9]+", examples)}
+    return found
+
+
+class TestFrontEndsKnowNoGame:
+    def test_the_front_ends_import_no_game_module_and_name_no_game_class(self) -> None:
+        """zerosum reaches games through the registry and solver.game's capabilities only."""
+        found = front_end_game_uses(ROOT / "zerosum", _game_classes())
+        assert not found, f"the front ends name games' modules or classes: {sorted(found)}"
+
+    def test_the_check_sees_a_game_module_and_a_game_class(self, tmp_path: Path) -> None:
+        """Run on a package that imports Ayòayò's module and tests its class, the check fails."""
+        (tmp_path / "front").mkdir()
+        (tmp_path / "front" / "views.py").write_text(
+            "from games.ayoayo import Ayoayo\n\nif isinstance(game, Ayoayo):\n    pass\n"
+        )
+        found = front_end_game_uses(tmp_path / "front", _game_classes())
+        assert ("front/views.py", "games.ayoayo") in found
+        assert ("front/views.py", "Ayoayo") in found
+
+
+# The command line's floors: two front ends (zerosum/commands, zerosum/board) over one
+# application layer (the modules at zerosum's top: loading games and positions, analysis,
+# records, answers), and no arrow between the front ends but the command that serves the board.
+FRONT_ENDS = ("commands", "board")
+ENTRY_MODULES = {"zerosum/cli.py", "zerosum/__main__.py", "zerosum/__init__.py"}
+SERVES_THE_BOARD = "zerosum/commands/board.py"
+
+
+def zerosum_imports(root: Path = ROOT) -> set[tuple[str, str]]:
+    """(module file, imported module of zerosum) for every import in zerosum's code."""
+    found = set()
+    for path in sorted((root / "zerosum").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        where = path.relative_to(root).as_posix()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found |= {(where, a.name) for a in node.names if a.name.startswith("zerosum.")}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("zerosum."):
+                found.add((where, str(node.module)))
+    return found
+
+
+def _front_end(name: str) -> str | None:
+    """The front end a module (``zerosum/board/app.py`` or ``zerosum.board.app``) is in."""
+    parts = name.replace("/", ".").split(".")
+    return parts[1] if len(parts) > 2 and parts[1] in FRONT_ENDS else None
+
+
+class TestCommandLineFloors:
+    def test_the_application_layer_imports_no_front_end(self) -> None:
+        """zerosum's top modules (not the entry points) import neither front end."""
+        wrong = sorted(
+            (where, imported)
+            for where, imported in zerosum_imports()
+            if _front_end(where) is None and where not in ENTRY_MODULES and _front_end(imported)
+        )
+        assert not wrong, f"the application layer imports a front end: {wrong}"
+
+    def test_the_front_ends_do_not_import_each_other(self) -> None:
+        """The board imports no command; a command imports the board only to serve it."""
+        wrong = sorted(
+            (where, imported)
+            for where, imported in zerosum_imports()
+            if _front_end(where)
+            and _front_end(imported)
+            and _front_end(where) != _front_end(imported)
+            and where != SERVES_THE_BOARD
+        )
+        assert not wrong, f"an arrow between the two front ends: {wrong}"
+
+    def test_the_check_sees_an_arrow_between_the_front_ends(self, tmp_path: Path) -> None:
+        """A board module importing a command is found, so the check can fail."""
+        (tmp_path / "zerosum" / "board").mkdir(parents=True)
+        (tmp_path / "zerosum" / "board" / "workers.py").write_text(
+            "from zerosum.commands.analyse import analysis_search\n"
+        )
+        found = zerosum_imports(tmp_path)
+        assert found == {("zerosum/board/workers.py", "zerosum.commands.analyse")}
+        assert _front_end("zerosum/board/workers.py") == "board"
+
+
 # Ayòayò's package in one-way floors: each module imports only modules on its floor or below.
 AYOAYO_FLOORS = (
     ("board",),
     ("rules",),
+    ("sowing",),
     (
         "tablebase_index",
         "tablebase_files",

@@ -27,13 +27,16 @@ __all__ = [
     "extra_fields",
     "game_arguments",
     "game_options",
+    "game_spec",
     "load",
+    "option_argument",
     "parse_captured",
     "player_number",
     "position",
     "position_argument",
     "positive_float",
     "positive_int",
+    "read_game_spec",
     "refuse_unaffordable",
     "seed_int",
     "title_text",
@@ -60,6 +63,41 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
             )
         options["tree"] = tree
     return options
+
+
+def game_spec(args: argparse.Namespace) -> str:
+    """The game and its options in one line, as records and the board keep them:
+    ``connect4 width=5 height=4`` (the name alone for a game without options, as records
+    always had it); :func:`read_game_spec` reads it back.
+
+    >>> game_spec(argparse.Namespace(game="connect4", option=["width=5", "height=4"]))
+    'connect4 width=5 height=4'
+
+    Raises:
+        UsageError: an option's value holds white space, which the line cannot keep.
+    """
+    items = [args.game]
+    for key, value in game_options(args).items():
+        text = value if isinstance(value, str) and _json_or_text(value) == value else None
+        if text is None:
+            text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        if not text or any(c.isspace() for c in text):
+            raise UsageError(
+                f"invalid game option {key}={quote(value)}: a value kept with the game (in a "
+                "record, on the board) must be one word, e.g. -O width=5"
+            )
+        items.append(f"{key}={text}")
+    return " ".join(items)
+
+
+def read_game_spec(spec: str) -> tuple[str, list[str]]:
+    """``(name, options as -O items)`` from a game's line as :func:`game_spec` writes it.
+
+    >>> read_game_spec("connect4 width=5 height=4")
+    ('connect4', ['width=5', 'height=4'])
+    """
+    name, *items = spec.split() or [""]
+    return name, items
 
 
 def _json_or_text(text: str) -> Any:
@@ -282,13 +320,15 @@ def game_arguments(sub: argparse.ArgumentParser) -> None:
         metavar="JSON",
         help="textbook game: the tree as nested lists, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'",
     )
-    sub.add_argument(
-        "--option",
-        "-O",
-        metavar="KEY=VALUE",
-        action="append",
-        help="an option for the game's constructor (VALUE in JSON, else a string)",
-    )
+    option_argument(sub)
+
+
+def option_argument(
+    sub: argparse.ArgumentParser,
+    help: str = "an option for the game's constructor (VALUE in JSON, else a string)",
+) -> None:
+    """``-O KEY=VALUE``, repeatable: the game's options."""
+    sub.add_argument("--option", "-O", metavar="KEY=VALUE", action="append", help=help)
 
 
 def position_argument(sub: argparse.ArgumentParser, required: bool = False) -> None:

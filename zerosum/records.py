@@ -26,7 +26,8 @@ parentheses right after the move it replaces, numbered as that move; variations 
        3. 1)
     3. 3
 
-Headers: ``game`` (required), ``start`` (the position before the first move, in the game's
+Headers: ``game`` (required: the name, then the game's options if it has any, ``game: connect4
+width=5 height=4``), ``start`` (the position before the first move, in the game's
 notation; default the game's start) and ``result`` (written when the game is over, at its end
 or at a position repeated, the rule ``play`` and matches use; read back as information only,
 the moves decide). Any other header (``players``, ``date``, ``event``...) is
@@ -48,8 +49,8 @@ import attrs
 from solver.game import GameError, format_action, format_state, parse_action
 from solver.match import repetition_at, unfinished_score
 from solver.quoting import quote
-from zerosum.board.views import load_position
 from zerosum.console import UsageError
+from zerosum.positions import load_position
 from zerosum.report import outcome, repetition_said
 
 __all__ = [
@@ -111,7 +112,8 @@ class GameRecord:
     """A game as a record holds it: the game, the start, the moves and their comments.
 
     Attributes:
-        game: the game's registry name.
+        game: the game's registry name, then its options if it has any (``connect4 width=5
+            height=4``: what the ``game:`` header holds and the board sends).
         start: the position before the first move, in the game's notation.
         moves: the moves in the game's notation, in order.
         comments: comment of the move at each index (0 for the first move) that has one.
@@ -241,8 +243,10 @@ def _check_variations(
             _check_variations(game, inner, variation.variations, first + index)
 
 
-def parse_record(text: Any) -> GameRecord:
+def parse_record(text: Any, options: Sequence[str] = ()) -> GameRecord:
     """Read a record (see the module docstring); the moves are checked by :meth:`positions`.
+    ``options``: the game's options as ``KEY=VALUE`` items, added to (and overriding) those of
+    its ``game:`` header (``review -O``: a record written without them).
 
     Raises:
         RecordError: the text is not a record; the message names the line.
@@ -277,7 +281,8 @@ def parse_record(text: Any) -> GameRecord:
         raise RecordError(
             "invalid record: no 'game:' header; a record starts with e.g. 'game: ayoayo'"
         )
-    game_name = headers.pop("game")
+    # The name, then the game's options: 'connect4 width=5'.
+    game_name = " ".join([headers.pop("game"), *options])
     start_text = headers.pop("start", "") or None
     headers.pop("result", None)
     try:
@@ -286,7 +291,7 @@ def parse_record(text: Any) -> GameRecord:
         raise RecordError(f"invalid record: {exc}") from None
     line = main.variation()
     return GameRecord(
-        game.name,
+        " ".join([game.name, *game_name.split()[1:]]),
         format_state(game, start),
         line.moves,
         line.comments,
@@ -396,9 +401,12 @@ def format_record(
     headers: Mapping[str, str] | None = None,
     variations: Mapping[int, Sequence[Variation]] | None = None,
     annotations: Mapping[int, str] | None = None,
+    game_spec: str | None = None,
 ) -> str:
     """The record of ``actions`` played from ``start`` (the result header if the game ended),
     with ``variations`` (moves in the game's notation, checked) after the moves they replace.
+    ``game_spec``: the game with its options (``connect4 width=5 height=4``) for the ``game:``
+    header, which is then what loads it again (default: its name alone).
 
     >>> from games import load_game
     >>> game = load_game("tictactoe")
@@ -419,7 +427,7 @@ def format_record(
     """
     lines = [
         "# gamesolver game record",
-        f"game: {game.name}",
+        f"game: {' '.join((game_spec or game.name).split())}",
         f"start: {format_state(game, start)}",
     ]
     for key, value in (headers or {}).items():

@@ -31,7 +31,7 @@ from solver.game import (
     player_label,
 )
 from solver.results import SearchResult
-from zerosum.commands.analyse import analysis_search
+from zerosum.analysis import analysis_search
 from zerosum.records import GameRecord, line_result
 from zerosum.report import json_num, num
 

@@ -66,11 +66,11 @@ class CellNumbers:
 
 
 def seated_lines(game: Any, state: Any, bottom: int, cells: CellNumbers) -> list[str]:
-    """The Ayòayò board seen from player ``bottom``'s side, with the captured seeds and who
-    moves.
+    """The board of a game of pits and stores (``solver.game.HasPits`` and ``HasScore``:
+    Ayòayò) seen from player ``bottom``'s side, with the captured seeds and who moves.
 
-    >>> from games.ayoayo import Ayoayo
-    >>> game = Ayoayo()
+    >>> from games import load_game
+    >>> game = load_game("ayoayo")
     >>> print("\\n".join(seated_lines(game, game.initial_state(), 1, CellNumbers(1))))
     cell              1   2   3   4   5   6
     Player 1          4   4   4   4   4   4   captured 0
@@ -79,10 +79,12 @@ def seated_lines(game: Any, state: Any, bottom: int, cells: CellNumbers) -> list
     seeds travel counter-clockwise: left to right along your row
     Player 1 to move (to-move 0)
     """
-    order = [5 - c for c in range(6)] if bottom == 0 else list(range(6))
+    board = game.pits(state)
+    captured = game.score(state)
+    size = len(board[0])
+    order = [size - 1 - c for c in range(size)] if bottom == 0 else list(range(size))
     names = [player_label(game, p) + (" (you)" if p == bottom else "") for p in (0, 1)]
     width = max(len(name) for name in names) + 1
-    board = state.board
 
     # Both rows in the same column order: across the board, cell c faces cell c.
     numbers = "".join(f"{cells.shown(c):>4}" for c in order)
@@ -93,14 +95,14 @@ def seated_lines(game: Any, state: Any, bottom: int, cells: CellNumbers) -> list
     top = 1 - bottom
     lines = [
         f"{'cell':<{width}}{numbers}",
-        f"{names[top]:<{width}}{pits(top)}   captured {state.captured[top]}",
-        f"{names[bottom]:<{width}}{pits(bottom)}   captured {state.captured[bottom]}",
+        f"{names[top]:<{width}}{pits(top)}   captured {captured[top]}",
+        f"{names[bottom]:<{width}}{pits(bottom)}   captured {captured[bottom]}",
         f"{'cell':<{width}}{numbers}",
         "seeds travel counter-clockwise: left to right along your row",
     ]
     if game.is_terminal(state):
         lines.append("game over")
     else:
-        mover = state.to_move
+        mover = game.to_move(state)
         lines.append(f"{player_label(game, mover)} to move (to-move {mover})")
     return lines

@@ -6,8 +6,9 @@ it): the board's numbers (:mod:`games.ayoayo.board`) -> the readable rules
 (:mod:`games.ayoayo.rules`) -> the tablebases (``tablebase_*``) -> the compiled kernels
 (``native_*``, :mod:`games.ayoayo.accel`) -> this module. As python-chess's board never
 imports its tablebase module, the rules know neither the tablebases nor numba; this class adds
-them as capabilities: :meth:`Ayoayo.tablebase` (``solver.game.HasTablebase``) and
-:meth:`Ayoayo.compiled_search` (``solver.game.HasCompiledSearch``).
+them as capabilities: :meth:`Ayoayo.tablebase` (``solver.game.HasTablebase``, built out of
+core and planned through ``HasTablebaseBuilds``), :meth:`Ayoayo.compiled_search`
+(``solver.game.HasCompiledSearch``) and the sowing step by step (``HasMoveSteps``).
 
 >>> from solver.engine import search
 >>> game = Ayoayo()
@@ -24,11 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from games.ayoayo import accel
-from games.ayoayo.rules import AyoayoRules
+from games.ayoayo.rules import AyoayoRules, AyoayoState
+from games.ayoayo.sowing import sowing_steps
 from games.ayoayo.tablebase import Tablebase
 from solver.book import OpeningBook, read_book
 from solver.errors import CapabilityError
-from solver.game import EndgameTablebase
+from solver.game import EndgameTablebase, MoveStep, TablebasePlanner
 from solver.node_search import Limits, NodeSearch
 from solver.results import SearchRequest
 from solver.workers import Mapper
@@ -139,3 +141,38 @@ class Ayoayo(AyoayoRules):
         one step) when numba's cache lacks them: the seconds spent compiling, 0.0 when all
         came from the cache, None when the kernels are not to be used."""
         return accel.compile_kernels()
+
+    def move_steps(self, state: AyoayoState, action: int) -> list[MoveStep]:
+        """The sowing of ``action`` step by step, checked against the rules
+        (``solver.game.HasMoveSteps``, :func:`games.ayoayo.sowing.sowing_steps`)."""
+        return sowing_steps(self, state, action)
+
+    def out_of_core_builder(
+        self, root: Path, *, memory: int | None, checkpoints: bool, client: Any = None
+    ) -> Any:
+        """The out-of-core level builder (``solver.game.HasTablebaseBuilds``): partitions on
+        disk under ``root`` within ``memory``, on the compiled kernel; with a Dask ``client``,
+        each partition's work runs on the cluster (``root`` then shared by its workers).
+
+        Raises:
+            CapabilityError: the compiled kernel is not there (numba, ``GAMESOLVER_NATIVE``).
+        """
+        if accel.level_kernel() is None:
+            raise CapabilityError(
+                "building Ayòayò's tablebase out of core needs the compiled kernel: install the "
+                "'fast' extra (numba) and unset GAMESOLVER_NATIVE=0"
+            )
+        from games.ayoayo.native_partitions import CHECKPOINT_SECONDS, PartitionedBuilder
+
+        checkpoint = CHECKPOINT_SECONDS if checkpoints else None
+        if client is not None:
+            from games.ayoayo.tablebase_cluster import ClusterBuilder
+
+            return ClusterBuilder(root.resolve(), client, memory=memory, checkpoint=checkpoint)
+        return PartitionedBuilder(root, memory=memory, checkpoint=checkpoint)
+
+    def tablebase_planner(self) -> TablebasePlanner:
+        """What building the levels costs (:mod:`games.ayoayo.tablebase_plan`)."""
+        from games.ayoayo import tablebase_plan
+
+        return tablebase_plan

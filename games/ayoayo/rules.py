@@ -614,6 +614,18 @@ player and the player to move (0 or 1): build one with state_from or parse_state
         """
         return MistakeSizes("seeds", CAPTURE, 2 * CAPTURE)
 
+    def pits(self, state: AyoayoState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Each player's row of pits, cells 0-5 (:class:`solver.game.HasPits`).
+
+        >>> AyoayoRules().pits(AyoayoRules().initial_state())[1]
+        (4, 4, 4, 4, 4, 4)
+        """
+        return state.board
+
+    def pit_of(self, state: AyoayoState, action: int) -> tuple[int, int]:
+        """The pit a move sows from: the mover's row, the cell named by the move."""
+        return state.to_move, int(action)
+
     def render(self, state: AyoayoState) -> str:
         """The board as the reference CLI draws it: row 0 above, cell 0 on the left.
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -47,7 +46,7 @@ import numpy.typing as npt
 from games.ayoayo.tablebase_files import write_atomically
 from games.ayoayo.tablebase_index import board_count, splits
 from solver.errors import GameError
-from solver.quoting import quote
+from solver.resources import parse_size
 
 __all__ = [
     "FRONTIER_BYTES_PER_BOARD",
@@ -213,35 +212,6 @@ def free_disk(path: Path) -> int:
     while not path.exists() and path != path.parent:
         path = path.parent
     return shutil.disk_usage(path).free
-
-
-_SIZE = re.compile(r"([0-9]{1,15}(?:\.[0-9]{1,9})?)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE | re.ASCII)
-_LARGEST: Final = 1 << 50
-"""The largest size read (1024T): far past any machine, and within a float's exact range."""
-_UNITS: Final = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
-
-
-def parse_size(text: str) -> int:
-    """Bytes from a size such as ``12G``, ``512M``, ``1.5g`` or ``4096`` (powers of 1024).
-
-    Raises:
-        ValueError: not a size, or below 64 MB.
-
-    >>> parse_size("12G"), parse_size("512m")
-    (12884901888, 536870912)
-    """
-    match = _SIZE.fullmatch(text.strip())
-    if match is None:
-        raise ValueError(
-            f"{quote(text)} is not a size; expected e.g. 12G, 512M or 4096 (bytes, ASCII "
-            "digits, at most 15 of them)"
-        )
-    size = float(match.group(1)) * _UNITS[match.group(2).lower()]
-    if size < 1 << 26:
-        raise ValueError(f"{quote(text)} is too small; give at least 64M")
-    if size > _LARGEST:
-        raise ValueError(f"{quote(text)} is too large; give at most 1024T")
-    return int(size)
 
 
 class Scratch:

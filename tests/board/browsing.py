@@ -47,9 +47,12 @@ CHROMIUM_TESTS = [
 """The marks of a module of page tests."""
 
 
-def serve(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[str]:
-    """``gamesolver board --no-browser OPTIONS`` on a free loopback port; its URL."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def serve(
+    tmp_path_factory: pytest.TempPathFactory, *options: str, pythonpath: str | None = None
+) -> Iterator[str]:
+    """``gamesolver board --no-browser OPTIONS`` on a free loopback port; its URL.
+    ``pythonpath``: the server's ``PYTHONPATH`` (default: the project), e.g. with a plug-in."""
+    env = {**os.environ, "PYTHONPATH": pythonpath or str(ROOT)}
     log = tmp_path_factory.mktemp("server") / "stderr.txt"
     process = subprocess.Popen(
         [sys.executable, "-m", "zerosum", "board", "--no-browser", "--workers", "1", *options],

@@ -14,7 +14,6 @@ from games.ayoayo import Ayoayo
 from tests.board.conftest import LocalClient
 from tests.cli.conftest import Run
 from zerosum.board.app import MAX_BODY, BoardConfig, create_app
-from zerosum.board.sowing import sowing_steps
 
 MIDGAME = "[[2,6,6,1,1,7],[0,2,7,2,7,7]] captured 0,0 to-move 1"
 ENDGAME = "[[0,0,0,0,1,1],[1,0,0,0,0,1]] captured 24,20 to-move 1"
@@ -57,7 +56,7 @@ class TestPlay:
         game = Ayoayo()
         after = game.result(game.initial_state(), 2)
         assert played["position"]["position"] == game.format_state(after)
-        expected = [s.to_json() for s in sowing_steps(game, game.initial_state(), 2)]
+        expected = [s.to_json() for s in game.move_steps(game.initial_state(), 2)]
         assert played["steps"] == expected
 
     def test_an_illegal_move_is_refused_with_the_legal_ones(self, client: TestClient) -> None:

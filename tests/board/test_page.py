@@ -23,7 +23,6 @@ from tests.board.browsing import (
     wait_for,
 )
 from tests.cli.conftest import Run
-from zerosum.board.sowing import sowing_steps
 from zerosum.records import parse_record
 
 pytestmark = CHROMIUM_TESTS
@@ -89,8 +88,8 @@ class TestPlaying:
         game = Ayoayo()
         open_board(page, speed=5)
         click_pit(page, 2)
-        steps = sowing_steps(game, game.initial_state(), 2)
-        expected = " ".join(f"{s.kind}:{s.pit[0]}.{s.pit[1]}" for s in steps)
+        steps = game.move_steps(game.initial_state(), 2)
+        expected = " ".join(f"{s.kind}:{s.cell[0]}.{s.cell[1]}" for s in steps)
         assert page.get_attribute("#board", "data-animated") == expected
         assert sum(s.kind == "pick" for s in steps) == 5
         assert "5 laps" in page.inner_text("#sowing")

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from games import available_games, game_info, load_game
+from games import BUILTIN_GAMES, available_games, game_info, load_game
 from solver.minimax import alphabeta, minimax
+from tests.games.fakes import install_entry_points
 
 
 class TestGames:
     def test_lists_every_registered_game_with_its_summary(self, run):
-        """Every registered name appears beside its one-line summary."""
+        """Every game of ours appears beside its one-line summary (whatever else is installed)."""
         result = run("games")
         assert result.code == 0
-        for name in available_games():
+        for name in sorted(BUILTIN_GAMES):
             line = next(line for line in result.out.splitlines() if line.startswith(name + " "))
             assert game_info(name).summary in line
 
@@ -174,3 +177,27 @@ class TestCompile:
         """An unknown name is an error naming the games there are."""
         result = run("compile", "tictac")
         assert result.code == 1 and "unknown game 'tictac'; available:" in result.err
+
+
+class TestBrokenPlugIns:
+    def test_games_names_each_broken_plug_in_and_lists_the_rest(self, run, monkeypatch):
+        """An import failure and a constructor that raises each get a line with the error."""
+        install_entry_points(
+            monkeypatch,
+            {"refusing": "tests.plugin_games:Refusing", "ghost": "no_such_module_here:Ghost"},
+        )
+        result = run("games", "--json")
+        assert result.code == 0
+        said = {e["name"]: e["description"] for e in json.loads(result.out)}
+        assert said["refusing"] == "(cannot be loaded: the refusing game's data file is missing)"
+        assert said["ghost"].startswith("(cannot be loaded: game 'ghost' from entry point")
+        assert "Ayòayò" in said["ayoayo"]
+
+    def test_compile_names_a_broken_plug_in_asked_for(self, run, monkeypatch):
+        """Asked by name, a plug-in whose constructor raises is a one-line error, not a trace."""
+        install_entry_points(monkeypatch, {"refusing": "tests.plugin_games:Refusing"})
+        result = run("compile", "refusing")
+        assert result.code != 0
+        assert "game 'refusing' cannot be loaded: the refusing game's data file is missing" in (
+            result.err
+        )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from games import load_game
 from solver.match import run_match
+from tests.games.fakes import install_entry_points
 
 # Every cell in order, three times: each human turn takes the first still-empty cell it reaches,
 # the occupied ones being refused and re-asked, so any game against any AI runs to its end.
@@ -188,3 +190,77 @@ class TestPlayAyoayo:
         """The move prompt calls the human by the game's name for the player, not MAX."""
         result = run("play", "ayoayo", "--ai", "random", stdin="q\n")
         assert "Player 1 to move (0, 1, 2, 3, 4, 5) [help]: " in result.out
+
+
+class TestPlayByCapabilities:
+    """``play`` knows a game by its capabilities, never by its name."""
+
+    def test_a_scored_plug_in_game_is_played_to_its_end(self, run, monkeypatch):
+        """A plug-in with a score and two rows of six (not Ayòayò) plays without a sowing."""
+        install_entry_points(monkeypatch, {"tworows": "tests.plugin_games:TwoRows"})
+        result = run("play", "tworows", "--ai", "minimax:4", stdin="5\n4\n")
+        assert result.code == 0, result.err
+        assert "captured: North +6 (now 6, 0)" in result.out
+        assert "sowing" not in result.out
+        assert "result: draw; score 0 after 4 plies" in result.out
+
+    def test_seat_is_for_games_of_pits(self, run, monkeypatch):
+        """--seat needs pits and stores, which the scored two-row game has not."""
+        install_entry_points(monkeypatch, {"tworows": "tests.plugin_games:TwoRows"})
+        result = run("play", "tworows", "--seat", stdin="q\n")
+        assert result.code != 0
+        assert "--seat and --cells 1-6 are for games of pits and stores" in result.err
+
+    def test_ayoayo_still_says_its_sowing(self, run):
+        """Ayòayò shows its sowing step by step, through the capability."""
+        result = run("play", "ayoayo", "--ai", "random", "--seed", "1", stdin="2\nq\n")
+        assert "sowing: cell 2: 5 laps" in result.out
+
+    def test_a_grid_game_with_options_is_played(self, run):
+        """Connect Four 5x4 (a grid game) plays through the same loop."""
+        result = run(
+            "play", "connect4", "-O", "width=5", "-O", "height=4", "--ai", "random", stdin="3\nq\n"
+        )
+        assert result.code == 0, result.err
+        assert "X (you) plays 3" in result.out
+
+
+class TestOptionsTravel:
+    """A game's options go into the record and come back with it."""
+
+    def test_a_saved_connect_four_5x4_is_reviewed(self, run, tmp_path):
+        """play -O width=5 -O height=4 --save writes them in the game header; review reads them."""
+        path = tmp_path / "g.txt"
+        argv = ["play", "connect4", "-O", "width=5", "-O", "height=4", "--ai", "minimax:1"]
+        result = run(*argv, "--save", str(path), stdin="3\n3\nq\n")
+        assert result.code == 0, result.err
+        text = path.read_text()
+        assert "game: connect4 width=5 height=4\nstart: ...../...../...../.....\n" in text
+        reviewed = run("review", str(path), "--depth", "2", "--json")
+        assert reviewed.code == 0, reviewed.err
+        assert len(json.loads(reviewed.out)["moves"]) == 4
+
+    def test_review_adds_options_to_a_record_written_without_them(self, run, tmp_path):
+        """A 5x4 record with a bare 'game: connect4' is refused, and read with -O."""
+        path = tmp_path / "old.txt"
+        path.write_text("game: connect4\nstart: ...../...../...../.....\n1. 3\n2. 3\n")
+        refused = run("review", str(path), "--depth", "1")
+        assert refused.code != 0 and "invalid record" in refused.err
+        read = run("review", str(path), "--depth", "1", "-O", "width=5", "-O", "height=4")
+        assert read.code == 0, read.err
+
+    def test_a_game_without_options_keeps_the_old_header(self, run, tmp_path):
+        """No options: the header is the name alone, as older readers expect."""
+        path = tmp_path / "t.txt"
+        run("play", "tictactoe", "--ai", "minimax:1", "--save", str(path), stdin="4\nq\n")
+        assert "\ngame: tictactoe\n" in path.read_text()
+
+    def test_match_records_keep_the_options(self, run, tmp_path):
+        """match --save writes the game's options in each record, which review then reads."""
+        folder = tmp_path / "games"
+        argv = ["match", "connect4", "random", "random", "--games", "1", "--seed", "3"]
+        done = run(*argv, "-O", "width=5", "-O", "height=4", "--save", str(folder))
+        assert done.code == 0, done.err
+        record = folder / "game-00001.txt"
+        assert "game: connect4 width=5 height=4\n" in record.read_text()
+        assert run("review", str(record), "--depth", "1").code == 0

@@ -194,7 +194,7 @@ class TestSeatAndCells:
     def test_seat_and_cells_are_for_pits_only(self, run: Callable[..., Run]) -> None:
         """Tic-tac-toe has no rows of pits: the options are refused."""
         failed = run("play", "tictactoe", "--seat", stdin="")
-        assert failed.code == 2 and "Ayòayò's pits" in failed.err
+        assert failed.code == 2 and "for games of pits and stores" in failed.err
 
 
 class TestRepetition:

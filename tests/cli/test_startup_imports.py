@@ -14,8 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-LIGHT = ("viz", "viz.choices", "viz.errors", "viz.notation")
-"""The viz modules the command line's options need: names and choices, no drawing."""
+LIGHT = ("viz", "viz.choices", "viz.errors", "viz.notation", "viz.notebook")
+"""The viz modules the command line's options need (names and choices, no drawing), and the
+notebook hook the package registers (it imports nothing until a notebook shows a tree)."""
 
 SCRIPT = """
 import contextlib, io, json, sys

@@ -33,7 +33,6 @@ SKIPPED = {
     "gamesolver prove ayoayo": "stands on tablebase levels to 16 or 20, built ahead (minutes)",
     "gamesolver verify ~/": "checks a certificate that 'gamesolver prove' wrote first",
     "gamesolver compile": "compiles the numba kernels (tens of seconds on a cold cache)",
-    "gamesolver analyse connect4 --compiled": "compiles Connect Four's kernel (~20 s) first",
     "gamesolver tree textbook --random-exercises": "runs LaTeX on four sheets (seconds each)",
     "gamesolver tree textbook --frames frames/ --frame-format png": "renders each of its steps "
     "as a PNG (14 s); the README's --frames (SVG) runs",

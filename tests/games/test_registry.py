@@ -65,10 +65,16 @@ def plugin_module(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 class TestBuiltins:
-    def test_available_sorted(self) -> None:
+    def test_available_sorted(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Without plug-ins the available games are exactly the built-ins, sorted."""
+        install_entry_points(monkeypatch, {})
         assert available_games() == sorted(BUILTIN_GAMES)
         assert {"ayoayo", "textbook", "tictactoe", "tictactoe-bitboard"} <= set(available_games())
+
+    def test_our_games_are_among_whatever_is_installed(self) -> None:
+        """With this environment's plug-ins, whatever they are, ours are listed, all sorted."""
+        assert set(BUILTIN_GAMES) <= set(available_games())
+        assert available_games() == sorted(available_games())
 
     def test_load_builtin(self) -> None:
         """A built-in name gives an instance of its class."""

@@ -15,6 +15,7 @@ from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_index import board_count, splits, unrank, view_of
 from solver.engine import search
 from solver.match import EngineAgent, RandomAgent
+from tests.games.fakes import install_entry_points
 from zerosum.cli import main
 from zerosum.tablebases import TablebasePlayer, with_tablebase
 
@@ -236,3 +237,30 @@ class TestEngineAgrees:
                 agreed += 1
                 assert result.value == table.probe(state), game.format_state(state)
         assert agreed >= 3  # with this seed, 5 searches end everywhere within 12 plies
+
+
+class TestAnyGameWithATablebase:
+    """The command serves a game by its capabilities, whatever it is called."""
+
+    def test_a_plug_in_with_a_tablebase_is_built_listed_and_planned(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ) -> None:
+        """A plug-in (Ayòayò's rules under another name) gets build, info and plan."""
+        install_entry_points(monkeypatch, {"mancala": "tests.plugin_games:Mancala"})
+        where = str(tmp_path / "tb")
+        code, _, err = _run(capsys, "tablebase", "build", "mancala", "--seeds", "4", "--dir", where)
+        assert code == 0, err
+        code, out, err = _run(capsys, "tablebase", "info", "mancala", "--dir", where)
+        assert code == 0 and "mancala tablebase in" in out, err
+        plan = ("tablebase", "plan", "mancala", "--seeds", "8", "--dir", where)
+        code, out, err = _run(capsys, *plan)
+        assert code == 0 and "total:" in out, err
+
+    def test_a_game_without_one_is_refused_by_name(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A plug-in with no tablebase gets a one-line error naming it, not a traceback."""
+        install_entry_points(monkeypatch, {"tworows": "tests.plugin_games:TwoRows"})
+        code, _, err = _run(capsys, "tablebase", "plan", "tworows", "--seeds", "8")
+        assert code != 0 and "game 'tworows' has no endgame tablebase" in err
+        assert "Traceback" not in err

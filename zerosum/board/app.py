@@ -56,10 +56,11 @@ from starlette.websockets import WebSocket
 from games import available_games, game_info
 from solver.game import GameError, parse_action
 from solver.quoting import quote
+from zerosum.analysis import DEFAULT_ANALYSE_SECONDS, over_json
 from zerosum.board.guard import LocalOnly
 from zerosum.board.origins import served_hosts
 from zerosum.board.stream import StreamSession
-from zerosum.board.views import describe, load_earlier, load_position, play_move
+from zerosum.board.views import describe, play_move
 from zerosum.board.workers import (
     DEFAULT_SEARCH_SECONDS,
     Budget,
@@ -69,8 +70,8 @@ from zerosum.board.workers import (
     searchable,
     tablebase_warnings,
 )
-from zerosum.commands.analyse import DEFAULT_ANALYSE_SECONDS, over_json
 from zerosum.console import UsageError
+from zerosum.positions import load_cells, load_earlier, load_position
 from zerosum.records import (
     Variation,
     format_record,
@@ -196,6 +197,11 @@ def _settle(future: concurrent.futures.Future[list[str]], work: Any, *args: Any)
         future.set_exception(exc)
 
 
+def _said(exc: BaseException) -> str:
+    """An error in a line: its message, else its kind (a plug-in may raise a bare error)."""
+    return " ".join(str(exc).split())[:300] or type(exc).__name__
+
+
 class _Endpoints:
     """The board's HTTP endpoints, over one configuration and one pool of search workers."""
 
@@ -215,24 +221,36 @@ class _Endpoints:
         return self.checked.result() if self.checked.done() else []
 
     def position_of(self, data: dict[str, Any]) -> tuple[Any, Any]:
-        """The game and position a request names (the board's game when it names none)."""
-        return load_position(data.get("game", self.config.game), data.get("position"))
+        """The game and position a request names (the board's game when it names none): its
+        text, or the grid editor's cells."""
+        if data.get("cells") is not None:
+            return load_cells(self.spec_of(data), data["cells"])
+        return load_position(self.spec_of(data), data.get("position"))
+
+    def spec_of(self, data: dict[str, Any]) -> Any:
+        """The game a request names, with its options (``connect4 width=5``), else the
+        board's; checked as text when it is loaded."""
+        return data.get("game", self.config.game)
 
     async def page(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
     async def games(self, request: Request) -> Response:
-        listed = []
+        listed, broken = [], []
         for name in available_games():
-            game, state = load_position(name, None)
-            view = describe(game, state)["view"]
-            listed.append({"name": name, "description": game_info(name).summary, "view": view})
+            try:
+                game, state = load_position(name, None)
+                view = describe(game, state)["view"]
+                summary = game_info(name).summary
+            except Exception as exc:  # a plug-in's code may raise anything
+                broken.append({"name": name, "error": _said(exc)})
+                continue
+            listed.append({"name": name, "description": summary, "view": view})
         default = {"game": self.config.game, "position": self.config.position}
         levels = [{"name": lv.name, "said": lv.said} for lv in LEVELS.values()]
         warnings = await asyncio.wrap_future(self.checked)  # the page shows them once
-        return JSONResponse(
-            {"games": listed, "default": default, "levels": levels, "warnings": warnings}
-        )
+        answer = {"games": listed, "broken": broken, "default": default, "levels": levels}
+        return JSONResponse(answer | {"warnings": warnings})
 
     async def status(self, request: Request) -> Response:
         pool = self.pool
@@ -256,7 +274,7 @@ class _Endpoints:
     async def play(self, request: Request) -> Response:
         data = await _read_json(request)
         game, state = self.position_of(data)
-        earlier = load_earlier(game, data.get("earlier"))
+        earlier = load_earlier(self.spec_of(data), data.get("earlier"))
         return JSONResponse(play_move(game, state, data.get("move"), earlier))
 
     async def analyse(self, request: Request) -> Response:
@@ -271,7 +289,7 @@ class _Endpoints:
         if game.is_terminal(state):
             return JSONResponse(over_json(game, state))
         searchable(game)
-        job = self.pool.new_job(game.name, describe(game, state)["position"], depth, time)
+        job = self.pool.new_job(self.spec_of(data), describe(game, state)["position"], depth, time)
         return JSONResponse(await self._answer(job, request))
 
     async def record(self, request: Request) -> Response:
@@ -281,7 +299,8 @@ class _Endpoints:
         moves = _line_json(game, states[0], line)
         start = describe(game, states[0])
         headers = dict(parsed.headers)
-        return JSONResponse({"game": game.name, "start": start, "moves": moves, "headers": headers})
+        answer = {"game": parsed.game, "start": start, "moves": moves, "headers": headers}
+        return JSONResponse(answer)
 
     async def export(self, request: Request) -> Response:
         data = await _read_json(request)
@@ -294,6 +313,7 @@ class _Endpoints:
             game,
             start,
             actions,
+            game_spec=self.spec_of(data),
             comments=line.comments,
             headers=headers,
             variations=line.variations,

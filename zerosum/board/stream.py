@@ -22,10 +22,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from solver.game import GameError
 from solver.quoting import quote
-from zerosum.board.views import describe, load_position
+from zerosum.analysis import over_json
+from zerosum.board.views import describe
 from zerosum.board.workers import Job, SearchPool, SearchUnavailable, searchable
-from zerosum.commands.analyse import over_json
 from zerosum.console import UsageError
+from zerosum.positions import load_position
 
 __all__ = ["MAX_MESSAGE", "OUTBOX_LIMIT", "Outbox", "StreamSession"]
 
@@ -156,7 +157,8 @@ class StreamSession:
                 )
             if data["type"] == "stop":
                 return
-            game, state = load_position(data.get("game", self.game), data.get("position"))
+            spec = data.get("game", self.game)
+            game, state = load_position(spec, data.get("position"))
             searchable(game)
         except (GameError, UsageError) as exc:
             self.outbox.put({"type": "error", "error": str(exc)})
@@ -166,7 +168,7 @@ class StreamSession:
             answer = over_json(game, state)
             self.outbox.put({"type": "done", "position": shown, "answer": answer})
             return
-        job = self.pool.new_job(game.name, shown, None, self.seconds)
+        job = self.pool.new_job(spec, shown, None, self.seconds)
         self.search = asyncio.create_task(self._run(job))
 
     async def _run(self, job: Job) -> None:

@@ -1,24 +1,26 @@
 """A position as the board page draws it, built from the game's capabilities.
 
-A game of two rows of six pits that keeps a score (Ayòayò) is drawn as a mancala board: its
-``view`` is ``"pits"`` and a move is a pit of the mover's row. Any other game with a
-:class:`~solver.game.BoardCells` grid (tic-tac-toe) is drawn as that grid, a move being the
-cell it changes; a game with neither is listed move by move (``"moves"``). Nothing here is
-written for one game beyond what its capabilities say.
+A game with pits and a score (:class:`~solver.game.HasPits`, :class:`~solver.game.HasScore`:
+Ayòayò) is drawn as a mancala board: its ``view`` is ``"pits"`` and a move is the pit the game
+names. Any other game with a :class:`~solver.game.BoardCells` grid (tic-tac-toe, Connect Four)
+is drawn as that grid, a move being the cell it changes; a game with neither is listed move by
+move (``"moves"``), with its text picture when it has one. A move the game shows step by step
+(:class:`~solver.game.HasMoveSteps`) comes with its steps. Nothing here is written for one game
+beyond what its capabilities say.
 """
 
 from __future__ import annotations
 
-import argparse
-import functools
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
-from games.ayoayo import Ayoayo
 from solver.game import (
     HasBoardCells,
+    HasCellEditing,
+    HasMoveSteps,
+    HasPits,
+    HasRender,
     HasScore,
-    HasStateNotation,
     format_action,
     format_state,
     parse_action,
@@ -26,83 +28,22 @@ from solver.game import (
 )
 from solver.match import Ending, SeenPositions, unfinished_score
 from solver.quoting import quote
-from zerosum.board.sowing import sowing_steps
 from zerosum.console import UsageError
-from zerosum.options import load, position
 from zerosum.report import json_num, outcome, repetition_said
 
-__all__ = ["MAX_POSITION_CHARS", "describe", "load_earlier", "load_position", "play_move"]
-
-MAX_POSITION_CHARS: Final = 2_000
-"""The longest position text the board reads (Ayòayò's is under 60 characters)."""
+__all__ = ["describe", "play_move"]
 
 
-def load_position(game_name: Any, text: Any) -> tuple[Any, Any]:
-    """``(game, state)`` from a game's name and a position in its notation (None: the start).
-
-    The game and the position are read by the command line's own functions, so a bad one gets
-    the same message as ``gamesolver analyse GAME --position TEXT``.
-
-    Raises:
-        UsageError: the game is unknown, or the values are not text.
-        GameError: the position is not valid (the game's message).
-    """
-    if not isinstance(game_name, str):
-        raise UsageError(f"invalid game {quote(game_name)}: expected a game's name as text")
-    if text is not None and not isinstance(text, str):
-        raise UsageError(f"invalid position {quote(text)}: expected the position as text")
-    if text is not None and len(text) > MAX_POSITION_CHARS:
-        raise UsageError(f"invalid position: longer than {MAX_POSITION_CHARS} characters")
-    args = argparse.Namespace(game=game_name, position=text or None, option=None, tree=None)
-    game = load(args)
-    if text and not isinstance(game, HasStateNotation):
-        raise UsageError(f"game {game.name!r} has no text notation for positions")
-    return game, position(game, args)
-
-
-MAX_EARLIER: Final = 10_000
-"""The most earlier positions a move may name (a record holds at most as many moves)."""
-
-
-def load_earlier(game: Any, texts: Any) -> list[Any]:
-    """The positions a game went through before the one a move is played in (for the
-    repetition rule): a list of positions in the game's notation, or None for none.
-
-    Raises:
-        UsageError: not a list of texts, or too long.
-        GameError: a position is not valid (the game's message).
-    """
-    if texts is None:
-        return []
-    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-        raise UsageError(
-            f"invalid earlier {quote(texts)}: expected the game's earlier positions, a list of "
-            "texts"
-        )
-    if len(texts) > MAX_EARLIER:
-        raise UsageError(f"invalid earlier: more than {MAX_EARLIER:,} positions")
-    return [_known_position(game.name, text) for text in texts]
-
-
-@functools.lru_cache(maxsize=MAX_EARLIER)
-def _known_position(game_name: str, text: str) -> Any:
-    """A position read once: a page sends its game's earlier positions with every move."""
-    return load_position(game_name, text)[1]
-
-
-def _view(game: Any, state: Any) -> str:
-    if isinstance(game, HasScore) and isinstance(game, HasBoardCells):
-        cells = game.board_cells(state)
-        if len(cells.rows) == 2 and all(len(row) == 6 for row in cells.rows):
-            return "pits"
+def _view(game: Any) -> str:
+    if isinstance(game, HasPits) and isinstance(game, HasScore):
+        return "pits"
     return "grid" if isinstance(game, HasBoardCells) else "moves"
 
 
 def _move_cells(game: Any, state: Any, view: str, actions: Any) -> list[list[int] | None]:
     """Where each legal move is played on the drawn board: ``[row, column]`` or None."""
     if view == "pits":
-        mover = game.to_move(state)
-        return [[mover, int(action)] for action in actions]
+        return [list(game.pit_of(state, action)) for action in actions]
     if view != "grid":
         return [None for _ in actions]
     before = game.board_cells(state).rows
@@ -134,7 +75,7 @@ def describe(game: Any, state: Any, repeated: bool = False) -> dict[str, Any]:
     terminal = game.is_terminal(state)
     over = terminal or repeated
     actions = () if over else tuple(game.actions(state))
-    view = _view(game, state)
+    view = _view(game)
     out: dict[str, Any] = {
         "game": game.name,
         "position": format_state(game, state),
@@ -156,7 +97,7 @@ def describe(game: Any, state: Any, repeated: bool = False) -> dict[str, Any]:
     if isinstance(game, HasScore):
         out["score"] = list(game.score(state))
     if view == "pits":
-        out["rows"] = [list(row) for row in state.board]
+        out["rows"] = [list(row) for row in game.pits(state)]
         left = sum(out["rows"][0]) + sum(out["rows"][1])
         if over and left:
             seeds = f"{left} seed{'s' if left > 1 else ''}"
@@ -164,12 +105,17 @@ def describe(game: Any, state: Any, repeated: bool = False) -> dict[str, Any]:
     elif view == "grid":
         cells = game.board_cells(state)
         out["rows"] = [list(row) for row in cells.rows]
+        if isinstance(game, HasCellEditing):
+            out["marks"] = list(game.cell_marks)
+    elif isinstance(game, HasRender):
+        out["text"] = game.render(state)
     return out
 
 
 def play_move(game: Any, state: Any, move: Any, earlier: Sequence[Any] = ()) -> dict[str, Any]:
     """The move ``move`` (in the game's notation) played in ``state``: the new position's
-    description, the move as written, and for Ayòayò every step of the sowing.
+    description, the move as written, and its steps when the game shows a move step by step
+    (:class:`~solver.game.HasMoveSteps`: Ayòayò's sowing).
 
     ``earlier``: the positions of the game before ``state``; a move back to one of them (or to
     ``state``) ends the game by the repetition rule (see :func:`describe`).
@@ -187,6 +133,6 @@ def play_move(game: Any, state: Any, move: Any, earlier: Sequence[Any] = ()) -> 
         "mover": game.to_move(state),
         "position": describe(game, after, SeenPositions(game, [*earlier, state]).repeats(after)),
     }
-    if isinstance(game, Ayoayo):
-        played["steps"] = [step.to_json() for step in sowing_steps(game, state, action)]
+    if isinstance(game, HasMoveSteps):
+        played["steps"] = [step.to_json() for step in game.move_steps(state, action)]
     return played

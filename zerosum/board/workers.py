@@ -44,9 +44,9 @@ from solver.engine import search
 from solver.game import GameError
 from solver.results import SearchResult
 from solver.workers import die_with_parent
-from zerosum.board.views import load_position
-from zerosum.commands.analyse import analysis_search, answer_json, over_json
+from zerosum.analysis import analysis_search, answer_json, over_json
 from zerosum.console import UsageError
+from zerosum.positions import load_position
 from zerosum.proving import book_values, proved_json
 from zerosum.records import parse_record
 from zerosum.review import review_json, review_record
@@ -123,10 +123,22 @@ def tablebase_warnings(options: dict[str, Any]) -> list[str]:
     found: list[str] = []
     for name in available_games():
         try:
-            open_tablebase(load_game(name), argparse.Namespace(**options), found.append)
+            game = load_game(name)
+        except Exception:  # a broken plug-in: the page names it with its error (/api/games)
+            continue
+        try:
+            open_tablebase(game, argparse.Namespace(**options), found.append)
         except (GameError, UsageError, OSError) as exc:
             found.append(f"warning: {exc}")
     return list(dict.fromkeys(found))
+
+
+def _deterministic(name: str) -> bool:
+    """Whether the game registered as ``name`` loads and has no chance moves."""
+    try:
+        return not has_chance(load_game(name))
+    except Exception:  # a broken plug-in: the page names it with its error (/api/games)
+        return False
 
 
 def searchable(game: Any) -> None:
@@ -136,7 +148,7 @@ def searchable(game: Any) -> None:
         UsageError: the game has chance moves (the message names the games that would do).
     """
     if has_chance(game):
-        names = [name for name in available_games() if not has_chance(load_game(name))]
+        names = [name for name in available_games() if _deterministic(name)]
         raise UsageError(
             f"the board cannot analyse game {game.name!r}: it has chance moves, and the "
             f"engine assumes a deterministic game; the board analyses: {', '.join(names)} "

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from typing import Any
 
 from solver.compiled import prepare
-from solver.engine import search
-from solver.game import EndgameTablebase, format_state
+from solver.game import EndgameTablebase
 from solver.interrupts import watching_interrupts
 from solver.results import SearchResult
+from zerosum.analysis import DEFAULT_ANALYSE_SECONDS, analysis_search, answer_json, over_json
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
-from zerosum.moves import depth_line, move_rows, print_answer, result_json
+from zerosum.moves import depth_line, move_rows, print_answer
 from zerosum.options import (
     extra_fields,
     game_arguments,
@@ -24,17 +23,13 @@ from zerosum.options import (
     seed_int,
 )
 from zerosum.proving import prove_position, proved_json, proved_lines
-from zerosum.report import board_lines, json_num, outcome
+from zerosum.report import board_lines
 from zerosum.tablebases import (
     SOURCE,
     from_tablebase,
     tablebase_arguments,
     tablebase_for,
-    trouble_json,
 )
-
-DEFAULT_ANALYSE_SECONDS = 3.0
-"""How long ``analyse`` searches when given neither --depth nor --time."""
 
 NAME = "analyse"
 ALIASES: tuple[str, ...] = ("analyze",)
@@ -71,74 +66,6 @@ def add_arguments(analyse: argparse.ArgumentParser) -> None:
         "search and tablebases: a second or two)",
     )
     analyse.add_argument("--json", action="store_true", help="print JSON")
-
-
-def analysis_search(
-    game: Any,
-    state: Any,
-    *,
-    depth: int | None,
-    time_limit: float | None,
-    tablebase: EndgameTablebase | None,
-    seed: int | None = None,
-    on_depth: Callable[[SearchResult], None] | None = None,
-    node_limit: int | None = None,
-) -> SearchResult:
-    """The search ``analyse`` runs: every legal move valued, the tablebase as the oracle.
-
-    The analysis board runs the same one, so both always answer alike.
-    """
-    return search(
-        game,
-        state,
-        depth=depth,
-        time_limit=time_limit,
-        node_limit=node_limit,
-        seed=seed,
-        on_depth=on_depth,
-        all_values=True,  # the table gives every legal move its value, not just a bound
-        lines=True,  # and its line, as the principal variation is the best move's
-        oracle=tablebase,  # probed inside the search (inside the compiled kernel)
-    )
-
-
-def answer_json(
-    game: Any,
-    state: Any,
-    result: SearchResult,
-    *,
-    tablebase: EndgameTablebase | None,
-    time_limit: float | None,
-) -> dict[str, Any]:
-    """What ``analyse --json`` prints for ``result`` (a search of the non-terminal ``state``);
-    with a ``tablebase`` whose damaged or unreadable file is why it does not answer ``state``,
-    ``tablebase_coverage`` says so."""
-    rows = move_rows(game, state, result)
-    read = result.source == "oracle"
-    answer = result_json(
-        game,
-        state,
-        result,
-        rows,
-        algorithm="tablebase" if read else "engine",
-        time_limit=time_limit,
-        tablebase=read,
-    )
-    trouble = None if read or tablebase is None else trouble_json(tablebase, state)
-    if trouble is not None:
-        answer["tablebase_coverage"] = trouble
-    return answer
-
-
-def over_json(game: Any, state: Any) -> dict[str, Any]:
-    """What ``analyse --json`` prints for a finished game: its value and outcome."""
-    return {
-        "game": game.name,
-        "position": format_state(game, state),
-        "over": True,
-        "value": json_num(game.utility(state)),
-        "outcome": outcome(game, game.utility(state)),
-    }
 
 
 def compile_first(game: Any, args: argparse.Namespace, io: Io) -> None:

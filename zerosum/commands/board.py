@@ -13,10 +13,16 @@ from urllib.parse import urlencode
 
 from solver.quoting import quote
 from zerosum.board.origins import parse_origin
-from zerosum.board.views import load_position
 from zerosum.commands.tablebase import checked_workers, worker_limit
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
-from zerosum.options import position_argument, positive_int, whole_number
+from zerosum.options import (
+    game_spec,
+    option_argument,
+    position_argument,
+    positive_int,
+    whole_number,
+)
+from zerosum.positions import load_position
 from zerosum.tablebases import tablebase_arguments
 
 NAME = "board"
@@ -48,7 +54,7 @@ def _workers(asked: int | None) -> int:
     """``--workers``, capped as the tablebase build's are (CPUs and memory); by default one
     per core, two at most."""
     if asked is None:
-        from zerosum.board.workers import default_size  # here: it imports the commands
+        from zerosum.board.workers import default_size  # here: only serving needs the workers
 
         return min(default_size(), worker_limit()[0])
     return checked_workers(asked)
@@ -59,6 +65,7 @@ def add_arguments(board: argparse.ArgumentParser) -> None:
     board.add_argument(
         "game", metavar="GAME", nargs="?", default="ayoayo", help="the game (default: ayoayo)"
     )
+    option_argument(board)
     position_argument(board)
     board.add_argument("--port", type=_port, default=0, help="the port (default: a free one)")
     board.add_argument(
@@ -99,7 +106,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"the board needs its extra ({exc.name} is missing): pip install 'zerosum[board]'"
         ) from None
 
-    game, _state = load_position(args.game, args.position)  # a bad one is refused before serving
+    spec = game_spec(args)  # the game with its options, as the page and records keep it
+    load_position(spec, args.position)  # a bad one is refused before serving
     workers = _workers(args.workers)
     if args.host not in LOOPBACK_NAMES:
         io.err.print(
@@ -113,13 +121,13 @@ def run(args: argparse.Namespace, io: Io) -> int:
         reason = "in use" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc))
         raise UsageError(f"cannot listen on {args.host} port {args.port}: {reason}") from None
     port = sock.getsockname()[1]
-    query = {"game": game.name}
+    query = {"game": spec}
     if args.position is not None:
         query["position"] = args.position
     shown_host = "localhost" if args.host in LOOPBACK_NAMES else args.host
     url = f"http://{shown_host}:{port}/?{urlencode(query)}"
     config = BoardConfig(
-        game=game.name,
+        game=spec,
         position=args.position,
         workers=workers,
         tablebase_dir=args.tablebase_dir,

@@ -15,6 +15,7 @@ import argparse
 
 from games import available_games, load_game
 from solver.compiled import prepare
+from solver.errors import GameError
 from solver.game import HasCompiledRules, HasCompiledSearch
 from zerosum.console import EXIT_OK, Io
 
@@ -37,7 +38,16 @@ def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver compile``: each game's kernels compiled or loaded, a line each."""
     names = args.games or available_games()
     for name in names:
-        game = load_game(name)  # an unknown name is an error that lists the games
+        try:
+            game = load_game(name)  # an unknown name is an error that lists the games
+        except Exception as exc:  # a plug-in's code may raise anything
+            said = " ".join(str(exc).split()) or type(exc).__name__
+            if args.games and isinstance(exc, GameError):
+                raise
+            if args.games:
+                raise GameError(f"game {name!r} cannot be loaded: {said}") from exc
+            io.print(f"{name}: cannot be loaded, skipped ({said})")
+            continue
         if isinstance(game, HasCompiledSearch):
             seconds = game.compile_kernels()
         elif isinstance(game, HasCompiledRules):

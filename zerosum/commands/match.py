@@ -12,7 +12,14 @@ from solver.match import MatchInterrupted, MatchResult, run_match
 from solver.output import OutputError, check_directory, prepare_directory, write_text
 from zerosum.commands.play import agent
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError, progress_bar
-from zerosum.options import game_arguments, game_options, load, positive_int, seed_int
+from zerosum.options import (
+    game_arguments,
+    game_options,
+    game_spec,
+    load,
+    positive_int,
+    seed_int,
+)
 from zerosum.records import format_record
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
@@ -105,6 +112,7 @@ def _save(io: Io, game: Any, result: MatchResult, args: argparse.Namespace) -> N
         return
     folder = prepare_directory(args.save, RECORD_PATTERN, overwrite=args.force)
     start = game.initial_state()
+    spec = game_spec(args)  # the records keep the game's options
     for outcome in result.outcomes:
         seats = result.agents if outcome.first == 0 else result.agents[::-1]
         headers = {
@@ -112,7 +120,7 @@ def _save(io: Io, game: Any, result: MatchResult, args: argparse.Namespace) -> N
             "match": f"game {outcome.index + 1} of {result.requested}, seed {result.seed}",
             "ended": outcome.ended,
         }
-        text = format_record(game, start, outcome.moves, headers=headers)
+        text = format_record(game, start, outcome.moves, headers=headers, game_spec=spec)
         write_text(folder / f"game-{outcome.index + 1:05d}.txt", text, overwrite=True)
     if not args.json:
         io.print(f"{len(result.outcomes):,} game records written to {folder}")

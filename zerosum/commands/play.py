@@ -9,10 +9,11 @@ from typing import Any
 
 import attrs
 
-from games.ayoayo import Ayoayo
 from solver.chance import is_chance
 from solver.game import (
     GameError,
+    HasMoveSteps,
+    HasPits,
     HasScore,
     format_action,
     format_state,
@@ -21,13 +22,13 @@ from solver.game import (
 )
 from solver.match import AgentError, HumanAgent, parse_agent, play_game
 from solver.output import OutputError, write_text
-from zerosum.board.sowing import sowing_said, sowing_steps
-from zerosum.commands.analyse import analysis_search
+from zerosum.analysis import analysis_search
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
     checked_output,
     extra_fields,
     game_arguments,
+    game_spec,
     load,
     position,
     position_argument,
@@ -39,6 +40,7 @@ from zerosum.proving import book_lines, with_book
 from zerosum.records import format_record
 from zerosum.report import board_lines, num, outcome, repetition_said
 from zerosum.seating import CELL_NUMBERINGS, CellNumbers, seated_lines
+from zerosum.steps import sowing_said
 from zerosum.strength import LEVELS
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
@@ -89,14 +91,14 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument(
         "--seat",
         action="store_true",
-        help="Ayòayò: draw the board from your side, your row at the bottom",
+        help="games of pits (Ayòayò): draw the board from your side, your row at the bottom",
     )
     play.add_argument(
         "--cells",
         choices=CELL_NUMBERINGS,
         default="0-5",
-        help="Ayòayò: number the cells 0-5 (the notation, default) or 1-6 on screen and at "
-        "the prompt",
+        help="games of pits (Ayòayò): number the cells 0-5 (the notation, default) or 1-6 on "
+        "screen and at the prompt",
     )
     tablebase_arguments(play)
 
@@ -179,6 +181,7 @@ class _Session:
     ai_name: str
     cells: CellNumbers = attrs.field(factory=CellNumbers)
     seat: bool = False
+    spec: str | None = None
     moves: list[Any] = attrs.field(factory=list)
     states: list[Any] = attrs.field(factory=list)
     written: set[str] = attrs.field(factory=set)
@@ -197,7 +200,9 @@ class _Session:
     def record(self) -> str:
         """The game so far as a record."""
         headers = {"players": self.players}
-        return format_record(self.game, self.start, self.moves, headers=headers)
+        return format_record(
+            self.game, self.start, self.moves, headers=headers, game_spec=self.spec
+        )
 
     def shown(self, state: Any, action: Any) -> str:
         """A move as the player reads it (cells from 1 with ``--cells 1-6``)."""
@@ -294,10 +299,11 @@ class _Session:
                 f"{self.shown(before, action)}",
                 style="bold",
             )
-        if isinstance(game, Ayoayo):
-            steps = sowing_steps(game, before, action)
-            said = sowing_said(steps, game.player_names, self.cells.first)
-            io.print(f"sowing: {said}")
+        if not is_chance(game, before) and isinstance(game, HasMoveSteps):
+            steps = game.move_steps(before, action)
+            if steps:
+                names = [player_label(game, p) for p in (0, 1)]
+                io.print(f"sowing: {sowing_said(steps, names, self.cells.first)}")
         gained = score_change(game, before, after)
         if gained is not None and any(gained):
             parts = [f"{player_label(game, p)} +{n}" for p, n in enumerate(gained) if n]
@@ -334,11 +340,17 @@ def run(args: argparse.Namespace, io: Io) -> int:
     first = game.to_move(state)
     human_side = first if args.first == "human" else other(first)
     cells = CellNumbers.named(args.cells)
-    if (args.seat or cells.first) and not isinstance(game, Ayoayo):
-        raise UsageError(f"--seat and --cells 1-6 are for Ayòayò's pits, not {game.name!r}")
+    if (args.seat or cells.first) and not (
+        isinstance(game, HasPits) and isinstance(game, HasScore)
+    ):
+        raise UsageError(
+            f"--seat and --cells 1-6 are for games of pits and stores (e.g. ayoayo), not "
+            f"{game.name!r}"
+        )
     session = _Session(
-        game, state, io, tablebase, human_side, ai.name, cells, args.seat, states=[state]
+        game, state, io, tablebase, human_side, ai.name, cells, args.seat, spec=game_spec(args)
     )
+    session.states.append(state)
     human = HumanAgent(ask=session.ask, tell=io.print, show_position=False)
     seats = [human, ai] if human_side == 0 else [ai, human]
     you = player_label(game, human_side)

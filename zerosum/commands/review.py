@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from zerosum.console import EXIT_OK, Io, UsageError
-from zerosum.options import positive_float, positive_int
+from zerosum.options import option_argument, positive_float, positive_int
 from zerosum.records import RecordError, parse_record
 from zerosum.report import evaluation, num, value_text
 from zerosum.review import DEFAULT_REVIEW_DEPTH, review_json, review_record
@@ -33,6 +33,9 @@ def add_arguments(review: argparse.ArgumentParser) -> None:
     limit.add_argument(
         "--time", "-t", type=positive_float, metavar="S", help="S seconds a position"
     )
+    option_argument(
+        review, "an option of the record's game, added to its 'game:' header's (VALUE in JSON)"
+    )
     tablebase_arguments(review)
     review.add_argument("--json", action="store_true", help="print JSON")
 
@@ -52,7 +55,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver review``: a table (or JSON) of the moves, their values and marks."""
     text = read_record_file(args.file)
     try:
-        record = parse_record(text)
+        record = parse_record(text, args.option or ())
         game, _ = record.positions()
     except RecordError as exc:
         raise RecordError(f"{args.file}: {exc}") from None

@@ -17,11 +17,10 @@ from typing import Any, cast
 
 import attrs
 
-from games.ayoayo.tablebase_partitions import parse_size
 from solver.engine import search
-from solver.game import CapabilityError, EndgameTablebase, HasTablebase
+from solver.game import CapabilityError, EndgameTablebase, HasTablebase, HasTablebaseBuilds
 from solver.quoting import quote
-from solver.resources import available_memory, cpus
+from solver.resources import available_memory, cpus, parse_size
 from solver.workers import WorkerPool
 from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
 from zerosum.moves import move_rows, print_answer, result_json
@@ -40,7 +39,7 @@ from zerosum.tablebases import SOURCE, check_directory, coverage_json
 
 NAME = "tablebase"
 ALIASES: tuple[str, ...] = ("tb",)
-HELP = "build, list and probe endgame tablebases (ayoayo)"
+HELP = "build, list and probe endgame tablebases (games that have them, e.g. ayoayo)"
 
 
 def add_arguments(tablebase: argparse.ArgumentParser) -> None:
@@ -189,7 +188,10 @@ def _tablebase(game: Any, args: argparse.Namespace) -> EndgameTablebase:
     a directory that is missing, not a directory or unreadable (a build makes a missing
     one); the default directory may be missing (nothing built yet)."""
     if not isinstance(game, HasTablebase):
-        raise CapabilityError(f"game {game.name!r} has no endgame tablebase; ayoayo has one")
+        raise CapabilityError(
+            f"game {game.name!r} has no endgame tablebase (solver.game.HasTablebase); "
+            "ayoayo has one"
+        )
     tablebase = game.tablebase(args.dir)
     if args.action in ("info", "probe") and (
         args.dir is not None or os.path.lexists(tablebase.directory)
@@ -205,15 +207,25 @@ def run(args: argparse.Namespace, io: Io) -> int:
     game = load(args)
     tablebase = _tablebase(game, args)
     if args.action == "build":
-        return _build(tablebase, args, io)
+        return _build(game, tablebase, args, io)
     if args.action == "info":
         return _info(game, tablebase, args, io)
     if args.action == "plan":
-        return _plan(tablebase, args, io)
+        return _plan(_builds(game, "tablebase plan"), tablebase, args, io)
     return _probe(game, tablebase, args, io)
 
 
-def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
+def _builds(game: Any, what: str) -> HasTablebaseBuilds:
+    """The game's tablebase builds capability, or a clear error naming what needed it."""
+    if not isinstance(game, HasTablebaseBuilds):
+        raise CapabilityError(
+            f"{what} needs a game that says how its tablebase is built and planned "
+            f"(solver.game.HasTablebaseBuilds); {game.name!r} does not"
+        )
+    return game
+
+
+def _build(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
     if args.dask is not None and args.workers is not None:
         raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
     workers = checked_workers(args.workers)
@@ -225,7 +237,7 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
             "has no rounds on disk to resume"
         )
     if args.memory is not None or args.out_of_core or args.scratch is not None:
-        options["out_of_core"] = _out_of_core(tablebase, args, client)
+        options["out_of_core"] = _out_of_core(game, tablebase, args, client)
     headed = False
 
     def progress(line: str) -> None:
@@ -266,29 +278,26 @@ def _build(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int
     return EXIT_OK
 
 
-def _out_of_core(tablebase: EndgameTablebase, args: argparse.Namespace, client: Any) -> Any:
-    """The out-of-core builder the options ask for (Ayòayò's, on the compiled kernel); with
-    ``--dask``, each partition's work runs on the cluster, in the shared ``--scratch``."""
-    from games.ayoayo.accel import level_kernel
-
-    if level_kernel() is None:
-        raise UsageError("--memory and --out-of-core need the compiled kernel: the fast extra")
-    from games.ayoayo.native_partitions import CHECKPOINT_SECONDS, PartitionedBuilder
-
+def _out_of_core(
+    game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, client: Any
+) -> Any:
+    """The out-of-core builder the options ask for (the game's own); with ``--dask``, each
+    partition's work runs on the cluster, in the shared ``--scratch``."""
+    builds = _builds(game, "--memory, --out-of-core and --scratch")
     root = Path(args.scratch) if args.scratch is not None else Path(tablebase.directory)
-    checkpoint = None if args.no_checkpoints else CHECKPOINT_SECONDS
-    if client is not None:
-        from games.ayoayo.tablebase_cluster import ClusterBuilder
+    try:
+        return builds.out_of_core_builder(
+            root, memory=args.memory, checkpoints=not args.no_checkpoints, client=client
+        )
+    except CapabilityError as exc:
+        raise UsageError(f"--memory and --out-of-core: {exc}") from None
 
-        return ClusterBuilder(root.resolve(), client, memory=args.memory, checkpoint=checkpoint)
-    return PartitionedBuilder(root, memory=args.memory, checkpoint=checkpoint)
 
-
-def _plan(tablebase: EndgameTablebase, args: argparse.Namespace, io: Io) -> int:
+def _plan(
+    builds: HasTablebaseBuilds, tablebase: EndgameTablebase, args: argparse.Namespace, io: Io
+) -> int:
     """Per level: positions, disk, memory per worker and core-hours; then the totals."""
-    from games.ayoayo import tablebase_plan
-    from games.ayoayo.tablebase_build import available_memory
-
+    tablebase_plan = builds.tablebase_planner()
     memory = args.memory or (available_memory() or 1 << 32) // 2
     found = tablebase_plan.measured(tablebase.directory)
     fall = tablebase_plan.slowdown(found)

@@ -165,8 +165,8 @@ function showMode() {
 
 // A click on a pit: its move if it is legal; else why it is not, in words.
 function pitClicked(view, row, cell) {
-  const legal = view.moves.some((m) => m.cell && m.cell[0] === row && m.cell[1] === cell);
-  if (legal && !board.animating && !board.preview && !computersTurn(view)) { playMove(String(cell)); return; }
+  const legal = view.moves.find((m) => m.cell && m.cell[0] === row && m.cell[1] === cell);
+  if (legal && !board.animating && !board.preview && !computersTurn(view)) { playMove(legal.move); return; }
   let why;
   if (board.preview) why = "this is a preview of a line: go back to the game to play";
   else if (board.animating) why = "wait for the sowing to finish";
@@ -472,7 +472,7 @@ function restore(kept, at = kept.current) {
   board.preview = null;
   board.animation++;
   board.animating = false;
-  $("game").value = kept.game;
+  selectGame(kept.game);
   fillSeats(kept.nodes[0].view.players);
   if ([...$("computer").options].some((o) => o.value === kept.seat)) $("computer").value = kept.seat;
   if ([...$("level").options].some((o) => o.value === kept.level)) $("level").value = kept.level;
@@ -516,7 +516,7 @@ function loadRecord(read, atEnd = false) {
   addLine(newNode(null, null, null, read.start, null), read.moves);
   board.current = 0;
   while (atEnd && node().children.length) board.current = node().children[0];
-  $("game").value = read.game;
+  selectGame(read.game);
   fillSeats(read.start.players);
   draw();
   analyse();
@@ -747,6 +747,14 @@ async function start(game, position) {
   return true;
 }
 
+// Show `game` in the game menu: a game with options ("connect4 width=5 height=4", as records
+// and links keep it) gets an entry of its own, so its options stay with it.
+function selectGame(game) {
+  const select = $("game");
+  if (![...select.options].some((o) => o.value === game)) select.appendChild(new Option(game, game));
+  select.value = game;
+}
+
 async function open(game, position) {
   const view = await post("/api/position", { game, position });
   replacingGame();
@@ -757,7 +765,7 @@ async function open(game, position) {
   board.animation++;
   board.animating = false;
   board.current = newNode(null, null, null, view, null).id;
-  $("game").value = game;
+  selectGame(game);
   fillSeats(view.players);
   draw();
   analyse();
@@ -769,7 +777,7 @@ async function open(game, position) {
 async function openFirst(chosen) {
   const link = readLink(location.search);
   const kept = keptGame();
-  const known = kept && [...$("game").options].some((o) => o.value === kept.game);
+  const known = kept && [...$("game").options].some((o) => o.value === kept.game.split(" ")[0]);
   if (known && !link.given) return restore(kept);
   if (known && (link.game || chosen.game) === kept.game && link.position === kept.nodes[0].view.position) {
     const at = nodeOf(kept, link.moves);
@@ -794,8 +802,10 @@ async function openFirst(chosen) {
 }
 
 async function main() {
-  const { games, default: chosen, levels, warnings } = await get("/api/games");
-  if (warnings.length) { $("warnings").textContent = warnings.join(" "); $("warnings").hidden = false; }
+  const { games, broken, default: chosen, levels, warnings } = await get("/api/games");
+  // A plug-in that cannot be loaded is named with its error; every other game works.
+  const said = [...warnings, ...broken.map((b) => `game ${b.name} cannot be loaded, so it is not listed: ${b.error}`)];
+  if (said.length) { $("warnings").textContent = said.join(" "); $("warnings").hidden = false; }
   const select = $("game");
   for (const g of games) {
     const option = document.createElement("option");

@@ -133,12 +133,18 @@ export function drawGrid(svg, view, onCell) {
 // A game with no board drawing: its legal moves as buttons.
 export function drawMoves(svg, view, onMove) {
   svg.innerHTML = "";
-  svg.setAttribute("viewBox", "0 0 720 120");
+  const lines = view.text ? view.text.split("\n") : [];  // the game's text picture, if any
+  const top = lines.length * 20;
+  svg.setAttribute("viewBox", `0 0 720 ${120 + top}`);
   text(svg, 360, 20, view.over ? `game over: ${view.outcome}` : `${view.players[view.to_move]} to move`, { "font-size": 18 });
+  lines.forEach((line, i) => {
+    const shown = text(svg, 20, 45 + i * 20, line, { "font-size": 16, "font-family": "monospace", "text-anchor": "start" });
+    shown.setAttribute("xml:space", "preserve");
+  });
   view.moves.forEach((m, i) => {
     const group = el("g", { class: "cell legal", "data-move": m.move }, svg);
-    el("rect", { x: 20 + i * 90, y: 45, width: 80, height: 50, rx: 8, fill: "#fffdf5", stroke: "#7a4f25" }, group);
-    text(group, 60 + i * 90, 70, m.move, { "font-size": 20 });
+    el("rect", { x: 20 + i * 90, y: 45 + top, width: 80, height: 50, rx: 8, fill: "#fffdf5", stroke: "#7a4f25" }, group);
+    text(group, 60 + i * 90, 70 + top, m.move, { "font-size": 20 });
     group.style.cursor = "pointer";
     group.addEventListener("click", () => onMove(m.move));
   });

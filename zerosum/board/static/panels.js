@@ -108,7 +108,7 @@ function drawReview(review, ui) {
   caption.textContent = Object.entries(review.marks).map(([k, v]) => `${k} ${v}`).join(" · ");
 }
 
-// ---- the position editor (for games drawn as pits) ----------------------------------------
+// ---- the position editor: pits (and stores) for games drawn as pits, cells for grid games ----
 
 export function setUpEditor(ui) {
   $("editor-box").addEventListener("toggle", () => {
@@ -116,6 +116,16 @@ export function setUpEditor(ui) {
     ui.redraw();
   });
   $("editor-use").addEventListener("click", async () => {
+    if ($("editor").dataset.kind === "grid") {
+      try {
+        const view = await post("/api/position", { game: ui.game(), cells: gridCells() });
+        await ui.start(ui.game(), view.position);
+      } catch (error) {
+        $("editor-check").textContent = error.message;
+        $("editor-check").className = "bad";
+      }
+      return;
+    }
     if (await ui.start(ui.game(), editorPosition())) $("edit-on-board").checked = false;
     ui.redraw();
   });
@@ -154,6 +164,12 @@ export function nudgePit(row, cell, delta) {
 export function fillEditor(view, bottom) {
   const editor = $("editor");
   editor.innerHTML = "";
+  editor.dataset.kind = view.view;
+  $("edit-on-board").parentElement.hidden = view.view !== "pits";  // editing on the board: pits
+  if (view.view === "grid" && view.marks) {
+    fillGridEditor(editor, view);
+    return;
+  }
   if (view.view !== "pits") {
     editor.textContent = "this game's positions are set as text (the position box under the board)";
     $("editor-use").hidden = true;
@@ -190,6 +206,44 @@ export function fillEditor(view, bottom) {
   $("editor-check").textContent = "";
 }
 
+// A grid game's editor: a button a cell, each click turning it to the next mark (empty, then
+// the game's marks, e.g. x and o), checked live; the position is read back by the server.
+function fillGridEditor(editor, view) {
+  $("editor-use").hidden = false;
+  const choices = ["", ...view.marks];
+  const grid = document.createElement("div");
+  grid.className = "grid-editor full";
+  grid.style.gridTemplateColumns = `repeat(${view.rows[0].length}, 2.4em)`;
+  view.rows.forEach((row, r) => row.forEach((mark, c) => {
+    const cell = document.createElement("button");
+    Object.assign(cell, { type: "button", id: `grid-${r}-${c}`, textContent: mark });
+    cell.dataset.mark = mark;
+    cell.addEventListener("click", () => {
+      const next = choices[(choices.indexOf(cell.dataset.mark) + 1) % choices.length];
+      cell.dataset.mark = next;
+      cell.textContent = next;
+      editor.dispatchEvent(new Event("input"));
+    });
+    grid.appendChild(cell);
+  }));
+  const help = document.createElement("span");
+  help.className = "full small";
+  help.textContent = `click a cell to change it: ${choices.map((m) => m || "empty").join(" → ")}`;
+  editor.append(help, grid);
+  $("editor-check").textContent = "";
+}
+
+// The grid being edited, row by row, as the game draws it.
+export function gridCells() {
+  const rows = [];
+  for (let r = 0; $(`grid-${r}-0`); r++) {
+    const row = [];
+    for (let c = 0; $(`grid-${r}-${c}`); c++) row.push($(`grid-${r}-${c}`).dataset.mark);
+    rows.push(row);
+  }
+  return rows;
+}
+
 export function editorPosition() {
   const value = (id) => $(id).value.trim() || "0";
   const rows = [0, 1].map((r) => `[${[0, 1, 2, 3, 4, 5].map((c) => value(`edit-${r}-${c}`)).join(",")}]`);
@@ -197,15 +251,17 @@ export function editorPosition() {
 }
 
 async function checkEditor(ui) {
-  const text = editorPosition();
+  const grid = $("editor").dataset.kind === "grid";
+  const current = () => (grid ? JSON.stringify(gridCells()) : editorPosition());
+  const text = current();
   const check = $("editor-check");
   try {
-    await post("/api/position", { game: ui.game(), position: text });
-    if (editorPosition() !== text) return;
+    await post("/api/position", grid ? { game: ui.game(), cells: gridCells() } : { game: ui.game(), position: text });
+    if (current() !== text) return;
     check.textContent = "a valid position";
     check.className = "ok";
   } catch (error) {
-    if (editorPosition() !== text) return;
+    if (current() !== text) return;
     check.textContent = error.message;
     check.className = "bad";
   }

@@ -1,4 +1,4 @@
-"""The sowing steps the board animates match the rules move for move."""
+"""The sowing steps the board animates (Ayòayò's ``move_steps``) match the rules move for move."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.ayoayo import Ayoayo, relay_sow
+from games.ayoayo.sowing import sowing_steps
 from solver.errors import IllegalActionError
-from zerosum.board.sowing import sowing_steps
 
 
 def replay(game: Ayoayo, state: tuple[int, ...], steps: list) -> tuple[list[list[int]], list[int]]:
@@ -16,17 +16,17 @@ def replay(game: Ayoayo, state: tuple[int, ...], steps: list) -> tuple[list[list
     board = [list(row) for row in state.board]  # type: ignore[attr-defined]
     stores = list(state.captured)  # type: ignore[attr-defined]
     for step in steps:
-        row, cell = step.pit
+        row, cell = step.cell
         if step.kind == "pick":
-            assert board[row][cell] == step.seeds
+            assert board[row][cell] == step.count
             board[row][cell] = 0
         elif step.kind == "drop":
             board[row][cell] += 1
-            assert board[row][cell] == step.seeds
+            assert board[row][cell] == step.count
         else:
-            board[row][cell] -= step.seeds
+            board[row][cell] -= step.count
             assert board[row][cell] == 0
-            stores[step.by] += step.seeds
+            stores[step.by] += step.count
     return board, stores
 
 
@@ -54,14 +54,14 @@ class TestSowingSteps:
         picks = [i for i, step in enumerate(steps) if step.kind == "pick"]
         assert len(picks) == 5
         for i in picks[1:]:
-            assert steps[i - 1].kind == "drop" and steps[i - 1].pit == steps[i].pit
+            assert steps[i - 1].kind == "drop" and steps[i - 1].cell == steps[i].cell
 
     def test_the_last_seeds_four_goes_to_the_mover(self) -> None:
         """A four made on the way is the row owner's; one made by the last seed the mover's."""
         game = Ayoayo()
         state = game.state_from([[0, 0, 0, 0, 3, 3], [0, 0, 0, 0, 0, 2]], (20, 20), to_move=1)
         steps = sowing_steps(game, state, 5)
-        captures = [(step.pit, step.by) for step in steps if step.kind == "capture"]
+        captures = [(step.cell, step.by) for step in steps if step.kind == "capture"]
         assert captures == [((0, 5), 0), ((0, 4), 1)]
         assert relay_sow(state.board, 1, 5)[1] == (4, 4)
 
