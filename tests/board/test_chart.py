@@ -37,6 +37,9 @@ def tablebase_page(browser: Any, tablebase_server: str) -> Iterator[Any]:
     yield from open_page(browser, tablebase_server)
 
 
+ARTICLE = "[[2,6,6,1,1,7],[0,2,7,2,7,7]]"
+"""A middle-game position (the article's): no book, no tablebase, an estimate."""
+
 RECORD = "game: ayoayo\n1. 2\n2. 4\n3. 0\n4. 3\n5. 5\n"
 
 
@@ -123,9 +126,29 @@ class TestOutcomeColours:
         for _, _, _, stroke, colour in pairs:
             red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
             assert stroke == f"rgb({red}, {green}, {blue})"
-        open_board(page, "?game=ayoayo&position=" + Ayoayo().format_state(Ayoayo().initial_state()))
+        open_board(page, f"?game=ayoayo&position={ARTICLE}")
         wait_for(page, "Number(document.querySelector('#move-values').dataset.depth) >= 4")
         ring = page.evaluate(
             "getComputedStyle(document.querySelector('.pit.legal circle.hole')).stroke"
         )
         assert ring == "rgb(255, 213, 79)"  # the playable pit's plain ring
+
+    def test_the_start_is_shown_solved_from_the_opening_book(self, tablebase_page: Any) -> None:
+        """Beside levels of the book's lineage (0 and 4 here) the start is solved: the value
+        and outcome are the proved ones, every move's row says proved with its proved value,
+        exact, and the pits are ringed in their outcome (every move loses for Player 1)."""
+        page = tablebase_page
+        open_board(page, "?game=ayoayo")
+        wait_for(page, "document.querySelector('#engine-summary .solved') !== null")
+        summary = page.inner_text("#engine-summary")
+        assert "value −4" in summary and "Player 2 wins by 4 solved (opening book)" in summary
+        rows = page.evaluate(
+            """() => [...document.querySelectorAll('#move-values tbody tr')].map(tr =>
+                [tr.dataset.move, tr.cells[1].textContent, tr.cells[2].textContent,
+                 tr.dataset.exact, tr.dataset.outcome])"""
+        )
+        proved = {"0": "−12", "1": "−12", "2": "−4", "3": "−4", "4": "−4", "5": "−4"}
+        assert {move: value for move, value, *_ in rows} == proved
+        assert all(r[2:] == ["proved (opening book)", "yes", "loss"] for r in rows), rows
+        rings = page.eval_on_selector_all(".pit.legal", "ps => ps.map(p => p.dataset.outcome)")
+        assert rings == ["loss"] * 6

@@ -596,23 +596,25 @@ function drawAnalysis(answer, finished = false) {
   const view = node().view;
   const p0 = view.players[0];
   summary.innerHTML = "";
-  const estimate = !answer.over && !answer.exact;  // a horizon evaluation, not a result
-  summary.append(`${answer.over ? "final" : estimate ? "evaluation" : "value"} ${signed(answer.value, !estimate)} `);
+  const proved = answer.over ? null : answer.proved;  // the opening book's (or a proof's) values
+  const estimate = !answer.over && !answer.exact && !proved;  // a horizon evaluation, not a result
+  const value = proved ? proved.value : answer.value;
+  summary.append(`${answer.over ? "final" : estimate ? "evaluation" : "value"} ${signed(value, !estimate)} `);
   const whose = document.createElement("span");
   whose.className = "small";
   whose.textContent = `(${p0}'s view: + is good for ${p0}) `;
-  summary.append(whose, document.createElement("br"), answer.outcome + distance(answer));
-  if (answer.exact) {
+  summary.append(whose, document.createElement("br"), proved ? proved.outcome : answer.outcome + distance(answer));
+  if (answer.exact || proved) {
     const mark = document.createElement("span");
     mark.className = "exact";
-    mark.textContent = answer.tablebase ? " exact (tablebase)" : " exact";
+    mark.textContent = proved ? ` solved (${proved.source})` : answer.tablebase ? " exact (tablebase)" : " exact";
     summary.append(mark);
   }
   if (answer.proved) {  // proved values (the opening book's), on the final answer
     const solved = document.createElement("div");
     solved.className = "small solved";
     const moves = Object.entries(answer.proved.moves).map(([m, v]) => `${m} ${signed(v)}`).join(", ");
-    solved.textContent = `solved: ${answer.proved.outcome} (value ${signed(answer.proved.value)}, ${answer.proved.source}); every move: ${moves}`;
+    solved.textContent = `every move's value proved (${answer.proved.source}): ${moves}; the lines are the engine's`;
     summary.append(solved);
   }
   if (answer.over) return;
@@ -640,18 +642,19 @@ function drawAnalysis(answer, finished = false) {
     pv.append(end);
   }
   const sign = view.to_move === 0 ? 1 : -1;
-  const rows = answer.moves.slice().sort((a, b) => sign * ((b.value ?? -1e9 * sign) - (a.value ?? -1e9 * sign)));
+  const rows = shownMoves(answer).sort((a, b) => sign * ((b.value ?? -1e9 * sign) - (a.value ?? -1e9 * sign)));
   for (const row of rows) {
     const tr = document.createElement("tr");
     tr.className = row.best ? "best" : "";
     tr.dataset.move = row.move;
     tr.dataset.outcome = outcomeFor(row.value, view.to_move);
-    tr.dataset.exact = answer.exact ? "yes" : "no";
+    tr.dataset.exact = row.exact ? "yes" : "no";
     const said = row.value === null ? "worse (pruned)"
+      : row.proved ? `proved (${answer.proved.source})`
       : answer.exact
         ? `exact${row.endless ? ", by endless play" : row.plies !== null ? `, ${row.plies} plies` : ""}`
         : `depth ${answer.depth}`;
-    for (const cell of [row.move + (row.best ? " ★" : ""), signed(row.value, answer.exact), said]) {
+    for (const cell of [row.move + (row.best ? " ★" : ""), signed(row.value, row.exact), said]) {
       const td = document.createElement("td");
       td.textContent = cell;
       td.addEventListener("click", () => playMove(row.move));
@@ -675,12 +678,24 @@ function colourPits() {
   const answer = board.answer;
   const view = node().view;
   if (!answer || answer.position !== view.position || board.preview || view.view !== "pits") return;
-  for (const row of answer.moves || []) {
+  for (const row of shownMoves(answer)) {
     const found = view.moves.find((m) => m.move === row.move);
     if (!found || !found.cell) continue;
     const pit = document.querySelector(`#board .pit[data-row='${found.cell[0]}'][data-cell='${found.cell[1]}']`);
-    if (pit) { pit.dataset.outcome = outcomeFor(row.value, view.to_move); pit.dataset.exact = answer.exact ? "yes" : "no"; }
+    if (pit) { pit.dataset.outcome = outcomeFor(row.value, view.to_move); pit.dataset.exact = row.exact ? "yes" : "no"; }
   }
+}
+
+// The answer's moves as shown: a move the proof (the opening book) settled takes its proved
+// value, exact, and is best when it keeps the proved value; the others are the search's.
+function shownMoves(answer) {
+  const proved = answer.over ? null : answer.proved;
+  return (answer.moves || []).map((row) => {
+    const value = proved ? proved.moves[row.move] : undefined;
+    return value === undefined
+      ? { ...row, exact: answer.exact, proved: false }
+      : { ...row, value, exact: true, proved: true, best: value === proved.value };
+  });
 }
 
 // A move's line in its row: each move previews the line up to it; long lines are folded.
