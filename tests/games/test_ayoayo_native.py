@@ -625,18 +625,19 @@ class TestTablebaseLevels:
 class TestPurePython:
     """The engine's and the Ayòayò tests pass again with the kernel switched off."""
 
-    def test_engine_and_ayoayo_tests_without_the_kernel(self) -> None:
-        """A sample run under GAMESOLVER_NATIVE=0."""
-        env = dict(os.environ, GAMESOLVER_NATIVE="0")
-        sample = [
+    @pytest.mark.parametrize(
+        "module",
+        [
             "tests/solver/test_engine.py",
             "tests/games/test_ayoayo.py",
             "tests/games/test_tablebase.py",
-            "-k",
-            "yoayo or Tablebase or Probe or Build",
-            "-m",
-            "not slow",
-        ]
+        ],
+    )
+    def test_engine_and_ayoayo_tests_without_the_kernel(self, module: str) -> None:
+        """A sample run under GAMESOLVER_NATIVE=0, a module a test (so that parallel runs
+        share them out: the three in one took a minute or more)."""
+        env = dict(os.environ, GAMESOLVER_NATIVE="0")
+        sample = [module, "-k", "yoayo or Tablebase or Probe or Build", "-m", "not slow"]
         done = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *sample],
             cwd=REPO_ROOT,
