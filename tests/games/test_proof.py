@@ -62,13 +62,21 @@ sample = random_positions
 class TestValues:
     """The proof search settles the exact value the tablebases and `solve` give."""
 
-    def test_levels_8_and_12_from_the_levels_below(self, levels: Path, tmp_path: Path) -> None:
-        rng = random.Random(25)
+    @pytest.mark.parametrize(("seeds", "count"), [(8, 30), (12, 12)])
+    def test_a_level_from_the_levels_below(
+        self, levels: Path, tmp_path: Path, seeds: int, count: int
+    ) -> None:
+        """Sampled positions of level 8 or 12 proved from the levels below only: the value
+        the full tablebase holds (a level a test, so parallel runs share them out)."""
         full = GAME.tablebase(levels)
-        for seeds, count in ((8, 30), (12, 12)):
-            prover = Prover(GAME, below(levels, seeds, tmp_path / f"below-{seeds}"))
-            for state in sample(seeds, count, rng):
-                assert prover.value(state).value == full.probe(state), GAME.format_state(state)
+        prover = Prover(GAME, below(levels, seeds, tmp_path / f"below-{seeds}"))
+        rng = random.Random(25)
+        if seeds == 12:
+            sample(8, 30, rng)  # the sample the test has always drawn: level 8's first
+        # (other draws of level 8 hold endless-play endgames that take this search a minute
+        # each from levels 0-4 alone: docs/solving.md's limits)
+        for state in sample(seeds, count, rng):
+            assert prover.value(state).value == full.probe(state), GAME.format_state(state)
 
     def test_a_position_where_history_dependent_results_would_mislead(
         self, levels: Path, tmp_path: Path
