@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from games import load_game
+from play import Agent, EngineAgent, MinimaxAgent, check_agents
 from solver.errors import AgentError
 from solver.game import GameError, HasPositionFields, UnknownGameError, parse_state
-from solver.match import Agent, EngineAgent, MinimaxAgent, check_agents
 from solver.output import OutputError, check_directory, check_output
 from solver.quoting import quote
 from zerosum.console import UsageError

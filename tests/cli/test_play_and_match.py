@@ -6,7 +6,7 @@ import json
 import re
 
 from games import load_game
-from solver.match import run_match
+from play import run_match
 from tests.games.fakes import install_entry_points
 
 # Every cell in order, three times: each human turn takes the first still-empty cell it reaches,

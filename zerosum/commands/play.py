@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 
+from play import AgentError, HumanAgent, parse_agent, play_game
 from solver.chance import is_chance
 from solver.game import (
     GameError,
@@ -20,7 +21,6 @@ from solver.game import (
     other,
     player_label,
 )
-from solver.match import AgentError, HumanAgent, parse_agent, play_game
 from solver.output import OutputError, write_text
 from zerosum.analysis import analysis_search
 from zerosum.console import EXIT_OK, Io, UsageError
