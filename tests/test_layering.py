@@ -126,9 +126,12 @@ class TestFrontEndsKnowNoGame:
         assert ("front/views.py", "Ayoayo") in found
 
 
-# The command line's floors: two front ends (zerosum/commands, zerosum/board) over one
-# application layer (the modules at zerosum's top: loading games and positions, analysis,
-# records, answers), and no arrow between the front ends but the command that serves the board.
+# The command line's floors: front ends -> application layer -> packages. Two front ends
+# (zerosum/commands, zerosum/board) stand on one application layer (the modules at zerosum's
+# top: loading games and positions, analysis, records, answers, option parsing, worker counts),
+# which stands on the packages (solver, games, viz, play; ALLOWED above). No arrow between the
+# two front ends but the command that serves the board, and no command imports another: what
+# two commands share lives in the application layer.
 FRONT_ENDS = ("commands", "board")
 ENTRY_MODULES = {"zerosum/cli.py", "zerosum/__main__.py", "zerosum/__init__.py"}
 SERVES_THE_BOARD = "zerosum/commands/board.py"
@@ -154,6 +157,42 @@ def _front_end(name: str) -> str | None:
     return parts[1] if len(parts) > 2 and parts[1] in FRONT_ENDS else None
 
 
+def zerosum_load_imports(root: Path = ROOT) -> set[tuple[str, str]]:
+    """(module, imported module of zerosum) for the imports run when a module loads (those at
+    its top level, not inside functions), module names dotted."""
+    found = set()
+    for path in sorted((root / "zerosum").rglob("*.py")):
+        module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                found |= {(module, a.name) for a in node.names if a.name.startswith("zerosum.")}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("zerosum."):
+                package = root.joinpath(*str(node.module).split("."))
+                found |= {  # ``from zerosum.commands import analyse`` imports the submodule
+                    (
+                        module,
+                        f"{node.module}.{a.name}"
+                        if (package / f"{a.name}.py").exists()
+                        else str(node.module),
+                    )
+                    for a in node.names
+                }
+    return {(module, imported) for module, imported in found if module != imported}
+
+
+def commands_importing_commands(root: Path = ROOT) -> list[tuple[str, str]]:
+    """(command module, other command module) for every import of one command by another."""
+    return sorted(
+        (where, imported)
+        for where, imported in zerosum_imports(root)
+        if _front_end(where) == _front_end(imported) == "commands"
+        and where != "zerosum/commands/__init__.py"
+        and imported != "zerosum.commands"
+        and Path(where).stem != imported.split(".")[2]
+    )
+
+
 class TestCommandLineFloors:
     def test_the_application_layer_imports_no_front_end(self) -> None:
         """zerosum's top modules (not the entry points) import neither front end."""
@@ -175,6 +214,41 @@ class TestCommandLineFloors:
             and where != SERVES_THE_BOARD
         )
         assert not wrong, f"an arrow between the two front ends: {wrong}"
+
+    def test_a_command_imports_no_other_command(self) -> None:
+        """Each command stands on the application layer alone (the registry of commands,
+        ``commands/__init__.py``, is the one module that names them all)."""
+        assert not commands_importing_commands(), "a command imports another command"
+
+    def test_the_check_sees_a_command_importing_another(self, tmp_path: Path) -> None:
+        """The old arrow (match borrowing play's agent parser) would be found."""
+        (tmp_path / "zerosum" / "commands").mkdir(parents=True)
+        (tmp_path / "zerosum" / "commands" / "match.py").write_text(
+            "from zerosum.commands.play import agent\n"
+        )
+        assert commands_importing_commands(tmp_path) == [
+            ("zerosum/commands/match.py", "zerosum.commands.play")
+        ]
+
+    def test_the_command_line_holds_no_import_circle(self) -> None:
+        """zerosum's modules import each other at load time without a circle (as
+        zerosum.review -> commands.analyse -> commands.review was, which broke
+        ``pytest zerosum/review.py`` run alone)."""
+        assert not circles(zerosum_load_imports())
+
+    def test_the_circle_check_sees_the_old_circle(self, tmp_path: Path) -> None:
+        """The old circle, written out, is found."""
+        (tmp_path / "zerosum" / "commands").mkdir(parents=True)
+        for where, imported in (
+            ("review.py", "zerosum.commands.analyse"),
+            ("commands/analyse.py", "zerosum.commands.review"),
+            ("commands/review.py", "zerosum.review"),
+        ):
+            (tmp_path / "zerosum" / where).write_text(f"from {imported} import x\n")
+        assert circles(zerosum_load_imports(tmp_path)) == [
+            "zerosum.commands.analyse -> zerosum.commands.review -> zerosum.review"
+            " -> zerosum.commands.analyse"
+        ]
 
     def test_the_check_sees_an_arrow_between_the_front_ends(self, tmp_path: Path) -> None:
         """A board module importing a command is found, so the check can fail."""

@@ -10,9 +10,9 @@ from games import load_game
 from play import MatchInterrupted, MatchResult, run_match
 from solver.errors import AgentError
 from solver.output import OutputError, check_directory, prepare_directory, write_text
-from zerosum.commands.play import agent
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError, progress_bar
 from zerosum.options import (
+    agent,
     game_arguments,
     game_options,
     game_spec,

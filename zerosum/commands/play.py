@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from play import AgentError, HumanAgent, parse_agent, play_game
+from play import HumanAgent, play_game
 from solver.chance import is_chance
 from solver.game import (
     GameError,
@@ -25,6 +25,7 @@ from solver.output import OutputError, write_text
 from zerosum.analysis import analysis_search
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
+    agent,
     checked_output,
     extra_fields,
     game_arguments,
@@ -133,13 +134,6 @@ def _ai_spec(args: argparse.Namespace) -> str:
             "--ai mcts:2000"
         )
     return spec
-
-
-def agent(spec: str, role: str) -> Any:
-    try:
-        return parse_agent(spec)
-    except AgentError as exc:
-        raise UsageError(f"invalid {role}: {exc}") from None
 
 
 def score_change(game: Any, before: Any, after: Any) -> tuple[int, ...] | None:
