@@ -146,6 +146,13 @@ class Banks:
         return state[4], action
 
 
+class SizedBanks(Banks):
+    """Banks with a starting number of seeds a pit that must be given."""
+
+    def __init__(self, seeds: int, *, rows: int = 2) -> None:
+        self.seeds, self.rows = seeds, rows
+
+
 class Mancala(Ayoayo):
     """A plug-in that sells Ayòayò under another name: the tablebase command must serve it by
     its capabilities (``HasTablebase``, ``HasTablebaseBuilds``), not by the name ``ayoayo``."""
