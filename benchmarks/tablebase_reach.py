@@ -8,7 +8,7 @@ meets that levels up to 16, 20, 24 or 28 answer is the share with at most that m
 board; it needs the games, not the tablebases. Two sources of games:
 
 - **engine against engine**: ``engine:d6`` for both sides from the start (seeded ties), played
-  by :func:`solver.match.play_game`, as ``gamesolver match`` plays them;
+  by :func:`play.play_game`, as ``gamesolver match`` plays them;
 - **the held-in reference games**: the 20 random-against-random games of the public reference
   implementation kept in ``tests/data/ayoayo_playouts_subset.jsonl.gz``.
 
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games import load_game  # noqa: E402
-from solver.match import play_game  # noqa: E402
+from play import play_game  # noqa: E402
 
 LEVELS = (16, 20, 24, 28)
 REFERENCE = ROOT / "tests" / "data" / "ayoayo_playouts_subset.jsonl.gz"

@@ -30,7 +30,8 @@ from typing import Any
 import attrs
 
 from games import load_game
-from solver.match import MatchResult, run_match
+from play import MatchResult, run_match
+from zerosum.report import match_table
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "data" / "ayoayo_reference_matches.json"
@@ -253,7 +254,7 @@ def beyond_lines(results: list[MatchResult]) -> list[str]:
             f"{r.seconds_per_game:.1f} s per game on average, {r.wall_seconds:.0f} s in all.",
             "",
             "```",
-            r.table(),
+            match_table(r),
             "```",
             "",
         ]
@@ -396,15 +397,15 @@ def main(argv: list[str] | None = None) -> int:
         first, second, blog_games, seed = ARTICLE_ROWS[i - 1]
         games = max(1, round(blog_games * args.scale))
         result = play(first, second, games, seed, args.workers, end_on_repetition=False)
-        print(result.table(), file=sys.stderr, flush=True)
+        print(match_table(result), file=sys.stderr, flush=True)
         with_rule = play(first, second, games, seed, args.workers)
-        print(with_rule.table(), file=sys.stderr, flush=True)
+        print(match_table(with_rule), file=sys.stderr, flush=True)
         rows.append(Row(first, second, blog_games, seed, result, with_rule, reference[i - 1]))
     beyond = []
     if not args.no_beyond:
         for first, second, games, seed in BEYOND:
             result = play(first, second, games, seed, args.workers, swap=True)
-            print(result.table(), file=sys.stderr, flush=True)
+            print(match_table(result), file=sys.stderr, flush=True)
             beyond.append(result)
     seconds = time.perf_counter() - started
     args.output.write_text(

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import Any, Final, cast
 
@@ -92,11 +92,14 @@ class GameInfo:
         name: the registry name.
         summary: a one-line description.
         source: ``"built-in"`` or ``"entry point <value> (<distribution>)"``.
+        options_needed: the options the game cannot be made without (its factory's
+            parameters with no default), e.g. ``("width",)``; empty for most games.
     """
 
     name: str
     summary: str
     source: str
+    options_needed: tuple[str, ...] = ()
 
 
 def _entry_points() -> dict[str, metadata.EntryPoint]:
@@ -159,7 +162,13 @@ def game_info(name: str) -> GameInfo:
         raise _unknown(name)
     dist = getattr(entry, "dist", None)
     origin = f" ({dist.name})" if dist is not None else ""
-    return GameInfo(name, _first_line(_factory(name).__doc__), f"entry point {entry.value}{origin}")
+    factory = _factory(name)
+    return GameInfo(
+        name,
+        _first_line(factory.__doc__),
+        f"entry point {entry.value}{origin}",
+        _required_options(factory),
+    )
 
 
 def load_game(name: str, **options: Any) -> Game[Any, Any]:
@@ -198,6 +207,20 @@ def load_game(name: str, **options: Any) -> Game[Any, Any]:
     return cast("Game[Any, Any]", game)
 
 
+def _required_options(factory: Callable[..., Any], given: Iterable[str] = ()) -> tuple[str, ...]:
+    """The factory's parameters with no default that ``given`` does not name."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
+        return ()
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(
+        p.name
+        for p in params
+        if p.default is inspect.Parameter.empty and p.kind in named and p.name not in given
+    )
+
+
 def _check_options(name: str, factory: Callable[..., Any], options: dict[str, Any]) -> None:
     try:
         signature = inspect.signature(factory)
@@ -217,12 +240,6 @@ def _check_options(name: str, factory: Callable[..., Any], options: dict[str, An
             raise GameError(
                 f"game {name!r} has no option {quote(option)}; accepted options: {choices}"
             )
-    required = [
-        p.name
-        for p in params
-        if p.default is inspect.Parameter.empty
-        and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        and p.name not in options
-    ]
+    required = _required_options(factory, options)
     if required:
         raise GameError(f"game {name!r} needs the option(s) {', '.join(required)}")

@@ -7,7 +7,7 @@ Each error also derives from the built-in exception a Python programmer would ex
 then what would be valid.
 
 The classes are also importable from where they were first defined (``solver.game``,
-``solver.solve``, ``solver.match``, ``viz.errors``) and from ``solver`` itself. A game may
+``solver.solve``, ``play``, ``viz.errors``) and from ``solver`` itself. A game may
 subclass them for its own cases (Ayòayò's ``NeverEndingSowingError`` is an
 ``IllegalActionError``); a new kind of error the project raises belongs here.
 

@@ -64,6 +64,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 
+from solver.endings import unfinished_score
 from solver.game import (
     MAX,
     CapabilityError,
@@ -74,7 +75,6 @@ from solver.game import (
     Player,
     state_key,
 )
-from solver.match import unfinished_score
 from solver.quoting import quote
 
 __all__ = [

@@ -28,6 +28,19 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--plugin-games``: also run the conformance suite on installed plug-in games."""
+    parser.addoption(
+        "--plugin-games",
+        nargs="?",
+        const="all",
+        default=None,
+        metavar="NAMES",
+        help="also check installed plug-in games in tests/conformance: all of them, or the "
+        "comma-separated NAMES (default: only the project's own games)",
+    )
+
+
 @pytest.fixture(autouse=True)
 def _no_user_tablebases(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

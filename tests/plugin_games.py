@@ -106,6 +106,53 @@ def install(folder: Path, broken: bool = False) -> str:
     return os.pathsep.join([str(root), str(folder)])
 
 
+class Banks:
+    """A game of pits with rows of four (not Ayòayò's six): a move banks all the seeds of one
+    of your pits. Each row starts 1, 2, 3, 4; the game ends when the player to move has no
+    seeds left, the higher bank winning by the difference. A state is ``(row 0, row 1,
+    bank 0, bank 1, player to move)``; a move is a cell number, ``"0"`` to ``"3"``."""
+
+    name = "banks"
+
+    def initial_state(self) -> State:
+        return ((1, 2, 3, 4), (1, 2, 3, 4), 0, 0, 0)
+
+    def to_move(self, state: State) -> int:
+        return state[4]
+
+    def actions(self, state: State) -> list[int]:
+        return [cell for cell, seeds in enumerate(state[state[4]]) if seeds]
+
+    def result(self, state: State, action: int) -> State:
+        mover = state[4]
+        rows, banks = [list(state[0]), list(state[1])], [state[2], state[3]]
+        banks[mover] += rows[mover][action]
+        rows[mover][action] = 0
+        return (tuple(rows[0]), tuple(rows[1]), banks[0], banks[1], 1 - mover)
+
+    def is_terminal(self, state: State) -> bool:
+        return not any(state[state[4]])
+
+    def utility(self, state: State) -> float:
+        return float(state[2] - state[3])
+
+    def score(self, state: State) -> tuple[int, int]:
+        return state[2], state[3]
+
+    def pits(self, state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return state[0], state[1]
+
+    def pit_of(self, state: State, action: int) -> tuple[int, int]:
+        return state[4], action
+
+
+class SizedBanks(Banks):
+    """Banks with a starting number of seeds a pit that must be given."""
+
+    def __init__(self, seeds: int, *, rows: int = 2) -> None:
+        self.seeds, self.rows = seeds, rows
+
+
 class Mancala(Ayoayo):
     """A plug-in that sells Ayòayò under another name: the tablebase command must serve it by
     its capabilities (``HasTablebase``, ``HasTablebaseBuilds``), not by the name ``ayoayo``."""

@@ -1,4 +1,5 @@
-"""The packages depend one way: games -> solver, viz -> solver, the command line -> all three."""
+"""The packages depend one way: games -> solver, viz -> solver, play -> solver, the command line
+-> all four."""
 
 from __future__ import annotations
 
@@ -17,14 +18,15 @@ ALLOWED = {
     "solver": set(),
     "games": {"solver"},
     "viz": {"solver"},
-    "zerosum": {"solver", "games", "viz"},
+    "play": {"solver"},  # agents and matches above the searches: no search imports play
+    "zerosum": {"solver", "games", "viz", "play"},
 }
 
 
-def project_imports(package: str) -> set[tuple[str, str]]:
+def project_imports(package: str, root: Path = ROOT) -> set[tuple[str, str]]:
     """(module file, imported project package) for every import in ``package``'s code."""
     found = set()
-    for path in sorted((ROOT / package).rglob("*.py")):
+    for path in sorted((root / package).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             names: list[str] = []
@@ -35,7 +37,7 @@ def project_imports(package: str) -> set[tuple[str, str]]:
             for name in names:
                 top = name.split(".")[0]
                 if top in ALLOWED and top != package:
-                    found.add((str(path.relative_to(ROOT)), top))
+                    found.add((path.relative_to(root).as_posix(), top))
     return found
 
 
@@ -49,8 +51,22 @@ class TestLayering:
         assert not wrong, f"{package} may import only {sorted(ALLOWED[package])}: {sorted(wrong)}"
 
     def test_the_check_sees_imports_inside_functions(self) -> None:
-        """The command line's imports of all three packages are found, so the check can fail."""
-        assert {top for _, top in project_imports("zerosum")} == {"solver", "games", "viz"}
+        """The command line's imports of all four packages are found, so the check can fail."""
+        assert {top for _, top in project_imports("zerosum")} == {"solver", "games", "viz", "play"}
+
+    def test_the_check_sees_a_search_importing_play(self, tmp_path: Path) -> None:
+        """The old circle (solver.mcts importing the play loop for its playouts' scoring) would
+        be found: a search module importing play, even inside a function."""
+        (tmp_path / "solver").mkdir()
+        (tmp_path / "solver" / "mcts.py").write_text(
+            "def playout():\n    from play.game_loop import play_game\n"
+        )
+        assert project_imports("solver", tmp_path) == {("solver/mcts.py", "play")}
+        assert "play" not in ALLOWED["solver"]
+
+    def test_play_is_above_the_searches_and_uses_them(self) -> None:
+        """play imports solver (its agents call the searches), so the floor is real."""
+        assert {top for _, top in project_imports("play")} == {"solver"}
 
 
 # The front ends (the command line and the board) find games through the registry and ask of
@@ -110,9 +126,12 @@ class TestFrontEndsKnowNoGame:
         assert ("front/views.py", "Ayoayo") in found
 
 
-# The command line's floors: two front ends (zerosum/commands, zerosum/board) over one
-# application layer (the modules at zerosum's top: loading games and positions, analysis,
-# records, answers), and no arrow between the front ends but the command that serves the board.
+# The command line's floors: front ends -> application layer -> packages. Two front ends
+# (zerosum/commands, zerosum/board) stand on one application layer (the modules at zerosum's
+# top: loading games and positions, analysis, records, answers, option parsing, worker counts),
+# which stands on the packages (solver, games, viz, play; ALLOWED above). No arrow between the
+# two front ends but the command that serves the board, and no command imports another: what
+# two commands share lives in the application layer.
 FRONT_ENDS = ("commands", "board")
 ENTRY_MODULES = {"zerosum/cli.py", "zerosum/__main__.py", "zerosum/__init__.py"}
 SERVES_THE_BOARD = "zerosum/commands/board.py"
@@ -138,6 +157,42 @@ def _front_end(name: str) -> str | None:
     return parts[1] if len(parts) > 2 and parts[1] in FRONT_ENDS else None
 
 
+def zerosum_load_imports(root: Path = ROOT) -> set[tuple[str, str]]:
+    """(module, imported module of zerosum) for the imports run when a module loads (those at
+    its top level, not inside functions), module names dotted."""
+    found = set()
+    for path in sorted((root / "zerosum").rglob("*.py")):
+        module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                found |= {(module, a.name) for a in node.names if a.name.startswith("zerosum.")}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("zerosum."):
+                package = root.joinpath(*str(node.module).split("."))
+                found |= {  # ``from zerosum.commands import analyse`` imports the submodule
+                    (
+                        module,
+                        f"{node.module}.{a.name}"
+                        if (package / f"{a.name}.py").exists()
+                        else str(node.module),
+                    )
+                    for a in node.names
+                }
+    return {(module, imported) for module, imported in found if module != imported}
+
+
+def commands_importing_commands(root: Path = ROOT) -> list[tuple[str, str]]:
+    """(command module, other command module) for every import of one command by another."""
+    return sorted(
+        (where, imported)
+        for where, imported in zerosum_imports(root)
+        if _front_end(where) == _front_end(imported) == "commands"
+        and where != "zerosum/commands/__init__.py"
+        and imported != "zerosum.commands"
+        and Path(where).stem != imported.split(".")[2]
+    )
+
+
 class TestCommandLineFloors:
     def test_the_application_layer_imports_no_front_end(self) -> None:
         """zerosum's top modules (not the entry points) import neither front end."""
@@ -159,6 +214,41 @@ class TestCommandLineFloors:
             and where != SERVES_THE_BOARD
         )
         assert not wrong, f"an arrow between the two front ends: {wrong}"
+
+    def test_a_command_imports_no_other_command(self) -> None:
+        """Each command stands on the application layer alone (the registry of commands,
+        ``commands/__init__.py``, is the one module that names them all)."""
+        assert not commands_importing_commands(), "a command imports another command"
+
+    def test_the_check_sees_a_command_importing_another(self, tmp_path: Path) -> None:
+        """The old arrow (match borrowing play's agent parser) would be found."""
+        (tmp_path / "zerosum" / "commands").mkdir(parents=True)
+        (tmp_path / "zerosum" / "commands" / "match.py").write_text(
+            "from zerosum.commands.play import agent\n"
+        )
+        assert commands_importing_commands(tmp_path) == [
+            ("zerosum/commands/match.py", "zerosum.commands.play")
+        ]
+
+    def test_the_command_line_holds_no_import_circle(self) -> None:
+        """zerosum's modules import each other at load time without a circle (as
+        zerosum.review -> commands.analyse -> commands.review was, which broke
+        ``pytest zerosum/review.py`` run alone)."""
+        assert not circles(zerosum_load_imports())
+
+    def test_the_circle_check_sees_the_old_circle(self, tmp_path: Path) -> None:
+        """The old circle, written out, is found."""
+        (tmp_path / "zerosum" / "commands").mkdir(parents=True)
+        for where, imported in (
+            ("review.py", "zerosum.commands.analyse"),
+            ("commands/analyse.py", "zerosum.commands.review"),
+            ("commands/review.py", "zerosum.review"),
+        ):
+            (tmp_path / "zerosum" / where).write_text(f"from {imported} import x\n")
+        assert circles(zerosum_load_imports(tmp_path)) == [
+            "zerosum.commands.analyse -> zerosum.commands.review -> zerosum.review"
+            " -> zerosum.commands.analyse"
+        ]
 
     def test_the_check_sees_an_arrow_between_the_front_ends(self, tmp_path: Path) -> None:
         """A board module importing a command is found, so the check can fail."""

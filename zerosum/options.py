@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from games import load_game
+from play import Agent, EngineAgent, MinimaxAgent, check_agents, parse_agent
 from solver.errors import AgentError
 from solver.game import GameError, HasPositionFields, UnknownGameError, parse_state
-from solver.match import Agent, EngineAgent, MinimaxAgent, check_agents
 from solver.output import OutputError, check_directory, check_output
 from solver.quoting import quote
 from zerosum.console import UsageError
@@ -41,6 +41,23 @@ __all__ = [
     "seed_int",
     "title_text",
 ]
+
+
+def agent(spec: str, role: str) -> Agent:
+    """The agent a command-line spec names (:func:`play.parse_agent`); ``role`` says which
+    option or argument gave it, for the error (``play``'s --engine, ``match``'s agents).
+
+    >>> agent("minimax:3", "agent A").name
+    'minimax:3'
+    >>> agent("club", "agent A")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    zerosum.console.UsageError: invalid agent A: unknown agent 'club'; valid: random, ...
+    """
+    try:
+        return parse_agent(spec)
+    except AgentError as exc:
+        raise UsageError(f"invalid {role}: {exc}") from None
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:

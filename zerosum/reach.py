@@ -3,7 +3,7 @@
 A search with no depth and no time limit runs until the game's value is proved. On a large
 game that is never: ``best connect4`` would run silently until Ctrl-C. The cost is estimated up
 front from the game tree's size below the position (Knuth's estimator over seeded random lines
-of play, :func:`solver.match.tree_sizes`): even a perfectly ordered alpha-beta search visits
+of play, :func:`solver.tree_size.tree_sizes`): even a perfectly ordered alpha-beta search visits
 about twice the square root of it (Knuth and Moore's minimal tree), a full-width minimax all of
 it, and no search with a table needs more than the game's positions when the game knows how
 many it has (:class:`solver.game.HasPositionCount`). Over :data:`OUT_OF_REACH` the search is
@@ -23,7 +23,7 @@ from typing import Any, Final
 import attrs
 
 from solver.game import HasChance, HasPositionCount
-from solver.match import tree_sizes
+from solver.tree_size import tree_sizes
 
 __all__ = ["OUT_OF_REACH", "SLOW", "EndSearchCost", "end_search_cost", "reach_said"]
 

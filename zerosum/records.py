@@ -46,8 +46,8 @@ from typing import Any, Final
 
 import attrs
 
+from solver.endings import repetition_at, unfinished_score
 from solver.game import GameError, format_action, format_state, parse_action
-from solver.match import repetition_at, unfinished_score
 from solver.quoting import quote
 from zerosum.console import UsageError
 from zerosum.positions import load_position

@@ -9,6 +9,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from play.results import MatchResult
 from solver.game import (
     HasEndlessValue,
     HasRender,
@@ -26,6 +27,7 @@ __all__ = [
     "json_num",
     "jsonable",
     "line_end_json",
+    "match_table",
     "num",
     "outcome",
     "pv_moves",
@@ -218,3 +220,69 @@ def pv_moves(game: Any, state: Any, pv: Sequence[Any]) -> list[dict[str, Any]]:
         }
         for before, action in _pv_steps(game, state, pv)
     ]
+
+
+def match_table(result: MatchResult) -> str:
+    """A match's results as a text table like the article's, one row per seating.
+
+    >>> from games import load_game
+    >>> from play import run_match
+    >>> result = run_match(load_game("textbook"), "minimax:2", "random", games=4, seed=1)
+    >>> print(match_table(result).splitlines()[2].split()[:6])
+    ['minimax:2', 'random', '4', '4', '0', '0']
+    """
+    header = (
+        "P1 (first)",
+        "P2",
+        "games",
+        "P1 wins",
+        "P2 wins",
+        "draws",
+        "by repetition",
+        "by ply limit",
+        "avg plies",
+        "s/game",
+    )
+    body = [
+        (
+            r.first,
+            r.second,
+            f"{r.games:,}",
+            f"{r.p1_wins:,}",
+            f"{r.p2_wins:,}",
+            f"{r.draws:,}",
+            f"{r.repetitions:,}",
+            f"{r.ply_limits:,}",
+            f"{r.average_plies:.2f}",
+            f"{r.seconds_per_game:.3g}",
+        )
+        for r in result.rows()
+    ]
+    widths = [max(len(line[i]) for line in (header, *body)) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            cell.ljust(width) if i < 2 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    lines = [line(header), "  ".join("-" * w for w in widths), *map(line, body)]
+    if result.swap:
+        a, b = result.wins
+        lines.append(
+            f"by agent over {result.games:,} games: A ({result.agents[0]}) won {a:,}, "
+            f"B ({result.agents[1]}) won {b:,}, {result.draws:,} drawn"
+        )
+    limit = f"; ply limit {result.max_plies}" if result.max_plies is not None else ""
+    ending = (
+        "A repeated position (or the ply limit) ends a game"
+        if result.end_on_repetition
+        else "Repeated positions do not end a game; the ply limit does"
+    )
+    lines.append(
+        f"{result.game}, seed {result.seed}{limit}. {ending},\n"
+        "scored by the game's endless value at a repetition if it declares one, else by its "
+        "evaluation (the sign decides; a draw if it has neither)."
+    )
+    return "\n".join(lines)

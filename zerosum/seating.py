@@ -2,9 +2,10 @@
 
 ``gamesolver play ayoayo --seat`` draws the board from the human's side: their row at the
 bottom, the opponent's facing it, both laid out so that the seeds travel counter-clockwise
-(left to right along the bottom row), as on the analysis board. ``--cells 1-6`` numbers the
-cells 1 to 6 on screen and at the prompt, as the reference's command line does; records and
-positions keep the project's notation (cells 0 to 5).
+(left to right along the bottom row), as on the analysis board. ``--cells 1-6`` (for a row of
+six pits; ``1-N`` for rows of ``N``) numbers the cells from 1 on screen and at the prompt, as
+the reference's command line does; records and positions keep the project's notation (cells
+from 0).
 """
 
 from __future__ import annotations
@@ -17,31 +18,53 @@ import attrs
 from solver.game import player_label
 from zerosum.console import UsageError
 
-__all__ = ["CELL_NUMBERINGS", "CellNumbers", "seated_lines"]
-
-CELL_NUMBERINGS: Final = ("0-5", "1-6")
-"""The ``--cells`` choices."""
+__all__ = ["CellNumbers", "cell_numberings", "seated_lines"]
 
 _NUMBER: Final = re.compile(r"\d+")
 
 
+def cell_numberings(size: int) -> tuple[str, str]:
+    """The ``--cells`` choices for rows of ``size`` pits: from 0 (the notation) or from 1.
+
+    >>> cell_numberings(6)
+    ('0-5', '1-6')
+    """
+    return f"0-{size - 1}", f"1-{size}"
+
+
 @attrs.frozen
 class CellNumbers:
-    """How cells are numbered for the player: from 0 (the notation) or from 1.
+    """How the cells of a row of ``size`` pits are numbered for the player: from 0 (the
+    notation) or from 1.
 
-    >>> ones = CellNumbers.named("1-6")
+    >>> ones = CellNumbers.named("1-6", size=6)
     >>> ones.shown(0), ones.read("6"), ones.prompt("Player 1 to move (0, 2, 5): ")
     ('1', '5', 'Player 1 to move (1, 3, 6): ')
+    >>> CellNumbers.named("1-6", size=4)
+    Traceback (most recent call last):
+    ...
+    zerosum.console.UsageError: invalid --cells '1-6' for rows of 4 pits; choose 0-3 or 1-4
     """
 
     first: int = 0
+    size: int = 6
 
     @classmethod
-    def named(cls, name: str) -> CellNumbers:
-        """The numbering ``"0-5"`` or ``"1-6"``."""
-        if name not in CELL_NUMBERINGS:
-            raise UsageError(f"invalid --cells {name!r}; choose 0-5 or 1-6")
-        return cls(int(name[0]))
+    def named(cls, name: str, size: int) -> CellNumbers:
+        """The numbering :func:`cell_numberings` ``(size)`` names ``name``."""
+        choices = cell_numberings(size)
+        if name not in choices:
+            raise UsageError(
+                f"invalid --cells {name!r} for rows of {size} pits; choose {' or '.join(choices)}"
+            )
+        return cls(choices.index(name), size)
+
+    def is_cell(self, text: str) -> bool:
+        """Whether ``text`` is a cell number of a row, as the player numbers them (ASCII digits)."""
+        word = text.strip()
+        return (
+            word.isascii() and word.isdigit() and self.first <= int(word) < self.first + self.size
+        )
 
     def shown(self, cell: Any) -> str:
         """A cell of the notation as the player sees it."""
@@ -50,7 +73,7 @@ class CellNumbers:
     def read(self, text: str) -> str:
         """What the player typed, in the notation (text that is not a cell stays as it is)."""
         word = text.strip()
-        if self.first and word in ("1", "2", "3", "4", "5", "6"):  # ASCII digits only
+        if self.first and self.is_cell(word):
             return str(int(word) - 1)
         if self.first and word == "0":
             return "cell 0"  # not a cell when counting from 1: the game's message says so

@@ -18,8 +18,8 @@ from typing import Any
 
 import attrs
 
+from play import EngineAgent
 from solver.game import EndgameTablebase, HasTablebase
-from solver.match import EngineAgent
 from solver.quoting import quote
 from zerosum.console import UsageError
 

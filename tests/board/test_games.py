@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from games.ayoayo import Ayoayo
-from solver.match import HumanAgent, play_game
+from play import HumanAgent, play_game
 from tests.board.browsing import CHROMIUM_TESTS, click_pit, open_board, shown_position, wait_for
 from tests.cli.conftest import Run
 from zerosum.records import parse_record

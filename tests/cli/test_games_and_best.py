@@ -193,6 +193,16 @@ class TestBrokenPlugIns:
         assert said["ghost"].startswith("(cannot be loaded: game 'ghost' from entry point")
         assert "Ayòayò" in said["ayoayo"]
 
+    def test_a_plug_in_that_needs_options_is_listed_as_such(self, run, monkeypatch):
+        """A plug-in made only with options is a game (with how to give them), not broken."""
+        install_entry_points(monkeypatch, {"sized": "tests.plugin_games:SizedBanks"})
+        listed = {e["name"]: e for e in json.loads(run("games", "--json").out)}
+        assert listed["sized"]["needs_options"] == ["seeds"]
+        assert listed["sized"]["description"].startswith("Banks with a starting number")
+        table = run("games").out
+        line = next(line for line in table.splitlines() if "sized" in line)
+        assert "needs -O seeds=..." in line and "cannot be loaded" not in table
+
     def test_compile_names_a_broken_plug_in_asked_for(self, run, monkeypatch):
         """Asked by name, a plug-in whose constructor raises is a one-line error, not a trace."""
         install_entry_points(monkeypatch, {"refusing": "tests.plugin_games:Refusing"})

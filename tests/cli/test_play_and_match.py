@@ -6,7 +6,7 @@ import json
 import re
 
 from games import load_game
-from solver.match import run_match
+from play import run_match
 from tests.games.fakes import install_entry_points
 
 # Every cell in order, three times: each human turn takes the first still-empty cell it reaches,
@@ -209,7 +209,7 @@ class TestPlayByCapabilities:
         install_entry_points(monkeypatch, {"tworows": "tests.plugin_games:TwoRows"})
         result = run("play", "tworows", "--seat", stdin="q\n")
         assert result.code != 0
-        assert "--seat and --cells 1-6 are for games of pits and stores" in result.err
+        assert "--seat and --cells are for games of pits and stores" in result.err
 
     def test_ayoayo_still_says_its_sowing(self, run):
         """Ayòayò shows its sowing step by step, through the capability."""
@@ -223,6 +223,30 @@ class TestPlayByCapabilities:
         )
         assert result.code == 0, result.err
         assert "X (you) plays 3" in result.out
+
+
+class TestCellsOfTheGamesRows:
+    """``--cells`` numbers a row's cells by the game's own rows of pits, not Ayòayò's six."""
+
+    def test_rows_of_four_are_numbered_one_to_four(self, run, monkeypatch):
+        """With --cells 1-4, typing 4 plays cell 3 and 5 is re-asked naming 1..4."""
+        install_entry_points(monkeypatch, {"banks": "tests.plugin_games:Banks"})
+        result = run(
+            "play", "banks", "--seat", "--cells", "1-4", "--ai", "random", stdin="5\n4\nq\n"
+        )
+        assert result.code == 0, result.err
+        assert "MAX to move (1, 2, 3, 4) [help]: " in result.out
+        assert "a move is a cell number 1..4 of your row; legal here: 1, 2, 3, 4" in result.out
+        assert "1. MAX (you) plays 4" in result.out
+        assert "position: ((1, 2, 3, 0), (1, 2, 3, 4), 4, 0, 1)" in result.out  # cell 3 banked
+        assert "cell         4   3   2   1" in result.out
+
+    def test_six_cells_are_refused_for_rows_of_four(self, run, monkeypatch):
+        """--cells 1-6 names the choices that fit the game's rows."""
+        install_entry_points(monkeypatch, {"banks": "tests.plugin_games:Banks"})
+        result = run("play", "banks", "--cells", "1-6", stdin="q\n")
+        assert result.code == 2
+        assert "invalid --cells '1-6' for rows of 4 pits; choose 0-3 or 1-4" in result.err
 
 
 class TestOptionsTravel:

@@ -6,7 +6,18 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("solver", "games", "viz", "zerosum", "tests", "docs", "benchmarks", "tools", ".ci")
+PACKAGES = (
+    "solver",
+    "games",
+    "viz",
+    "play",
+    "zerosum",
+    "tests",
+    "docs",
+    "benchmarks",
+    "tools",
+    ".ci",
+)
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".sh", ".yml", ".yaml", ".cfg", ".txt", ""}
 OUTSIDE = re.compile(r"\.\./shared|/work/shared|shared/ayoayo|RULES\.md")
 

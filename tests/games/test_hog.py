@@ -120,7 +120,7 @@ class TestPlayed:
         the state's outcomes, and the same seed plays the same game."""
         import random
 
-        from solver.match import play_game
+        from play import play_game
 
         game = load_game("hog", goal=8)
         for seed in range(10):

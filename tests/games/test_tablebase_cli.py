@@ -13,8 +13,8 @@ import pytest
 from games.ayoayo import Ayoayo
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_index import board_count, splits, unrank, view_of
+from play import EngineAgent, RandomAgent
 from solver.engine import search
-from solver.match import EngineAgent, RandomAgent
 from tests.games.fakes import install_entry_points
 from zerosum.cli import main
 from zerosum.tablebases import TablebasePlayer, with_tablebase

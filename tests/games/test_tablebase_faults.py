@@ -42,9 +42,9 @@ from games.ayoayo.tablebase_files import (
 )
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
 from tests.solver.test_workers import children, gone
+from zerosum import worker_counts
 from zerosum.cli import main
-from zerosum.commands import tablebase as tablebase_command
-from zerosum.commands.tablebase import worker_limit
+from zerosum.worker_counts import worker_limit
 
 GAME = Ayoayo(cache_size=0)
 ROOT = Path(__file__).resolve().parents[2]
@@ -427,9 +427,9 @@ class TestBuildWorkers:
         assert not tmp_path.joinpath("ayoayo-00.tb").exists()
 
     def test_workers_are_bounded_by_memory(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setattr(tablebase_command, "cpus", lambda: 64)
+        monkeypatch.setattr(worker_counts, "cpus", lambda: 64)
         monkeypatch.setattr(
-            tablebase_command, "available_memory", lambda: 3 * tablebase_command.WORKER_BYTES
+            worker_counts, "available_memory", lambda: 3 * worker_counts.WORKER_BYTES
         )
         limit, bound = worker_limit()
         assert limit == 3 and "memory" in bound

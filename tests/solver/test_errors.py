@@ -32,7 +32,7 @@ OLD_HOMES = {
     "solver.game": ["CapabilityError", "GameError", "IllegalActionError", "InvalidStateError",
                     "UnknownGameError"],
     "solver.solve": ["CycleError", "TooManyStatesError", "UnknownStateError"],
-    "solver.match": ["AgentError"],
+    "play": ["AgentError"],
     "viz.errors": ["GraphvizNotFoundError", "TooManyNodesError", "UnknownFormatError", "VizError"],
     "viz": ["GraphvizNotFoundError", "TooManyNodesError", "UnknownFormatError", "VizError"],
 }  # fmt: skip

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import load_game
+from play import MctsAgent, parse_agent, run_match
 from solver.errors import AgentError
-from solver.match import MctsAgent, parse_agent, run_match
 from solver.mcts import MctsStep, mcts, ucb_terms
 from solver.minimax import minimax
 from solver.solve import solve

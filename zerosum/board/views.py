@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from solver.endings import Ending, SeenPositions, unfinished_score
 from solver.game import (
     HasBoardCells,
     HasCellEditing,
@@ -26,7 +27,6 @@ from solver.game import (
     parse_action,
     player_label,
 )
-from solver.match import Ending, SeenPositions, unfinished_score
 from solver.quoting import quote
 from zerosum.console import UsageError
 from zerosum.report import json_num, outcome, repetition_said
@@ -64,7 +64,7 @@ def describe(game: Any, state: Any, repeated: bool = False) -> dict[str, Any]:
     """Everything the page draws for ``state``: board, legal moves, side to move, scores.
 
     ``repeated``: the position came before in its game, which the repetition rule ends there
-    (scored as :func:`solver.match.play_game` scores it, so the board and ``play`` agree); the
+    (scored as :func:`play.play_game` scores it, so the board and ``play`` agree); the
     view is then over, with ``ended`` ``"repetition"`` (``"end"`` at a terminal position).
 
     >>> from games import load_game

@@ -13,7 +13,6 @@ from urllib.parse import urlencode
 
 from solver.quoting import quote
 from zerosum.board.origins import parse_origin
-from zerosum.commands.tablebase import checked_workers, worker_limit
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError
 from zerosum.options import (
     game_spec,
@@ -24,6 +23,7 @@ from zerosum.options import (
 )
 from zerosum.positions import load_position
 from zerosum.tablebases import tablebase_arguments
+from zerosum.worker_counts import checked_workers, worker_limit
 
 NAME = "board"
 ALIASES: tuple[str, ...] = ()

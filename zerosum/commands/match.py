@@ -7,12 +7,12 @@ import functools
 from typing import Any
 
 from games import load_game
+from play import MatchInterrupted, MatchResult, run_match
 from solver.errors import AgentError
-from solver.match import MatchInterrupted, MatchResult, run_match
 from solver.output import OutputError, check_directory, prepare_directory, write_text
-from zerosum.commands.play import agent
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError, progress_bar
 from zerosum.options import (
+    agent,
     game_arguments,
     game_options,
     game_spec,
@@ -21,6 +21,7 @@ from zerosum.options import (
     seed_int,
 )
 from zerosum.records import format_record
+from zerosum.report import match_table
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
 
 NAME = "match"
@@ -131,7 +132,7 @@ def _report(io: Io, result: MatchResult, as_json: bool) -> None:
         io.json(result.to_dict())
         return
     if result.games:
-        io.print(result.table())
+        io.print(match_table(result))
     played = f"{result.games:,}" if result.complete else f"{result.games:,} of {result.requested:,}"
     stopped = "" if result.complete else " (interrupted: the games that finished)"
     io.print(

@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 
+from play import HumanAgent, play_game
 from solver.chance import is_chance
 from solver.game import (
     GameError,
@@ -20,11 +21,11 @@ from solver.game import (
     other,
     player_label,
 )
-from solver.match import AgentError, HumanAgent, parse_agent, play_game
 from solver.output import OutputError, write_text
 from zerosum.analysis import analysis_search
 from zerosum.console import EXIT_OK, Io, UsageError
 from zerosum.options import (
+    agent,
     checked_output,
     extra_fields,
     game_arguments,
@@ -39,7 +40,7 @@ from zerosum.options import (
 from zerosum.proving import book_lines, with_book
 from zerosum.records import format_record
 from zerosum.report import board_lines, num, outcome, repetition_said
-from zerosum.seating import CELL_NUMBERINGS, CellNumbers, seated_lines
+from zerosum.seating import CellNumbers, seated_lines
 from zerosum.steps import sowing_said
 from zerosum.strength import LEVELS
 from zerosum.tablebases import open_tablebase, tablebase_arguments, with_tablebase
@@ -95,10 +96,9 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     )
     play.add_argument(
         "--cells",
-        choices=CELL_NUMBERINGS,
-        default="0-5",
-        help="games of pits (Ayòayò): number the cells 0-5 (the notation, default) or 1-6 on "
-        "screen and at the prompt",
+        metavar="0-N|1-N",
+        help="games of pits (Ayòayò): number the cells of a row from 0 (the notation, default: "
+        "0-5 for rows of six) or from 1 (1-6) on screen and at the prompt",
     )
     tablebase_arguments(play)
 
@@ -133,13 +133,6 @@ def _ai_spec(args: argparse.Namespace) -> str:
             "--ai mcts:2000"
         )
     return spec
-
-
-def agent(spec: str, role: str) -> Any:
-    try:
-        return parse_agent(spec)
-    except AgentError as exc:
-        raise UsageError(f"invalid {role}: {exc}") from None
 
 
 def score_change(game: Any, before: Any, after: Any) -> tuple[int, ...] | None:
@@ -205,7 +198,7 @@ class _Session:
         )
 
     def shown(self, state: Any, action: Any) -> str:
-        """A move as the player reads it (cells from 1 with ``--cells 1-6``)."""
+        """A move as the player reads it (cells from 1 with ``--cells 1-N``)."""
         text = format_action(self.game, state, action)
         return self.cells.shown(text) if self.cells.first else text
 
@@ -275,11 +268,13 @@ class _Session:
                 self.io.print(self.move_list())
             elif word == "save":
                 self.io.print(self.save(rest.strip()))
-            elif self.cells.first and not (text.strip().isdigit() and 1 <= int(text) <= 6):
+            elif self.cells.first and not self.cells.is_cell(text):
                 legal = ", ".join(
                     self.shown(self.current, a) for a in self.game.actions(self.current)
                 )
-                self.io.print(f"a move is a cell number 1..6 of your row; legal here: {legal}")
+                self.io.print(
+                    f"a move is a cell number 1..{self.cells.size} of your row; legal here: {legal}"
+                )
             else:
                 return self.cells.read(text)
 
@@ -339,14 +334,15 @@ def run(args: argparse.Namespace, io: Io) -> int:
         raise UsageError("--no-repetition-rule needs --max-plies N, so that games that cycle end")
     first = game.to_move(state)
     human_side = first if args.first == "human" else other(first)
-    cells = CellNumbers.named(args.cells)
-    if (args.seat or cells.first) and not (
+    if (args.seat or args.cells is not None) and not (
         isinstance(game, HasPits) and isinstance(game, HasScore)
     ):
         raise UsageError(
-            f"--seat and --cells 1-6 are for games of pits and stores (e.g. ayoayo), not "
-            f"{game.name!r}"
+            f"--seat and --cells are for games of pits and stores (e.g. ayoayo), not {game.name!r}"
         )
+    cells = CellNumbers()
+    if args.cells is not None and isinstance(game, HasPits):  # the row's size is the game's
+        cells = CellNumbers.named(args.cells, len(game.pits(state)[0]))
     session = _Session(
         game, state, io, tablebase, human_side, ai.name, cells, args.seat, spec=game_spec(args)
     )

@@ -21,7 +21,6 @@ from solver.errors import CapabilityError
 from solver.game import HasProofSearch, HasTablebase, format_action, format_state
 from solver.quoting import quote
 from solver.resources import cache_directory
-from zerosum.commands.tablebase import _dask_client, checked_workers
 from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
 from zerosum.options import (
     checked_output,
@@ -36,6 +35,7 @@ from zerosum.options import (
 from zerosum.proving import ProofWatch, build_book, progress_json, proof_mapper
 from zerosum.report import board_lines, outcome
 from zerosum.tablebases import open_tablebase, tablebase_arguments
+from zerosum.worker_counts import checked_workers, dask_client
 
 NAME = "prove"
 ALIASES: tuple[str, ...] = ()
@@ -160,7 +160,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     # One process unless asked: starting workers costs 1-3 s, more than most proofs take
     # (the start with levels to 20: 0.1 s alone, 1.5-2.8 s on two workers).
     workers = 1 if args.workers is None else checked_workers(args.workers)
-    client = None if args.dask is None else _dask_client(args.dask)
+    client = None if args.dask is None else dask_client(args.dask)
     try:
         with proof_mapper(workers, client) as mapper:
             return _prove(args, io, mapper)

@@ -20,7 +20,7 @@ import attrs
 from solver.engine import search
 from solver.game import CapabilityError, EndgameTablebase, HasTablebase, HasTablebaseBuilds
 from solver.quoting import quote
-from solver.resources import available_memory, cpus, parse_size
+from solver.resources import available_memory, parse_size
 from solver.workers import WorkerPool
 from zerosum.console import EXIT_GAME_ERROR, EXIT_OK, Io, UsageError
 from zerosum.moves import move_rows, print_answer, result_json
@@ -36,6 +36,7 @@ from zerosum.options import (
 )
 from zerosum.report import board_lines, json_num, outcome
 from zerosum.tablebases import SOURCE, check_directory, coverage_json
+from zerosum.worker_counts import checked_workers, dask_client
 
 NAME = "tablebase"
 ALIASES: tuple[str, ...] = ("tb",)
@@ -130,57 +131,11 @@ def _seeds(text: str) -> int:
     return value
 
 
-WORKER_BYTES = 100_000_000
-"""The memory a build worker takes (measured: about 60 MB resident with the fast extra,
-most of it the interpreter, numpy and numba; a block of moves adds a few MB)."""
-
-
-def worker_limit() -> tuple[int, str]:
-    """The most build workers this machine affords, and what bounds it (CPUs or memory)."""
-    cores = cpus()
-    have = available_memory()
-    by_memory = cores if have is None else max(1, have // WORKER_BYTES)
-    if by_memory < cores:
-        return by_memory, f"the memory available ({(have or 0) / 1e9:.1f} GB) for workers"
-    return cores, "the CPUs this process may use"
-
-
-def checked_workers(asked: int | None) -> int:
-    """``--workers``, checked against :func:`worker_limit`; the limit when not given (the
-    analysis board's ``--workers`` is checked here too)."""
-    limit, bound = worker_limit()
-    if asked is None:
-        return limit
-    if asked > limit:
-        raise UsageError(
-            f"invalid --workers {asked}: expected 1 to {limit} ({bound}: more workers would "
-            "only compete for them)"
-        )
-    return asked
-
-
 def _size(text: str) -> int:
     try:
         return parse_size(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(f"invalid size: {e}") from None
-
-
-def _dask_client(address: str) -> Any:
-    """A Dask client connected to the scheduler at ``address`` (the cluster extra)."""
-    try:
-        import distributed
-    except ImportError:
-        raise UsageError(
-            "--dask needs Dask's distributed scheduler: pip install 'zerosum[cluster]'"
-        ) from None
-    try:
-        return cast(Any, distributed).Client(address, timeout=10)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise UsageError(
-            f"invalid --dask {quote(address)}: no Dask scheduler answered there ({e}); give its "
-            "address, e.g. tcp://scheduler:8786"
-        ) from None
 
 
 def _tablebase(game: Any, args: argparse.Namespace) -> EndgameTablebase:
@@ -229,7 +184,7 @@ def _build(game: Any, tablebase: EndgameTablebase, args: argparse.Namespace, io:
     if args.dask is not None and args.workers is not None:
         raise UsageError("give --workers or --dask, not both: the cluster has its own workers")
     workers = checked_workers(args.workers)
-    client = None if args.dask is None else _dask_client(args.dask)
+    client = None if args.dask is None else dask_client(args.dask)
     options: dict[str, Any] = {}
     if args.no_checkpoints and args.memory is None and not args.out_of_core:
         raise UsageError(

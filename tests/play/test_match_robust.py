@@ -1,4 +1,4 @@
-"""Tests for solver.match under odd input and interruption: bad specs, unaffordable agents,
+"""Tests for the play package under odd input and interruption: bad specs, unaffordable agents,
 Ctrl-C inside a game or a match, bounded submission and worker counts."""
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import load_game
-from solver.match import (
-    LOOK_AHEAD,
+from play import (
     MAX_AGENT_DEPTH,
     AgentError,
     EngineAgent,
@@ -27,8 +26,9 @@ from solver.match import (
     parse_agent,
     play_game,
     run_match,
-    tree_sizes,
 )
+from solver.tree_size import tree_sizes
+from solver.workers import LOOK_AHEAD
 
 requires_main_thread = pytest.mark.skipif(
     threading.current_thread() is not threading.main_thread(),

@@ -1,4 +1,4 @@
-"""Tests for solver.match: agents, single games, their endings, and reproducible matches."""
+"""Tests for the play package: agents, single games, their endings, and reproducible matches."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ import attrs
 import pytest
 
 from games import load_game
-from solver.game import IllegalActionError, apply
-from solver.match import (
+from play import (
     AGENT_SPECS,
     AgentError,
     EngineAgent,
@@ -28,6 +27,8 @@ from solver.match import (
     play_game,
     run_match,
 )
+from solver.game import IllegalActionError, apply
+from zerosum.report import match_table
 
 
 class Carousel:
@@ -450,7 +451,7 @@ class TestRunMatch:
             end_on_repetition=False,
         )
         assert (result.end_on_repetition, result.ply_limits, result.repetitions) == (False, 2, 0)
-        assert "Repeated positions do not end a game" in result.table()
+        assert "Repeated positions do not end a game" in match_table(result)
         assert json.loads(result.to_json())["end_on_repetition"] is False
 
     def test_progress_reaches_the_total(self) -> None:
@@ -482,12 +483,12 @@ class TestMatchResult:
         """The table shows the article's columns, one row per seating, and the ending rule."""
         game: Any = load_game("tictactoe")
         result = run_match(game, "minimax:1", "random", games=6, seed=1, swap=True)
-        lines = result.table().splitlines()
+        lines = match_table(result).splitlines()
         assert lines[0].split()[:7] == ["P1", "(first)", "P2", "games", "P1", "wins", "P2"]
         assert lines[2].split()[:3] == ["minimax:1", "random", "3"]
         assert lines[3].split()[:3] == ["random", "minimax:1", "3"]
         assert "A (minimax:1) won" in lines[4]
-        assert "repeated position" in result.table()
+        assert "repeated position" in match_table(result)
 
     def test_json_carries_the_counts(self) -> None:
         """to_json holds the counts a known game must give, and the games when asked."""
