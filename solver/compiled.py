@@ -13,7 +13,10 @@ principal-variation search, proofs from the utility bounds (a child proved to re
 best possible value settles the node), a transposition table with bound flags and
 horizon-free entries, the table's move first and then the history heuristic, nodes one ply
 above the horizon valued inline, and an oracle (an exact table the rules can read:
-``CompiledRules.oracle``) probed at every node as the Python search probes one. Values are
+``CompiledRules.oracle``) probed at every node as the Python search probes one. Rules may
+add what the best game-specific solvers search with (Pons's Connect Four solver): only the moves
+that do not lose at once, moves ordered by the rules' own score, and a search to the end by null
+windows between the bounds; these change the tree, never the values. Values are
 float64: ints and floats within 2**53 exactly.
 The table is an array of ``2**k`` slots, each holding the whole position (no collision is ever
 taken for a hit), replaced on every store; so on large searches the tree (never the values)
