@@ -21,6 +21,16 @@ before the first round and reported apart, never counted in a search):
    solver searches), both searches interleaved in random order per position, the scores
    checked equal: mean, median, quartiles and max seconds per position.
 
+4. the kernel with the solver's extras of its rules (safe moves, moves ordered by the winning
+   cells they make, null windows: ``compiled_rules(..., pruned=True)``, the default) against
+   the kernel without them (``pruned=False``: the kernel as it was before them), interleaved
+   in random order per position, Pons's exact score of each position checked equal, on the
+   middle positions of 3. and on "begin" positions (10-14 stones, as his Begin sets: few
+   stones, long searches); the kernel without the extras is stopped after ``--cap`` seconds
+   of wall time a position (the count of those stopped is given; their CPU seconds until then
+   count, so its figures are then lower bounds).
+   ``--kernels`` runs this part alone.
+
 OpenSpiel (``pyspiel``) is not in the package index this project is built from, so its
 alpha-beta is not run here.
 """
@@ -39,13 +49,23 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.connect4 import ConnectFour, pons_score  # noqa: E402
+from games.connect4 import ConnectFour, compiled_rules, pons_score  # noqa: E402
 from solver.compiled import numba_available, prepare  # noqa: E402
 from solver.engine import search  # noqa: E402
 
 GAME = ConnectFour()
 SCORED = ConnectFour(scored=True)
 OPENINGS = ["", "4", "44", "4453", "3344", "435"]
+
+
+class PlainKernel(ConnectFour):
+    """Scored Connect Four on the kernel without the solver's extras (the earlier kernel)."""
+
+    def compiled_rules(self) -> Any:
+        return compiled_rules(self.geometry.width, self.geometry.height, True, pruned=False)
+
+
+PLAIN = PlainKernel(scored=True)
 
 
 def positions(count: int, seed: int, least: int, most: int) -> list[int]:
@@ -135,14 +155,52 @@ def scored(states: list[int]) -> dict[str, Any]:
         assert found["compiled"] == found["python"], "the searches disagree"
         scores.append(found["compiled"])
 
-    def spread(t: list[float]) -> dict[str, float]:
-        q = statistics.quantiles(t, n=4) if len(t) > 1 else [t[0]] * 3
-        return {"mean": statistics.mean(t), "median": q[1], "q1": q[0], "q3": q[2], "max": max(t)}
-
     return {
         "positions": len(states),
         "seconds": {side: spread(t) for side, t in times.items()},
         "scores": scores,
+    }
+
+
+def spread(t: list[float]) -> dict[str, float]:
+    q = statistics.quantiles(t, n=4) if len(t) > 1 else [t[0]] * 3
+    return {"mean": statistics.mean(t), "median": q[1], "q1": q[0], "q3": q[2], "max": max(t)}
+
+
+def kernels(states: list[int], cap: float) -> dict[str, Any]:
+    """Pons's exact score of each position by the kernel with the extras and without them,
+    interleaved in random order per position, checked equal where both finish; the one
+    without them stopped after ``cap`` seconds (wall time; its CPU seconds until then count)."""
+    times: dict[str, list[float]] = {"extras": [], "plain": []}
+    stopped = 0
+    finished: list[bool] = []
+    for state in states:
+        found = {}
+        for side in random.sample(["extras", "plain"], 2):
+            game = SCORED if side == "extras" else PLAIN
+            limit = None if side == "extras" else cap
+            spent, result = timed(
+                lambda g=game, s=state, c=limit: search(g, s, plies=False, time_limit=c)
+            )
+            if result.exact:
+                found[side] = pons_score(SCORED, state, result.value, None)
+            else:  # its CPU seconds so far: a lower bound
+                stopped += 1
+            times[side].append(spent)
+        finished.append("plain" in found)
+        assert "extras" in found, "the kernel with the extras did not solve a position"
+        assert found.get("plain", found["extras"]) == found["extras"], "the kernels disagree"
+    ratios = [  # per position, where both finished: how many times faster the extras are
+        p / e
+        for p, e, done in zip(times["plain"], times["extras"], finished, strict=True)
+        if done and e > 0
+    ]
+    return {
+        "positions": len(states),
+        "seconds": {side: spread(t) for side, t in times.items()},
+        "speedup_per_position": spread(ratios) if ratios else None,
+        "plain_stopped_at_cap": stopped,
+        "cap_seconds": cap,
     }
 
 
@@ -151,14 +209,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument("--kernels", action="store_true", help="only part 4 (the kernels)")
+    parser.add_argument("--cap", type=float, default=30.0, help="part 4's cap (seconds)")
     args = parser.parse_args(argv)
     if not numba_available():
         print("numba missing (or GAMESOLVER_NATIVE=0): nothing to compare")
         return 1
     compile_seconds = prepare(GAME)
     prepare(SCORED)
+    prepare(PLAIN)
     depth = 5 if args.quick else 9
     count = 3 if args.quick else 30
+    begin = 2 if args.quick else 10
+    part4 = {
+        "kernels_middle": kernels(positions(count, 2, 20, 24), args.cap),
+        "kernels_begin": kernels(positions(begin, 3, 10, 14), args.cap),
+    }
+    if args.kernels:
+        print(json.dumps(part4, indent=2))
+        if args.json is not None:
+            args.json.write_text(json.dumps(part4, indent=2) + "\n")
+        return 0
     figures = {
         "compile_seconds": compile_seconds,
         "nodes_per_second": nodes_per_second(depth, 1 if args.quick else args.rounds),
@@ -166,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         "middle": solved(positions(count // 3, 2, 20, 24), ["compiled"]),
         "scored_end": scored(positions(count, 1, 28, 32)),
         "scored_middle": scored(positions(count, 2, 20, 24)),
+        **part4,
     }
     print(json.dumps(figures, indent=2))
     if args.json is not None:

@@ -508,7 +508,9 @@ class SolvedPositions:
 
 
 @cache
-def compiled_rules(width: int, height: int, scored: bool = False) -> CompiledRules:
+def compiled_rules(
+    width: int, height: int, scored: bool = False, pruned: bool = True
+) -> CompiledRules:
     """Connect Four's rules for :mod:`solver.compiled`, over ``[mask, xs, stones]``.
 
     The same rules as :class:`ConnectFour`, restated over a three-word array (every stone,
@@ -516,6 +518,11 @@ def compiled_rules(width: int, height: int, scored: bool = False) -> CompiledRul
     that numba compiles, and that runs as it is where numba is missing (the tests compare them
     with the methods above). A helper they call must be compiled too, so the functions get
     theirs as arguments of :func:`_rule_functions`.
+
+    With ``pruned`` (the default) they also give what Pons's solver searches with: only the
+    moves that do not lose at once, the moves ordered by the winning cells each makes, and a
+    search to the end by null windows; without it, the kernel searches the same tree as the
+    Python search (the tests compare the two node by node).
     """
     g = Geometry(width, height)
     size = g.size
@@ -533,14 +540,15 @@ def compiled_rules(width: int, height: int, scored: bool = False) -> CompiledRul
             return oracle.rows
         return None
 
-    functions = _rule_functions(g, scored, _jit())
+    functions = _rule_functions(g, scored, pruned, _jit())
     return CompiledRules(
-        name=f"connect4 {width}x{height}{' scored' if scored else ''}",
+        name=f"connect4 {width}x{height}{' scored' if scored else ''}{'' if pruned else ' plain'}",
         words=3,
         move_limit=width,
         max_plies=width * height,
         encode=encode,
         oracle_data=oracle_data,
+        null_window=pruned,
         **functions,
     )
 
@@ -554,7 +562,7 @@ def _jit() -> Any:
     return njit
 
 
-def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # noqa: C901 (one closure each)
+def _rule_functions(g: Geometry, scored: bool, pruned: bool, njit: Any) -> dict[str, Any]:  # noqa: C901 (one closure each)
     """``moves``, ``play``, ``to_move``, ``utility``, ``evaluate`` and ``oracle`` over
     ``[mask, xs, n]``."""
     height, h1, h2 = g.height, g.height + 1, g.height + 2
@@ -583,7 +591,8 @@ def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # 
             count += 1
         return count
 
-    def _threats(p: int, free: int) -> int:
+    def _wins(p: int, free: int) -> int:
+        """The cells of ``free`` where a stone would give ``p`` four in a row."""
         cells = (p << 1) & (p << 2) & (p << 3)
         for shift in (h1, height, h2):
             pair = (p << shift) & (p << 2 * shift)
@@ -592,7 +601,10 @@ def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # 
             pair = (p >> shift) & (p >> 2 * shift)
             cells |= pair & (p << shift)
             cells |= pair & (p >> 3 * shift)
-        return popcount(cells & free)
+        return cells & free
+
+    def _threats(p: int, free: int) -> int:
+        return popcount(wins(p, free))
 
     cells = g.width * g.height
 
@@ -601,7 +613,10 @@ def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # 
         v = max(1, (cells + 2 - n) // 2) if scored else 1
         return float(v) if n & 1 else -float(v)
 
-    aligned, popcount, threats, won = njit(_aligned), njit(_popcount), njit(_threats), njit(_won)
+    aligned, popcount, won = njit(_aligned), njit(_popcount), njit(_won)
+    wins = njit(_wins)
+    threats = njit(_threats)
+    bottom_row = g.bottom
 
     def moves(s: Any, out: Any) -> int:
         mask, xs, n = s[0], s[1], s[2]
@@ -674,7 +689,50 @@ def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # 
             return -abs(won(n))
         return -float(max(1, (cells - n) // 2))
 
+    def safe_moves(s: Any, out: Any) -> int:
+        """Pons's ``possibleNonLosingMoves``: a move that wins at once alone; else the moves
+        that neither leave the opponent a winning cell open nor fill the cell under one
+        (when the opponent has two to fill, none: -1); 0 when the game is over."""
+        mask, xs, n = s[0], s[1], s[2]
+        if n & 1:
+            mine, theirs = mask ^ xs, xs
+        else:
+            mine, theirs = xs, mask ^ xs
+        if aligned(theirs):
+            return 0
+        free = board ^ mask
+        playable = (mask + bottom_row) & board
+        if playable == 0:
+            return 0
+        winning = wins(mine, free) & playable
+        if winning:
+            for c in order:
+                if winning & columns[c]:
+                    out[0] = c
+                    return 1
+        threat = wins(theirs, free)
+        forced = playable & threat
+        if forced:
+            if forced & (forced - 1):
+                return -1
+            playable = forced
+        playable &= ~(threat >> 1)
+        k = 0
+        for c in order:
+            if playable & columns[c]:
+                out[k] = c
+                k += 1
+        return k if k else -1
+
+    def move_score(s: Any, move: int) -> int:
+        """The cells where the mover would win after ``move`` (Pons's ``moveScore``)."""
+        mask, xs, n = s[0], s[1], s[2]
+        cell = (mask + bottoms[move]) & columns[move]
+        mine = (mask ^ xs if n & 1 else xs) | cell
+        return threats(mine, board ^ (mask | cell))
+
     bounds = {"top": top, "bottom": bottom} if scored else {}
+    solver = {"safe_moves": safe_moves, "move_score": move_score} if pruned else {}
     return {
         "moves": moves,
         "play": play,
@@ -683,4 +741,5 @@ def _rule_functions(g: Geometry, scored: bool, njit: Any) -> dict[str, Any]:  # 
         "evaluate": evaluate,
         "oracle": oracle,
         **bounds,
+        **solver,
     }

@@ -13,7 +13,10 @@ principal-variation search, proofs from the utility bounds (a child proved to re
 best possible value settles the node), a transposition table with bound flags and
 horizon-free entries, the table's move first and then the history heuristic, nodes one ply
 above the horizon valued inline, and an oracle (an exact table the rules can read:
-``CompiledRules.oracle``) probed at every node as the Python search probes one. Values are
+``CompiledRules.oracle``) probed at every node as the Python search probes one. Rules may
+add what the best game-specific solvers search with (Pons's Connect Four solver): only the moves
+that do not lose at once, moves ordered by the rules' own score, and a search to the end by null
+windows between the bounds; these change the tree, never the values. Values are
 float64: ints and floats within 2**53 exactly.
 The table is an array of ``2**k`` slots, each holding the whole position (no collision is ever
 taken for a hit), replaced on every store; so on large searches the tree (never the values)
@@ -122,6 +125,21 @@ class CompiledRules:
             neither), tighter than the utility bounds (Connect Four's scored game: a win no
             sooner than the mover's next stone); the kernel cuts on them as on the utility
             bounds, so its trees may differ from the Python search's, never its values.
+        safe_moves: ``safe_moves(s, out) -> n``: used instead of ``moves`` where the search
+            has at least two plies to go (so it sees a move that loses at once lose): the
+            legal moves that do not let the opponent win at once, in the order to try them,
+            or a single move that wins at once; 0 exactly when ``s`` is terminal, -1 when
+            every move loses at once (the kernel then answers the worst the mover can reach:
+            ``bottom``, or the utility bound). Values stay the Python search's; the trees
+            shrink.
+        move_score: ``move_score(s, move) -> int >= 0``: how good ``move`` looks (Connect
+            Four: the winning threats it makes); the kernel tries the moves highest first,
+            ties in the rules' order, the table's move before them all, instead of the history
+            heuristic.
+        null_window: a search to the end is run as null-window searches that close in on the
+            value between the bounds (``top``/``bottom`` and the utility bounds), as Pons's
+            solver does: for games whose values to the end are few (scores), not for ones
+            valued by a heuristic.
     """
 
     name: str
@@ -139,6 +157,9 @@ class CompiledRules:
     oracle_data: Callable[[Any], Any] | None = None
     top: Callable[..., float] | None = None
     bottom: Callable[..., float] | None = None
+    safe_moves: Callable[..., int] | None = None
+    move_score: Callable[..., int] | None = None
+    null_window: bool = False
 
 
 NO_ORACLE: Final = np.zeros(1, np.int64)

@@ -8,7 +8,11 @@ is kept on disk and a later process loads it (:mod:`solver.compiled` says what t
 The kernel is :mod:`solver.python_search` restated over arrays: fail-soft negamax with
 principal-variation search, proofs from the utility bounds, a transposition table with bound
 flags and horizon-free entries, the table's move first and then the history heuristic, nodes one
-ply above the horizon valued inline, the rules' oracle probed at every node.
+ply above the horizon valued inline, the rules' oracle probed at every node. Rules may add what
+the best game-specific solvers use (each optional, each a constant of the rules' block that
+switches it off at compile time): only the moves that do not lose at once (``safe_moves``),
+moves ordered by the rules' own score of each (``move_score``), and a search to the end made of
+null-window searches that close in on the value between the bounds (``NULL_WINDOW``).
 """
 
 # The names below are bound by the generated module (the rules' block), not here.
@@ -32,6 +36,10 @@ MOVE_LIMIT: int
 HAS_KEY: bool
 HAS_ORACLE: bool
 HAS_BOUNDS: bool
+HAS_SAFE_MOVES: bool
+HAS_MOVE_SCORE: bool
+NULL_WINDOW: bool
+MAX_PLIES: int
 NODES: int
 LEAVES: int
 CUTOFFS: int
@@ -54,6 +62,8 @@ rules_key: Callable[[Array], int]
 rules_oracle: Callable[[Array, Any], float]
 rules_top: Callable[[Array], float]
 rules_bottom: Callable[[Array], float]
+rules_safe_moves: Callable[[Array, Array], int]
+rules_move_score: Callable[[Array, int], int]
 # -- the rules (end)
 
 
@@ -103,6 +113,24 @@ def sort_by_history(order: Array, first: int, n: int, h: Array) -> None:
             order[j] = order[j - 1]
             j -= 1
         order[j] = m
+
+
+@jit
+def sort_by_score(s: Array, order: Array, n: int) -> None:
+    """``order[:n]`` by the rules' score of each move, highest first; stable (ties keep the
+    rules' order). Each score is packed above its move while sorting."""
+    for i in range(n):
+        order[i] += rules_move_score(s, order[i]) * MOVE_LIMIT
+    for i in range(1, n):
+        m = order[i]
+        k = m // MOVE_LIMIT
+        j = i
+        while j > 0 and order[j - 1] // MOVE_LIMIT < k:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = m
+    for i in range(n):
+        order[i] %= MOVE_LIMIT
 
 
 @jit
@@ -240,15 +268,21 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
                 return value
         hint = (info >> 20) & 0xFFFFF
     order = ms[ply]
-    n = rules_moves(s, order)
+    n = rules_safe_moves(s, order) if HAS_SAFE_MOVES else rules_moves(s, order)
     if n == 0:
         st[LEAVES] += 1
         u = rules_utility(s)
         return -u if player else u
+    if n < 0:  # every move loses at once: the worst the mover can come to (depth >= 2 sees it)
+        st[LEAVES] += 1
+        return bottom
+    if HAS_MOVE_SCORE and n > 1:
+        sort_by_score(s, order, n)
     horizon_before = st[HORIZON]
     h = hist[player]
     # The table's move first (the others sorted only if it does not cut off), else all
-    # by history; the sort is stable, so ties keep the rules' order, as Python's does.
+    # by history (by the rules' score when they give one: sorted above); the sort is stable,
+    # so ties keep the rules' order, as Python's does.
     found = -1
     if hint >= 0 and n > 1:
         for i in range(n):
@@ -261,7 +295,7 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
         order[0] = hint
     else:
         hint = -1
-        if n > 1:
+        if n > 1 and not HAS_MOVE_SCORE:
             sort_by_history(order, 0, n, h)
     nw = beta
     best = -np.inf
@@ -270,7 +304,7 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
     d1 = depth - 1
     child = bs[ply + 1]
     for i in range(n):
-        if i == 1 and hint >= 0:  # the table's move did not cut off: the rest by history
+        if i == 1 and hint >= 0 and not HAS_MOVE_SCORE:  # no cut-off: the rest by history
             sort_by_history(order, 1, n, h)
         a = order[i]
         rules_play(s, a, child)
@@ -333,7 +367,45 @@ def child_search(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta:
         return leaf_value(bs[ply], st, od)
     if depth == 1:
         return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od)
+    if NULL_WINDOW and depth > MAX_PLIES:
+        return null_windows(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
     return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
+
+
+@jit
+def null_windows(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,
+                 ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+                 bottoms: Any, od: Any) -> float:  # fmt: skip
+    """A search to the end as null-window searches that close in on the value between the
+    bounds (Pons's solver: each asks "at least x?" and leaves its bounds in the table),
+    fail-soft in ``(alpha, beta)`` as :func:`negamax` is. The next x is the middle of what is
+    left, moved towards 0 (a draw, the likeliest value) when 0 is nearer."""
+    s = bs[ply]
+    player = rules_to_move(s)
+    lo = max(alpha, bottoms[player])
+    hi = min(beta, tops[player])
+    if HAS_BOUNDS:
+        lo = max(lo, rules_bottom(s))
+        hi = min(hi, rules_top(s))
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
+    while lo < hi:
+        x = lo + (hi - lo) / 2
+        if x <= 0 and lo / 2 < x:
+            x = lo / 2
+        elif x >= 0 and hi / 2 > x:
+            x = hi / 2
+        if x <= lo:  # no float between: ask about hi itself
+            x = hi
+        below = np.nextafter(x, -np.inf)
+        v = negamax(bs, ms, ply, depth, below, x, ts, tv, hist, st, tops, bottoms, od)
+        if st[STOPPED]:
+            return 0.0
+        if v >= x:
+            lo = v
+        else:
+            hi = v
+    return lo if lo >= beta or lo > hi else hi
 
 
 @jit

@@ -57,6 +57,12 @@ def rules_oracle(s, od):
 rules_oracle = {JIT}(rules_oracle)
 """
 
+NO_MOVE_SCORE = f"""
+def rules_move_score(s, move):
+    return 0
+rules_move_score = {JIT}(rules_move_score)
+"""
+
 
 class RulesNotRestated(ValueError):
     """A game's compiled rules cannot be written out as a module (the message says why)."""
@@ -78,6 +84,10 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
     writer.bind("HAS_KEY", rules.key is not None)
     writer.bind("HAS_ORACLE", rules.oracle is not None)
     writer.bind("HAS_BOUNDS", rules.top is not None)
+    writer.bind("HAS_SAFE_MOVES", rules.safe_moves is not None)
+    writer.bind("HAS_MOVE_SCORE", rules.move_score is not None)
+    writer.bind("NULL_WINDOW", rules.null_window)
+    writer.bind("MAX_PLIES", rules.max_plies)
     if (rules.top is None) != (rules.bottom is None):
         raise writer.fail("give both top and bottom, or neither")
     for role in (
@@ -90,6 +100,8 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
         "oracle",
         "top",
         "bottom",
+        "safe_moves",
+        "move_score",
     ):
         writer.rule(role, getattr(rules, role))
     if rules.evaluate is None:  # a search that must reach the end: never called at a horizon
@@ -100,6 +112,10 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
         writer.lines.extend(NO_ORACLE.splitlines())
     if rules.top is None:  # HAS_BOUNDS is False: never called, but typed
         writer.lines.extend(["rules_top = rules_utility", "rules_bottom = rules_utility"])
+    if rules.safe_moves is None:  # HAS_SAFE_MOVES is False: never called, but typed
+        writer.lines.append("rules_safe_moves = rules_moves")
+    if rules.move_score is None:  # HAS_MOVE_SCORE is False: never called, but typed
+        writer.lines.extend(NO_MOVE_SCORE.splitlines())
     block = "\n".join(writer.lines)
     note = f"# The compiled route's kernel for {rules.name!r}, written by solver.compiled_module.\n"
     return note + head + BEGIN + " for " + repr(rules.name) + "\n" + block + "\n" + END + tail
