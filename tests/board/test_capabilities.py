@@ -146,3 +146,23 @@ class TestABrokenPlugIn:
         broken = {b["name"]: b["error"] for b in answer.json()["broken"]}
         assert "No module named 'no_such_module_here'" in broken["ghost"]
         assert broken["refusing"] == "the refusing game's data file is missing"
+
+    def test_a_game_made_only_with_options_says_how_to_give_them(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A plug-in whose factory needs options is not 'cannot be loaded': the page is told
+        which options it needs; started with them, the board lists it, options and all."""
+        install_entry_points(monkeypatch, {"sizedbanks": "tests.plugin_games:SizedBanks"})
+        from tests.board.conftest import LocalClient
+        from zerosum.board.app import BoardConfig, create_app
+
+        with LocalClient(create_app(BoardConfig(workers=1))) as client:
+            answer = client.get("/api/games").json()
+        assert answer["needs_options"] == [{"name": "sizedbanks", "options": ["seeds"]}]
+        assert "sizedbanks" not in {g["name"] for g in answer["games"]}
+        assert "sizedbanks" not in {b["name"] for b in answer["broken"]}
+        config = BoardConfig(workers=1, game="sizedbanks seeds=3")
+        with LocalClient(create_app(config)) as client:
+            answer = client.get("/api/games").json()
+        assert "sizedbanks" in {g["name"] for g in answer["games"]}
+        assert answer["needs_options"] == [] and answer["broken"] == []

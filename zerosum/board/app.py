@@ -71,6 +71,7 @@ from zerosum.board.workers import (
     tablebase_warnings,
 )
 from zerosum.console import UsageError
+from zerosum.options import read_game_spec
 from zerosum.positions import load_cells, load_earlier, load_position
 from zerosum.records import (
     Variation,
@@ -236,10 +237,17 @@ class _Endpoints:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
     async def games(self, request: Request) -> Response:
-        listed, broken = [], []
+        listed: list[dict[str, Any]] = []
+        broken: list[dict[str, Any]] = []
+        needs: list[dict[str, Any]] = []
+        own_name = read_game_spec(self.config.game)[0]
         for name in available_games():
             try:
-                game, state = load_position(name, None)
+                needed = game_info(name).options_needed
+                if needed and name != own_name:  # made only with options: say how to give them
+                    needs.append({"name": name, "options": list(needed)})
+                    continue
+                game, state = load_position(self.config.game if name == own_name else name, None)
                 view = describe(game, state)["view"]
                 summary = game_info(name).summary
             except Exception as exc:  # a plug-in's code may raise anything
@@ -249,7 +257,8 @@ class _Endpoints:
         default = {"game": self.config.game, "position": self.config.position}
         levels = [{"name": lv.name, "said": lv.said} for lv in LEVELS.values()]
         warnings = await asyncio.wrap_future(self.checked)  # the page shows them once
-        answer = {"games": listed, "broken": broken, "default": default, "levels": levels}
+        answer: dict[str, Any] = {"games": listed, "broken": broken, "needs_options": needs}
+        answer |= {"default": default, "levels": levels}
         return JSONResponse(answer | {"warnings": warnings})
 
     async def status(self, request: Request) -> Response:

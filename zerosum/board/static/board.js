@@ -817,9 +817,14 @@ async function openFirst(chosen) {
 }
 
 async function main() {
-  const { games, broken, default: chosen, levels, warnings } = await get("/api/games");
-  // A plug-in that cannot be loaded is named with its error; every other game works.
-  const said = [...warnings, ...broken.map((b) => `game ${b.name} cannot be loaded, so it is not listed: ${b.error}`)];
+  const { games, broken, needs_options: needs, default: chosen, levels, warnings } = await get("/api/games");
+  // A plug-in that cannot be loaded is named with its error, one made only with options says
+  // how to give them; every other game works.
+  const said = [
+    ...warnings,
+    ...broken.map((b) => `game ${b.name} cannot be loaded, so it is not listed: ${b.error}`),
+    ...needs.map((n) => `game ${n.name} needs options (${n.options.join(", ")}): start the board with gamesolver board ${n.name} ${n.options.map((o) => `-O ${o}=…`).join(" ")}`),
+  ];
   if (said.length) { $("warnings").textContent = said.join(" "); $("warnings").hidden = false; }
   const select = $("game");
   for (const g of games) {
