@@ -273,6 +273,7 @@ VIZ_FLOORS = (
     (  # the writers
         "graphviz",
         "engine_dot",
+        "mcts_phases",
         "dot",
         "pseudocode",
         "stepper",

@@ -77,6 +77,14 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         default="random",
         help="random playouts (default) or guided by the game's evaluation",
     )
+    mcts.add_argument(
+        "--phases",
+        type=positive_int,
+        metavar="K",
+        help="with -o FILE (.svg, .png, .pdf, .dot): draw iteration K's four phases as AIMA's "
+        "Figure 5.10 (selection, expansion, the playout as a dashed path, back-propagation; "
+        "each node's wins/playouts for the player who moved into it)",
+    )
     tree.add_argument("--boards", action="store_true", help="draw boards inside the nodes")
     tree.add_argument(
         "--alpha-beta-labels",
@@ -358,7 +366,10 @@ def _mcts(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
             max_nodes=args.max_nodes,
         )
         looks = {"boards": args.boards, "style": args.style, "large": args.large}
-        written = _write(tree, args, looks, io)
+        if args.phases is not None:
+            written = [_phases(tree, args)]
+        else:
+            written = _write(tree, args, looks, io)
         if args.interactive is not None:
             page = viz.write_interactive(
                 tree, args.interactive, title=args.title, overwrite=args.force, boards=args.boards
@@ -398,6 +409,19 @@ def _mcts(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     return EXIT_OK
 
 
+def _phases(tree: viz.GameTree, args: argparse.Namespace) -> str:
+    """``tree -a mcts --phases K -o FILE``: iteration K's four phases in one picture."""
+    if args.phases > tree.graph.graph["iterations"]:
+        raise UsageError(
+            f"invalid --phases {args.phases}: the search ran {tree.graph.graph['iterations']} "
+            f"iterations, use 1 to {tree.graph.graph['iterations']} (or more --iterations)"
+        )
+    page = viz.write_mcts_phases(
+        tree, args.output, args.phases, title=args.title, overwrite=args.force
+    )
+    return f"{page} (iteration {args.phases}'s four phases)"
+
+
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse bad output options, and check every output before the search and the drawing."""
     destinations = (args.output, args.frames, args.html, args.interactive)
@@ -412,6 +436,17 @@ def _check_outputs(args: argparse.Namespace) -> None:
         )
     if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
         raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
+    if args.phases is not None and (args.algorithm != "mcts" or args.output is None):
+        raise UsageError(
+            "--phases K draws an iteration of -a mcts: give -a mcts and -o FILE (.svg, .png, "
+            ".pdf, .dot)"
+        )
+    phases_suffixes = (".svg", ".png", ".pdf", ".dot", ".gv")
+    if args.phases is not None and not args.output.lower().endswith(phases_suffixes):
+        raise UsageError(
+            f"invalid -o {quote(args.output)} with --phases: the file name must end in "
+            + ", ".join(phases_suffixes)
+        )
     if args.exercise and args.algorithm == "mcts":
         raise UsageError(
             "--exercise asks for the values a search backs up from the leaves; -a mcts grows its "
