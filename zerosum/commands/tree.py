@@ -154,6 +154,14 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         help="the leaf values' range (default -9,20)",
     )
     sheet.add_argument(
+        "--variants",
+        type=positive_int,
+        metavar="N",
+        help="with --exercise -o FILE.tex: an exam sheet of N variants of the tree (--tree, "
+        "default AIMA Figure 5.2), one shape, as many moves pruned by alpha-beta, other values "
+        "in --values drawn from --seed; and its key",
+    )
+    sheet.add_argument(
         "--ordering-question",
         action="store_true",
         help="also ask which order of the moves prunes most (the key gives each order's count)",
@@ -255,6 +263,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
     if args.random_exercises is not None:
         return _exercise_sheet(args, io)
+    if args.variants is not None:
+        return _variant_sheet(args, io)
     _check_outputs(args)
     _check_pages_and_tikz(args)
     game = _load_styled(args)
@@ -623,6 +633,61 @@ def _exercise_sheet(args: argparse.Namespace, io: Io) -> int:
     for path in write_sheet(spec, textbook, target, overwrite=args.force):
         io.print(f"wrote {path}")
     return EXIT_OK
+
+
+def _variant_sheet(args: argparse.Namespace, io: Io) -> int:
+    """``--exercise --variants N``: an exam sheet of seeded variants of one tree, and its key."""
+    from games import load_game
+    from viz.exercises import write_variants
+
+    if not args.exercise or args.game != "textbook":
+        raise UsageError(
+            f"--variants {args.variants} makes an exam sheet of textbook trees: use gamesolver "
+            f"tree textbook --exercise --variants {args.variants} -o sheet.tex"
+        )
+    if args.output is None or not args.output.lower().endswith((".tex", ".pdf")):
+        raise UsageError("--variants writes a LaTeX sheet: give it -o FILE.tex")
+    shape = _as_lists(getattr(load(args), "tree", None))  # the game's tree, as it reads --tree
+    if not _moves_and_numbers(shape):
+        raise UsageError(
+            f"invalid --tree {quote(args.tree or '')} for --variants: use a JSON list of subtrees "
+            "and whole-number leaves, without chance nodes, e.g. '[[3,12,8],[2,4,6]]'"
+        )
+    target = args.output[: -len(".pdf")] + ".tex" if args.output.endswith(".pdf") else args.output
+    checked_output(target, "-o", args.force)
+    checked_output(_key_path(target), "-o (the answer key)", args.force)
+
+    def textbook(tree: Any) -> Any:
+        return load_game("textbook", tree=tree, labels="aima")
+
+    try:
+        written = write_variants(
+            shape,
+            textbook,
+            target,
+            count=args.variants,
+            seed=args.seed,
+            values=args.values,
+            overwrite=args.force,
+        )
+    except viz.VizError as exc:
+        raise UsageError(str(exc)) from None
+    for path in written:
+        io.print(f"wrote {path}")
+    return EXIT_OK
+
+
+def _as_lists(tree: Any) -> Any:
+    """A tree held as nested tuples, as the nested lists the variants take (a chance node, a
+    tuple of its own kind, stays as it is: the variants refuse it)."""
+    return [_as_lists(child) for child in tree] if type(tree) is tuple else tree
+
+
+def _moves_and_numbers(tree: Any) -> bool:
+    """``tree`` is a non-empty nested list of moves ending in whole numbers (no chance)."""
+    if isinstance(tree, list):
+        return bool(tree) and all(_moves_and_numbers(child) for child in tree)
+    return isinstance(tree, int) and not isinstance(tree, bool)
 
 
 def _load_styled(args: argparse.Namespace) -> Any:
