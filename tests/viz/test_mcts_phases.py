@@ -110,3 +110,6 @@ class TestCommand:
             "tree", "textbook", "-a", "mcts", "--phases", "1", "-o", str(tmp_path / "p.json")
         )
         assert json.code == 2 and "must end in .svg" in json.err
+        page = str(tmp_path / "steps.html")
+        both = run("tree", "textbook", "-a", "mcts", "--phases", "1", "-o", out, "--html", page)
+        assert both.code == 2 and "in another run" in both.err

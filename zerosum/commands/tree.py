@@ -432,6 +432,28 @@ def _phases(tree: viz.GameTree, args: argparse.Namespace) -> str:
     return f"{page} (iteration {args.phases}'s four phases)"
 
 
+def _check_phases(args: argparse.Namespace) -> None:
+    """Refuse --phases but with -a mcts and one picture -o FILE."""
+    if args.phases is None:
+        return
+    if args.algorithm != "mcts" or args.output is None:
+        raise UsageError(
+            "--phases K draws an iteration of -a mcts: give -a mcts and -o FILE (.svg, .png, "
+            ".pdf, .dot)"
+        )
+    if args.frames is not None or args.html is not None:
+        raise UsageError(
+            "--phases K draws one iteration in one picture (-o FILE); draw every step with "
+            "--frames DIR or --html FILE in another run"
+        )
+    phases_suffixes = (".svg", ".png", ".pdf", ".dot", ".gv")
+    if not args.output.lower().endswith(phases_suffixes):
+        raise UsageError(
+            f"invalid -o {quote(args.output)} with --phases: the file name must end in "
+            + ", ".join(phases_suffixes)
+        )
+
+
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse bad output options, and check every output before the search and the drawing."""
     destinations = (args.output, args.frames, args.html, args.interactive)
@@ -446,17 +468,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
         )
     if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
         raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
-    if args.phases is not None and (args.algorithm != "mcts" or args.output is None):
-        raise UsageError(
-            "--phases K draws an iteration of -a mcts: give -a mcts and -o FILE (.svg, .png, "
-            ".pdf, .dot)"
-        )
-    phases_suffixes = (".svg", ".png", ".pdf", ".dot", ".gv")
-    if args.phases is not None and not args.output.lower().endswith(phases_suffixes):
-        raise UsageError(
-            f"invalid -o {quote(args.output)} with --phases: the file name must end in "
-            + ", ".join(phases_suffixes)
-        )
+    _check_phases(args)
     if args.exercise and args.algorithm == "mcts":
         raise UsageError(
             "--exercise asks for the values a search backs up from the leaves; -a mcts grows its "
