@@ -155,7 +155,7 @@ def interactive_figure(out: Path) -> None:
     screenshot(page, query, out / "interactive_textbook.png", "900,560")
     chance = out / "chance_star2_interactive.html"  # docs/make_figures.py writes it
     if chance.exists():
-        query = "?autotest=zoom:out,zoom:out,step:12"
+        query = "?autotest=step:12,zoom:fit"  # the whole tree beside the lit line
         screenshot(chance, query, out / "interactive_chance.png", "1500,560")
     else:
         print(

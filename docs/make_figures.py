@@ -240,6 +240,19 @@ def mcts_figures(out: Path) -> None:
     ttt: Any = load_game("tictactoe")
     state = ttt.parse_state("xo./.x./o..")
     both(mcts_tree(ttt, state, iterations=30, seed=2, solver=True), out, "mcts_tictactoe_solver")
+    mcts_phases_figure(out)
+
+
+def mcts_phases_figure(out: Path) -> None:
+    """One iteration's four phases as AIMA's Figure 5.10 draws them (wins/playouts, the playout
+    dashed), on tic-tac-toe: iteration 8 of 10 plays out three moves."""
+    from viz.export import write_mcts_phases
+    from viz.mcts_tree import mcts_tree
+
+    ttt: Any = load_game("tictactoe")
+    tree = mcts_tree(ttt, ttt.parse_state("xo./.x./o.."), iterations=10, seed=1)
+    path = write_mcts_phases(tree, out / "mcts_phases.png", 8)
+    print(f"  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 CHANCE_TREE = "[{1/2: [3, 5], 1/2: [1, 9]}, {1/2: [0, 2], 1/2: [1, 1]}]"

@@ -22,10 +22,17 @@ Each iteration (Kocsis & Szepesvári 2006; Browne et al. 2012, Algorithm 2):
    mover (ties at random). It ends at a terminal state (``utility``), after ``playout_plies``
    plies (scored by ``evaluate``, 0 without), or, for a game that declares ``endless_value``,
    when a position repeats within the playout (scored by it): the match rules of
-   :func:`solver.match.play_game`, so playouts never hang on a game that cycles.
+   :func:`play.play_game` (the rule itself lives in :mod:`solver.endings`), so playouts never
+   hang on a game that cycles.
 4. **Back-propagation.** Every node on the path counts the playout: ``N += 1``, ``W += result``.
    A node's ``N`` is therefore the sum of its children's ``N`` plus its own playouts (the one
    that ran when it was added, and any that ran from it while it was a leaf).
+
+Each node also counts its *wins* as AIMA's Figure 5.10 does: from the view of the player who
+moved into it (the root: the player not to move there), a playout counts 1 won, 1/2 drawn and
+0 lost (:func:`win_share`). A child's wins over its playouts is then the share its parent's
+mover won by choosing it; the search itself selects by ``W`` (the same order for a game that
+only wins, draws and loses), the wins are reported for drawing.
 
 MCTS-Solver (``solver=True``; Winands, Björnsson & Saito 2008, generalised to any utilities
 as score-bounded MCTS, Cazenave & Saffidine 2010): every node also keeps bounds ``[lo, hi]``
@@ -90,6 +97,7 @@ __all__ = [
     "NodeStats",
     "mcts",
     "ucb_terms",
+    "win_share",
 ]
 
 PlayoutKind: TypeAlias = Literal["random", "heuristic"]
@@ -112,14 +120,16 @@ INF = math.inf
 
 @attrs.frozen
 class NodeStats:
-    """A node's counts after an iteration: visits ``n``, total result ``w`` (MAX's view) and,
-    with the solver, the bounds ``lo``/``hi`` on its exact value (``-inf``/``inf`` unknown)."""
+    """A node's counts after an iteration: visits ``n``, total result ``w`` (MAX's view),
+    with the solver the bounds ``lo``/``hi`` on its exact value (``-inf``/``inf`` unknown),
+    and ``wins`` from the view of the player who moved into it (see :func:`win_share`)."""
 
     node: int
     n: int
     w: float
     lo: float
     hi: float
+    wins: float = 0.0
 
 
 @attrs.frozen
@@ -136,6 +146,7 @@ class MctsStep:
         result: the playout's value (MAX's view); ``plies`` its length; ``ended`` how it ended.
         stats: every node on ``path`` after back-propagation, in path order.
         span: the exploration scale after this iteration (see the module docstring).
+        playout: the playout's moves from the node it ran from to its end, in order.
     """
 
     iteration: int
@@ -149,6 +160,7 @@ class MctsStep:
     ended: Ending
     stats: tuple[NodeStats, ...]
     span: float
+    playout: tuple[Any, ...] = ()
 
 
 MctsObserver: TypeAlias = Callable[[MctsStep], None]
@@ -212,6 +224,19 @@ def ucb_terms(
     return (mean if mover == MAX else -mean), bonus
 
 
+def win_share(result: float, player: Player, middle: float = 0.0) -> float:
+    """What one playout ending in ``result`` (MAX's view) counts as a win for ``player``:
+    1 won, 1/2 drawn, 0 lost. A result above ``middle`` (the middle of the game's
+    ``utility_bounds()``, 0 without) is MAX's win, below it MIN's.
+
+    >>> win_share(1, 0), win_share(1, 1), win_share(0, 1), win_share(5, 1, middle=8)
+    (1.0, 0.0, 0.5, 1.0)
+    """
+    if result == middle:
+        return 0.5
+    return 1.0 if (result > middle) == (player == MAX) else 0.0
+
+
 def _count(name: str, value: object, least: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value:
         raise ValueError(f"invalid {name} {quote(value)}: use a whole number >= {least}")
@@ -242,6 +267,7 @@ class _Tree:
         self.children: list[list[int]] = []
         self.n: list[int] = []
         self.w: list[float] = []
+        self.wins: list[float] = []
         self.lo: list[float] = []
         self.hi: list[float] = []
         self.add(root, -1, None)
@@ -259,6 +285,7 @@ class _Tree:
         self.children.append([])
         self.n.append(0)
         self.w.append(0.0)
+        self.wins.append(0.0)
         if terminal:
             value = game.utility(state)
             self.lo.append(value)
@@ -387,6 +414,7 @@ class _Search:
             low, high = game.utility_bounds()
             self.declared = (float(low), float(high))
         self.seen_low, self.seen_high = INF, -INF
+        self.middle = 0.0 if self.declared is None else sum(self.declared) / 2
         self.cycles = isinstance(game, HasEndlessValue)
 
     def span(self) -> float:
@@ -433,12 +461,18 @@ class _Search:
             expanded = tree.add(self.game.result(tree.state[node], action), node, action)
             path.append(expanded)
             node = expanded
-        result, plies, ended = self.simulate(tree, node)
+        moves: list[Any] | None = None if self.observer is None else []
+        result, plies, ended = self.simulate(tree, node, moves)
         self.seen_low, self.seen_high = min(self.seen_low, result), max(self.seen_high, result)
-        n, w = tree.n, tree.w
+        n, w, wins = tree.n, tree.w, tree.wins
         for visited in path:
             n[visited] += 1
             w[visited] += result
+        if self.observer is not None:  # the wins are for drawing: only an observer sees them
+            parents, mover = tree.parent, tree.mover
+            for visited in path:
+                into = mover[parents[visited]] if visited else 1 - mover[0]
+                wins[visited] += win_share(result, into, self.middle)
         if self.solver:
             for visited in reversed(path):
                 if not terminal[visited]:
@@ -456,8 +490,11 @@ class _Search:
                     result=result,
                     plies=plies,
                     ended=ended,
-                    stats=tuple(NodeStats(v, n[v], w[v], tree.lo[v], tree.hi[v]) for v in path),
+                    stats=tuple(
+                        NodeStats(v, n[v], w[v], tree.lo[v], tree.hi[v], wins[v]) for v in path
+                    ),
                     span=self.span(),
+                    playout=tuple(moves or ()),
                 )
             )
 
@@ -480,8 +517,11 @@ class _Search:
                 best, best_score = child, score
         return best
 
-    def simulate(self, tree: _Tree, node: int) -> tuple[float, int, Ending]:
-        """A playout from ``node``: its value (MAX's view), its plies and how it ended."""
+    def simulate(
+        self, tree: _Tree, node: int, moves: list[Any] | None = None
+    ) -> tuple[float, int, Ending]:
+        """A playout from ``node``: its value (MAX's view), its plies and how it ended; its
+        moves appended to ``moves`` (None: not kept)."""
         game, rng = self.game, self.rng
         state = tree.state[node]
         seen = {state_key(game, state)} if self.cycles else None
@@ -489,11 +529,14 @@ class _Search:
         while not game.is_terminal(state):
             if plies >= self.playout_plies:
                 return unfinished_score(game, state, "ply-limit"), plies, "ply-limit"
-            moves = game.actions(state)
+            legal = game.actions(state)
             if self.heuristic:
-                state = self.greedy(state, moves)
+                move = self.greedy(state, legal)
             else:
-                state = game.result(state, moves[int(rng.random() * len(moves))])
+                move = legal[int(rng.random() * len(legal))]
+            if moves is not None:
+                moves.append(move)
+            state = game.result(state, move)
             plies += 1
             if seen is not None:
                 key = state_key(game, state)
@@ -503,14 +546,14 @@ class _Search:
         return game.utility(state), plies, "terminal"
 
     def greedy(self, state: Any, moves: Sequence[Any]) -> Any:
-        """The result the game's ``evaluate`` rates best for the mover (ties at random)."""
+        """The move whose result the game's ``evaluate`` rates best for the mover (ties at
+        random)."""
         game = self.game
         evaluate = game.evaluate  # type: ignore[attr-defined]
         sign = 1.0 if game.to_move(state) == MAX else -1.0
-        afters = [game.result(state, move) for move in moves]
-        scores = [sign * evaluate(after) for after in afters]
+        scores = [sign * evaluate(game.result(state, move)) for move in moves]
         top = max(scores)
-        best = [after for after, score in zip(afters, scores, strict=True) if score == top]
+        best = [move for move, score in zip(moves, scores, strict=True) if score == top]
         return best[int(self.rng.random() * len(best))]
 
     def answer(self, tree: _Tree, done: int, seconds: float, stopped: Stopped) -> MctsResult:

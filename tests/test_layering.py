@@ -363,6 +363,7 @@ VIZ_FLOORS = (
     (  # the writers
         "graphviz",
         "engine_dot",
+        "mcts_phases",
         "dot",
         "pseudocode",
         "stepper",

@@ -52,7 +52,7 @@ from viz.notebook import register_running_shell
 if TYPE_CHECKING:
     from viz.build import DEFAULT_MAX_NODES, GameTree, Step, game_tree
     from viz.dot import readable_options, to_dot, to_svg
-    from viz.export import FORMATS, render
+    from viz.export import FORMATS, render, write_mcts_phases
     from viz.frames import write_frames
     from viz.html import write_html
     from viz.interactive import write_interactive
@@ -73,6 +73,7 @@ _HOMES = {
     "write_frames": "viz.frames",
     "write_html": "viz.html",
     "write_interactive": "viz.interactive",
+    "write_mcts_phases": "viz.export",
     "to_tikz": "viz.tikz",
     "write_tikz": "viz.tikz",
 }
@@ -117,5 +118,6 @@ __all__ = [
     "write_frames",
     "write_html",
     "write_interactive",
+    "write_mcts_phases",
     "write_tikz",
 ]

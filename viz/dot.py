@@ -505,8 +505,13 @@ def _mcts_legend(look: _Look) -> list[list[str]]:
         "□ leaf: end of the game",
         "<B>━</B> the most visited line (the move played)",
     ]
+    counts = (
+        "wins/playouts for the player who moved into the node (a draw counts 1/2)"
+        if look.fig.style == "aima"
+        else "W/N: total playout result (MAX's view) over N playouts through the node"
+    )
     lines = [
-        "W/N: total playout result (MAX's view) over N playouts through the node",
+        counts,
         "UCB: exploitation (mean, for the mover above) + exploration",
         "minimax: the exact value   proven: MCTS-Solver's proof",
     ]

@@ -40,7 +40,14 @@ from viz.ordering import ORDERINGS
 from viz.tikz import latex_text, to_tikz
 from viz.variants import variants
 
-__all__ = ["ExerciseSet", "random_trees", "sheet_documents", "variant_documents", "write_sheet"]
+__all__ = [
+    "ExerciseSet",
+    "random_trees",
+    "sheet_documents",
+    "variant_documents",
+    "write_sheet",
+    "write_variants",
+]
 
 MOST_LEAVES = 64
 """The most leaves an exercise may have: more cannot be read on a page."""
@@ -245,8 +252,36 @@ def write_sheet(
         OutputError: a file cannot be written, or exists and ``overwrite`` is False.
         VizError: pdflatex failed (the message quotes its error).
     """
+    return _write_pair(sheet_documents(spec, make_game), path, overwrite)
+
+
+def write_variants(
+    shape: Any,
+    make_game: MakeGame,
+    path: str | os.PathLike[str],
+    *,
+    count: int,
+    seed: int,
+    values: tuple[int, int] = (-9, 20),
+    overwrite: bool = True,
+) -> list[Path]:
+    """Write :func:`variant_documents` to ``path`` (``.tex``) and its key beside it
+    (``-key.tex``), each also as a PDF when ``pdflatex`` is installed; return the files.
+
+    Raises:
+        VizError: as :func:`viz.variants.variants`, or pdflatex failed.
+        OutputError: a file cannot be written, or exists and ``overwrite`` is False.
+    """
+    documents = variant_documents(shape, make_game, count=count, seed=seed, values=values)
+    return _write_pair(documents, path, overwrite)
+
+
+def _write_pair(
+    documents: tuple[str, str], path: str | os.PathLike[str], overwrite: bool
+) -> list[Path]:
+    """A sheet and its key as ``path`` (``.tex``) and ``-key.tex``, and PDFs by pdflatex."""
     target = Path(path).with_suffix(".tex")
-    sheet, key = sheet_documents(spec, make_game)
+    sheet, key = documents
     written = []
     for tex, text in ((target, sheet), (target.with_name(target.stem + "-key.tex"), key)):
         written.append(write_text(tex, text, overwrite=overwrite))

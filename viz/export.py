@@ -20,10 +20,18 @@ from viz.engine_dot import engine_dot
 from viz.engine_tree import EngineTree, engine_game_tree
 from viz.errors import UnknownFormatError
 from viz.graphviz import pipe
+from viz.mcts_phases import phases_dot
 from viz.tikz import to_tikz
 from viz.tree_json import engine_json, to_json
 
-__all__ = ["ENGINE_FORMATS", "FORMATS", "render", "write_engine_iterations"]
+__all__ = [
+    "ENGINE_FORMATS",
+    "FORMATS",
+    "PHASES_FORMATS",
+    "render",
+    "write_engine_iterations",
+    "write_mcts_phases",
+]
 
 FORMATS = ("dot", "gv", "svg", "png", "pdf", "json")
 """The formats :func:`render` writes a teaching tree in (``gv`` is DOT under its other usual
@@ -141,6 +149,36 @@ def _render_engine(
     else:
         source = engine_dot(tree, title=title, legend=legend)
         payload = source.encode() if fmt in ("dot", "gv") else pipe(source, fmt)
+    return write_bytes(out, payload, overwrite=overwrite)
+
+
+PHASES_FORMATS = ("dot", "gv", "svg", "png", "pdf")
+"""What the four phases of an MCTS iteration are written as."""
+
+
+def write_mcts_phases(
+    tree: GameTree,
+    path: str | os.PathLike[str],
+    iteration: int,
+    *,
+    format: str | None = None,
+    title: str | None = None,
+    overwrite: bool = True,
+) -> Path:
+    """Write the four phases of an MCTS tree's ``iteration`` (:mod:`viz.mcts_phases`, AIMA's
+    Figure 5.10) to ``path`` as DOT, SVG, PNG or PDF, atomically.
+
+    Raises:
+        VizError: not an MCTS tree, or no such iteration.
+        OutputError: the path cannot be written, or exists and ``overwrite`` is False.
+        UnknownFormatError: the suffix is not one of :data:`PHASES_FORMATS`.
+        GraphvizNotFoundError: SVG, PNG or PDF asked for and ``dot`` is not installed.
+    """
+    out = Path(path)
+    fmt = output_format(out, PHASES_FORMATS, format=format, what=" for an iteration's phases")
+    check_output(out, overwrite=overwrite)
+    source = phases_dot(tree, iteration, title=title)
+    payload = source.encode() if fmt in ("dot", "gv") else pipe(source, fmt)
     return write_bytes(out, payload, overwrite=overwrite)
 
 

@@ -10,11 +10,14 @@ them.
 
 Each iteration is four steps, so a class can follow it: *select* (the path down, ending at the
 node highlighted), *expand* (the new node appears), *playout* (its result and how it ended),
-*back up* (the counts change along the path). A node shows ``W/N`` (total result from MAX's
-view over visits), the UCB1 score its parent's mover sees, split into exploitation +
-exploration, and, for games small enough to solve, the exact minimax value beside MCTS's
-estimate, to show the means converging on it (or where they go wrong). With the solver, a
-proven node says so.
+*back up* (the counts change along the path). Each playout's moves are kept
+(``graph.graph["playouts"]``, one record an iteration), so the playout can be drawn as a path
+to the end it reached (:mod:`viz.mcts_phases` draws one iteration as AIMA's Figure 5.10).
+A node shows ``W/N`` (total result from MAX's view over visits; in the book's style, wins
+over playouts from the view of the player who moved into it, ``27/35``), the UCB1 score its
+parent's mover sees, split into exploitation + exploration, and, for games small enough to
+solve, the exact minimax value beside MCTS's estimate, to show the means converging on it
+(or where they go wrong). With the solver, a proven node says so.
 
 Assumes what the search assumes (two players, zero-sum, deterministic) and a small tree: at
 most ``max_nodes`` nodes drawn (one per iteration, and the root).
@@ -50,10 +53,13 @@ from viz.build import (
 from viz.errors import TooManyNodesError
 from viz.notation import number, ucb_text
 
-__all__ = ["EXACT_STATES", "mcts_texts", "mcts_tree"]
+__all__ = ["EXACT_STATES", "PLAYOUT_MOVES_KEPT", "mcts_texts", "mcts_tree"]
 
 EXACT_STATES = 200_000
 """The most positions solved to show exact values beside the estimates (else none shown)."""
+
+PLAYOUT_MOVES_KEPT = 12
+"""The most moves of a playout kept for drawing (a longer one is drawn to its end as "… k more")."""
 
 _ENDED = {"terminal": "the game ended", "repetition": "a position repeated", "ply-limit": "cap"}
 
@@ -119,6 +125,7 @@ def mcts_tree(
         _add_iteration(game, graph, steps, report, values, playout)
     graph.graph.update(_facts(game, state, result, graph, iterations, seed, exploration))
     graph.graph.update(solver=solver, playout=playout, exact_shown=values is not None)
+    graph.graph["playouts"] = [_playout_record(game, graph, report) for report in reports]
     _mark_line(graph, result)
     for node in graph.nodes:
         graph.nodes[node].pop("mcts_state")
@@ -221,8 +228,36 @@ def _add_iteration(
     )
     for stat in report.stats:
         graph.nodes[stat.node]["history"].append(
-            [len(steps), stat.n, stat.w, json_float(stat.lo), json_float(stat.hi), report.span]
+            [
+                len(steps),
+                stat.n,
+                stat.w,
+                json_float(stat.lo),
+                json_float(stat.hi),
+                report.span,
+                stat.wins,
+            ]
         )
+
+
+def _playout_record(game: Game[Any, Any], graph: Any, report: MctsStep) -> dict[str, Any]:
+    """One iteration's playout as drawn: the node it ran from, its first
+    :data:`PLAYOUT_MOVES_KEPT` moves in the game's notation, its length, end and result."""
+    state = graph.nodes[report.path[-1]]["mcts_state"]
+    moves = []
+    for action in report.playout[:PLAYOUT_MOVES_KEPT]:
+        moves.append(format_action(game, state, action))
+        state = game.result(state, action)
+    return {
+        "iteration": report.iteration,
+        "path": list(report.path),
+        "expanded": report.expanded,
+        "start": report.path[-1],
+        "moves": moves,
+        "plies": report.plies,
+        "ended": report.ended,
+        "result": json_float(report.result),
+    }
 
 
 def _facts(
@@ -282,8 +317,12 @@ def _search_result(result: MctsResult) -> SearchResult:
     )
 
 
-def mcts_texts(graph: Any, node: int, step: int | None) -> tuple[str, str, str]:
-    """What a node of an MCTS tree shows at ``step`` (None: the end): its ``W/N``, its UCB1
+def mcts_texts(
+    graph: Any, node: int, step: int | None, *, book: bool = False
+) -> tuple[str, str, str]:
+    """What a node of an MCTS tree shows at ``step`` (None: the end): its ``W/N`` (``book``:
+    its wins over playouts from the view of the player who moved into it, as AIMA's Figure
+    5.10 writes them, ``27/35``), its UCB1
     score as its parent's mover sees it (exploitation + exploration) and its exact value
     (and, with the solver, what is proven). Every node shows them, terminal leaves too.
 
@@ -297,17 +336,20 @@ def mcts_texts(graph: Any, node: int, step: int | None) -> tuple[str, str, str]:
     ('W/N 34/5', 'UCB 6.8 + 12', 'minimax 3')
     >>> mcts_texts(tree.graph, 1, 3)  # iteration 1 expanded B: its playout is not counted yet
     ('W/N 0/0', 'UCB +∞ (unvisited)', 'minimax 3')
+    >>> # MAX moved into B: its wins are results above 8, the middle of [2, 14] (8 counts 1/2)
+    >>> mcts_texts(tree.graph, 1, None, book=True)[0]
+    '2/5'
     """
     data = graph.nodes[node]
     parents = list(graph.predecessors(node))
     entry = _entry(data, step)
     exact = "" if data["minimax"] is None else f"minimax {number(float(data['minimax']))}"
     if entry is None:
-        return "W/N 0/0", ucb_text(None) if parents else "", exact
-    _, n, w, lo, hi, _ = entry
+        return "0/0" if book else "W/N 0/0", ucb_text(None) if parents else "", exact
+    _, n, w, lo, hi, _, wins = entry
     if float(lo) == float(hi) and graph.graph.get("solver"):
         exact = f"proven {number(float(lo))}" + (f" · {exact}" if exact else "")
-    counts = f"W/N {number(round(w, 2))}/{n}"
+    counts = f"{number(wins)}/{n}" if book else f"W/N {number(round(w, 2))}/{n}"
     if not parents:
         return counts, "", exact
     parent = graph.nodes[parents[0]]

@@ -560,7 +560,8 @@ def figure(
                 reserved=look.reserved.lstrip("≥≤"),
             )
         if mcts:  # counts, UCB terms and exact value in the value, range and window rows
-            counts, ucb, exact = mcts_texts(graph, node, None if frame.final else frame.step)
+            step_shown = None if frame.final else frame.step
+            counts, ucb, exact = mcts_texts(graph, node, step_shown, book=style == "aima")
             # every child is unvisited at the steps that add it (see mcts_texts)
             room = ucb_text(None) if node != tree.root else ""
             nodes[node] = attrs.evolve(

@@ -34,6 +34,8 @@ SKIPPED = {
     "gamesolver verify ~/": "checks a certificate that 'gamesolver prove' wrote first",
     "gamesolver compile": "compiles the numba kernels (tens of seconds on a cold cache)",
     "gamesolver tree textbook --random-exercises": "runs LaTeX on four sheets (seconds each)",
+    "gamesolver tree textbook --tree '[[3,12,8],[2,4,6],[14,5,2]]' --exercise --variants": "runs "
+    "LaTeX on two sheets (seconds each); tests/viz/test_variants.py runs it without LaTeX",
     "gamesolver tree textbook --frames frames/ --frame-format png": "renders each of its steps "
     "as a PNG (14 s); the README's --frames (SVG) runs",
 }

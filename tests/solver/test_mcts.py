@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from games import load_game
 from play import MctsAgent, parse_agent, run_match
 from solver.errors import AgentError
-from solver.mcts import MctsStep, mcts, ucb_terms
+from solver.mcts import MctsStep, mcts, ucb_terms, win_share
 from solver.minimax import minimax
 from solver.solve import solve
 from tests.cyclic_games import GraphGame, PassingNim
@@ -102,6 +102,41 @@ class TestCounts:
         _, steps = record(load_game("tictactoe"), iterations=500, seed=3)
         check_counts(steps)
         assert steps[-1].stats[0].n == 500
+
+
+class TestWinsAndPlayouts:
+    """What AIMA's Figure 5.10 needs: wins per mover and the playout's moves."""
+
+    def test_playout_moves_replay_to_the_result(self) -> None:
+        """Playing a step's reported playout from the node it ran from ends at its result."""
+        game: Any = load_game("tictactoe")
+        _, steps = record(game, iterations=60, seed=5)
+        states = states_of(game, steps, game.initial_state())
+        for step in steps:
+            state = states[step.path[-1]]
+            for move in step.playout:
+                state = game.result(state, move)
+            assert len(step.playout) == step.plies
+            assert game.is_terminal(state) and game.utility(state) == step.result
+
+    def test_wins_are_counted_for_the_player_who_moved_in(self) -> None:
+        """A node's wins sum its playouts' shares for the player who moved into it."""
+        game: Any = load_game("tictactoe")
+        _, steps = record(game, iterations=80, seed=2)
+        states = states_of(game, steps, game.initial_state())
+        wins: dict[int, float] = {}
+        for step in steps:
+            for node in step.path:
+                above = [s.parent for s in steps if s.expanded == node]
+                into = game.to_move(states[above[0]]) if above else 1 - game.to_move(states[0])
+                wins[node] = wins.get(node, 0.0) + win_share(step.result, into)
+            for stat in step.stats:
+                assert stat.wins == wins[stat.node]
+
+    def test_draws_count_half(self) -> None:
+        """A tree of draws: every node wins half its playouts."""
+        _, steps = record(load_game("textbook", tree="[[0, 0], [0, 0]]"), iterations=5)
+        assert all(stat.wins == stat.n / 2 for stat in steps[-1].stats)
 
 
 class TestDeterminism:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games import load_game
 from solver.game import Game
+from tests.viz.test_tree_command import Run, run  # noqa: F401  (the fixture)
 from viz import VizError, game_tree
 from viz.exercises import variant_documents
 from viz.notation import number
@@ -80,3 +83,68 @@ class TestExamSheet:
             )
         assert answers == re.findall(r"subsection\*\{Variant \d\}([^\\]*)", key)
         assert answers[2] == "value $-$4; best move 2; 2 moves pruned"  # a negative value too
+
+
+class TestCommand:
+    """``gamesolver tree textbook --exercise --variants N -o sheet.tex``, seeded."""
+
+    @pytest.fixture(autouse=True)
+    def _no_pdflatex(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The LaTeX alone (pdflatex takes seconds; the sheet's PDF is tested elsewhere)."""
+        monkeypatch.setattr("viz.exercises.shutil.which", lambda name: None)
+
+    def test_writes_the_variants_and_the_key(
+        self,
+        run: Callable[..., Run],  # noqa: F811
+        tmp_path: Path,
+    ) -> None:
+        """N variants of the given tree, the sheet the library's for that seed, and its key."""
+        out = tmp_path / "exam.tex"
+        tree = "[[3, 12, 8], [2, 4, 6]]"
+        args = ("tree", "textbook", "--tree", tree, "--exercise", "--variants", "3")
+        result = run(*args, "--seed", "5", "-o", str(out))
+        assert result.code == 0, result.err
+        aima = lambda t: load_game("textbook", tree=t, labels="aima")  # noqa: E731
+        sheet, key = variant_documents([[3, 12, 8], [2, 4, 6]], aima, count=3, seed=5)
+        assert out.read_text(encoding="utf-8") == sheet
+        assert (tmp_path / "exam-key.tex").read_text(encoding="utf-8") == key
+        assert sheet.count(r"\subsection*{Variant") == 3
+
+    def test_the_seed_chooses_the_values(
+        self,
+        run: Callable[..., Run],  # noqa: F811
+        tmp_path: Path,
+    ) -> None:
+        """Another seed, other variants; Figure 5.2's shape without --tree."""
+        texts = []
+        for seed in ("1", "2"):
+            out = tmp_path / f"exam{seed}.tex"
+            args = ("tree", "textbook", "--exercise", "--variants", "2", "--seed", seed)
+            assert run(*args, "-o", str(out)).code == 0
+            texts.append(out.read_text(encoding="utf-8"))
+        assert texts[0] != texts[1] and all(t.count("Variant") == 2 for t in texts)
+
+    def test_bad_requests(self, run: Callable[..., Run], tmp_path: Path) -> None:  # noqa: F811
+        """Without --exercise, with chance, too many, or too few values: one-line errors."""
+        out = str(tmp_path / "exam.tex")
+        cases = {
+            ("--variants", "2"): "tree textbook --exercise --variants 2 -o sheet.tex",
+            (
+                "--exercise",
+                "--variants",
+                "2",
+                "--tree",
+                "[{1/2: [1, 2], 1/2: [3, 4]}]",
+            ): "without chance",
+            ("--exercise", "--variants", "21"): "invalid count 21: make 1 to 20 variants",
+            ("--exercise", "--variants", "5", "--tree", "[[1, 2]]", "--values", "0,1"): (
+                "give only 3 other trees"
+            ),
+        }
+        for extra, said in cases.items():
+            result = run("tree", "textbook", *extra, "-o", out)
+            assert result.code == 2 and said in result.err, result.err
+        no_tex = run(
+            "tree", "textbook", "--exercise", "--variants", "2", "-o", str(tmp_path / "x.svg")
+        )
+        assert no_tex.code == 2 and "give it -o FILE.tex" in no_tex.err

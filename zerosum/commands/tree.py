@@ -77,6 +77,14 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         default="random",
         help="random playouts (default) or guided by the game's evaluation",
     )
+    mcts.add_argument(
+        "--phases",
+        type=positive_int,
+        metavar="K",
+        help="with -o FILE (.svg, .png, .pdf, .dot): draw iteration K's four phases as AIMA's "
+        "Figure 5.10 (selection, expansion, the playout as a dashed path, back-propagation; "
+        "each node's wins/playouts for the player who moved into it)",
+    )
     tree.add_argument("--boards", action="store_true", help="draw boards inside the nodes")
     tree.add_argument(
         "--alpha-beta-labels",
@@ -144,6 +152,14 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         default=(-9, 20),
         metavar="LO,HI",
         help="the leaf values' range (default -9,20)",
+    )
+    sheet.add_argument(
+        "--variants",
+        type=positive_int,
+        metavar="N",
+        help="with --exercise -o FILE.tex: an exam sheet of N variants of the tree (--tree, "
+        "default AIMA Figure 5.2), one shape, as many moves pruned by alpha-beta, other values "
+        "in --values drawn from --seed; and its key",
     )
     sheet.add_argument(
         "--ordering-question",
@@ -247,6 +263,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     """``gamesolver tree``: draw the tree a teaching search explored, or its frames."""
     if args.random_exercises is not None:
         return _exercise_sheet(args, io)
+    if args.variants is not None:
+        return _variant_sheet(args, io)
     _check_outputs(args)
     _check_pages_and_tikz(args)
     game = _load_styled(args)
@@ -358,7 +376,10 @@ def _mcts(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
             max_nodes=args.max_nodes,
         )
         looks = {"boards": args.boards, "style": args.style, "large": args.large}
-        written = _write(tree, args, looks, io)
+        if args.phases is not None:
+            written = [_phases(tree, args)]
+        else:
+            written = _write(tree, args, looks, io)
         if args.interactive is not None:
             page = viz.write_interactive(
                 tree, args.interactive, title=args.title, overwrite=args.force, boards=args.boards
@@ -398,6 +419,41 @@ def _mcts(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
     return EXIT_OK
 
 
+def _phases(tree: viz.GameTree, args: argparse.Namespace) -> str:
+    """``tree -a mcts --phases K -o FILE``: iteration K's four phases in one picture."""
+    if args.phases > tree.graph.graph["iterations"]:
+        raise UsageError(
+            f"invalid --phases {args.phases}: the search ran {tree.graph.graph['iterations']} "
+            f"iterations, use 1 to {tree.graph.graph['iterations']} (or more --iterations)"
+        )
+    page = viz.write_mcts_phases(
+        tree, args.output, args.phases, title=args.title, overwrite=args.force
+    )
+    return f"{page} (iteration {args.phases}'s four phases)"
+
+
+def _check_phases(args: argparse.Namespace) -> None:
+    """Refuse --phases but with -a mcts and one picture -o FILE."""
+    if args.phases is None:
+        return
+    if args.algorithm != "mcts" or args.output is None:
+        raise UsageError(
+            "--phases K draws an iteration of -a mcts: give -a mcts and -o FILE (.svg, .png, "
+            ".pdf, .dot)"
+        )
+    if args.frames is not None or args.html is not None:
+        raise UsageError(
+            "--phases K draws one iteration in one picture (-o FILE); draw every step with "
+            "--frames DIR or --html FILE in another run"
+        )
+    phases_suffixes = (".svg", ".png", ".pdf", ".dot", ".gv")
+    if not args.output.lower().endswith(phases_suffixes):
+        raise UsageError(
+            f"invalid -o {quote(args.output)} with --phases: the file name must end in "
+            + ", ".join(phases_suffixes)
+        )
+
+
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse bad output options, and check every output before the search and the drawing."""
     destinations = (args.output, args.frames, args.html, args.interactive)
@@ -412,6 +468,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
         )
     if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
         raise UsageError(f"invalid --html {quote(args.html)}: the file name must end in .html")
+    _check_phases(args)
     if args.exercise and args.algorithm == "mcts":
         raise UsageError(
             "--exercise asks for the values a search backs up from the leaves; -a mcts grows its "
@@ -588,6 +645,61 @@ def _exercise_sheet(args: argparse.Namespace, io: Io) -> int:
     for path in write_sheet(spec, textbook, target, overwrite=args.force):
         io.print(f"wrote {path}")
     return EXIT_OK
+
+
+def _variant_sheet(args: argparse.Namespace, io: Io) -> int:
+    """``--exercise --variants N``: an exam sheet of seeded variants of one tree, and its key."""
+    from games import load_game
+    from viz.exercises import write_variants
+
+    if not args.exercise or args.game != "textbook":
+        raise UsageError(
+            f"--variants {args.variants} makes an exam sheet of textbook trees: use gamesolver "
+            f"tree textbook --exercise --variants {args.variants} -o sheet.tex"
+        )
+    if args.output is None or not args.output.lower().endswith((".tex", ".pdf")):
+        raise UsageError("--variants writes a LaTeX sheet: give it -o FILE.tex")
+    shape = _as_lists(getattr(load(args), "tree", None))  # the game's tree, as it reads --tree
+    if not _moves_and_numbers(shape):
+        raise UsageError(
+            f"invalid --tree {quote(args.tree or '')} for --variants: use a JSON list of subtrees "
+            "and whole-number leaves, without chance nodes, e.g. '[[3,12,8],[2,4,6]]'"
+        )
+    target = args.output[: -len(".pdf")] + ".tex" if args.output.endswith(".pdf") else args.output
+    checked_output(target, "-o", args.force)
+    checked_output(_key_path(target), "-o (the answer key)", args.force)
+
+    def textbook(tree: Any) -> Any:
+        return load_game("textbook", tree=tree, labels="aima")
+
+    try:
+        written = write_variants(
+            shape,
+            textbook,
+            target,
+            count=args.variants,
+            seed=args.seed,
+            values=args.values,
+            overwrite=args.force,
+        )
+    except viz.VizError as exc:
+        raise UsageError(str(exc)) from None
+    for path in written:
+        io.print(f"wrote {path}")
+    return EXIT_OK
+
+
+def _as_lists(tree: Any) -> Any:
+    """A tree held as nested tuples, as the nested lists the variants take (a chance node, a
+    tuple of its own kind, stays as it is: the variants refuse it)."""
+    return [_as_lists(child) for child in tree] if type(tree) is tuple else tree
+
+
+def _moves_and_numbers(tree: Any) -> bool:
+    """``tree`` is a non-empty nested list of moves ending in whole numbers (no chance)."""
+    if isinstance(tree, list):
+        return bool(tree) and all(_moves_and_numbers(child) for child in tree)
+    return isinstance(tree, int) and not isinstance(tree, bool)
 
 
 def _load_styled(args: argparse.Namespace) -> Any:
