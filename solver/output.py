@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Final
 
 from solver.errors import OutputError
-from solver.quoting import quote
 
 __all__ = [
     "OutputError",
@@ -57,8 +56,18 @@ PathLike = str | os.PathLike[str]
 _TEMP_PREFIX: Final = ".tmp-"
 
 
+_PATH_SHOWN: Final = 80
+"""How many characters of a path a message shows: a longer one by its end, the file's name."""
+
+
 def _where(path: Path) -> str:
-    return quote(str(path))
+    """A path for a message: whole, or its last characters (where the file's name is).
+
+    >>> _where(Path("/srv/" + "deep/" * 30 + "tree.svg"))[-29:]
+    "deep/deep/deep/deep/tree.svg'"
+    """
+    text = str(path)
+    return repr(text) if len(text) <= _PATH_SHOWN else repr("…" + text[-_PATH_SHOWN:])
 
 
 def _umask() -> int:
@@ -250,11 +259,14 @@ def replacing_files(path: PathLike, pattern: str, *, overwrite: bool = False) ->
         OutputError: as :func:`check_directory`, or a write or rename failed.
     """
     folder = check_directory(path, pattern, overwrite=overwrite)
+    created = _missing_parents(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=_TEMP_PREFIX + "set-", dir=folder))
     except OSError as error:
+        _remove_empty(created)
         raise OutputError(f"cannot write in {_where(folder)}: {error.strerror or error}") from None
+    done = False
     try:
         yield staging
         matcher = re.compile(pattern)
@@ -266,9 +278,32 @@ def replacing_files(path: PathLike, pattern: str, *, overwrite: bool = False) ->
                 os.replace(entry, folder / entry.name)
             for entry in old:
                 entry.unlink()
+        done = True
     except OSError as error:
-        if isinstance(error, OutputError):
+        cause = error.__cause__ if isinstance(error.__cause__, OSError) else error
+        if isinstance(cause, OutputError):
             raise
-        raise OutputError(f"cannot write in {_where(folder)}: {error.strerror or error}") from None
+        # the folder, not the hidden staging file, is what the user named
+        raise OutputError(f"cannot write in {_where(folder)}: {cause.strerror or cause}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if not done:
+            _remove_empty(created)
+
+
+def _missing_parents(folder: Path) -> list[Path]:
+    """``folder`` and its ancestors that do not exist yet, deepest first."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders made for a write that failed (deepest first), if still empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
