@@ -127,9 +127,12 @@ def atomic_path(path: PathLike, *, overwrite: bool = False) -> Iterator[Path]:
         OutputError: as :func:`check_output`, or the write failed (e.g. a full disk).
     """
     target = check_output(path, overwrite=overwrite)
-    handle, name = tempfile.mkstemp(
-        prefix=_TEMP_PREFIX + target.stem + "-", suffix=target.suffix, dir=target.parent
-    )
+    try:
+        handle, name = tempfile.mkstemp(
+            prefix=_TEMP_PREFIX + target.stem + "-", suffix=target.suffix, dir=target.parent
+        )
+    except OSError as error:  # e.g. no inode left: the target is what the user named
+        raise OutputError(f"cannot write {_where(target)}: {error.strerror or error}") from error
     os.close(handle)
     temporary = Path(name)
     try:

@@ -21,13 +21,15 @@ FILLER = "filler"
 """The file that takes the last free byte of the disk."""
 
 
-def mount_tmpfs(where: Path, size: int) -> None:
-    """Mount a tmpfs of ``size`` bytes at ``where``, or skip the test saying why not."""
+def mount_tmpfs(where: Path, size: int, inodes: int | None = None) -> None:
+    """Mount a tmpfs of ``size`` bytes (and ``inodes`` files) at ``where``, or skip the test
+    saying why not."""
     where.mkdir(parents=True, exist_ok=True)
     if shutil.which("mount") is None:
         pytest.skip("no mount command here: a full disk cannot be made for this test")
+    options = f"size={size},mode=0755" + ("" if inodes is None else f",nr_inodes={inodes}")
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs", str(where)],
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
         capture_output=True,
         text=True,
         check=False,
@@ -68,18 +70,30 @@ def fill(folder: Path, leave: int = 0) -> None:
     assert free_bytes(folder) == 0
 
 
+def use_every_inode(folder: Path) -> None:
+    """Make empty files in ``folder`` until its file system can hold no more files."""
+    for number in range(1 << 20):
+        try:
+            (folder / f"{FILLER}-{number}").touch()
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            return
+
+
 def contents(folder: Path) -> dict[str, bytes | None]:
     """Every file and folder under ``folder`` but the filler: its bytes (``None`` for a folder)."""
     found: dict[str, bytes | None] = {}
     for path in sorted(folder.rglob("*")):
-        if path.name != FILLER:
+        if not path.name.startswith(FILLER):
             found[str(path.relative_to(folder))] = None if path.is_dir() else path.read_bytes()
     return found
 
 
 FullDisk = Callable[..., Path]
-"""``full_disk(before=None, size=..., leave=0)``: the root of a full file system (or one with
-only ``leave`` bytes free); ``before(root)`` lays out the files that were there before."""
+"""``full_disk(before=None, size=..., leave=0, inodes=None)``: the root of a full file system
+(or one with only ``leave`` bytes free; with ``inodes``, one that can hold no more files);
+``before(root)`` lays out the files that were there before."""
 
 
 @pytest.fixture
@@ -88,14 +102,20 @@ def full_disk(tmp_path: Path) -> Iterator[FullDisk]:
     mounted: list[Path] = []
 
     def make(
-        before: Callable[[Path], object] | None = None, size: int = 256 << 10, leave: int = 0
+        before: Callable[[Path], object] | None = None,
+        size: int = 256 << 10,
+        leave: int = 0,
+        inodes: int | None = None,
     ) -> Path:
         root = tmp_path / f"full{len(mounted)}"
-        mount_tmpfs(root, size)
+        mount_tmpfs(root, size, inodes)
         mounted.append(root)
         if before is not None:
             before(root)
-        fill(root, leave)
+        if inodes is None:
+            fill(root, leave)
+        else:
+            use_every_inode(root)
         return root
 
     yield make

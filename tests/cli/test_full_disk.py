@@ -59,6 +59,12 @@ class TestOneFile:
         _refused(result, "page.html")
         assert contents(root) == {"page.html": OLD}
 
+    def test_no_file_left_to_make(self, full_disk: FullDisk, run: Callable[..., Run]) -> None:
+        """Every inode used: the error names the file asked for, not its temporary name."""
+        root = full_disk(_old_file("s.json"), inodes=16)
+        _refused(run("solve", "tictactoe", "--out", str(root / "s.json"), "--force"), "/s.json'")
+        assert contents(root) == {"s.json": OLD}
+
     def test_play_save(self, full_disk: FullDisk, run: Callable[..., Run]) -> None:
         root = full_disk(_old_file("game.txt"))
         result = run("play", "tictactoe", "--save", str(root / "game.txt"), "--force", stdin="q\n")
