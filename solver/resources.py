@@ -23,6 +23,7 @@ from typing import Final
 from solver.quoting import quote
 
 __all__ = [
+    "address_space_limit",
     "address_space_room",
     "available_memory",
     "cache_directory",
@@ -99,6 +100,12 @@ def cgroup_room(root: Path = _CGROUP_ROOT, proc: Path = Path("/proc/self/cgroup"
                     rooms.append(max(0, limit - usage))
                     break
     return min(rooms) if rooms else None
+
+
+def address_space_limit() -> int | None:
+    """This process's address-space limit in bytes (``ulimit -v``, RLIMIT_AS), None if none."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY or soft >= _UNLIMITED else soft
 
 
 def address_space_room() -> int | None:

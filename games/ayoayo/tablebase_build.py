@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib.util
 import math
 import os
 import shutil
@@ -195,6 +196,13 @@ def _building(directory: Path) -> Iterator[None]:
 SIDE_FILES: Final = 64 << 10
 """Disk a level takes besides its two arrays: its build record, the checksums and block
 checksums, and each file's last partly used block."""
+
+
+def _compiled_hint() -> str:
+    """How to get the compiled builder: install numba, or let it load (a memory limit)."""
+    if importlib.util.find_spec("numba") is None:
+        return "install the fast extra"
+    return "give it room for the compiled kernel, which could not be loaded"
 
 
 def check_disk(directory: Path, seeds: int) -> None:
@@ -437,7 +445,7 @@ def check_memory(seeds: int, kernel: LevelKernel) -> None:
         f"level {seeds} needs about {need / 1e9:.2f} GB of memory to build and "
         f"{have / 1e9:.2f} GB is available (the least of the machine's, the cgroup's and "
         f"ulimit -v); build up to --seeds {fits[-1] if fits else 0} here"
-        + ("" if kernel is not PURE else ", or install the fast extra (a tenth of the memory)")
+        + ("" if kernel is not PURE else f", or {_compiled_hint()} (a tenth of the memory)")
     )
 
 
