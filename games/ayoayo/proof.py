@@ -46,6 +46,8 @@ Array = npt.NDArray[np.int64]
 DEFAULT_TABLE: Final = 1 << 22
 """Entries of each threshold's table (96 MB); ``--table`` sets another size."""
 
+SMALLEST_TABLE: Final = 1 << 16
+"""The smallest table a test falls back to when memory is short (1.5 MB)."""
 BUDGET: Final = 1 << 16
 """The first node budget between two returns to Python (then sized to ~50 ms of search)."""
 
@@ -184,7 +186,21 @@ class Prover:
         """The table of the test ``value >= x`` (made, and filled from its checkpoint, once)."""
         found = self.tables.get(x)
         if found is None:
-            found = self.tables[x] = K.new_table(self.table_size)
+            size = self.table_size
+            while True:  # short of memory (ulimit -v): a smaller table, slower but a proof
+                try:
+                    found = self.tables[x] = K.new_table(size)
+                    break
+                except MemoryError:
+                    if size <= SMALLEST_TABLE:
+                        raise
+                    size //= 2
+            if size < self.table_size:
+                self._say(
+                    f"note: the table of the test >= {x} holds {size:,} entries, not "
+                    f"{self.table_size:,}: no more memory (a limit such as ulimit -v); the "
+                    "proof goes on, slower"
+                )
             self.resume(x)
         return found
 
