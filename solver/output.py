@@ -32,6 +32,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -39,7 +40,6 @@ from pathlib import Path
 from typing import Final
 
 from solver.errors import OutputError
-from solver.quoting import quote
 
 __all__ = [
     "OutputError",
@@ -57,8 +57,18 @@ PathLike = str | os.PathLike[str]
 _TEMP_PREFIX: Final = ".tmp-"
 
 
+_PATH_SHOWN: Final = 80
+"""How many characters of a path a message shows: a longer one by its end, the file's name."""
+
+
 def _where(path: Path) -> str:
-    return quote(str(path))
+    """A path for a message: whole, or its last characters (where the file's name is).
+
+    >>> _where(Path("/srv/" + "deep/" * 30 + "tree.svg"))[-29:]
+    "deep/deep/deep/deep/tree.svg'"
+    """
+    text = str(path)
+    return repr(text) if len(text) <= _PATH_SHOWN else repr("…" + text[-_PATH_SHOWN:])
 
 
 def _umask() -> int:
@@ -96,7 +106,7 @@ def check_output(path: PathLike, *, overwrite: bool = False) -> Path:
         raise OutputError(f"output folder {_where(folder)} is not a directory")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(f"output folder {_where(folder)} is not writable")
-    if target.exists() and not overwrite:
+    if target.is_file() and not overwrite:  # a FIFO or a device is written, not replaced
         raise OutputError(
             f"output file {_where(target)} already exists; pass overwrite=True (--force) to "
             "replace it"
@@ -112,22 +122,32 @@ def atomic_path(path: PathLike, *, overwrite: bool = False) -> Iterator[Path]:
 
     For writers that want a file name (e.g. a renderer). The temporary file keeps the
     target's suffix, so tools that choose a format by suffix still do. On an error the
-    temporary file is removed and ``path`` is untouched.
+    temporary file is removed and ``path`` is untouched. A symbolic link stays a link: the
+    file it points to is replaced. A FIFO or a device (not a file to replace) is written in
+    place, with no temporary file: it cannot be written atomically, and replacing it would
+    destroy it.
 
     Raises:
         OutputError: as :func:`check_output`, or the write failed (e.g. a full disk).
     """
-    target = check_output(path, overwrite=overwrite)
-    handle, name = tempfile.mkstemp(
-        prefix=_TEMP_PREFIX + target.stem + "-", suffix=target.suffix, dir=target.parent
-    )
+    named = check_output(path, overwrite=overwrite)
+    target = Path(os.path.realpath(named))  # a link's file is replaced, the link kept
+    if target.exists() and not target.is_file():  # a FIFO, a device: written in place
+        yield named
+        return
+    try:
+        handle, name = tempfile.mkstemp(
+            prefix=_TEMP_PREFIX + target.stem + "-", suffix=target.suffix, dir=target.parent
+        )
+    except OSError as error:  # e.g. no inode left: the target is what the user named
+        raise OutputError(f"cannot write {_where(named)}: {error.strerror or error}") from error
     os.close(handle)
     temporary = Path(name)
     try:
         yield temporary
         if target.exists() and not overwrite:  # appeared while we worked
             raise OutputError(
-                f"output file {_where(target)} already exists; pass overwrite=True (--force) "
+                f"output file {_where(named)} already exists; pass overwrite=True (--force) "
                 "to replace it"
             )
         os.chmod(temporary, 0o666 & ~_umask())  # mkstemp's 0600 -> what open() would give
@@ -135,7 +155,7 @@ def atomic_path(path: PathLike, *, overwrite: bool = False) -> Iterator[Path]:
     except OSError as error:
         if isinstance(error, OutputError):
             raise
-        raise OutputError(f"cannot write {_where(target)}: {error.strerror or error}") from error
+        raise OutputError(f"cannot write {_where(named)}: {error.strerror or error}") from error
     finally:
         with contextlib.suppress(FileNotFoundError):
             temporary.unlink()
@@ -146,7 +166,8 @@ def write_bytes(path: PathLike, data: bytes, *, overwrite: bool = False) -> Path
     with atomic_path(path, overwrite=overwrite) as temporary, temporary.open("wb") as file:
         file.write(data)
         file.flush()
-        os.fsync(file.fileno())
+        if stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # a FIFO or a device cannot sync
+            os.fsync(file.fileno())
     return Path(path)
 
 
@@ -250,11 +271,14 @@ def replacing_files(path: PathLike, pattern: str, *, overwrite: bool = False) ->
         OutputError: as :func:`check_directory`, or a write or rename failed.
     """
     folder = check_directory(path, pattern, overwrite=overwrite)
+    created = _missing_parents(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=_TEMP_PREFIX + "set-", dir=folder))
     except OSError as error:
+        _remove_empty(created)
         raise OutputError(f"cannot write in {_where(folder)}: {error.strerror or error}") from None
+    done = False
     try:
         yield staging
         matcher = re.compile(pattern)
@@ -266,9 +290,32 @@ def replacing_files(path: PathLike, pattern: str, *, overwrite: bool = False) ->
                 os.replace(entry, folder / entry.name)
             for entry in old:
                 entry.unlink()
+        done = True
     except OSError as error:
-        if isinstance(error, OutputError):
+        cause = error.__cause__ if isinstance(error.__cause__, OSError) else error
+        if isinstance(cause, OutputError):
             raise
-        raise OutputError(f"cannot write in {_where(folder)}: {error.strerror or error}") from None
+        # the folder, not the hidden staging file, is what the user named
+        raise OutputError(f"cannot write in {_where(folder)}: {cause.strerror or cause}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if not done:
+            _remove_empty(created)
+
+
+def _missing_parents(folder: Path) -> list[Path]:
+    """``folder`` and its ancestors that do not exist yet, deepest first."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders made for a write that failed (deepest first), if still empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return

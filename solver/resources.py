@@ -23,12 +23,14 @@ from typing import Final
 from solver.quoting import quote
 
 __all__ = [
+    "address_space_limit",
     "address_space_room",
     "available_memory",
     "cache_directory",
     "cgroup_room",
     "cpus",
     "parse_size",
+    "size_text",
 ]
 
 _UNLIMITED: Final = 1 << 60
@@ -100,6 +102,12 @@ def cgroup_room(root: Path = _CGROUP_ROOT, proc: Path = Path("/proc/self/cgroup"
     return min(rooms) if rooms else None
 
 
+def address_space_limit() -> int | None:
+    """This process's address-space limit in bytes (``ulimit -v``, RLIMIT_AS), None if none."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY or soft >= _UNLIMITED else soft
+
+
 def address_space_room() -> int | None:
     """Bytes of address space left under ``ulimit -v`` (RLIMIT_AS), None if unlimited."""
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
@@ -146,3 +154,15 @@ def parse_size(text: str) -> int:
     if size > _LARGEST:
         raise ValueError(f"{quote(text)} is too large; give at most 1024T")
     return int(size)
+
+
+def size_text(size: int) -> str:
+    """A number of bytes for a message, in the unit that shows it best (powers of 1000).
+
+    >>> size_text(0), size_text(680_366), size_text(16_225_064), size_text(3 * 10**9)
+    ('0 bytes', '680 kB', '16.2 MB', '3.0 GB')
+    """
+    for unit, scale in (("GB", 10**9), ("MB", 10**6)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size / 1000:.0f} kB" if size >= 1000 else f"{size:,} bytes"

@@ -42,6 +42,7 @@ from typing import Any, Final, Protocol
 import attrs
 
 from solver.errors import GameError
+from solver.resources import address_space_limit
 
 __all__ = [
     "LOOK_AHEAD",
@@ -102,10 +103,16 @@ def _death(name: str, pid: int | None, exitcode: int | None) -> WorkerDiedError:
         how = f"exited with status {exitcode}"
     else:
         how = "closed its pipe"
+    limit = address_space_limit()
+    again = "with fewer workers if memory is short"
+    if limit is not None:  # each worker has the same limit: fewer of them would not help
+        again = (
+            f"with more than the {limit >> 20:,} MB of address space each process may use "
+            "(ulimit -v), the likely cause"
+        )
     return WorkerDiedError(
         f"worker process {name} (pid {pid}) {how} while it had work; its results are lost, "
-        "so the work was stopped and nothing partial was kept: run it again (with fewer "
-        "workers if memory is short)"
+        f"so the work was stopped and nothing partial was kept: run it again ({again})"
     )
 
 

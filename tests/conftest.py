@@ -8,6 +8,8 @@ import signal
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.full_disk import full_disk  # noqa: F401  (a fixture: a really full file system)
+
 # On CI the property tests draw the same examples every run (derandomize), so a red build is
 # always reproducible; locally they explore new examples each time. No test has a deadline:
 # a shared 2-core machine is too noisy for per-example timings.

@@ -77,7 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             _import_hashlib()
             from zerosum.cli import main as run
-        except MemoryError:  # a low ulimit -v: numpy and the rest cannot even be imported
+        except (MemoryError, SystemError):  # a low ulimit -v: the imports cannot even finish
+            # (an extension module whose allocation fails may return NULL with no exception
+            # set, which CPython reports as a SystemError rather than a MemoryError)
             sys.stderr.write(
                 "gamesolver: error: out of memory while starting (a limit of this process, "
                 "e.g. ulimit -v, or the machine's); it needs about 200 MB of address space to "

@@ -25,6 +25,7 @@ from typing import NoReturn
 from solver import DISTRIBUTION, __version__
 from solver.game import GameError
 from solver.quoting import QUOTE_LIMIT, quote
+from solver.resources import address_space_limit
 from zerosum import EXIT_TERMINATED, Terminated
 from zerosum.commands import COMMANDS
 from zerosum.console import (
@@ -129,8 +130,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(
             io,
             f"{args.command or 'the command'} ran out of memory (a limit of this process or "
-            "the machine); give it less to do (a smaller --max-states, --depth or level) or "
+            f"the machine); give it less to do ({_LESS.get(args.command, _LESS[None])}) or "
             "more memory",
+        )
+        return EXIT_GAME_ERROR
+    except ImportError as exc:  # a library that cannot be mapped now, e.g. under ulimit -v
+        text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        limit = address_space_limit()
+        why = (
+            "" if limit is None else f" (under a limit of {limit >> 20:,} MB, ulimit -v: raise it)"
+        )
+        _error(
+            io, f"{args.command or 'the command'} cannot load a library: {quote(text, 200)}{why}"
         )
         return EXIT_GAME_ERROR
     except BrokenPipeError:
@@ -139,6 +150,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f" {quote(str(exc.filename))}" if exc.filename is not None else ""
         _error(io, f"cannot use{where}: {exc.strerror or exc}")
         return EXIT_GAME_ERROR
+
+
+_LESS: dict[str | None, str] = {
+    None: "a smaller --max-states, --depth or level",
+    "prove": "a smaller --table: each test's table takes 24 bytes an entry",
+    "verify": "--no-tablebase, or a certificate of a position with fewer seeds",
+    "tablebase": "fewer --seeds, or --out-of-core",
+}
+"""What to give a command that ran out of memory less of."""
 
 
 def _error(io: Io, message: str) -> None:

@@ -21,7 +21,14 @@ from games.ayoayo import jit_cache
 if TYPE_CHECKING:
     from games.ayoayo.tablebase_build import LevelKernel
 
-__all__ = ["compile_kernels", "enabled", "level_kernel", "proof_kernel", "search_kernel"]
+__all__ = [
+    "compile_kernels",
+    "enabled",
+    "level_kernel",
+    "missing_reason",
+    "proof_kernel",
+    "search_kernel",
+]
 
 
 def enabled() -> bool:
@@ -60,6 +67,22 @@ def _numba_loads() -> bool:
 
 _failed: list[str] = []
 """Why the kernels failed to load or compile in this process (then not tried again)."""
+
+
+def missing_reason() -> str:
+    """What to do to have the kernels, for a capability that needs them: install numba,
+    unset ``GAMESOLVER_NATIVE=0``, or (numba there but not loaded, said on stderr already)
+    give the process the memory it needs."""
+    if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
+        return "unset GAMESOLVER_NATIVE=0"
+    if _said or _failed:
+        return (
+            "it could not be loaded or compiled here (the note above says why; under a "
+            "memory limit such as ulimit -v, raise it)"
+        )
+    if jit_cache.cache_directory() is None and _numba_loads():
+        return "set NUMBA_CACHE_DIR to a writable folder"
+    return "install the 'fast' extra (numba)"
 
 
 def _load(groups: tuple[str, ...] | None) -> float | None:

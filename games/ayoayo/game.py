@@ -97,8 +97,7 @@ class Ayoayo(AyoayoRules):
         """
         if accel.search_kernel() is None or accel.proof_kernel() is None:
             raise CapabilityError(
-                "proving Ayòayò needs the compiled kernel: install the 'fast' extra (numba) and "
-                "unset GAMESOLVER_NATIVE=0"
+                f"proving Ayòayò needs the compiled kernel: {accel.missing_reason()}"
             )
         from games.ayoayo.proof import DEFAULT_TABLE, Prover
 
@@ -159,8 +158,8 @@ class Ayoayo(AyoayoRules):
         """
         if accel.level_kernel() is None:
             raise CapabilityError(
-                "building Ayòayò's tablebase out of core needs the compiled kernel: install the "
-                "'fast' extra (numba) and unset GAMESOLVER_NATIVE=0"
+                "building Ayòayò's tablebase out of core needs the compiled kernel: "
+                f"{accel.missing_reason()}"
             )
         from games.ayoayo.native_partitions import CHECKPOINT_SECONDS, PartitionedBuilder
 

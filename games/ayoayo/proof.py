@@ -37,6 +37,7 @@ from games.ayoayo.rules import AyoayoRules, AyoayoState
 from games.ayoayo.tablebase import Tablebase
 from solver.certificate import Certificate, Node, SolutionGraph
 from solver.errors import GameError
+from solver.output import atomic_path
 
 __all__ = ["DEFAULT_TABLE", "ProofProgress", "ProofResult", "ProofStopped", "Prover"]
 
@@ -45,6 +46,8 @@ Array = npt.NDArray[np.int64]
 DEFAULT_TABLE: Final = 1 << 22
 """Entries of each threshold's table (96 MB); ``--table`` sets another size."""
 
+SMALLEST_TABLE: Final = 1 << 16
+"""The smallest table a test falls back to when memory is short (1.5 MB)."""
 BUDGET: Final = 1 << 16
 """The first node budget between two returns to Python (then sized to ~50 ms of search)."""
 
@@ -163,6 +166,7 @@ class Prover:
         self.depth = 0
         self._saved = time.monotonic()
         self._warned_full = False
+        self._warned_unsaved = False
 
     # ---- tables and checkpoints ---------------------------------------------------------------
 
@@ -182,7 +186,21 @@ class Prover:
         """The table of the test ``value >= x`` (made, and filled from its checkpoint, once)."""
         found = self.tables.get(x)
         if found is None:
-            found = self.tables[x] = K.new_table(self.table_size)
+            size = self.table_size
+            while True:  # short of memory (ulimit -v): a smaller table, slower but a proof
+                try:
+                    found = self.tables[x] = K.new_table(size)
+                    break
+                except MemoryError:
+                    if size <= SMALLEST_TABLE:
+                        raise
+                    size //= 2
+            if size < self.table_size:
+                self._say(
+                    f"note: the table of the test >= {x} holds {size:,} entries, not "
+                    f"{self.table_size:,}: no more memory (a limit such as ulimit -v); the "
+                    "proof goes on, slower"
+                )
             self.resume(x)
         return found
 
@@ -200,20 +218,37 @@ class Prover:
             self._say(f"resumed {len(rows):,} proved positions from {path}")
 
     def save(self) -> None:
-        """Write every table's proved positions to the checkpoint folder (atomically)."""
+        """Write every table's proved positions to the checkpoint folder (atomically).
+
+        A checkpoint only saves a later run time: a folder that cannot be written (a full
+        disk, a read-only cache) is said once, keeps the checkpoints it had, and the proof goes
+        on without saving.
+        """
         if self.checkpoint is None:
             return
-        self.checkpoint.mkdir(parents=True, exist_ok=True)
-        for x, tk in self.tables.items():
-            path = self._checkpoint_file(x)
-            assert path is not None
-            temporary = path.with_name(path.name + ".tmp")
-            with open(temporary, "wb") as out:
-                np.save(out, K.proved_rows(tk), allow_pickle=False)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, path)
+        try:
+            self.checkpoint.mkdir(parents=True, exist_ok=True)
+            for x, tk in self.tables.items():
+                path = self._checkpoint_file(x)
+                assert path is not None
+                with atomic_path(path, overwrite=True) as temporary, temporary.open("wb") as out:
+                    np.save(out, K.proved_rows(tk), allow_pickle=False)
+                    out.flush()
+                    os.fsync(out.fileno())
+        except OSError as error:
+            if not self._warned_unsaved:
+                self._warned_unsaved = True
+                cause = error.__cause__ if isinstance(error.__cause__, OSError) else error
+                self._say(
+                    f"note: cannot write in {str(self.checkpoint)!r}: "
+                    f"{cause.strerror or cause}; the proof goes on without saving a checkpoint"
+                )
         self._saved = time.monotonic()
+
+    @property
+    def checkpoint_saved(self) -> bool:
+        """Whether the proved positions are being kept in the checkpoint folder."""
+        return self.checkpoint is not None and not self._warned_unsaved
 
     def proved_positions(self) -> int:
         """Positions proved so far, in the tables of every test."""

@@ -282,6 +282,15 @@ class Tablebase:
                 self._refuse(seeds, VALUES, e)
                 self._missing.add(seeds)
                 return None
+            except MemoryError:  # past a memory limit: the levels below still answer
+                path, need = level_path(self.directory, seeds), level_size(seeds)
+                self._refuse(seeds, VALUES, TablebaseUnreadableError(
+                    f"{str(path)!r} cannot be read into memory: level {seeds}'s values take "
+                    f"{need / 1e6:,.0f} MB, more than this process may use (a limit such as "
+                    "ulimit -v, or the machine's); give the command more memory"
+                ))  # fmt: skip
+                self._missing.add(seeds)
+                return None
             self._open[seeds] = values
         return values
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib.util
 import math
 import os
 import shutil
@@ -71,7 +72,7 @@ from games.ayoayo.tablebase_index import (
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
 from games.ayoayo.tablebase_partitions import OutOfCoreBuilder
 from solver.errors import GameError
-from solver.resources import available_memory
+from solver.resources import available_memory, size_text
 from solver.retrograde import ENDLESS, solve_graph
 from solver.workers import Mapper
 
@@ -192,21 +193,34 @@ def _building(directory: Path) -> Iterator[None]:
         os.close(lock)
 
 
+SIDE_FILES: Final = 64 << 10
+"""Disk a level takes besides its two arrays: its build record, the checksums and block
+checksums, and each file's last partly used block."""
+
+
+def _compiled_hint() -> str:
+    """How to get the compiled builder: install numba, or let it load (a memory limit)."""
+    if importlib.util.find_spec("numba") is None:
+        return "install the fast extra"
+    return "give it room for the compiled kernel, which could not be loaded"
+
+
 def check_disk(directory: Path, seeds: int) -> None:
     """Refuse to start level ``seeds`` if its files would not fit on the disk.
 
     Raises:
         TablebaseFileError: naming the directory, the bytes needed and the bytes free.
     """
-    need = 3 * level_size(seeds) + 2 * HEADER_SIZE  # one byte of value, two of distance
+    need = 3 * level_size(seeds) + 2 * HEADER_SIZE + SIDE_FILES  # 1 byte of value, 2 of distance
     try:
         free = shutil.disk_usage(directory).free
     except OSError:
         return
     if need > free:
         raise TablebaseFileError(
-            f"level {seeds} needs {need / 1e6:.1f} MB of disk in {str(directory)!r} and "
-            f"{free / 1e6:.1f} MB is free; free some space or give another --dir"
+            f"no space left in {str(directory)!r} for level {seeds}: it needs "
+            f"{size_text(need)} and {size_text(free)} is free; free some space or give another "
+            "--dir"
         )
 
 
@@ -431,7 +445,7 @@ def check_memory(seeds: int, kernel: LevelKernel) -> None:
         f"level {seeds} needs about {need / 1e9:.2f} GB of memory to build and "
         f"{have / 1e9:.2f} GB is available (the least of the machine's, the cgroup's and "
         f"ulimit -v); build up to --seeds {fits[-1] if fits else 0} here"
-        + ("" if kernel is not PURE else ", or install the fast extra (a tenth of the memory)")
+        + ("" if kernel is not PURE else f", or {_compiled_hint()} (a tenth of the memory)")
     )
 
 

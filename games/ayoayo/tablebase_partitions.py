@@ -46,7 +46,7 @@ import numpy.typing as npt
 from games.ayoayo.tablebase_files import write_atomically
 from games.ayoayo.tablebase_index import board_count, splits
 from solver.errors import GameError
-from solver.resources import parse_size
+from solver.resources import parse_size, size_text
 
 __all__ = [
     "FRONTIER_BYTES_PER_BOARD",
@@ -349,8 +349,9 @@ def check_disk(seeds: int, root: Path) -> None:
     have = free_disk(root)
     if need > have:
         raise ScratchTooLargeError(
-            f"level {seeds} needs about {need / 1e9:.1f} GB of scratch disk and "
-            f"{have / 1e9:.1f} GB is free at {str(root)!r}; give another --scratch directory"
+            f"no space left in {str(root)!r} for level {seeds}'s scratch files: they need "
+            f"about {size_text(need)} and {size_text(have)} is free; give another --scratch "
+            "directory"
         )
 
 

@@ -368,3 +368,71 @@ class TestSmallAddressSpace:
         (note,) = done.stderr.strip().splitlines()
         assert "compiled kernel cannot be loaded" in note and "pure-Python engine" in note
         assert json.loads(done.stdout)["depth"] == 2
+
+
+def test_an_import_that_fails_for_memory_without_saying_so_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under a low ``ulimit -v`` an extension module's import can fail with CPython's
+    "SystemError: error return without exception set" (seen at 150 MB in rich's import): it
+    is the start-up's out-of-memory line, not a traceback."""
+    import zerosum
+
+    def failing() -> None:
+        raise SystemError("error return without exception set")
+
+    monkeypatch.setattr(zerosum, "_import_hashlib", failing)
+    assert zerosum.main(["games"]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("gamesolver: error: out of memory while starting")
+
+
+def test_a_proof_out_of_memory_is_told_to_take_a_smaller_table(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from games.ayoayo import proof
+
+    def no_memory(self: object, x: int) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(proof.Prover, "table", no_memory)
+    argv = ["prove", "ayoayo", "-p", "[[0,0,0,0,0,1],[0,0,0,0,0,3]]", "--captured", "20,24"]
+    assert cli.main([*argv, "--no-tablebase", "--no-checkpoint", "-o", "/dev/null", "-f"]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "prove ran out of memory" in line and "a smaller --table" in line
+
+
+def test_a_library_that_cannot_be_loaded_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seen at 400 MB in a tablebase build: a lazily imported extension module whose mapping
+    the limit refused ("failed to map segment from shared object") reached the command line as
+    an ImportError traceback."""
+    import resource
+
+    from zerosum.commands import solve
+
+    def refused(*_: object) -> int:
+        raise ImportError("cmath.cpython-311.so: failed to map segment from shared object")
+
+    monkeypatch.setattr(solve, "run", refused)
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (400 << 20, 400 << 20))
+    assert cli.main(["solve", "tictactoe"]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "solve cannot load a library" in line and "failed to map segment" in line
+    assert "400 MB, ulimit -v" in line
+
+
+def test_a_proof_without_a_kernel_that_could_not_load_is_not_told_to_install_numba(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under ulimit -v 200-400 MB numba is installed but cannot be loaded (one note says so):
+    the proof's error said "install the 'fast' extra (numba)", which was already there."""
+    from games.ayoayo import accel
+
+    monkeypatch.setattr(accel, "_said", ["Could not find/load shared object file"])
+    monkeypatch.setattr(accel, "proof_kernel", lambda: None)
+    monkeypatch.setenv("GAMESOLVER_NATIVE", "1")
+    assert cli.main(["prove", "ayoayo", "--no-tablebase", "-o", "/dev/null", "-f"]) != 0
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "could not be loaded" in line and "ulimit -v" in line and "install" not in line

@@ -10,6 +10,7 @@ import pytest
 
 from games.ayoayo import accel
 from tests.cli.conftest import Run
+from zerosum.cli import main
 
 pytestmark = pytest.mark.skipif(
     accel.proof_kernel() is None, reason="the proof search needs the compiled kernel (numba)"
@@ -268,3 +269,27 @@ class TestWorkers:
         assert child.returncode == 130
         # a second on a quiet machine (0.1-0.3 s measured); the bound allows for a loaded one
         assert gone < 3.0, f"the group took {gone:.2f} s to end"
+
+
+def test_short_of_memory_a_test_takes_a_smaller_table_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Under ulimit -v 1000 MB ``prove`` of a 24-seed position ended in "ran out of memory":
+    each test's table (96 MB) is allocated anew. A table that cannot be had is halved until it
+    can, said once a test, and the proof is the same."""
+    from games.ayoayo import native_proof
+
+    new_table = native_proof.new_table
+
+    def short(slots: int) -> object:
+        if slots > 1 << 18:
+            raise MemoryError("Unable to allocate 96.0 MiB")
+        return new_table(slots)
+
+    monkeypatch.setattr(native_proof, "new_table", short)
+    argv = ["prove", "ayoayo", "-p", "[[0,0,0,0,0,1],[0,0,0,0,0,3]]", "--captured", "20,24"]
+    code = main([*argv, "--no-tablebase", "--no-checkpoint", "-o", str(tmp_path / "p.json")])
+    out = capsys.readouterr().out
+    assert code == 0 and "solved:" in out
+    notes = [line for line in out.splitlines() if "note: the table of the test" in line]
+    assert notes and all("holds 262,144 entries, not 4,194,304" in n for n in notes)

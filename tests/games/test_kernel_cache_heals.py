@@ -23,6 +23,7 @@ numba = pytest.importorskip("numba")
 
 from games.ayoayo import native_rules  # noqa: E402
 from games.ayoayo.rules import AyoayoRules  # noqa: E402
+from tests.full_disk import FullDisk, contents  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRIES = ("play", "is_terminal", "legal_mask")
@@ -193,3 +194,27 @@ def test_a_full_disk_and_an_entry_that_cannot_be_moved_aside_are_stated_fallback
     assert "nor moved aside" in aside and "for this command only" in aside
     (unsaved,) = _notes(err, "could not save the compiled kernel")
     assert "File too large" in unsaved and "NUMBA_CACHE_DIR" in unsaved
+
+
+def test_a_really_full_disk_under_the_cache_is_a_stated_fallback(full_disk: FullDisk) -> None:
+    """``NUMBA_CACHE_DIR`` on a file system filled to its last byte: the entry that is not
+    cached is compiled for this command, the kernels answer, one line says it could not be
+    saved, and no partly written cache file is left."""
+    folder = Path("numba") / _cache_subpath()
+    entries = [p for p in _source_cache().iterdir() if p.suffix in (".nbi", ".nbc")]
+
+    def copied(root: Path) -> None:
+        (root / folder).mkdir(parents=True)
+        for path in entries:
+            shutil.copy2(path, root / folder / path.name)
+        for path in (_data(root / folder, "play"), _index(root / folder, "play")):
+            path.unlink()  # not cached: compiled, then its save fails
+
+    size = sum(path.stat().st_size for path in entries) + (1 << 20)
+    root = full_disk(copied, size=size)
+    before = contents(root)
+    answer, err = _run(root / folder)
+    assert answer == _expected(), err
+    (unsaved,) = _notes(err, "could not save the compiled kernel")
+    assert "No space left on device" in unsaved and "NUMBA_CACHE_DIR" in unsaved
+    assert contents(root) == before

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from games.ayoayo import Ayoayo, tablebase_build, tablebase_index
+from games.ayoayo import tablebase as tablebase_module
 from games.ayoayo import tablebase_files as files
 from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_build import PURE, build, recorded_seconds
@@ -497,7 +498,10 @@ class TestBuildDirectory:
         monkeypatch.setattr(
             tablebase_build.shutil, "disk_usage", lambda _: shutil._ntuple_diskusage(1, 1, 1000)
         )
-        with pytest.raises(TablebaseFileError, match=r"level 12 needs 16\.2 MB of disk"):
+        with pytest.raises(
+            TablebaseFileError,
+            match=r"no space left in .* for level 12: it needs 16\.3 MB and 1 kB is free",
+        ):
             build(12, copy)
         assert not level_path(copy, 12).exists()
 
@@ -510,6 +514,45 @@ def _entry_offset(directory: Path, state: tuple[int, ...], kind: files.FileKind 
     column = tablebase_index.rank(tablebase_index.view_of(state, mover))
     boards = files.read_header(level_path(directory, seeds, kind), kind=kind).boards
     return HEADER_SIZE + np.dtype(kind.dtype).itemsize * (row * boards + column)
+
+
+class TestALevelTooLargeForTheMemory:
+    """A level whose values cannot be allocated (a memory limit, ``ulimit -v``) is refused as
+    unreadable, naming it, and the levels below still answer: a stated fallback, not a
+    command that ends in "ran out of memory"."""
+
+    @pytest.fixture
+    def short_of_memory(self, copy: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+        """Level 8's values cannot be allocated; the others can."""
+        read = tablebase_module.read_level
+
+        def read_level(path: Path, *, seeds: int, **kwargs: object) -> object:
+            if seeds == 8:
+                raise MemoryError("Unable to allocate 1.36 MiB for an array")
+            return read(path, seeds=seeds, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(tablebase_module, "read_level", read_level)
+        return copy
+
+    def test_the_level_is_unreadable_and_the_levels_below_answer(
+        self, short_of_memory: Path
+    ) -> None:
+        tablebase = Tablebase(short_of_memory)
+        assert tablebase.probe(STATE_8) is None and tablebase.probe(STATE_4) is not None
+        assert tablebase.covered(8) == "unreadable" and tablebase.covered(4) == "ok"
+        (problem,) = tablebase.problems()
+        assert str(level_path(short_of_memory, 8)) in problem
+        assert "cannot be read into memory" in problem and "ulimit -v" in problem
+
+    def test_analyse_warns_and_searches(
+        self, short_of_memory: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        position = "[[0,0,0,0,1,2],[1,0,0,2,2,0]] captured 20,20"
+        code = main(["analyse", "ayoayo", "-d", "3", "--tablebase-dir", str(short_of_memory),
+                     "--position", position])  # fmt: skip
+        out, err = capsys.readouterr()
+        assert code == 0 and "exact" not in out and "Traceback" not in err
+        assert "cannot be read into memory" in err and "ran out of memory" not in err
 
 
 class TestDamagedIsNotAbsentOnTheCommandLine:

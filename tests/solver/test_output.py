@@ -140,3 +140,31 @@ class TestVizWriters:
 
         with pytest.raises(OutputError, match="does not exist"):
             render(game_tree(load_game("textbook")), tmp_path / "no" / "t.svg")
+
+
+class TestLinksAndSpecialFiles:
+    """A write replaces files, never what is not one: a link's file is replaced and the link
+    kept, and a FIFO is written into (an atomic rename replaced both with a plain file)."""
+
+    def test_a_link_stays_a_link(self, tmp_path: Path) -> None:
+        (tmp_path / "kept").mkdir()
+        real = tmp_path / "kept" / "value.txt"
+        real.write_text("old\n")
+        (tmp_path / "value.txt").symlink_to(real)
+        write_text(tmp_path / "value.txt", "new\n", overwrite=True)
+        assert (tmp_path / "value.txt").is_symlink() and real.read_text() == "new\n"
+        assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == ["value.txt"]
+
+    def test_a_fifo_is_written_into_not_replaced(self, tmp_path: Path) -> None:
+        import stat
+        import threading
+
+        fifo = tmp_path / "out.json"
+        os.mkfifo(fifo)
+        got: list[bytes] = []
+        reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+        reader.start()
+        write_text(fifo, "[1, 2]\n")  # no --force needed: nothing is replaced
+        reader.join(5)
+        assert got == [b"[1, 2]\n"] and stat.S_ISFIFO(fifo.stat().st_mode)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]

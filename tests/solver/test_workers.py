@@ -216,3 +216,24 @@ def test_a_helper_whose_parent_lives_runs_on() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "still running" in done.stdout
+
+
+class TestAWorkerCrashUnderAnAddressSpaceLimit:
+    """Each worker has the parent's ``ulimit -v``: a worker that crashes under one is told to
+    need more address space, not fewer workers (which would not help)."""
+
+    def test_the_limit_is_named(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import resource
+
+        from solver import workers
+
+        monkeypatch.setattr(resource, "getrlimit", lambda _: (400 << 20, 400 << 20))
+        said = str(workers._death("tablebase-worker-0", 12, -signal.SIGSEGV))
+        assert "killed by SIGSEGV" in said and "400 MB of address space" in said
+        assert "ulimit -v" in said and "fewer workers" not in said
+
+    def test_without_a_limit_fewer_workers_are_advised(self) -> None:
+        from solver import workers
+
+        said = str(workers._death("tablebase-worker-0", 12, -signal.SIGKILL))
+        assert "fewer workers" in said

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import functools
+from pathlib import Path
 from typing import Any
 
 from games import load_game
 from play import MatchInterrupted, MatchResult, run_match
 from solver.errors import AgentError
-from solver.output import OutputError, check_directory, prepare_directory, write_text
+from solver.output import OutputError, check_directory, replacing_files
 from zerosum.console import EXIT_INTERRUPTED, EXIT_OK, Io, UsageError, progress_bar
 from zerosum.options import (
     agent,
@@ -111,18 +112,20 @@ def _save(io: Io, game: Any, result: MatchResult, args: argparse.Namespace) -> N
     """Write each game of ``result`` as a record in ``args.save`` (when given)."""
     if args.save is None:
         return
-    folder = prepare_directory(args.save, RECORD_PATTERN, overwrite=args.force)
     start = game.initial_state()
     spec = game_spec(args)  # the records keep the game's options
-    for outcome in result.outcomes:
-        seats = result.agents if outcome.first == 0 else result.agents[::-1]
-        headers = {
-            "players": ", ".join(seats),
-            "match": f"game {outcome.index + 1} of {result.requested}, seed {result.seed}",
-            "ended": outcome.ended,
-        }
-        text = format_record(game, start, outcome.moves, headers=headers, game_spec=spec)
-        write_text(folder / f"game-{outcome.index + 1:05d}.txt", text, overwrite=True)
+    # the new records replace the old only once all are written: a full disk keeps the old
+    with replacing_files(args.save, RECORD_PATTERN, overwrite=args.force) as staging:
+        for outcome in result.outcomes:
+            seats = result.agents if outcome.first == 0 else result.agents[::-1]
+            headers = {
+                "players": ", ".join(seats),
+                "match": f"game {outcome.index + 1} of {result.requested}, seed {result.seed}",
+                "ended": outcome.ended,
+            }
+            text = format_record(game, start, outcome.moves, headers=headers, game_spec=spec)
+            (staging / f"game-{outcome.index + 1:05d}.txt").write_text(text, encoding="utf-8")
+    folder = Path(args.save)
     if not args.json:
         io.print(f"{len(result.outcomes):,} game records written to {folder}")
 

@@ -252,7 +252,8 @@ def _prove(args: argparse.Namespace, io: Io, mapper: Any) -> int:
         bounds += [f"value <= {result.upper}"] if result.upper is not None else []
         proved = " and ".join(bounds) or "no bound yet"
         io.print(f"not settled: proved {proved} ({result.nodes:,} nodes)")
-        io.print("run again (without --time, or longer) to go on from the checkpoint")
+        kept = " to go on from the checkpoint" if prover.checkpoint_saved else ""
+        io.print(f"run again (without --time, or longer){kept}")
         return EXIT_GAME_ERROR
     io.print(f"solved: {outcome(game, result.value)} (value {result.value}, proved both ways)")
     for name, value in moves.items():
