@@ -450,7 +450,10 @@ class _Driver:
         try:
             action_plies = self.root_plies(root, player, acts, depth, found)
             known = found.exact and all(action_plies.get(a) is not None for a in found.best)
-            candidates = found.best
+            # the choice is among the moves valued exactly: in a proved win, a move that met
+            # the best value only at the horizon is best (as minimax at this depth says) but has
+            # no line to follow
+            candidates = [a for a in found.best if a in found.values] or found.best
             if known:
                 preference = {a: ply_preference(found.value, action_plies[a]) for a in found.best}  # type: ignore[arg-type]
                 top = min(preference.values())

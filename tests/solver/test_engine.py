@@ -270,6 +270,18 @@ class TestProofsFromUtilityBounds:
                 assert result.value == minimax(game, state, depth=depth).value
                 assert not result.exact or result.value == solved.value(state)
 
+    @pytest.mark.parametrize("depth", [3, 4, None])
+    def test_a_move_at_the_best_value_only_at_the_horizon_is_not_the_choice(
+        self, depth: int | None
+    ) -> None:
+        """Move 1 reaches the best possible utility at once; move 0 meets it only at the
+        horizon at depth 3 (hypothesis found the tree: the engine raised KeyError choosing it).
+        Both are best, as minimax at that depth says, and the choice is the proved one."""
+        game = load_game("textbook", tree=[[[[1], 0]], 1])
+        result = search(game, depth=depth)
+        assert (result.value, result.exact, result.best_action, result.pv) == (1, True, 1, (1,))
+        assert result.best_actions == (0, 1)
+
     def test_without_bounds_a_win_waits_for_every_move(self) -> None:
         """The same rules without utility_bounds: a win in 1 beside undecided moves is exact
         only once every move is decided (the proof is what the bounds give)."""
