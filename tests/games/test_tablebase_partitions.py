@@ -82,7 +82,7 @@ class TestLayout:
     ) -> None:
         monkeypatch.setattr(tablebase_partitions, "free_disk", lambda path: 10**6)
         builder = native_partitions.PartitionedBuilder(tmp_path, partition=1 << 10)
-        with pytest.raises(ScratchTooLargeError, match="level 8 needs about"):
+        with pytest.raises(ScratchTooLargeError, match="level 8's scratch files: they need about"):
             tablebase_build.build(8, tmp_path, kernel=KERNEL, out_of_core=builder)
         assert not level_path(tmp_path, 0).exists()
 
@@ -215,8 +215,12 @@ class TestResume:
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
         marker = scratch_directory(tmp_path / "parts", 12) / "values-0.done"
         began = time.monotonic()
-        while not marker.exists() and process.poll() is None and time.monotonic() - began < 300:
-            time.sleep(0.05)
+
+        def checkpointed() -> bool:  # a group done, and the other's round saved to resume
+            return marker.exists() and any(marker.parent.glob("round-*.json"))
+
+        while not checkpointed() and process.poll() is None and time.monotonic() - began < 300:
+            time.sleep(0.02)
         assert process.poll() is None, "the build ended before it could be killed"
         process.send_signal(signal.SIGKILL)
         process.wait()
