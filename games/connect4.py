@@ -35,12 +35,13 @@ most Connect Four tools write positions (``"4455"``). Actions are columns ``0..W
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, Final, TypeAlias
 
 import numpy as np
 
+from games.marks_in_rows import MarksInRows
 from solver.compiled import CompiledRules
 from solver.errors import IllegalActionError, InvalidStateError
 from solver.game import BoardCells, Player
@@ -165,7 +166,7 @@ def pons_score(game: ConnectFour, state: State, value: float, plies: int | None)
     return score if mover_wins else -score
 
 
-class ConnectFour:
+class ConnectFour(MarksInRows):
     """Connect Four, ``width`` columns of ``height`` cells (7x6 by default); see the module
     docstring for the layout and notation.
 
@@ -442,18 +443,6 @@ class ConnectFour:
         )
         header = tuple(str(c + 1) for c in range(self.geometry.width))
         return BoardCells(rows=rows, header=header)
-
-    cell_marks: tuple[str, ...] = ("x", "o")
-    """What a cell may hold besides empty (``solver.game.HasCellEditing``)."""
-
-    def position_from_cells(self, rows: Sequence[Sequence[str]]) -> State:
-        """The position whose :meth:`board_cells` rows are ``rows`` (``""`` empty), read as
-        its row notation is (``solver.game.HasCellEditing``).
-
-        Raises:
-            InvalidStateError: the grid is not one a game reaches (the notation's message).
-        """
-        return self.parse_state("/".join("".join(cell or "." for cell in row) for row in rows))
 
 
 class SolvedPositions:

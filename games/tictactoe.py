@@ -31,6 +31,7 @@ import re
 from collections.abc import Sequence
 from typing import Final, TypeAlias
 
+from games.marks_in_rows import MarksInRows
 from solver.game import BoardCells, IllegalActionError, InvalidStateError, Player
 from solver.quoting import quote
 
@@ -68,7 +69,7 @@ SYMMETRIES: Final[tuple[tuple[int, ...], ...]] = (
 """The 8 symmetries of the square: new cell ``i`` takes the mark of old cell ``perm[i]``."""
 
 
-class TicTacToe:
+class TicTacToe(MarksInRows):
     """Tic-tac-toe on a tuple of nine cells.
 
     >>> game = TicTacToe()
@@ -192,18 +193,6 @@ class TicTacToe:
     def board_cells(self, state: Board) -> BoardCells:
         """The nine cells as three rows (cells 0-2 on top), for boards drawn in tree nodes."""
         return board_cells(state)
-
-    cell_marks: tuple[str, ...] = ("x", "o")
-    """What a cell may hold besides empty (``solver.game.HasCellEditing``)."""
-
-    def position_from_cells(self, rows: Sequence[Sequence[str]]) -> Board:
-        """The position whose :meth:`board_cells` rows are ``rows`` (``""`` empty), read as
-        its row notation is (``solver.game.HasCellEditing``).
-
-        Raises:
-            InvalidStateError: the grid is not one a game reaches (the notation's message).
-        """
-        return self.parse_state("/".join("".join(cell or "." for cell in row) for row in rows))
 
 
 # -- helpers shared with the bitboard version ---------------------------------------------------

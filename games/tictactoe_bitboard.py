@@ -23,9 +23,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final, TypeAlias
 
+from games.marks_in_rows import MarksInRows
 from games.tictactoe import (
     EMPTY,
     LINES,
@@ -74,7 +74,7 @@ _IMAGE: Final[tuple[tuple[int, ...], ...]] = tuple(
 _NO_ACTIONS: Final[tuple[int, ...]] = ()
 
 
-class BitboardTicTacToe:
+class BitboardTicTacToe(MarksInRows):
     """Tic-tac-toe with the board as one int; see the module docstring for the layout.
 
     >>> game = BitboardTicTacToe()
@@ -193,15 +193,3 @@ class BitboardTicTacToe:
     def board_cells(self, state: Bitboard) -> BoardCells:
         """The nine cells as three rows (cells 0-2 on top), for boards drawn in tree nodes."""
         return board_cells(self.format_state(state).replace("/", ""))
-
-    cell_marks: tuple[str, ...] = ("x", "o")
-    """What a cell may hold besides empty (``solver.game.HasCellEditing``)."""
-
-    def position_from_cells(self, rows: Sequence[Sequence[str]]) -> Bitboard:
-        """The position whose :meth:`board_cells` rows are ``rows`` (``""`` empty), read as
-        its row notation is (``solver.game.HasCellEditing``).
-
-        Raises:
-            InvalidStateError: the grid is not one a game reaches (the notation's message).
-        """
-        return self.parse_state("/".join("".join(cell or "." for cell in row) for row in rows))
