@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from starlette.datastructures import URL, Headers
+from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
@@ -87,10 +87,9 @@ class LocalOnly:
                 f"to {', '.join(self.hosts)} (start it with --host to serve another address)",
                 400,
             )
-        url = URL(scope=scope)
         server = scope.get("server")
         port = server[1] if server else None
-        asked = int(parts["port"]) if parts["port"] else DEFAULT_PORTS.get(url.scheme, 80)
+        asked = int(parts["port"]) if parts["port"] else DEFAULT_PORTS.get(scope["scheme"], 80)
         if port is not None and asked != port:
             return (
                 f"refused: the request is addressed to port {asked}; "
