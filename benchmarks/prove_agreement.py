@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
@@ -28,10 +27,10 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the project root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.ayoayo_levels import linked_levels, needed_levels
 from games.ayoayo import Ayoayo
 from games.ayoayo.proof import Prover
 from games.ayoayo.sampling import random_positions
-from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,23 +43,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     game = Ayoayo()
     game.compile_kernels()
-    full = game.tablebase(args.dir)
-    missing = [n for n in args.levels if n not in full.levels]
-    if missing:
-        print(f"error: levels {missing} are not built in {full.directory}", file=sys.stderr)
+    full = needed_levels(game, args.dir, args.levels)
+    if full is None:
         return 2
     rng = random.Random(args.seed)
     record: dict[str, Any] = {"seed": args.seed, "levels": {}}
     with tempfile.TemporaryDirectory() as scratch:
         for seeds in args.levels:
             below = Path(scratch) / f"below-{seeds}"
-            below.mkdir()
-            for n in range(0, seeds, 4):
-                for kind in (VALUES, DISTANCES):
-                    source = level_path(full.directory, n, kind)
-                    if source.exists():
-                        os.symlink(source, level_path(below, n, kind))
-            prover = Prover(game, game.tablebase(below))
+            prover = Prover(game, linked_levels(game, full, below, seeds))
             times = []
             wrong = []
             for state in random_positions(seeds, args.count, rng):

@@ -32,25 +32,12 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the project root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.ayoayo_levels import linked_levels, needed_levels
 from games.ayoayo import Ayoayo
 from games.ayoayo.proof import ProofStopped, Prover
 from games.ayoayo.tablebase import Tablebase
-from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
 from solver.certificate import read_certificate, verify, write_certificate
 from solver.engine import search
-
-
-def capped(game: Ayoayo, source: Tablebase, cap: int, into: Path) -> Tablebase:
-    """The levels of ``source`` up to ``cap`` only (links in ``into``)."""
-    into.mkdir(parents=True, exist_ok=True)
-    for n in source.levels:
-        if n <= cap:
-            for kind in (VALUES, DISTANCES):
-                path = level_path(source.directory, n, kind)
-                link = level_path(into, n, kind)
-                if path.exists() and not link.exists():
-                    os.symlink(path, link)
-    return game.tablebase(into)
 
 
 def one_round(game: Ayoayo, tablebase: Tablebase, scratch: Path) -> dict[str, Any]:
@@ -120,15 +107,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     game = Ayoayo()
     game.compile_kernels()
-    source = game.tablebase(args.dir)
-    missing = [c for c in args.caps if c not in source.levels]
-    if missing:
-        print(f"error: levels {missing} are not built in {source.directory}", file=sys.stderr)
+    source = needed_levels(game, args.dir, args.caps)
+    if source is None:
         return 2
     record: dict[str, Any] = {"machine": f"{os.cpu_count()} cores", "load": os.getloadavg()}
     runs: dict[int, list[dict[str, Any]]] = {c: [] for c in args.caps}
     with tempfile.TemporaryDirectory() as scratch:
-        tables = {c: capped(game, source, c, Path(scratch) / f"cap-{c}") for c in args.caps}
+        tables = {
+            c: linked_levels(game, source, Path(scratch) / f"cap-{c}", c + 1) for c in args.caps
+        }
         for r in range(args.rounds):
             for cap in args.caps if r % 2 == 0 else reversed(args.caps):
                 run = one_round(game, tables[cap], Path(scratch))
