@@ -132,6 +132,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
+from solver.capabilities import has_capability
 from solver.chance import refuse_chance
 from solver.compiled import compiled_search, numba_available
 from solver.events import Observer
@@ -264,22 +265,22 @@ def search(
     if observer is not None and not callable(observer):
         raise TypeError(f"invalid observer {observer!r}: use a function of an event, or None")
     own_evaluation = evaluate is None or (
-        isinstance(game, HasEvaluate) and evaluate == game.evaluate
+        has_capability(game, HasEvaluate) and evaluate == game.evaluate
     )
     limits = Limits(request.time_limit, request.node_limit)
     nodes: NodeSearch | None = None
-    if native and observer is None and own_evaluation and isinstance(game, HasCompiledSearch):
+    if native and observer is None and own_evaluation and has_capability(game, HasCompiledSearch):
         nodes = game.compiled_search(request, limits)  # loads (or compiles) the game's kernel
     elif (
         native
         and observer is None
         and own_evaluation
-        and isinstance(game, HasCompiledRules)
+        and has_capability(game, HasCompiledRules)
         and numba_available()
     ):  # the generic compiled search (solver.compiled); None if it cannot serve: Python then
         nodes = compiled_search(game, game.compiled_rules(), request, limits)
     if nodes is None:
-        if evaluate is None and isinstance(game, HasEvaluate):
+        if evaluate is None and has_capability(game, HasEvaluate):
             evaluate = game.evaluate
         tracer = None if observer is None else Tracer(observer)
         nodes = PythonSearch(game, request, evaluate, tracer, limits)
@@ -342,7 +343,7 @@ class _Driver:
         self.oracle_ended_plies = False  # a plies line met a covered position: plies unknown
         self.values_at_horizon = False  # the last iteration's table holds depth values
         oracle = request.oracle
-        self.guide = oracle if isinstance(oracle, GuidingOracle) else None
+        self.guide = oracle if oracle is not None and isinstance(oracle, GuidingOracle) else None
         # state key -> plies to the end along the guide's moves (ENDLESS: it repeats; None: cut)
         self.guided_memo: dict[Hashable, int | None] = {}
         self.guided_moves: dict[Hashable, Any] = {}  # state key -> the guide's move

@@ -28,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final
 
+from solver.capabilities import has_capability
 from solver.events import Backup, CacheHit, Cutoff, Enter, Iteration, Leaf, Observer, OracleHit
 from solver.game import CapabilityError, Game, HasKey, HasPseudoActions
 from solver.node_search import Limits, SearchStopped, above, below, outcomes
@@ -175,7 +176,7 @@ class PythonSearch:
         # a candidate is proved legal only when the search reaches it.
         self.candidates: Callable[[Any], Sequence[Any]]
         self.play: Callable[[Any, Any], Any]
-        if isinstance(game, HasPseudoActions):
+        if has_capability(game, HasPseudoActions):
             self.candidates, self.play = game.pseudo_actions, game.try_result
         else:
             self.candidates, self.play = game.actions, game.result
@@ -188,7 +189,9 @@ class PythonSearch:
         # Each player's best and worst possible value (negamax view): a child proved to reach
         # the best settles its node (solver.node_search.Outcomes).
         self.outcomes = outcomes(game, evaluate)
-        self.keyf: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
+        self.keyf: Callable[[Any], Hashable] | None = (
+            game.key if has_capability(game, HasKey) else None
+        )
         self.table = TranspositionTable(request.table_size)
         self.history: tuple[defaultdict[Any, float], defaultdict[Any, float]] = (
             defaultdict(int),
