@@ -143,6 +143,7 @@ from solver.game import (
     HasCompiledRules,
     HasCompiledSearch,
     HasEvaluate,
+    HasSymmetries,
     checked_state,
 )
 from solver.node_search import Limits, NodeSearch, SearchStopped, above, below, outcomes
@@ -186,6 +187,7 @@ def search(
     all_values: bool = False,
     lines: bool = False,
     native: bool = True,
+    symmetric: bool = False,
 ) -> SearchResult:
     """The value, every optimal move and the preferred one, by iterative-deepening alpha-beta.
 
@@ -222,6 +224,12 @@ def search(
         native: run the game's own compiled node search under this driver when it has one
             (:class:`~solver.game.HasCompiledSearch`), there is no observer and the evaluation
             is the game's own; False for the Python node search always (to compare the two).
+        symmetric: a symmetry-reduced transposition table for a game with ``symmetries``
+            (:class:`~solver.game.HasSymmetries`): one entry per class of symmetric positions,
+            so a position's symmetric images are answered from it (the same answers, fewer
+            nodes and entries; each interior node pays for finding its class's key). The
+            Python node search keeps such a table, the compiled ones do not: with this
+            option a game with symmetries is searched in Python. No effect on a game without.
 
     Returns:
         A :class:`~solver.results.SearchResult`; see the module docstring for what each field
@@ -269,6 +277,8 @@ def search(
     )
     limits = Limits(request.time_limit, request.node_limit)
     nodes: NodeSearch | None = None
+    if symmetric and has_capability(game, HasSymmetries):
+        native = False  # only the Python node search keeps a symmetry-reduced table
     if native and observer is None and own_evaluation and has_capability(game, HasCompiledSearch):
         nodes = game.compiled_search(request, limits)  # loads (or compiles) the game's kernel
     elif (
@@ -283,7 +293,7 @@ def search(
         if evaluate is None and has_capability(game, HasEvaluate):
             evaluate = game.evaluate
         tracer = None if observer is None else Tracer(observer)
-        nodes = PythonSearch(game, request, evaluate, tracer, limits)
+        nodes = PythonSearch(game, request, evaluate, tracer, limits, symmetric)
     limits.start()  # the clock starts now: loading or compiling a kernel is not search time
     collecting = gc.isenabled()
     gc.disable()  # the search makes one reference cycle (its bound closures); collecting costs

@@ -30,9 +30,10 @@ from typing import Any, Final
 
 from solver.capabilities import has_capability
 from solver.events import Backup, CacheHit, Cutoff, Enter, Iteration, Leaf, Observer, OracleHit
-from solver.game import CapabilityError, Game, HasKey, HasPseudoActions
+from solver.game import CapabilityError, Game, HasKey, HasPseudoActions, HasSymmetries
 from solver.node_search import Limits, SearchStopped, above, below, outcomes
 from solver.results import SearchRequest, SearchStats
+from solver.symmetry import canonical_key, image_action
 from solver.table import END, EXACT, LOWER, UPPER, TranspositionTable, bound_name
 
 __all__ = ["CHECK_EVERY", "PythonSearch", "Tracer"]
@@ -170,6 +171,7 @@ class PythonSearch:
         evaluate: Evaluate | None,
         trace: Tracer | None,
         limits: Limits,
+        symmetric: bool = False,
     ) -> None:
         self.game = game
         # Pseudo-legal candidates when the game offers them (solver.game.HasPseudoActions):
@@ -192,6 +194,13 @@ class PythonSearch:
         self.keyf: Callable[[Any], Hashable] | None = (
             game.key if has_capability(game, HasKey) else None
         )
+        # A symmetry-reduced table (a game with symmetries): one entry per class of symmetric
+        # positions, under the class's key, its move kept with the image that found it and
+        # carried over to the image searched (solver.symmetry); None: one entry per position.
+        self.canonical: Callable[[Any], Hashable] | None = None
+        if symmetric and has_capability(game, HasSymmetries):
+            self.canonical = canonical_key(game, self.keyf)
+        self.table_key = self.keyf if self.canonical is None else self.canonical
         self.table = TranspositionTable(request.table_size)
         self.history: tuple[defaultdict[Any, float], defaultdict[Any, float]] = (
             defaultdict(int),
@@ -225,8 +234,17 @@ class PythonSearch:
 
     def table_move(self, state: Any) -> Any:
         """The table's best move for ``state``, or None."""
-        entry = self.table.entries.get(self.key(state))
-        return None if entry is None else entry[3]
+        tkey = self.table_key
+        entry = self.table.entries.get(state if tkey is None else tkey(state))
+        if entry is None or self.canonical is None:
+            return None if entry is None else entry[3]
+        return self.image_move(state, entry[3])
+
+    def image_move(self, state: Any, stored: tuple[Any, Any]) -> Any:
+        """A symmetry-reduced table's move ``(image, move)`` as a move of ``state``."""
+        assert self.canonical is not None
+        image, move = stored
+        return image_action(self.canonical, image, move, state, self.candidates, self.play)
 
     def new_iteration(self) -> None:
         """A new iteration: the table's entries of older ones become the first to go."""
@@ -239,6 +257,7 @@ class PythonSearch:
             cutoffs=self.cutoffs,
             table_hits=self.hits,
             seconds=self.limits.elapsed(),
+            table_entries=len(self.table),
         )
 
     def _no_evaluate(self, state: Any) -> float:
@@ -389,7 +408,8 @@ class PythonSearch:
         """
         search = self
         candidates, play, to_move = self.candidates, self.play, self.to_move
-        oracle, keyf, histories, frontier = self.oracle, self.keyf, self.history, self.frontier
+        oracle, tkey, histories, frontier = self.oracle, self.table_key, self.history, self.frontier
+        symmetric = self.canonical is not None
         table = self.table
         entries, size = table.entries, table.size
         tops, bottoms = self.outcomes.best, self.outcomes.worst
@@ -410,7 +430,7 @@ class PythonSearch:
                 trace.enter(state, player, player, alpha, beta)
             if oracle is not None and (known := oracle(state)) is not None:
                 return search.oracle_value(known, player)
-            key = state if keyf is None else keyf(state)
+            key = state if tkey is None else tkey(state)
             entry = entries.get(key)
             hint = None
             if entry is not None:
@@ -421,6 +441,8 @@ class PythonSearch:
                     flag == EXACT or (value >= beta if flag == LOWER else value <= alpha)
                 ):
                     return search.table_value(key, value, stored_depth, flag, free, player)
+                if symmetric:  # the move of the image that stored it, as a move here
+                    hint = search.image_move(state, hint)
             acts = candidates(state)
             if not acts:
                 return search.terminal_value(state, player)
@@ -510,7 +532,8 @@ class PythonSearch:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             free = search.horizon == horizon_before
             # TranspositionTable.store, inline: one per node searched in full
-            entries[key] = (best, depth, flag, best_move, free, table.generation)
+            move = (state, best_move) if symmetric else best_move
+            entries[key] = (best, depth, flag, move, free, table.generation)
             table.stores += 1
             if len(entries) > size:
                 table.make_room()
