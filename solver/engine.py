@@ -100,6 +100,12 @@ What :func:`search` does, and the guarantees it gives:
   tracer that is None without an observer: the only cost then is a test of a local variable
   at each node (measured with ``benchmarks/compare.py``). The plies and PV passes are not
   reported.
+* **Symmetry-reduced table** (``symmetric=True``, a game with
+  :class:`~solver.game.HasSymmetries`): the Python node search keys its table by each
+  position's class (:mod:`solver.symmetry`), a stored move carried to the image searched; the
+  same value, exactness, optimal moves and plies as without (deepening may settle an
+  iteration sooner). The compiled node searches have no such table, so the option runs the
+  Python one.
 * **Garbage collection** is switched off while a search runs (and back on after it, if it was
   on): the search allocates many small tuples but no reference cycles, and the collector's
   passes over a large table cost ~10% of the time on Ayòayò.

@@ -5,7 +5,9 @@ node search the driver (:func:`solver.engine.search`) runs on any game (the cont
 :class:`solver.node_search.NodeSearch`): fail-soft negamax with principal-variation search, a
 table whose entries store value, depth, bound flag (EXACT / LOWER / UPPER), best move and
 whether the value is horizon-free, table move then history ordering, nodes one ply above the
-horizon valued inline, and the oracle probed at every node. With an observer it reports its
+horizon valued inline, and the oracle probed at every node; with ``symmetric`` (a game with
+symmetries) the table is keyed by each position's class, its moves kept with the image that
+stored them (:mod:`solver.symmetry`). With an observer it reports its
 steps through :class:`Tracer` as :mod:`solver.events`; without one the only cost is a test of
 a local variable at each node. See :mod:`solver.engine` for what the search guarantees.
 

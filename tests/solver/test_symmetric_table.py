@@ -98,13 +98,18 @@ class TestSameAnswers:
                 assert_same(game, state, plain, reduced)
 
     def test_connect4_4x4(self) -> None:
-        """Connect Four 4x4 positions solved to the end, mirrored ones among them."""
+        """Connect Four 4x4 positions solved to the end and searched 4 plies deep (values
+        from the evaluation at the horizon), mirrored ones among them."""
         game = load_game("connect4", width=4, height=4)
         nodes = {"plain": 0, "reduced": 0}
         for state in connect4_positions(game, 8, seed=3):
             plain = search(game, state, native=False)
             reduced = search(game, state, symmetric=True)
             assert_same(game, state, plain, reduced)
+            cut = search(game, state, depth=4, native=False, all_values=True)
+            assert_same(
+                game, state, cut, search(game, state, depth=4, symmetric=True, all_values=True)
+            )
             nodes["plain"] += plain.stats.nodes
             nodes["reduced"] += reduced.stats.nodes
         assert nodes["reduced"] < nodes["plain"]  # mirrored positions met: the table served
