@@ -30,6 +30,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+C4_MIDDLE = (
+    "......./.x...../.o...../ox..xo./xxooxxx/oxooxoo",
+    ".....o./.....xo/.x...xx/oo.x.ox/xo.xooo/xxoxoxo",
+    "......./...o.../.x.x..x/.o.x..x/xooo.ox/ooxxoxo",
+    "......./x.o...x/o.oo..o/x.ox.xo/x.xo.ox/x.xoxxo",
+)
+"""Four middle-game Connect Four positions (20-22 stones) whose compiled solves take about the
+median time of benchmarks/connect4.py's thirty (seed 2): the kernel's part is small."""
+
 JOBS: dict[str, str] = {
     "ttt_value": "search(load_game('tictactoe-bitboard'), plies=False)",
     "ttt_full": "search(load_game('tictactoe-bitboard'))",
@@ -37,6 +46,12 @@ JOBS: dict[str, str] = {
     "ttt_depth5": "search(load_game('tictactoe-bitboard'), depth=5)",
     "ayoayo_d11": "search(load_game('ayoayo'), depth=11)",
     "ttt_observer": "search(load_game('tictactoe-bitboard'), depth=9, observer=lambda e: None)",
+    # the engine's own time around small compiled searches: 12 solves (Pons's score) of each of
+    # C4_MIDDLE's positions
+    "c4_middle": (
+        "(lambda g: [search(g, g.parse_state(p), plies=False) for p in "
+        f"{C4_MIDDLE!r} for _ in range(12)])(load_game('connect4', scored=True))[-1]"
+    ),
 }
 
 _RUNNER = """

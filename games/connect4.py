@@ -82,6 +82,8 @@ class Geometry:
         columns: each column's playable cells.
         tops: each column's top playable cell.
         order: the columns centre first, then outwards, left before right.
+        centre: the middle column's cells (the middle two on an even width, so the
+            evaluation that counts them is the same for a position and its mirror image).
     """
 
     def __init__(self, width: int, height: int) -> None:
@@ -104,6 +106,7 @@ class Geometry:
         self.board = sum(self.columns)
         self.tops = tuple(1 << (height - 1 + c * h1) for c in range(width))
         self.order = tuple(sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c)))
+        self.centre = self.columns[(width - 1) // 2] | self.columns[width // 2]
 
 
 def alignment(stones: int, height: int) -> bool:
@@ -295,7 +298,7 @@ class ConnectFour(MarksInRows):
         free = g.board ^ mask
         tx = winning_cells(xs, self._height, free).bit_count()
         to = winning_cells(os, self._height, free).bit_count()
-        centre = g.columns[g.order[0]]
+        centre = g.centre
         cx = (xs & centre).bit_count()
         co = (os & centre).bit_count()
         return (3 * (tx - to) + cx - co) / (3 * (tx + to) + cx + co + 4)
@@ -558,7 +561,7 @@ def _rule_functions(g: Geometry, scored: bool, pruned: bool, njit: Any) -> dict[
     order, tops, columns = g.order, g.tops, g.columns
     bottoms = tuple(1 << (c * h1) for c in range(g.width))
     board = g.board
-    centre = g.columns[g.order[0]]
+    centre = g.centre
 
     def _aligned(p: int) -> bool:
         m = p & (p >> 1)

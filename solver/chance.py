@@ -28,6 +28,7 @@ from fractions import Fraction
 from numbers import Rational
 from typing import Any, Final, TypeVar
 
+from solver.capabilities import has_capability
 from solver.errors import CapabilityError, InvalidStateError
 from solver.game import Game, HasChance, Probability, format_state
 
@@ -53,12 +54,12 @@ FLOAT_TOLERANCE: Final = 1e-9
 
 def has_chance(game: object) -> bool:
     """True for a game that declares chance moves (:class:`solver.game.HasChance`)."""
-    return isinstance(game, HasChance)
+    return has_capability(game, HasChance)
 
 
 def is_chance(game: Game[S, A], state: S) -> bool:
     """True where chance moves in ``state`` (False for every state of a deterministic game)."""
-    return isinstance(game, HasChance) and bool(game.is_chance(state))
+    return has_capability(game, HasChance) and bool(game.is_chance(state))
 
 
 def roll(game: HasChance, state: Any, rng: random.Random) -> Any:

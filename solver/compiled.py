@@ -56,6 +56,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from solver.capabilities import has_capability
 from solver.compiled_module import load_module
 from solver.game import Game, HasCompiledRules, HasKey
 from solver.node_search import Limits, SearchStopped, outcomes
@@ -356,7 +357,7 @@ class CompiledSearch:
         self.tops = np.array(best.best, np.float64)
         self.bottoms = np.array(best.worst, np.float64)
         self.has_evaluate = rules.evaluate is not None
-        self.keyf = game.key if isinstance(game, HasKey) else None
+        self.keyf = game.key if has_capability(game, HasKey) else None
         self.budget = KERNEL_CHECK_NODES
         self.memo_size = request.table_size
 

@@ -100,6 +100,12 @@ What :func:`search` does, and the guarantees it gives:
   tracer that is None without an observer: the only cost then is a test of a local variable
   at each node (measured with ``benchmarks/compare.py``). The plies and PV passes are not
   reported.
+* **Symmetry-reduced table** (``symmetric=True``, a game with
+  :class:`~solver.game.HasSymmetries`): the Python node search keys its table by each
+  position's class (:mod:`solver.symmetry`), a stored move carried to the image searched; the
+  same value, exactness, optimal moves and plies as without (deepening may settle an
+  iteration sooner). The compiled node searches have no such table, so the option runs the
+  Python one.
 * **Garbage collection** is switched off while a search runs (and back on after it, if it was
   on): the search allocates many small tuples but no reference cycles, and the collector's
   passes over a large table cost ~10% of the time on Ayòayò.
@@ -132,6 +138,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
+from solver.capabilities import has_capability
 from solver.chance import refuse_chance
 from solver.compiled import compiled_search, numba_available
 from solver.events import Observer
@@ -142,6 +149,7 @@ from solver.game import (
     HasCompiledRules,
     HasCompiledSearch,
     HasEvaluate,
+    HasSymmetries,
     checked_state,
 )
 from solver.node_search import Limits, NodeSearch, SearchStopped, above, below, outcomes
@@ -185,6 +193,7 @@ def search(
     all_values: bool = False,
     lines: bool = False,
     native: bool = True,
+    symmetric: bool = False,
 ) -> SearchResult:
     """The value, every optimal move and the preferred one, by iterative-deepening alpha-beta.
 
@@ -221,6 +230,12 @@ def search(
         native: run the game's own compiled node search under this driver when it has one
             (:class:`~solver.game.HasCompiledSearch`), there is no observer and the evaluation
             is the game's own; False for the Python node search always (to compare the two).
+        symmetric: a symmetry-reduced transposition table for a game with ``symmetries``
+            (:class:`~solver.game.HasSymmetries`): one entry per class of symmetric positions,
+            so a position's symmetric images are answered from it (the same answers, fewer
+            nodes and entries; each interior node pays for finding its class's key). The
+            Python node search keeps such a table, the compiled ones do not: with this
+            option a game with symmetries is searched in Python. No effect on a game without.
 
     Returns:
         A :class:`~solver.results.SearchResult`; see the module docstring for what each field
@@ -264,25 +279,27 @@ def search(
     if observer is not None and not callable(observer):
         raise TypeError(f"invalid observer {observer!r}: use a function of an event, or None")
     own_evaluation = evaluate is None or (
-        isinstance(game, HasEvaluate) and evaluate == game.evaluate
+        has_capability(game, HasEvaluate) and evaluate == game.evaluate
     )
     limits = Limits(request.time_limit, request.node_limit)
     nodes: NodeSearch | None = None
-    if native and observer is None and own_evaluation and isinstance(game, HasCompiledSearch):
+    if symmetric and has_capability(game, HasSymmetries):
+        native = False  # only the Python node search keeps a symmetry-reduced table
+    if native and observer is None and own_evaluation and has_capability(game, HasCompiledSearch):
         nodes = game.compiled_search(request, limits)  # loads (or compiles) the game's kernel
     elif (
         native
         and observer is None
         and own_evaluation
-        and isinstance(game, HasCompiledRules)
+        and has_capability(game, HasCompiledRules)
         and numba_available()
     ):  # the generic compiled search (solver.compiled); None if it cannot serve: Python then
         nodes = compiled_search(game, game.compiled_rules(), request, limits)
     if nodes is None:
-        if evaluate is None and isinstance(game, HasEvaluate):
+        if evaluate is None and has_capability(game, HasEvaluate):
             evaluate = game.evaluate
         tracer = None if observer is None else Tracer(observer)
-        nodes = PythonSearch(game, request, evaluate, tracer, limits)
+        nodes = PythonSearch(game, request, evaluate, tracer, limits, symmetric)
     limits.start()  # the clock starts now: loading or compiling a kernel is not search time
     collecting = gc.isenabled()
     gc.disable()  # the search makes one reference cycle (its bound closures); collecting costs
@@ -342,7 +359,7 @@ class _Driver:
         self.oracle_ended_plies = False  # a plies line met a covered position: plies unknown
         self.values_at_horizon = False  # the last iteration's table holds depth values
         oracle = request.oracle
-        self.guide = oracle if isinstance(oracle, GuidingOracle) else None
+        self.guide = oracle if oracle is not None and isinstance(oracle, GuidingOracle) else None
         # state key -> plies to the end along the guide's moves (ENDLESS: it repeats; None: cut)
         self.guided_memo: dict[Hashable, int | None] = {}
         self.guided_moves: dict[Hashable, Any] = {}  # state key -> the guide's move

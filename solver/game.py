@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from solver.results import SearchRequest
     from solver.workers import Mapper
 
+from solver.capabilities import has_capability
 from solver.errors import (
     CapabilityError,
     GameError,
@@ -779,7 +780,7 @@ def checked_state(game: Game[S, A], state: object, who: str) -> S:
             "hashable; states are immutable (tuples, not lists): use the game's "
             "parse_state or initial_state"
         ) from None
-    if isinstance(game, HasStateCheck):
+    if has_capability(game, HasStateCheck):
         game.check_state(state)
     return cast(S, state)
 

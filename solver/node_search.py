@@ -28,6 +28,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 
 import attrs
 
+from solver.capabilities import has_capability
 from solver.game import Game, HasEvaluate, HasUtilityBounds
 from solver.results import SearchStats
 
@@ -169,9 +170,11 @@ UNBOUNDED: Final = Outcomes(best=(INF, INF), worst=(-INF, -INF))
 
 def outcomes(game: Game[Any, Any], evaluate: Any) -> Outcomes:
     """The game's :class:`Outcomes` when the search's evaluation is the game's own (or none)."""
-    if not isinstance(game, HasUtilityBounds):
+    if not has_capability(game, HasUtilityBounds):
         return UNBOUNDED
-    if evaluate is not None and not (isinstance(game, HasEvaluate) and evaluate == game.evaluate):
+    if evaluate is not None and not (
+        has_capability(game, HasEvaluate) and evaluate == game.evaluate
+    ):
         return UNBOUNDED
     lo, hi = game.utility_bounds()
     return Outcomes(best=(hi, -lo), worst=(lo, -hi))

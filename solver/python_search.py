@@ -5,7 +5,9 @@ node search the driver (:func:`solver.engine.search`) runs on any game (the cont
 :class:`solver.node_search.NodeSearch`): fail-soft negamax with principal-variation search, a
 table whose entries store value, depth, bound flag (EXACT / LOWER / UPPER), best move and
 whether the value is horizon-free, table move then history ordering, nodes one ply above the
-horizon valued inline, and the oracle probed at every node. With an observer it reports its
+horizon valued inline, and the oracle probed at every node; with ``symmetric`` (a game with
+symmetries) the table is keyed by each position's class, its moves kept with the image that
+stored them (:mod:`solver.symmetry`). With an observer it reports its
 steps through :class:`Tracer` as :mod:`solver.events`; without one the only cost is a test of
 a local variable at each node. See :mod:`solver.engine` for what the search guarantees.
 
@@ -28,10 +30,12 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final
 
+from solver.capabilities import has_capability
 from solver.events import Backup, CacheHit, Cutoff, Enter, Iteration, Leaf, Observer, OracleHit
-from solver.game import CapabilityError, Game, HasKey, HasPseudoActions
+from solver.game import CapabilityError, Game, HasKey, HasPseudoActions, HasSymmetries
 from solver.node_search import Limits, SearchStopped, above, below, outcomes
 from solver.results import SearchRequest, SearchStats
+from solver.symmetry import canonical_key, image_action
 from solver.table import END, EXACT, LOWER, UPPER, TranspositionTable, bound_name
 
 __all__ = ["CHECK_EVERY", "PythonSearch", "Tracer"]
@@ -169,13 +173,14 @@ class PythonSearch:
         evaluate: Evaluate | None,
         trace: Tracer | None,
         limits: Limits,
+        symmetric: bool = False,
     ) -> None:
         self.game = game
         # Pseudo-legal candidates when the game offers them (solver.game.HasPseudoActions):
         # a candidate is proved legal only when the search reaches it.
         self.candidates: Callable[[Any], Sequence[Any]]
         self.play: Callable[[Any, Any], Any]
-        if isinstance(game, HasPseudoActions):
+        if has_capability(game, HasPseudoActions):
             self.candidates, self.play = game.pseudo_actions, game.try_result
         else:
             self.candidates, self.play = game.actions, game.result
@@ -188,7 +193,16 @@ class PythonSearch:
         # Each player's best and worst possible value (negamax view): a child proved to reach
         # the best settles its node (solver.node_search.Outcomes).
         self.outcomes = outcomes(game, evaluate)
-        self.keyf: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
+        self.keyf: Callable[[Any], Hashable] | None = (
+            game.key if has_capability(game, HasKey) else None
+        )
+        # A symmetry-reduced table (a game with symmetries): one entry per class of symmetric
+        # positions, under the class's key, its move kept with the image that found it and
+        # carried over to the image searched (solver.symmetry); None: one entry per position.
+        self.canonical: Callable[[Any], Hashable] | None = None
+        if symmetric and has_capability(game, HasSymmetries):
+            self.canonical = canonical_key(game, self.keyf)
+        self.table_key = self.keyf if self.canonical is None else self.canonical
         self.table = TranspositionTable(request.table_size)
         self.history: tuple[defaultdict[Any, float], defaultdict[Any, float]] = (
             defaultdict(int),
@@ -222,8 +236,17 @@ class PythonSearch:
 
     def table_move(self, state: Any) -> Any:
         """The table's best move for ``state``, or None."""
-        entry = self.table.entries.get(self.key(state))
-        return None if entry is None else entry[3]
+        tkey = self.table_key
+        entry = self.table.entries.get(state if tkey is None else tkey(state))
+        if entry is None or self.canonical is None:
+            return None if entry is None else entry[3]
+        return self.image_move(state, entry[3])
+
+    def image_move(self, state: Any, stored: tuple[Any, Any]) -> Any:
+        """A symmetry-reduced table's move ``(image, move)`` as a move of ``state``."""
+        assert self.canonical is not None
+        image, move = stored
+        return image_action(self.canonical, image, move, state, self.candidates, self.play)
 
     def new_iteration(self) -> None:
         """A new iteration: the table's entries of older ones become the first to go."""
@@ -236,6 +259,7 @@ class PythonSearch:
             cutoffs=self.cutoffs,
             table_hits=self.hits,
             seconds=self.limits.elapsed(),
+            table_entries=len(self.table),
         )
 
     def _no_evaluate(self, state: Any) -> float:
@@ -386,7 +410,8 @@ class PythonSearch:
         """
         search = self
         candidates, play, to_move = self.candidates, self.play, self.to_move
-        oracle, keyf, histories, frontier = self.oracle, self.keyf, self.history, self.frontier
+        oracle, tkey, histories, frontier = self.oracle, self.table_key, self.history, self.frontier
+        symmetric = self.canonical is not None
         table = self.table
         entries, size = table.entries, table.size
         tops, bottoms = self.outcomes.best, self.outcomes.worst
@@ -407,7 +432,7 @@ class PythonSearch:
                 trace.enter(state, player, player, alpha, beta)
             if oracle is not None and (known := oracle(state)) is not None:
                 return search.oracle_value(known, player)
-            key = state if keyf is None else keyf(state)
+            key = state if tkey is None else tkey(state)
             entry = entries.get(key)
             hint = None
             if entry is not None:
@@ -418,6 +443,8 @@ class PythonSearch:
                     flag == EXACT or (value >= beta if flag == LOWER else value <= alpha)
                 ):
                     return search.table_value(key, value, stored_depth, flag, free, player)
+                if symmetric:  # the move of the image that stored it, as a move here
+                    hint = search.image_move(state, hint)
             acts = candidates(state)
             if not acts:
                 return search.terminal_value(state, player)
@@ -507,7 +534,8 @@ class PythonSearch:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             free = search.horizon == horizon_before
             # TranspositionTable.store, inline: one per node searched in full
-            entries[key] = (best, depth, flag, best_move, free, table.generation)
+            move = (state, best_move) if symmetric else best_move
+            entries[key] = (best, depth, flag, move, free, table.generation)
             table.stores += 1
             if len(entries) > size:
                 table.make_room()

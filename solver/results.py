@@ -23,13 +23,15 @@ __all__ = [
 
 @attrs.frozen
 class SearchStats:
-    """What a search did: nodes visited, leaves evaluated, cut-offs, table hits, time."""
+    """What a search did: nodes visited, leaves evaluated, cut-offs, table hits, time, and
+    the positions its table held at the end (None where the node search does not say)."""
 
     nodes: int = 0
     leaves: int = 0
     cutoffs: int = 0
     table_hits: int = 0
     seconds: float = 0.0
+    table_entries: int | None = None
 
     @property
     def nodes_per_second(self) -> float:

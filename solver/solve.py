@@ -79,6 +79,7 @@ from solver.output import atomic_path
 from solver.quoting import quote
 from solver.resources import available_memory
 from solver.retrograde import ENDLESS, InconsistentEndlessError, solve_graph
+from solver.symmetry import canonical_key
 
 __all__ = [
     "CycleError",
@@ -408,7 +409,7 @@ def solve(
     key_of: Callable[[Any], Hashable] | None = game.key if isinstance(game, HasKey) else None
     symmetric = symmetric and isinstance(game, HasSymmetries)
     if symmetric:
-        key_of = _canonical_key(game, key_of)  # type: ignore[arg-type]
+        key_of = canonical_key(game, key_of)  # type: ignore[arg-type]
     if has_chance(game) and isinstance(game, HasEndlessValue):
         raise CapabilityError(
             f"solve cannot solve game {game.name!r}: it has chance moves and may cycle "
@@ -454,22 +455,6 @@ def solve(
         np.fromiter(map(chance, graph.states), dtype=np.bool_) if has_chance(game) else None,
         symmetric,
     )
-
-
-def _canonical_key(
-    game: HasSymmetries, key_of: Callable[[Any], Hashable] | None
-) -> Callable[[Any], Hashable]:
-    """The key of a state's class: the least key among its symmetric images (by ``repr``
-    when keys do not compare)."""
-
-    def canonical(state: Any) -> Hashable:
-        keys = [image if key_of is None else key_of(image) for image in game.symmetries(state)]
-        try:
-            return min(keys)  # type: ignore[type-var]
-        except TypeError:
-            return min(keys, key=repr)
-
-    return canonical
 
 
 def _solve_graph(

@@ -20,10 +20,10 @@ What is checked, for every state a playout reaches:
 * a terminal state's ``utility`` is a finite number;
 * each optional capability the game has keeps its promise: ``evaluate`` finite, notations that
   round-trip, ``key`` equal for equal states, ``symmetries`` that contain the state and keep
-  its terminality and utility, a non-empty ``render``; and the pseudo-legal move contract
-  (:class:`solver.game.HasPseudoActions`): ``pseudo_actions`` is a superset of ``actions`` in
-  the same relative order, empty only at terminal states, and ``try_result`` gives ``result``
-  for exactly the legal candidates and None for the others; chance
+  its terminality, utility and evaluation, a non-empty ``render``; and the pseudo-legal move
+  contract (:class:`solver.game.HasPseudoActions`): ``pseudo_actions`` is a superset of
+  ``actions`` in the same relative order, empty only at terminal states, and ``try_result``
+  gives ``result`` for exactly the legal candidates and None for the others; chance
   (:class:`solver.game.HasChance`): at a chance state, outcomes that are the actions in order,
   probabilities > 0 summing to 1, never terminal; utilities inside ``utility_bounds``;
 
@@ -158,14 +158,22 @@ def _check_state_notation(game: HasStateNotation, state: Any) -> None:
 
 
 def check_symmetries(game: Any, state: Any, terminal: bool) -> None:
-    """Symmetric images include the state and share its terminality and utility."""
+    """Symmetric images include the state and share its terminality, utility and
+    evaluation (a table keyed by class, ``search(symmetric=True)``, answers for every image
+    from one of them, at the horizon too)."""
     images = list(game.symmetries(state))
+    evaluation = game.evaluate(state) if isinstance(game, HasEvaluate) else None
     _require(state in images, "symmetries(state) must include the state itself")
     for image in images:
         _require(isinstance(image, Hashable), f"symmetric image {image!r} is not hashable")
         _require(game.is_terminal(image) == terminal, f"image {image!r} changes terminality")
         if terminal:
             _require(game.utility(image) == game.utility(state), f"image {image!r} changes utility")
+        if evaluation is not None:
+            _require(
+                game.evaluate(image) == evaluation,
+                f"image {image!r} changes evaluate ({game.evaluate(image)!r} != {evaluation!r})",
+            )
         _require(
             len(list(game.actions(image))) == len(list(game.actions(state))),
             f"image {image!r} has a different number of actions",

@@ -218,6 +218,18 @@ class TestSymmetries:
 
 
 class TestEvaluation:
+    @pytest.mark.parametrize("width", [4, 5, 6, 7])
+    def test_the_same_for_a_mirror_image(self, width: int) -> None:
+        """A position and its mirror image are evaluated alike on odd and even widths (on
+        an even one the centre is the middle two columns: it was the left one alone)."""
+        game = ConnectFour(width, 4)
+        rng = random.Random(width)
+        for _ in range(20):
+            state = game.initial_state()
+            while not game.is_terminal(state):
+                assert game.evaluate(game.mirror(state)) == game.evaluate(state)
+                state = game.result(state, rng.choice(game.actions(state)))
+
     def test_strictly_between_a_loss_and_a_win(self) -> None:
         """The heuristic lies inside (-1, 1) off the end, so only a true win proves one."""
         game = ConnectFour()

@@ -118,7 +118,22 @@ class TestPseudoActions:
             check_game(PseudoOverwrites(), seeds=[1])
 
 
+class LopsidedEvaluation(TicTacToe):
+    """Counts only the top-left corner, so a position and its mirror image differ."""
+
+    def evaluate(self, state: Any) -> float:
+        return 0.5 if state[0] == "x" else 0.0
+
+
 class TestChecksFail:
+    def test_an_evaluation_that_symmetries_change(self) -> None:
+        """An evaluation that differs between a position and its symmetric image is caught
+        (a symmetry-reduced table would answer for one with the other's value)."""
+        game = LopsidedEvaluation()
+        with pytest.raises(AssertionError, match="changes evaluate"):
+            check_state(game, game.parse_state("x../.../..."))
+        check_state(TicTacToe(), TicTacToe().parse_state("x../.../..."))
+
     def test_mutating_result(self) -> None:
         """A result that mutates its input state is caught."""
 
