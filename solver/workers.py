@@ -268,7 +268,11 @@ class WorkerPool:
             return
         if self.workers < 1:
             raise ValueError(f"bad number of workers {self.workers!r}; expected an int >= 1")
-        context = multiprocessing.get_context()
+        context: Any = multiprocessing.get_context()  # typeshed: no Process on BaseContext
+        if context.get_start_method() == "forkserver":
+            # The default on Linux from Python 3.14: a forkserver's children are not this
+            # process's, so their watch of their parent would end them at once; spawn's are.
+            context = multiprocessing.get_context("spawn")
         try:
             for n in range(self.workers):
                 mine, theirs = context.Pipe(duplex=True)

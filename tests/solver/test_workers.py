@@ -6,6 +6,7 @@ Each case asserts the promise: a clear error or the right answer, and no process
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import re
 import signal
@@ -88,6 +89,21 @@ class TestResults:
             with pytest.raises(ValueError, match="bad 2"):
                 list(pool.map(_fail, range(5)))
         assert gone(pids)
+
+    def test_workers_start_where_the_default_is_a_forkserver(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Python 3.14 starts processes from a forkserver by default on Linux: its children's
+        parent is the forkserver, and a worker that watched for this process as its parent
+        ended at once (status 1); the pool starts its own (spawn) instead."""
+        forkserver, real = multiprocessing.get_context("forkserver"), multiprocessing.get_context
+        monkeypatch.setattr(
+            multiprocessing,
+            "get_context",
+            lambda method=None: real(method) if method else forkserver,
+        )
+        with WorkerPool(2) as pool:
+            assert list(pool.map(pow, [2, 3, 4], [2, 2, 2])) == [4, 9, 16]
 
     def test_bad_worker_counts_are_refused(self) -> None:
         with pytest.raises(ValueError, match="expected an int >= 1"):
