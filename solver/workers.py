@@ -9,7 +9,9 @@ can leave its manager thread waiting for ever on a half-written result, and Ctrl
 Here each worker has a pipe of its own (a half-written result is an end of file, not a wait),
 the parent watches each worker's process handle, and:
 
-- a worker that dies raises :class:`WorkerDiedError` naming it (pid, signal or status);
+- a worker that dies raises :class:`WorkerDiedError` naming it (pid, signal or status), in
+  one line: what it wrote on stderr is caught (:mod:`solver.worker_output`), passed on with
+  each answer, and a crash report it leaves as it dies is kept in a log the error names;
 - leaving the ``with`` block for any reason (an error, Ctrl-C, SIGTERM turned into an
   exception by the caller) ends every worker: asked, then terminated, then killed;
 - a worker whose parent dies (even by SIGKILL) exits at once: the kernel's parent-death
@@ -37,12 +39,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any, Final, Protocol
 
 import attrs
 
 from solver.errors import GameError
 from solver.resources import address_space_limit
+from solver.worker_output import Descriptor, WorkerOutput, capture_stderr, written
 
 __all__ = [
     "LOOK_AHEAD",
@@ -50,6 +54,7 @@ __all__ = [
     "Mapper",
     "WorkerDiedError",
     "WorkerPool",
+    "describe_death",
     "die_with_parent",
     "kill_with_parent",
 ]
@@ -72,6 +77,9 @@ the task's function needs): the parent then says so instead of showing a traceba
 _UNREADABLE_TASK: Final = 76
 """A worker's exit status when its task could not be read otherwise (it wrote why, one line)."""
 
+_SAYS: Final = "gamesolver: worker: "
+"""How the line begins that a worker writes when it cannot read its task."""
+
 
 class Mapper(Protocol):
     """Anything that maps a function over arguments in order, like ``Executor.map``: a
@@ -84,7 +92,10 @@ class WorkerDiedError(GameError, RuntimeError):
     """A worker process ended while it had work (killed, out of memory, crashed)."""
 
 
-def _death(name: str, pid: int | None, exitcode: int | None) -> WorkerDiedError:
+def describe_death(exitcode: int | None, last_words: tuple[str, Path | None] | None = None) -> str:
+    """How a worker process ended, from its ``exitcode`` (``multiprocessing``'s: a signal
+    negative), e.g. "was killed by SIGABRT"; ``last_words``: the first line it wrote as it
+    died and the log that keeps all it wrote then (:meth:`WorkerOutput.last_words`), quoted."""
     if exitcode is not None and exitcode < 0:
         try:
             how = f"was killed by {signal.Signals(-exitcode).name}"
@@ -98,11 +109,31 @@ def _death(name: str, pid: int | None, exitcode: int | None) -> WorkerDiedError:
             "or the machine's)"
         )
     elif exitcode == _UNREADABLE_TASK:
-        how = "could not load its work (the line above says why)"
+        if last_words is None:  # not captured: the worker's own line went to stderr
+            how = "could not load its work (the line above says why)"
+        else:
+            how = f"could not load its work ({last_words[0].removeprefix(_SAYS)})"
+            last_words = None
     elif exitcode is not None:
         how = f"exited with status {exitcode}"
     else:
         how = "closed its pipe"
+    if last_words is not None:
+        said, log = last_words
+        kept = f"its whole report: {log}" if log is not None else "its report could not be kept"
+        # out of memory loading its work: the status says why, what it wrote is noise
+        how += f" ({kept})" if exitcode == _OUT_OF_MEMORY else f" (it wrote {said!r}; {kept})"
+    return how
+
+
+def _death(
+    name: str,
+    pid: int | None,
+    exitcode: int | None,
+    last_words: tuple[str, Path | None] | None = None,
+) -> WorkerDiedError:
+    """The error for the worker ``name`` that died (see :func:`describe_death`)."""
+    how = describe_death(exitcode, last_words)
     limit = address_space_limit()
     again = "with fewer workers if memory is short"
     if limit is not None:  # each worker has the same limit: fewer of them would not help
@@ -157,9 +188,11 @@ def _picklable(error: BaseException) -> BaseException:
     return error
 
 
-def _worker_main(conn: Connection, parent: int) -> None:
-    """A worker's life: run each ``(tag, fn, args)`` received and send ``(tag, ok, result)``
-    back, until told to stop (None) or the pipe closes."""
+def _worker_main(conn: Connection, parent: int, capture: Descriptor | None = None) -> None:
+    """A worker's life: run each ``(tag, fn, args)`` received and send ``(tag, ok, result,
+    written)`` back (``written``: how much it had written into ``capture``, its stderr, by
+    then), until told to stop (None) or the pipe closes."""
+    capture_stderr(capture)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent)
@@ -172,7 +205,7 @@ def _worker_main(conn: Connection, parent: int) -> None:
             os._exit(_OUT_OF_MEMORY)
         except Exception as error:  # e.g. a module that fails to import, short of memory
             with contextlib.suppress(OSError):
-                os.write(2, f"gamesolver: worker: {type(error).__name__}: {error}\n".encode())
+                os.write(2, f"{_SAYS}{type(error).__name__}: {error}\n".encode())
             os._exit(_UNREADABLE_TASK)
         if message is None:
             return
@@ -181,10 +214,11 @@ def _worker_main(conn: Connection, parent: int) -> None:
             reply = (tag, True, fn(*args))
         except Exception as error:  # sent to the parent, which raises it there
             reply = (tag, False, _picklable(error))
+        said = written()
         try:
-            conn.send(reply)
+            conn.send((*reply, said))
         except (pickle.PicklingError, TypeError, AttributeError) as error:
-            conn.send((tag, False, _picklable(error)))
+            conn.send((tag, False, _picklable(error), said))
         except OSError:  # the parent is gone
             return
 
@@ -194,6 +228,7 @@ class _Worker:
     name: str
     process: Any
     conn: Connection
+    output: WorkerOutput
     tags: set[tuple[int, int]] = attrs.Factory(set)
 
 
@@ -233,24 +268,38 @@ class WorkerPool:
             return
         if self.workers < 1:
             raise ValueError(f"bad number of workers {self.workers!r}; expected an int >= 1")
-        context = multiprocessing.get_context()
+        context: Any = multiprocessing.get_context()  # typeshed: no Process on BaseContext
+        if context.get_start_method() == "forkserver":
+            # The default on Linux from Python 3.14: a forkserver's children are not this
+            # process's, so their watch of their parent would end them at once; spawn's are.
+            context = multiprocessing.get_context("spawn")
         try:
             for n in range(self.workers):
                 mine, theirs = context.Pipe(duplex=True)
                 name = f"{self.name}-{n}"
+                output = WorkerOutput.create(name)
                 process = context.Process(
-                    target=_worker_main, args=(theirs, os.getpid()), name=name, daemon=True
+                    target=_worker_main,
+                    args=(theirs, os.getpid(), output.capture),
+                    name=name,
+                    daemon=True,
                 )
-                process.start()
+                try:
+                    process.start()
+                except BaseException:
+                    output.finish(None)
+                    raise
                 theirs.close()  # so a dead worker's pipe reads as the end of file here
-                self._pool.append(_Worker(name, process, mine))
+                self._pool.append(_Worker(name, process, mine, output))
         except BaseException:
             self.close(abandon=True)
             raise
 
     def close(self, *, abandon: bool = False) -> None:
         """End every worker: asked to stop (``abandon``: terminated at once), then killed if
-        still there after :data:`_GRACE` seconds. Never raises, never waits longer."""
+        still there after :data:`_GRACE` seconds. Never raises, never waits longer. What a
+        worker that ended as asked wrote last is passed on; the capture files are removed,
+        but for the logs of workers that died (named in their errors)."""
         pool, self._pool = self._pool, []
         for worker in pool:
             if abandon:
@@ -269,6 +318,7 @@ class WorkerPool:
                 worker.process.join(_GRACE)
             with contextlib.suppress(OSError, ValueError):
                 worker.conn.close()
+            worker.output.finish(worker.process.exitcode)
 
     def map(self, fn: Callable[..., Any], /, *iterables: Iterable[Any]) -> Iterator[Any]:
         """``fn(*args)`` for the arguments zipped from ``iterables``, in order, lazily.
@@ -329,9 +379,10 @@ class WorkerPool:
             if handle is not worker.conn:
                 raise self._died(worker)
             try:
-                tag, ok, payload = worker.conn.recv()
+                tag, ok, payload, said = worker.conn.recv()
             except (EOFError, OSError):
                 raise self._died(worker) from None
+            worker.output.relay(said)  # what it wrote before answering: its notes, warnings
             if tag not in worker.tags or tag[0] != generation:
                 continue  # a late answer of an abandoned run
             worker.tags.discard(tag)
@@ -341,4 +392,6 @@ class WorkerPool:
 
     def _died(self, worker: _Worker) -> WorkerDiedError:
         worker.process.join(_GRACE)
-        return _death(worker.name, worker.process.pid, worker.process.exitcode)
+        exitcode = worker.process.exitcode
+        said = worker.output.last_words(keep=exitcode != _UNREADABLE_TASK)  # its one line
+        return _death(worker.name, worker.process.pid, exitcode, said)

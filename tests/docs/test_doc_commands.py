@@ -87,6 +87,23 @@ def runnable(command: str) -> list[str]:
 COMMANDS = shown_commands()
 
 
+def commands_to_run() -> dict[str, list[tuple[int, str, list[str]]]]:
+    """By page, ``(number, command, argv)`` of each command run here: not skipped, and a
+    command shown on several pages under the first page that shows it."""
+    by_page: dict[str, list[tuple[int, str, list[str]]]] = {}
+    done: set[tuple[str, ...]] = set()
+    for number, (page, command) in enumerate(COMMANDS):
+        argv = runnable(command)
+        if skipped(page, command) or tuple(argv) in done:  # shown twice: run once
+            continue
+        done.add(tuple(argv))
+        by_page.setdefault(page, []).append((number, command, argv))
+    return by_page
+
+
+TO_RUN = commands_to_run()
+
+
 def test_the_docs_show_commands_and_each_skip_is_still_shown() -> None:
     """The docs have commands to run, and every skipped prefix matches one of them."""
     assert len(COMMANDS) > 40
@@ -94,18 +111,19 @@ def test_the_docs_show_commands_and_each_skip_is_still_shown() -> None:
         assert any(command.startswith(prefix) for _, command in COMMANDS), prefix
 
 
+@pytest.mark.parametrize("page", sorted(TO_RUN))
 def test_every_command_shown_exits_0(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    page: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Each command runs in a fresh folder and exits 0; the slowest are named if it is slow."""
+    """Each command of the page runs in a fresh folder and exits 0; the slowest are named if
+    it is slow. (A test a page: parallel runs share the pages out.)"""
     monkeypatch.setenv("GAMESOLVER_TABLEBASE_DIR", str(tmp_path / "no-tablebases"))
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # play's prompt reads the end of input
-    failures, times, done = [], [], set()
-    for number, (page, command) in enumerate(COMMANDS):
-        argv = runnable(command)
-        if skipped(page, command) or tuple(argv) in done:  # shown twice: run once
-            continue
-        done.add(tuple(argv))
+    failures, times = [], []
+    for number, command, argv in TO_RUN[page]:
         folder = tmp_path / f"run{number}"
         folder.mkdir()
         if command.startswith("gamesolver review "):

@@ -7,6 +7,7 @@ import struct
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import attrs
 import numpy as np
@@ -35,7 +36,7 @@ from games.ayoayo.tablebase_index import (
 )
 from games.ayoayo.tablebase_moves import LevelMoves, level_moves
 from solver.engine import search
-from solver.solve import solve
+from solver.solve import Solution, solve
 
 GAME = Ayoayo(cache_size=0)
 
@@ -51,6 +52,24 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def table(built: Path) -> Tablebase:
     return Tablebase(built, game=Ayoayo())
+
+
+@pytest.fixture(scope="module")
+def graph_of_level_8() -> Solution:
+    """solve() from one sampled position of level 8, once for the module. Its reachable graph
+    holds most of what any position of the level reaches (each sampled root's graph has about
+    93,400 positions, nearly all the same ones), so positions of level 8 sampled from it are
+    answered by this one solve as by their own: a position's value, plies and endlessness
+    depend on the positions it reaches only, all of them in this graph."""
+    graph = solve(Ayoayo(), next(_positions(8, random.Random(39), 1)))
+    assert len(graph) > 90_000
+    return graph
+
+
+def _sampled_from(graph: Solution, seeds: int, rng: random.Random, count: int) -> list[Any]:
+    """``count`` positions of the graph with ``seeds`` on the board, not over, sampled."""
+    found = [s for s in graph.states() if sum(s[:12]) == seeds and not GAME.is_terminal(s)]
+    return rng.sample(found, count)
 
 
 def replay_line(state: AyoayoState, moves: tuple[int, ...]) -> AyoayoState:
@@ -136,24 +155,32 @@ class TestBellmanConsistency:
 class TestAgreesWithSolvingTheReachableGraph:
     """Tablebase values equal solve() on each sampled position's own reachable graph."""
 
-    @pytest.mark.parametrize(
-        ("seeds", "count"), [(4, 40), pytest.param(8, 2, marks=pytest.mark.slow)]
-    )
-    def test_sampled_positions(self, table: Tablebase, seeds: int, count: int) -> None:
+    def test_sampled_positions_of_level_4(self, table: Tablebase) -> None:
         """Every state reachable from sampled roots has the value the tablebase stores."""
-        rng = random.Random(seeds + 1)
-        for root in _positions(seeds, rng, count):
-            solution = solve(Ayoayo(), root)
-            for state, record in solution:
-                assert table.probe(state) == record.value, GAME.format_state(state)
-            assert set(solution.best_actions(root)) == set(table.best_actions(root) or ())
+        rng = random.Random(5)
+        for root in _positions(4, rng, 40):
+            self._check(table, root, solve(Ayoayo(), root))
+
+    @pytest.mark.slow
+    def test_the_graph_of_a_position_of_level_8(
+        self, table: Tablebase, graph_of_level_8: Solution
+    ) -> None:
+        """The same for the 94,000 positions a sampled position of level 8 reaches (two such
+        roots, each solved, reached nearly the same positions twice)."""
+        root = next(_positions(8, random.Random(39), 1))
+        self._check(table, root, graph_of_level_8)
+
+    @staticmethod
+    def _check(table: Tablebase, root: AyoayoState, solution: Solution) -> None:
+        for state, record in solution:
+            assert table.probe(state) == record.value, GAME.format_state(state)
+        assert set(solution.best_actions(root)) == set(table.best_actions(root) or ())
 
 
 class TestAnswersSayHowAsSolveDoes:
     """A tablebase answer's plies to the end and endless moves equal solve()'s, move by move."""
 
-    def _check(self, table: Tablebase, root: AyoayoState) -> int:
-        solution = solve(Ayoayo(), root)
+    def _check(self, table: Tablebase, root: AyoayoState, solution: Solution) -> int:
         answer = search(GAME, root, oracle=table, all_values=True, lines=True)
         assert answer.source == "oracle" and answer.exact
         where = GAME.format_state(root)
@@ -181,17 +208,37 @@ class TestAnswersSayHowAsSolveDoes:
             assert len(answer.pv) == answer.plies, where
         return len(answer.best_actions)
 
-    @pytest.mark.parametrize(
-        ("seeds", "count"), [(4, 40), (8, 3), pytest.param(8, 10, marks=pytest.mark.slow)]
-    )
-    def test_sampled_positions(self, table: Tablebase, seeds: int, count: int) -> None:
+    def test_sampled_positions_of_level_4(self, table: Tablebase) -> None:
         """Sampled covered positions: each optimal move ends in solve's plies, or is endless."""
-        rng = random.Random(seeds + 31)
+        rng = random.Random(35)
         checked = 0
-        for root in _positions(seeds, rng, count):
+        for root in _positions(4, rng, 40):
             if not GAME.is_terminal(root):
-                checked += self._check(table, root)
-        assert checked >= count
+                checked += self._check(table, root, solve(Ayoayo(), root))
+        assert checked >= 40
+
+    def test_sampled_positions_of_level_8(
+        self, table: Tablebase, graph_of_level_8: Solution
+    ) -> None:
+        """The same, on ten positions of level 8 sampled from one solve's graph (each root
+        solved on its own took two seconds, for the same answers)."""
+        roots = _sampled_from(graph_of_level_8, 8, random.Random(39), 10)
+        checked = sum(self._check(table, root, graph_of_level_8) for root in roots)
+        assert checked >= 10
+
+    @pytest.mark.xfail(
+        strict=True,
+        reason="known fault, not fixed yet: where the value equals the endless play's (a draw "
+        "at 20-20), the tablebase's preferred moves after move 1 repeat, so the answer calls "
+        "move 1 endless, while solve() and the tablebase's own distance end the game in 7 "
+        "plies (found sampling 40 positions of level 8 from one solve's graph)",
+    )
+    def test_a_draw_that_ends_is_not_called_endless(
+        self, table: Tablebase, graph_of_level_8: Solution
+    ) -> None:
+        root = GAME.parse_state("[[0,1,0,1,1,0],[1,2,0,0,1,1]] captured 20,20 to-move 0")
+        assert graph_of_level_8.plies(GAME.result(root, 1)) == 7
+        self._check(table, root, graph_of_level_8)
 
 
 class TestPreferredPlay:
@@ -361,9 +408,15 @@ class TestBuild:
         assert level_path(tmp_path, 8).read_bytes() == level_path(built, 8).read_bytes()
 
     def test_a_level_too_large_for_the_memory_is_refused_before_it_starts(
-        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+        self, built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """A level that would not fit is refused before it is started, naming what fits."""
+        """A level that would not fit is refused before it is started, naming what fits (the
+        levels below it copied in, not built again)."""
+        (tmp_path / "tb").mkdir()
+        for n in (0, 4, 8):
+            for kind in (VALUES, DISTANCES):
+                source = level_path(built, n, kind)
+                (tmp_path / "tb" / source.name).write_bytes(source.read_bytes())
         monkeypatch.setattr(tablebase_build, "available_memory", lambda: 100_000_000)
         with pytest.raises(LevelTooLargeError, match=r"level 12 needs about 1\.22 GB") as e:
             build(12, tmp_path / "tb")

@@ -5,7 +5,10 @@ Each case asserts the promise: a clear error or the right answer, and no process
 
 from __future__ import annotations
 
+import ctypes
+import multiprocessing
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from solver.worker_output import WorkerOutput
 from solver.workers import WorkerDiedError, WorkerPool
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +90,21 @@ class TestResults:
                 list(pool.map(_fail, range(5)))
         assert gone(pids)
 
+    def test_workers_start_where_the_default_is_a_forkserver(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Python 3.14 starts processes from a forkserver by default on Linux: its children's
+        parent is the forkserver, and a worker that watched for this process as its parent
+        ended at once (status 1); the pool starts its own (spawn) instead."""
+        forkserver, real = multiprocessing.get_context("forkserver"), multiprocessing.get_context
+        monkeypatch.setattr(
+            multiprocessing,
+            "get_context",
+            lambda method=None: real(method) if method else forkserver,
+        )
+        with WorkerPool(2) as pool:
+            assert list(pool.map(pow, [2, 3, 4], [2, 2, 2])) == [4, 9, 16]
+
     def test_bad_worker_counts_are_refused(self) -> None:
         with pytest.raises(ValueError, match="expected an int >= 1"):
             WorkerPool(0).start()
@@ -134,10 +153,52 @@ class TestUnreadableTask:
     def test_another_error_while_reading_a_task(self, capfd: pytest.CaptureFixture[str]) -> None:
         with WorkerPool(1, name="t") as pool, pytest.raises(WorkerDiedError) as e:
             list(pool.map(_sleep, [Unreadable(ImportError)]))
-        assert "could not load its work (the line above says why)" in str(e.value)
+        assert "could not load its work (ImportError: module broken)" in str(e.value)
+        assert "Traceback" not in capfd.readouterr().err
+
+
+def _crash(x: int) -> int:
+    """A crash as CPython reports one (as numba compiling under ulimit -v did): "Fatal Python
+    error", the runtime's state and the stack on stderr, then SIGABRT."""
+    if x == 1:
+        ctypes.pythonapi.Py_FatalError(b"Cannot recover from MemoryErrors (a test)")
+    return x
+
+
+def _note(x: int) -> int:
+    print(f"gamesolver: note: task {x} says hello", file=sys.stderr)
+    return x
+
+
+class TestWhatWorkersWrite:
+    """A worker's crash report is kept in a log named by the error, never shown raw; what
+    workers write otherwise (notes, warnings) still reaches the user."""
+
+    def test_a_crash_report_is_kept_not_shown(self, capfd: pytest.CaptureFixture[str]) -> None:
+        with WorkerPool(2, name="t") as pool:
+            pids = pool.pids
+            with pytest.raises(WorkerDiedError) as e:
+                list(pool.map(_crash, range(6)))
+        message = str(e.value)
+        assert "\n" not in message and "was killed by SIGABRT" in message
+        assert "Fatal Python error: Cannot recover from MemoryErrors (a test)" in message
+        found = re.search(r"its whole report: (\S+\.log)\)", message)
+        assert found, message
+        log = Path(found.group(1))
+        report = log.read_text()
+        assert "Fatal Python error" in report and "most recent call first" in report
         err = capfd.readouterr().err
-        assert "gamesolver: worker: ImportError: module broken" in err
-        assert "Traceback" not in err
+        assert "Fatal Python error" not in err and "most recent call first" not in err
+        assert gone(pids)
+        log.unlink()
+
+    def test_notes_of_workers_reach_stderr(self, capfd: pytest.CaptureFixture[str]) -> None:
+        with WorkerPool(2, name="t") as pool:
+            assert list(pool.map(_note, range(4))) == [0, 1, 2, 3]
+            err = capfd.readouterr().err  # with the answers, not when the workers end
+        notes = [f"gamesolver: note: task {x} says hello" for x in range(4)]
+        assert sorted(err.splitlines()) == notes
+        assert capfd.readouterr().err == ""
 
 
 SCRIPT = textwrap.dedent(
@@ -237,3 +298,31 @@ class TestAWorkerCrashUnderAnAddressSpaceLimit:
 
         said = str(workers._death("tablebase-worker-0", 12, -signal.SIGKILL))
         assert "fewer workers" in said
+
+
+class TestWorkerOutput:
+    """The parent's side of a capture file: what is passed on, what is kept."""
+
+    def test_the_rest_is_passed_on_only_when_the_worker_ended_as_asked(
+        self, capfd: pytest.CaptureFixture[str]
+    ) -> None:
+        for exitcode, shown in [(0, "after\n"), (-signal.SIGTERM, ""), (1, "")]:
+            output = WorkerOutput.create("t-0")
+            assert output.fd is not None
+            os.write(output.fd, b"before\n")
+            output.relay(len(b"before\n"))
+            os.write(output.fd, b"after\n")
+            output.finish(exitcode)
+            assert capfd.readouterr().err == "before\n" + shown
+            assert output.fd is None
+
+    def test_last_words_quote_the_first_line_and_keep_it_all(self) -> None:
+        output = WorkerOutput.create("t-0")
+        assert output.fd is not None and output.last_words() is None  # nothing written
+        os.write(output.fd, b"\n  LLVM ERROR: out of memory\nAllocation failed\n")
+        said = output.last_words()
+        assert said is not None and said[0] == "LLVM ERROR: out of memory"
+        assert said[1] is not None and said[1].name.startswith("gamesolver-t-0-")
+        assert "Allocation failed" in said[1].read_text()
+        said[1].unlink()
+        output.finish(-signal.SIGABRT)

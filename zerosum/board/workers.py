@@ -16,6 +16,11 @@ Nothing outlives the server or its budget: a worker dies with the server (the ke
 parent-death signal, as the build's workers: :func:`solver.workers.die_with_parent`), even
 after ``kill -9``; and every job has a :class:`Budget` (seconds and nodes) that the search is
 given as limits, and that the pool enforces by stopping a job that runs past its seconds.
+
+What a worker writes on stderr (the compiled kernel's notes, the traceback of a search that
+failed) reaches the server's log with its next message; a worker that dies is one line in the
+log naming its signal or status, and the crash report it wrote as it died is kept in a file
+that line names, not shown (:mod:`solver.worker_output`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import logging
 import multiprocessing
 import os
 import signal
@@ -43,7 +49,8 @@ from solver.chance import has_chance
 from solver.engine import search
 from solver.game import GameError
 from solver.results import SearchResult
-from solver.workers import die_with_parent
+from solver.worker_output import Descriptor, WorkerOutput, capture_stderr, written
+from solver.workers import describe_death, die_with_parent
 from zerosum.analysis import analysis_search, answer_json, over_json
 from zerosum.console import UsageError
 from zerosum.positions import load_position
@@ -76,6 +83,8 @@ BUDGET_SECONDS: Final = 600.0
 BUDGET_NODES: Final = 4_000_000_000
 """The most positions any one search of the board visits (about ten minutes of the compiled
 Ayòayò search on one core; a pure-Python game's search meets it later than its seconds)."""
+
+log = logging.getLogger("zerosum.board")
 
 OVERRUN_GRACE: Final = 1.0
 """Seconds past its budget after which the pool stops a job that has not stopped itself."""
@@ -181,6 +190,7 @@ class _Worker:
     process: Any
     conn: Connection
     stop: Any  # a shared ctypes int: the id of the job to stop
+    output: WorkerOutput
     ready: bool = False
     job: Job | None = None
     on_line: OnLine | None = None
@@ -230,15 +240,22 @@ class SearchPool:
         resource_tracker.ensure_running()
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            for _ in range(self.size):
+            for n in range(self.size):
                 mine, theirs = context.Pipe()
                 stop = context.Value("q", 0, lock=False)
+                output = WorkerOutput.create(f"board-worker-{n}")
                 process = context.Process(
-                    target=_worker_main, args=(theirs, stop, *arguments), daemon=True
+                    target=_worker_main,
+                    args=(theirs, stop, *arguments, output.capture),
+                    daemon=True,
                 )
-                process.start()
+                try:
+                    process.start()
+                except BaseException:
+                    output.finish(None)
+                    raise
                 theirs.close()
-                worker = _Worker(process, mine, stop)
+                worker = _Worker(process, mine, stop, output)
                 self.workers.append(worker)
                 self.loop.add_reader(mine.fileno(), self._readable, worker)
         finally:
@@ -330,15 +347,27 @@ class SearchPool:
     def _readable(self, worker: _Worker) -> None:
         try:
             while worker.conn.poll():
-                self._message(worker, worker.conn.recv())
+                said, message = worker.conn.recv()
+                worker.output.relay(said)  # what it wrote before: notes, a failed search's
+                self._message(worker, message)
         except (EOFError, OSError):  # the worker died (it is killed only when closing)
             self._lost(worker)
 
     def _lost(self, worker: _Worker) -> None:
-        """A worker died: its search answers None; with none left, the waiting jobs fail."""
+        """A worker died: one line in the log says how (its crash report kept in a file that
+        line names); its search answers None; with none left, the waiting jobs fail."""
         assert self.loop is not None
         self.loop.remove_reader(worker.conn.fileno())
         self.workers.remove(worker)
+        worker.process.join(STOP_WAIT)  # its pipe has closed: it has ended, or is ending
+        exitcode = worker.process.exitcode
+        how = describe_death(exitcode, worker.output.last_words())
+        worker.output.finish(exitcode)
+        worker.conn.close()
+        left = f"{len(self.workers)} left" if self.workers else "no search can run now"
+        log.warning(
+            "gamesolver: board: search worker (pid %s) %s; %s", worker.process.pid, how, left
+        )
         if worker.done is not None and not worker.done.done():
             worker.done.set_result(None)
         if not self.workers:
@@ -388,6 +417,7 @@ class SearchPool:
                 worker.process.kill()
                 worker.process.join(STOP_WAIT)
             worker.conn.close()
+            worker.output.finish(worker.process.exitcode)  # ended by force: nothing to pass on
             if worker.done is not None and not worker.done.done():
                 worker.done.set_result(None)
         self.workers.clear()
@@ -413,10 +443,22 @@ class _JobStopped(BaseException):
     would end only the search running (the engine takes it as that search's limit)."""
 
 
+def _send(conn: Connection, message: tuple[Any, ...]) -> None:
+    """Send ``message`` to the pool, with how much the worker has written on stderr by now."""
+    conn.send((written(), message))
+
+
 def _worker_main(
-    conn: Connection, stop: Any, parent: int, options: dict[str, Any], budget: Budget
+    conn: Connection,
+    stop: Any,
+    parent: int,
+    options: dict[str, Any],
+    budget: Budget,
+    capture: Descriptor | None = None,
 ) -> None:
-    """A worker: load the engine, then run jobs until the pipe closes or ``parent`` dies."""
+    """A worker: load the engine, then run jobs until the pipe closes or ``parent`` dies;
+    what it writes on stderr goes into ``capture``."""
+    capture_stderr(capture)
     die_with_parent(parent)
     running = _Running()
 
@@ -433,7 +475,7 @@ def _worker_main(
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the pool
     _warm_up()
-    conn.send(("ready",))
+    _send(conn, ("ready",))
     while True:
         try:
             job = conn.recv()
@@ -457,7 +499,7 @@ def _worker_main(
         finally:
             running.job = 0
             running.pending = False
-        conn.send(("done", job.id, answer))
+        _send(conn, ("done", job.id, answer))
 
 
 def _warm_up() -> None:
@@ -496,7 +538,7 @@ def _run_job(
             line = answer_json(game, state, result, tablebase=tablebase, time_limit=job.time)
             line.update(proved)
             running.sending = True
-            conn.send(("line", job.id, line))
+            _send(conn, ("line", job.id, line))
             running.sending = False
             if running.pending:
                 raise KeyboardInterrupt  # a stop arrived while sending: the engine stops here
