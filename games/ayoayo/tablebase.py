@@ -471,9 +471,10 @@ class Tablebase:
 
         Ahead of endless play (the mover's value above ``captured[mover] - captured[other]``),
         the move with the shortest distance out of the level; behind it, the longest; level with
-        it, the first value-keeping move. Played by both sides, this reaches the stored value in
-        finite play unless the value is the endless one. Without distances: the first
-        value-keeping move. None at a finished game too.
+        it, the shortest too (the build gives such a draw the quickest value-keeping end, as
+        ``solve`` does), or the first value-keeping move where none ends. Played by both sides,
+        this reaches the stored value in finite play unless every value-keeping line circles.
+        Without distances: the first value-keeping move. None at a finished game too.
         """
         value = self.probe(state)
         best = self.best_actions(state)
@@ -483,8 +484,6 @@ class Tablebase:
         ahead = value - game.endless_value(state)  # player 0's view; the mover's below
         if state[14]:
             ahead = -ahead
-        if ahead == 0:
-            return best[0]
         seeds = TOTAL_SEEDS - state[12] - state[13]
         far = 1 << 30
 
@@ -495,7 +494,7 @@ class Tablebase:
             found = self.distance(child)
             return far if found is None else found
 
-        if ahead > 0:
+        if ahead >= 0:
             return min(best, key=after)
         return max(best, key=after)
 
