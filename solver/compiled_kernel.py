@@ -13,6 +13,12 @@ the best game-specific solvers use (each optional, each a constant of the rules'
 switches it off at compile time): only the moves that do not lose at once (``safe_moves``),
 moves ordered by the rules' own score of each (``move_score``), and a search to the end made of
 null-window searches that close in on the value between the bounds (``NULL_WINDOW``).
+
+The rules' functions see a position as a row of the boards' stack: its ``WORDS`` ints, then the
+ply's scratch (``bs[ply, WORDS:]``, given to the rules that take it). The table holds each
+entry's packed position (``KEY_WORDS`` ints), its bounds and move (one int), and its value (the
+last word, read through a float64 view of the same array): one cache line a probe. Every node
+of depth >= 1 begins with :func:`opening`.
 """
 
 # The names below are bound by the generated module (the rules' block), not here.
@@ -26,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.numba_cache import jit
+from solver.numba_cache import kernel_jit as jit
 
 Array = npt.NDArray[np.int64]
 
@@ -34,6 +40,10 @@ Array = npt.NDArray[np.int64]
 WORDS: int
 MOVE_LIMIT: int
 HAS_KEY: bool
+KEY_WORDS: int
+HAS_TERMINAL: bool
+PSEUDO_MOVES: bool
+EVALUATE_ENDS: bool
 HAS_ORACLE: bool
 HAS_BOUNDS: bool
 HAS_SAFE_MOVES: bool
@@ -53,8 +63,10 @@ ORACLE: int
 EXACT: int
 LOWER: int
 UPPER: int
-rules_moves: Callable[[Array, Array], int]
-rules_play: Callable[[Array, int, Array], None]
+rules_moves: Callable[[Array, Array, Array], int]
+rules_play: Callable[[Array, int, Array, Array], bool]
+rules_terminal: Callable[[Array, Array], bool]
+rules_pack: Callable[[Array], tuple[int, ...]]
 rules_to_move: Callable[[Array], int]
 rules_utility: Callable[[Array], float]
 rules_evaluate: Callable[[Array], float]
@@ -62,19 +74,20 @@ rules_key: Callable[[Array], int]
 rules_oracle: Callable[[Array, Any], float]
 rules_top: Callable[[Array], float]
 rules_bottom: Callable[[Array], float]
-rules_safe_moves: Callable[[Array, Array], int]
+rules_safe_moves: Callable[[Array, Array, Array], int]
 rules_move_score: Callable[[Array, int], int]
 # -- the rules (end)
 
 
 @jit
-def slot_of(s: Array, slots: int) -> int:
+def slot_of(k: Any, slots: int, s: Array) -> int:
+    """The table slot of a position: its packed words ``k`` mixed, or the rules' key."""
     if HAS_KEY:
         h = np.uint64(rules_key(s))
     else:
         h = np.uint64(0x9E3779B97F4A7C15)
-        for i in range(WORDS):
-            h = (h ^ np.uint64(s[i])) * np.uint64(0xBF58476D1CE4E5B9)
+        for i in range(KEY_WORDS):
+            h = (h ^ np.uint64(k[i])) * np.uint64(0xBF58476D1CE4E5B9)
     h ^= h >> np.uint64(31)
     h *= np.uint64(0x94D049BB133111EB)
     h ^= h >> np.uint64(29)
@@ -83,12 +96,15 @@ def slot_of(s: Array, slots: int) -> int:
 
 @jit
 def probe(ts: Array, s: Array, st: Array) -> int:
-    slot = slot_of(s, ts.shape[0])
-    info = ts[slot, WORDS]
+    """The slot holding ``s`` (its packed words compared in full: a slot shared with another
+    position is a miss, never a hit), or -1."""
+    k = rules_pack(s)
+    slot = slot_of(k, ts.shape[0], s)
+    info = ts[slot, KEY_WORDS]
     if info == 0 or (info >> 40) < st[EPOCH]:  # empty, or an earlier search's: as empty
         return -1
-    for i in range(WORDS):
-        if ts[slot, i] != s[i]:
+    for i in range(KEY_WORDS):
+        if ts[slot, i] != k[i]:
             return -1
     return slot
 
@@ -96,11 +112,20 @@ def probe(ts: Array, s: Array, st: Array) -> int:
 @jit
 def store(ts: Array, tv: Any, s: Array, value: float, depth: int, flag: int, move: int,
           free: bool, gen: int) -> None:  # fmt: skip
-    slot = slot_of(s, ts.shape[0])
-    for i in range(WORDS):
-        ts[slot, i] = s[i]
-    ts[slot, WORDS] = 1 | depth << 1 | flag << 17 | int(free) << 19 | move << 20 | gen << 40
-    tv[slot] = value
+    k = rules_pack(s)
+    slot = slot_of(k, ts.shape[0], s)
+    for i in range(KEY_WORDS):
+        ts[slot, i] = k[i]
+    ts[slot, KEY_WORDS] = 1 | depth << 1 | flag << 17 | int(free) << 19 | move << 20 | gen << 40
+    tv[slot, KEY_WORDS + 1] = value
+
+
+@jit
+def is_end(s: Array, out: Array, tr: Array) -> bool:
+    """Whether ``s`` is over: the rules' own test, or no moves."""
+    if HAS_TERMINAL:
+        return rules_terminal(s, tr)
+    return rules_moves(s, out, tr) == 0
 
 
 @jit
@@ -142,11 +167,11 @@ def stop(st: Array) -> bool:
 
 
 @jit
-def leaf_value(s: Array, st: Array, od: Any) -> float:
+def leaf_value(bs: Array, ms: Array, ply: int, st: Array, od: Any) -> float:
     """A horizon node (remaining depth 0): its value for its mover."""
+    s = bs[ply]
     st[LEAVES] += 1
-    n = rules_moves(s, np.empty(MOVE_LIMIT, np.int64))
-    if n == 0:
+    if is_end(s, ms[ply], bs[ply, WORDS:]):
         v = rules_utility(s)
     else:
         v = known(s, st, od)
@@ -166,10 +191,11 @@ def known(s: Array, st: Array, od: Any) -> float:
 
 
 @jit
-def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,  # noqa: C901
-             st: Array, tops: Any, bottoms: Any, od: Any) -> float:  # fmt: skip
-    """Remaining depth 1: the children valued inline, in the rules' order."""
-    s = bs[ply]
+def opening(s: Array, alpha: float, beta: float, st: Array, tops: Any, bottoms: Any,
+            od: Any) -> tuple[bool, float, float, float]:  # fmt: skip
+    """What every node of depth >= 1 does first: ``(done, value, top, bottom)``, ``done``
+    when the node is answered already (the window lies beyond what the mover can reach, the
+    search stops, the oracle covers it), else the mover's bounds."""
     player = rules_to_move(s)
     top = tops[player]
     bottom = bottoms[player]
@@ -177,38 +203,53 @@ def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,  # noqa:
         top = min(top, rules_top(s))
         bottom = max(bottom, rules_bottom(s))
     if alpha >= top:
-        return top
+        return True, top, top, bottom
     if beta <= bottom:
-        return bottom
+        return True, bottom, top, bottom
     if stop(st):
-        return 0.0
+        return True, 0.0, top, bottom
     exact = known(s, st, od)
     if not np.isnan(exact):  # the oracle covers it: the line ends here
         st[LEAVES] += 1
-        return -exact if player else exact
+        return True, (-exact if player else exact), top, bottom
+    return False, 0.0, top, bottom
+
+
+@jit
+def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,
+             st: Array, tops: Any, bottoms: Any, od: Any) -> float:  # fmt: skip
+    """Remaining depth 1: the children valued inline, in the rules' order."""
+    s = bs[ply]
+    done, value, top, _ = opening(s, alpha, beta, st, tops, bottoms, od)
+    if done:
+        return value
+    player = rules_to_move(s)
     order = ms[ply]
-    n = rules_moves(s, order)
-    if n == 0:
-        st[LEAVES] += 1
-        u = rules_utility(s)
-        return -u if player else u
+    tr = bs[ply, WORDS:]
+    n = rules_moves(s, order, tr)
     child = bs[ply + 1]
-    scratch = ms[ply + 1]
+    out = ms[ply + 1]
+    child_tr = bs[ply + 1, WORDS:]
     best = -np.inf
     estimated = 0
     valued = 0
     for i in range(n):
+        if not rules_play(s, order[i], child, tr):
+            continue  # a candidate the rules refuse (PSEUDO_MOVES)
         valued += 1
-        rules_play(s, order[i], child)
         sure = True
-        if rules_moves(child, scratch) == 0:
+        v = known(child, st, od)
+        if not np.isnan(v):
+            pass
+        elif EVALUATE_ENDS and estimated:  # the end matters only to a value that settles
+            v = rules_evaluate(child)
+            sure = (-v if player else v) >= top and is_end(child, out, child_tr)
+        elif is_end(child, out, child_tr):
             v = rules_utility(child)
         else:
-            v = known(child, st, od)
-            if np.isnan(v):
-                estimated += 1
-                v = rules_evaluate(child)
-                sure = False
+            estimated += 1
+            v = rules_evaluate(child)
+            sure = False
         if player:
             v = -v
         if v > best:
@@ -224,6 +265,10 @@ def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,  # noqa:
                         st[CUTOFFS] += 1
                     break
                 alpha = v
+    if valued == 0:  # no move: the game is over
+        st[LEAVES] += 1
+        u = rules_utility(s)
+        return -u if player else u
     st[NODES] += valued  # the leaves, counted once per node as the Python search does
     st[LEAVES] += valued
     st[HORIZON] += estimated
@@ -236,30 +281,18 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
             bottoms: Any, od: Any) -> float:  # fmt: skip
     """Fail-soft alpha-beta value of ``bs[ply]`` for its mover, depth >= 2."""
     s = bs[ply]
+    done, value, top, bottom = opening(s, alpha, beta, st, tops, bottoms, od)
+    if done:
+        return value
     player = rules_to_move(s)
-    top = tops[player]
-    bottom = bottoms[player]
-    if HAS_BOUNDS:  # the rules bound what the mover can still reach from here
-        top = min(top, rules_top(s))
-        bottom = max(bottom, rules_bottom(s))
-    if alpha >= top:
-        return top
-    if beta <= bottom:
-        return bottom
-    if stop(st):
-        return 0.0
-    exact = known(s, st, od)
-    if not np.isnan(exact):  # the oracle covers it: the line ends here
-        st[LEAVES] += 1
-        return -exact if player else exact
     slot = probe(ts, s, st)
     hint = -1
     if slot >= 0:
-        info = ts[slot, WORDS]
+        info = ts[slot, KEY_WORDS]
         stored = (info >> 1) & 0xFFFF
         free = (info >> 19) & 1
         if stored == depth or (free and stored <= depth):
-            value = tv[slot]
+            value = tv[slot, KEY_WORDS + 1]
             flag = (info >> 17) & 3
             if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
                 st[HITS] += 1
@@ -268,7 +301,8 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
                 return value
         hint = (info >> 20) & 0xFFFFF
     order = ms[ply]
-    n = rules_safe_moves(s, order) if HAS_SAFE_MOVES else rules_moves(s, order)
+    tr = bs[ply, WORDS:]
+    n = rules_safe_moves(s, order, tr) if HAS_SAFE_MOVES else rules_moves(s, order, tr)
     if n == 0:
         st[LEAVES] += 1
         u = rules_utility(s)
@@ -303,14 +337,17 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
     alpha0 = alpha
     d1 = depth - 1
     child = bs[ply + 1]
+    legal = 0
     for i in range(n):
         if i == 1 and hint >= 0 and not HAS_MOVE_SCORE:  # no cut-off: the rest by history
             sort_by_history(order, 1, n, h)
         a = order[i]
-        rules_play(s, a, child)
+        if not rules_play(s, a, child, tr):
+            continue  # a candidate the rules refuse (PSEUDO_MOVES)
+        legal += 1
         same = rules_to_move(child) == player
         hz = st[HORIZON]
-        if i == 0:  # the first child with the full window
+        if legal == 1:  # the first child with the full window
             lo, hi = (alpha, beta) if same else (-beta, -alpha)
         else:  # the others with a null window above alpha, again if they beat it
             nw = np.nextafter(alpha, np.inf)
@@ -323,7 +360,7 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
             v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms, od)
         if not same:
             v = -v
-        if i > 0 and alpha < v < beta and nw < beta and not st[STOPPED]:
+        if legal > 1 and alpha < v < beta and nw < beta and not st[STOPPED]:
             hz = st[HORIZON]  # the re-search alone decides
             lo, hi = (v, beta) if same else (-beta, -v)
             if d1 == 1:
@@ -350,6 +387,10 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
                     h[a] += depth * depth if depth < 64 else 4096
                     break
                 alpha = v
+    if legal == 0:  # no candidate plays: the game is over (PSEUDO_MOVES)
+        st[LEAVES] += 1
+        u = rules_utility(s)
+        return -u if player else u
     flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
     store(ts, tv, s, best, depth, flag, best_move, st[HORIZON] == horizon_before, st[GEN])
     return best
@@ -364,7 +405,7 @@ def child_search(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta:
     if depth <= 0:
         if stop(st):
             return 0.0
-        return leaf_value(bs[ply], st, od)
+        return leaf_value(bs, ms, ply, st, od)
     if depth == 1:
         return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od)
     if NULL_WINDOW and depth > MAX_PLIES:
@@ -424,4 +465,4 @@ def table_move(ts: Array, s: Array, st: Array) -> int:
     slot = probe(ts, s, st)
     if slot < 0:
         return -1
-    return (ts[slot, WORDS] >> 20) & 0xFFFFF
+    return (ts[slot, KEY_WORDS] >> 20) & 0xFFFFF
