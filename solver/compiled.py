@@ -61,7 +61,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.compiled_module import load_module
-from solver.game import Game, HasCompiledRules, HasKey
+from solver.game import Game, HasCompiledRules, HasCompiledSearch, HasKey
 from solver.node_search import Limits, SearchStopped, outcomes
 from solver.results import SearchRequest, SearchStats
 from solver.table import END
@@ -72,6 +72,7 @@ __all__ = [
     "compiled_search",
     "numba_available",
     "prepare",
+    "prepare_rules",
     "ready",
 ]
 
@@ -243,10 +244,23 @@ _FAILED: dict[CompiledRules, str] = {}
 def prepare(game: Any) -> float | None:
     """Have ``game``'s kernel ready now (once per process): the seconds numba spent compiling
     it (0.0 when it was ready or came from the disk cache), or None when there is no kernel to
-    use (no compiled rules, numba missing or switched off, or the kernel failed to build)."""
-    if not (numba_available() and isinstance(game, HasCompiledRules)):
+    use (no compiled rules, numba missing or switched off, or the kernel failed to build).
+
+    A game with a compiled search of its own (:class:`solver.game.HasCompiledSearch`) readies
+    its kernels itself (``compile_kernels``), whichever of its searches it runs."""
+    if not numba_available():
         return None
-    rules = game.compiled_rules()
+    if isinstance(game, HasCompiledSearch):
+        seconds: float | None = game.compile_kernels()
+        return seconds
+    if not isinstance(game, HasCompiledRules):
+        return None
+    return prepare_rules(game.compiled_rules())
+
+
+def prepare_rules(rules: CompiledRules) -> float | None:
+    """:func:`prepare` for ``rules``' kernel: the seconds spent compiling it, 0.0 when it was
+    ready or loaded, None when it cannot be built."""
     known = rules in _KERNELS
     found = kernel(rules)
     if found is None:
