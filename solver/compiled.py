@@ -18,13 +18,15 @@ add what the best game-specific solvers search with (Pons's Connect Four solver)
 that do not lose at once, moves ordered by the rules' own score, and a search to the end by null
 windows between the bounds; these change the tree, never the values. Values are
 float64: ints and floats within 2**53 exactly.
-The table is an array of ``2**k`` slots, each holding the whole position (its words, or the
-rules' exact ``pack`` of them: no collision is ever taken for a hit) and its value in one
-entry, replaced on every store; so on large searches the tree (never the values) may differ
-from the Python search's. Rules whose moves need memory (trial sowings) get a scratch array
-per ply (``CompiledRules.scratch``), and rules whose legality costs playing the move give
-candidates that ``play`` may refuse (``pseudo_moves``): the kernel allocates nothing while it
-searches and is compiled without numba's runtime (no reference counts on the arrays it passes).
+The table is an array of ``2**k`` slots in buckets of four, each entry holding the whole
+position (its words, or the rules' exact ``pack`` of them: no collision is ever taken for a
+hit) and its value; a full bucket gives up its oldest iteration's shallowest entry, so on large
+searches the tree (never the values) may differ from the Python search's. Rules whose moves
+need memory (trial sowings) get a scratch array per ply (``CompiledRules.scratch``), and rules
+whose legality costs playing the move give candidates that ``play`` may refuse
+(``pseudo_moves``): the kernel allocates nothing while it searches and is compiled without
+numba's runtime (no reference counts on the arrays it passes), its small per-node helpers
+inlined by numba.
 
 numba is optional (the ``fast`` extra): without it, or with ``GAMESOLVER_NATIVE=0``,
 :func:`compiled_search` answers None and the Python node search runs, with the same answers.

@@ -17,7 +17,7 @@ null-window searches that close in on the value between the bounds (``NULL_WINDO
 The rules' functions see a position as a row of the boards' stack: its ``WORDS`` ints, then the
 ply's scratch (``bs[ply, WORDS:]``, given to the rules that take it). The table holds each
 entry's packed position (``KEY_WORDS`` ints), its bounds and move (one int), and its value (the
-last word, read through a float64 view of the same array): one cache line a probe. Every node
+last word, read through a float64 view of the same array), in buckets of :data:`BUCKET`. Every node
 of depth >= 1 begins with :func:`opening`.
 """
 
@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.numba_cache import inline_jit as inline
 from solver.numba_cache import kernel_jit as jit
 
 Array = npt.NDArray[np.int64]
@@ -94,33 +95,65 @@ def slot_of(k: Any, slots: int, s: Array) -> int:
     return np.int64(h & np.uint64(slots - 1))
 
 
+BUCKET = 4
+"""Entries a position may take in the table: the ``BUCKET`` slots from its hash's, rounded down."""
+
+
 @jit
 def probe(ts: Array, s: Array, st: Array) -> int:
     """The slot holding ``s`` (its packed words compared in full: a slot shared with another
-    position is a miss, never a hit), or -1."""
+    position is a miss, never a hit), or -1. An entry of an earlier search counts as empty."""
     k = rules_pack(s)
-    slot = slot_of(k, ts.shape[0], s)
-    info = ts[slot, KEY_WORDS]
-    if info == 0 or (info >> 40) < st[EPOCH]:  # empty, or an earlier search's: as empty
-        return -1
-    for i in range(KEY_WORDS):
-        if ts[slot, i] != k[i]:
-            return -1
-    return slot
+    first = slot_of(k, ts.shape[0], s) & ~(BUCKET - 1)
+    for j in range(first, first + BUCKET):
+        info = ts[j, KEY_WORDS]
+        if info == 0 or (info >> 40) < st[EPOCH]:
+            continue
+        same = True
+        for i in range(KEY_WORDS):
+            if ts[j, i] != k[i]:
+                same = False
+                break
+        if same:
+            return j
+    return -1
 
 
 @jit
 def store(ts: Array, tv: Any, s: Array, value: float, depth: int, flag: int, move: int,
           free: bool, gen: int) -> None:  # fmt: skip
+    """Store an entry: over the position's own, else over an empty slot of its bucket, else
+    over the oldest iteration's shallowest (as the hand-written Ayòayò kernel replaces)."""
     k = rules_pack(s)
-    slot = slot_of(k, ts.shape[0], s)
+    first = slot_of(k, ts.shape[0], s) & ~(BUCKET - 1)
+    victim = -1
+    worst = -1
+    for j in range(first, first + BUCKET):
+        info = ts[j, KEY_WORDS]
+        if info == 0:
+            if victim < 0 or worst < (1 << 62):
+                victim = j
+                worst = 1 << 62
+            continue
+        same = True
+        for i in range(KEY_WORDS):
+            if ts[j, i] != k[i]:
+                same = False
+                break
+        if same:
+            victim = j
+            break
+        rank = ((gen - (info >> 40)) << 20) + (0xFFFF - ((info >> 1) & 0xFFFF))
+        if rank > worst:
+            victim = j
+            worst = rank
     for i in range(KEY_WORDS):
-        ts[slot, i] = k[i]
-    ts[slot, KEY_WORDS] = 1 | depth << 1 | flag << 17 | int(free) << 19 | move << 20 | gen << 40
-    tv[slot, KEY_WORDS + 1] = value
+        ts[victim, i] = k[i]
+    ts[victim, KEY_WORDS] = 1 | depth << 1 | flag << 17 | int(free) << 19 | move << 20 | gen << 40
+    tv[victim, KEY_WORDS + 1] = value
 
 
-@jit
+@inline
 def is_end(s: Array, out: Array, tr: Array) -> bool:
     """Whether ``s`` is over: the rules' own test, or no moves."""
     if HAS_TERMINAL:
@@ -158,7 +191,7 @@ def sort_by_score(s: Array, order: Array, n: int) -> None:
         order[i] %= MOVE_LIMIT
 
 
-@jit
+@inline
 def stop(st: Array) -> bool:
     st[NODES] += 1
     if st[NODES] >= st[STOP_AT]:
@@ -181,7 +214,7 @@ def leaf_value(bs: Array, ms: Array, ply: int, st: Array, od: Any) -> float:
     return -v if rules_to_move(s) else v
 
 
-@jit
+@inline
 def known(s: Array, st: Array, od: Any) -> float:
     """The oracle's exact value of ``s`` (player 0's view), NaN when it does not cover it or
     the search has none."""
@@ -190,7 +223,7 @@ def known(s: Array, st: Array, od: Any) -> float:
     return np.nan
 
 
-@jit
+@inline
 def opening(s: Array, alpha: float, beta: float, st: Array, tops: Any, bottoms: Any,
             od: Any) -> tuple[bool, float, float, float]:  # fmt: skip
     """What every node of depth >= 1 does first: ``(done, value, top, bottom)``, ``done``
@@ -217,8 +250,13 @@ def opening(s: Array, alpha: float, beta: float, st: Array, tops: Any, bottoms: 
 
 @jit
 def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,
-             st: Array, tops: Any, bottoms: Any, od: Any) -> float:  # fmt: skip
-    """Remaining depth 1: the children valued inline, in the rules' order."""
+             st: Array, tops: Any, bottoms: Any, od: Any, since: int) -> float:  # fmt: skip
+    """Remaining depth 1: the children valued inline, in the rules' order.
+
+    ``since``: the horizon count when the parent began, given by a parent that no child's
+    value can settle (no bound to reach), else -1. Once the count has moved past it, the
+    parent depends on the horizon whatever this node adds, so with ``EVALUATE_ENDS`` no child
+    is tested for the end (its evaluation is its utility then)."""
     s = bs[ply]
     done, value, top, _ = opening(s, alpha, beta, st, tops, bottoms, od)
     if done:
@@ -241,7 +279,8 @@ def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,
         v = known(child, st, od)
         if not np.isnan(v):
             pass
-        elif EVALUATE_ENDS and estimated:  # the end matters only to a value that settles
+        elif EVALUATE_ENDS and (estimated or (since >= 0 and st[HORIZON] != since)):
+            # the end matters only to a value that settles
             v = rules_evaluate(child)
             sure = (-v if player else v) >= top and is_end(child, out, child_tr)
         elif is_end(child, out, child_tr):
@@ -313,6 +352,7 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
     if HAS_MOVE_SCORE and n > 1:
         sort_by_score(s, order, n)
     horizon_before = st[HORIZON]
+    since = horizon_before if EVALUATE_ENDS and not HAS_BOUNDS and top == np.inf else -1
     h = hist[player]
     # The table's move first (the others sorted only if it does not cut off), else all
     # by history (by the rules' score when they give one: sorted above); the sort is stable,
@@ -355,7 +395,7 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
                 nw = beta
             lo, hi = (alpha, nw) if same else (-nw, -alpha)
         if d1 == 1:
-            v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od)
+            v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od, since)
         else:
             v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms, od)
         if not same:
@@ -364,7 +404,7 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
             hz = st[HORIZON]  # the re-search alone decides
             lo, hi = (v, beta) if same else (-beta, -v)
             if d1 == 1:
-                v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od)
+                v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od, since)
             else:
                 v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms, od)
             if not same:
@@ -407,7 +447,7 @@ def child_search(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta:
             return 0.0
         return leaf_value(bs, ms, ply, st, od)
     if depth == 1:
-        return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od)
+        return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od, np.int64(-1))
     if NULL_WINDOW and depth > MAX_PLIES:
         return null_windows(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
     return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)

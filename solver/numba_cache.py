@@ -179,3 +179,10 @@ def kernel_jit(fn: Callable[..., Any]) -> Any:
     later process loads it without readying the runtime."""
     no_runtime = numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # not in stubs
     return cached(no_runtime(fn), runtime=False)
+
+
+def inline_jit(fn: Callable[..., Any]) -> Any:
+    """:func:`kernel_jit` for a small helper that numba inlines into each caller (its own IR,
+    not a call): a node search's per-node helpers, which pass large tuples of arrays."""
+    no_runtime = numba.njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+    return cached(no_runtime(fn), runtime=False)
