@@ -100,11 +100,16 @@ BUCKET = 4
 
 
 @jit
-def probe(ts: Array, s: Array, st: Array) -> int:
-    """The slot holding ``s`` (its packed words compared in full: a slot shared with another
-    position is a miss, never a hit), or -1. An entry of an earlier search counts as empty."""
-    k = rules_pack(s)
-    first = slot_of(k, ts.shape[0], s) & ~(BUCKET - 1)
+def bucket_of(ts: Array, k: Any, s: Array) -> int:
+    """The first slot of the bucket of the position ``s`` packed as ``k``."""
+    return slot_of(k, ts.shape[0], s) & ~(BUCKET - 1)
+
+
+@jit
+def probe(ts: Array, k: Any, first: int, st: Array) -> int:
+    """The slot holding the position packed as ``k`` in the bucket from ``first`` (its packed
+    words compared in full: a slot shared with another position is a miss, never a hit), or
+    -1. An entry of an earlier search counts as empty."""
     for j in range(first, first + BUCKET):
         info = ts[j, KEY_WORDS]
         if info == 0 or (info >> 40) < st[EPOCH]:
@@ -120,12 +125,10 @@ def probe(ts: Array, s: Array, st: Array) -> int:
 
 
 @jit
-def store(ts: Array, tv: Any, s: Array, value: float, depth: int, flag: int, move: int,
-          free: bool, gen: int) -> None:  # fmt: skip
+def store(ts: Array, tv: Any, k: Any, first: int, value: float, depth: int, flag: int,
+          move: int, free: bool, gen: int) -> None:  # fmt: skip
     """Store an entry: over the position's own, else over an empty slot of its bucket, else
     over the oldest iteration's shallowest (as the hand-written Ayòayò kernel replaces)."""
-    k = rules_pack(s)
-    first = slot_of(k, ts.shape[0], s) & ~(BUCKET - 1)
     victim = -1
     worst = -1
     for j in range(first, first + BUCKET):
@@ -324,7 +327,9 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
     if done:
         return value
     player = rules_to_move(s)
-    slot = probe(ts, s, st)
+    k = rules_pack(s)
+    first = bucket_of(ts, k, s)
+    slot = probe(ts, k, first, st)
     hint = -1
     if slot >= 0:
         info = ts[slot, KEY_WORDS]
@@ -432,7 +437,7 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
         u = rules_utility(s)
         return -u if player else u
     flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-    store(ts, tv, s, best, depth, flag, best_move, st[HORIZON] == horizon_before, st[GEN])
+    store(ts, tv, k, first, best, depth, flag, best_move, st[HORIZON] == horizon_before, st[GEN])
     return best
 
 
@@ -502,7 +507,8 @@ def child_value(child: Array, depth: int, alpha: float, beta: float, bs: Array, 
 
 @jit
 def table_move(ts: Array, s: Array, st: Array) -> int:
-    slot = probe(ts, s, st)
+    k = rules_pack(s)
+    slot = probe(ts, k, bucket_of(ts, k, s), st)
     if slot < 0:
         return -1
     return (ts[slot, KEY_WORDS] >> 20) & 0xFFFFF
