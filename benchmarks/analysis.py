@@ -26,12 +26,17 @@ order (seeded), so a machine whose load drifts slows them alike:
    own, ``~/.cache/gamesolver/tablebases``, only read), every contender once per round in a
    shuffled order: depth and nodes/s, medians with the spread, and per round the generic
    route's nodes/s over the hand-written kernel's on the same position and levels.
+3b. The same two kernels in one process, without the process around them: a depth-15 search
+   from each position (table of 2**18 entries, no tablebase), the routes alternating, CPU
+   seconds; the fastest of the rounds of each, as nodes/s (the least disturbed run of a loaded
+   machine), and the node counts (equal trees give equal counts).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import shutil
@@ -267,6 +272,39 @@ def routes(positions: dict[str, str], levels: Path, rounds: int, seed: int) -> d
     return report
 
 
+def route_kernels(positions: dict[str, str], rounds: int) -> dict[str, Any]:
+    """Item 3b: fixed-depth searches in this process, the routes alternating."""
+    from solver.compiled import prepare
+    from solver.engine import search
+
+    games = {route: Ayoayo(route=route) for route in ROUTES}
+    for game in games.values():
+        prepare(game)
+        search(game, depth=6)
+    fastest: dict[tuple[str, str], float] = {}
+    nodes: dict[tuple[str, str], int] = {}
+    for _ in range(rounds):
+        for name, position in positions.items():
+            for route, game in games.items():
+                state = game.parse_state(position)
+                began = time.process_time()
+                result = search(game, state, depth=15, table_size=1 << 18)
+                spent = time.process_time() - began
+                key = (name, route)
+                fastest[key] = min(fastest.get(key, math.inf), spent)
+                nodes[key] = result.stats.nodes
+    return {
+        name: {
+            route: {
+                "nodes": nodes[(name, route)],
+                "nodes_per_second": nodes[(name, route)] / fastest[(name, route)],
+            }
+            for route in ROUTES
+        }
+        for name in positions
+    }
+
+
 def print_routes(report: dict[str, Any]) -> None:
     for key, row in report.items():
         cells = [
@@ -297,10 +335,22 @@ def main() -> None:
         load = os.getloadavg()[0]
         print(f"3. the two compiled searches: {args.rounds} rounds, load {load:.1f}", flush=True)
         start = GAME.format_state(GAME.initial_state())
-        found = routes({"article": ARTICLE, "start": start}, args.route_levels, args.rounds, 26)
+        positions = {"article": ARTICLE, "start": start}
+        found = routes(positions, args.route_levels, args.rounds, 26)
         print_routes(found)
+        print(f"3b. depth 15 in one process: {2 * args.rounds} rounds", flush=True)
+        kernels = route_kernels(positions, 2 * args.rounds)
+        for name, row in kernels.items():
+            cells = [
+                f"{route} {row[route]['nodes_per_second'] / 1e6:.2f} M nodes/s "
+                f"({row[route]['nodes']:,} nodes)"
+                for route in ROUTES
+            ]
+            print(f"   {name:8} " + "; ".join(cells), flush=True)
         record = {"load_average_before": load, "load_average_after": os.getloadavg()[0]}
-        record.update(rounds=args.rounds, levels=str(args.route_levels), routes=found)
+        levels = str(args.route_levels).replace(str(Path.home()), "~", 1)
+        record.update(rounds=args.rounds, levels=levels, routes=found)
+        record.update(depth_15=kernels)
         if args.json:
             print(f"figures: {harness.write_json(args.json, record)}")
         return
