@@ -12,12 +12,16 @@ compiled with ``njit(cache=True)``. The file is named by a hash of its text and 
 atomically; numba keeps its compiled code beside it. A later process writes nothing, imports
 the file and loads the kernel from numba's cache: no compiling.
 
+The kernel calls ``moves``, ``safe_moves``, ``play`` and ``terminal`` with the ply's scratch
+last (:data:`SCRATCH_ROLES`); rules written without it are called through a small adapter
+(``rules_moves`` calling the game's ``moves``, bound as ``rules_moves_given``).
+
 Rules that cannot be restated so (a function without source, a closure holding an object that
 is not a number, a tuple, an array, a module or a function; two helpers of one name) raise
 :class:`RulesNotRestated`, and the engine searches that game in Python.
 
 >>> text = module_text(_example_rules(), {})
->>> "rules_moves = moves" in text and "def negamax(" in text
+>>> "rules_moves_given = moves" in text and "def negamax(" in text
 True
 """
 
