@@ -413,10 +413,10 @@ class CompiledSearch:
         self.bottoms = np.array(best.worst, np.float64)
         self.has_evaluate = rules.evaluate is not None
         self.keyf = game.key if isinstance(game, HasKey) else None
-        if rules.endless:
-            self.max_depth = rules.max_plies
         self.budget = KERNEL_CHECK_NODES
         self.memo_size = request.table_size
+        if rules.endless:  # the deepest search its stacks hold: the driver deepens no further
+            self.max_depth = rules.max_plies
 
     @property
     def nodes(self) -> int:
