@@ -11,6 +11,8 @@ collect_ignore = (
     if importlib.util.find_spec("numba")
     else [
         "games/ayoayo/native_jit.py",
+        "games/ayoayo/native_probe.py",
+        "games/ayoayo/native_route.py",
         "games/ayoayo/native_rules.py",
         "games/ayoayo/native_search.py",
         "games/ayoayo/native_tablebase.py",

@@ -19,12 +19,24 @@ order (seeded), so a machine whose load drifts slows them alike:
 2. A first run on an empty compile cache (``NUMBA_CACHE_DIR`` a new empty folder): its depth
    in 1 s against the warm run's (the target: at most two plies fewer, as the clock starts once
    the kernel is compiled), and how long the whole process took.
+3. Ayòayò's two compiled node searches (``--routes`` runs this part alone): the hand-written
+   kernel (``-O route=own``, the default) and the compiled route's generic kernel
+   (``-O route=generic``), each ``analyse --time 1`` process from the article's position and
+   the start, with no tablebase and with the levels of ``--route-levels`` (default: the user's
+   own, ``~/.cache/gamesolver/tablebases``, only read), every contender once per round in a
+   shuffled order: depth and nodes/s, medians with the spread, and per round the generic
+   route's nodes/s over the hand-written kernel's on the same position and levels.
+3b. The same two kernels in one process, without the process around them: a depth-15 search
+   from each position (table of 2**18 entries, no tablebase), the routes alternating, CPU
+   seconds; the fastest of the rounds of each, as nodes/s (the least disturbed run of a loaded
+   machine), and the node counts (equal trees give equal counts).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import shutil
@@ -85,10 +97,12 @@ def tablebases(where: Path) -> dict[str, Path]:
     return built
 
 
-def analyse(position: str, tablebase: Path | None, env: dict[str, str]) -> dict[str, Any]:
+def analyse(
+    position: str, tablebase: Path | None, env: dict[str, str], route: str = "own"
+) -> dict[str, Any]:
     """One ``gamesolver analyse --time 1 --json`` process: depth, nodes/s, its wall time."""
     argv = [sys.executable, "-m", "zerosum", "analyse", "ayoayo", "--position", position]
-    argv += ["--time", "1", "--json"]
+    argv += ["--time", "1", "--json", "-O", f"route={route}"]
     argv += ["--no-tablebase"] if tablebase is None else ["--tablebase-dir", str(tablebase)]
     began = time.perf_counter()
     done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
@@ -221,6 +235,87 @@ def cold_start(rounds: int) -> dict[str, Any]:
     }
 
 
+ROUTES = ("own", "generic")
+
+
+def routes(positions: dict[str, str], levels: Path, rounds: int, seed: int) -> dict[str, Any]:
+    """Item 3: each route, position and set of levels once per round, shuffled."""
+    env = dict(os.environ)
+    setups: dict[str, Path | None] = {"none": None, "levels": levels}
+    for route in ROUTES:  # load both kernels once (compile if the cache lacks them)
+        analyse(ARTICLE, None, env, route)
+    runs: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    rng = random.Random(seed)
+    for r in range(rounds):
+        jobs = [(p, s, k) for p in positions for s in setups for k in ROUTES]
+        rng.shuffle(jobs)
+        for name, setup, route in jobs:
+            got = analyse(positions[name], setups[setup], env, route)
+            runs.setdefault((name, setup, route), []).append(got)
+        print(f"  round {r + 1}/{rounds} done", flush=True)
+    report: dict[str, Any] = {}
+    for name in positions:
+        for setup in setups:
+            row: dict[str, Any] = {}
+            for route in ROUTES:
+                got = runs[(name, setup, route)]
+                row[route] = {
+                    "depth": _spread([g["depth"] or 0 for g in got]),
+                    "nodes_per_second": _spread([g["nodes_per_second"] or 0 for g in got]),
+                    "source": got[0]["source"],
+                }
+            pairs = zip(runs[(name, setup, "generic")], runs[(name, setup, "own")], strict=True)
+            row["generic_over_own"] = _spread(
+                [g["nodes_per_second"] / o["nodes_per_second"] for g, o in pairs]
+            )
+            report[f"{name} {setup}"] = row
+    return report
+
+
+def route_kernels(positions: dict[str, str], rounds: int) -> dict[str, Any]:
+    """Item 3b: fixed-depth searches in this process, the routes alternating."""
+    from solver.compiled import prepare
+    from solver.engine import search
+
+    games = {route: Ayoayo(route=route) for route in ROUTES}
+    for game in games.values():
+        prepare(game)
+        search(game, depth=6)
+    fastest: dict[tuple[str, str], float] = {}
+    nodes: dict[tuple[str, str], int] = {}
+    for _ in range(rounds):
+        for name, position in positions.items():
+            for route, game in games.items():
+                state = game.parse_state(position)
+                began = time.process_time()
+                result = search(game, state, depth=15, table_size=1 << 18)
+                spent = time.process_time() - began
+                key = (name, route)
+                fastest[key] = min(fastest.get(key, math.inf), spent)
+                nodes[key] = result.stats.nodes
+    return {
+        name: {
+            route: {
+                "nodes": nodes[(name, route)],
+                "nodes_per_second": nodes[(name, route)] / fastest[(name, route)],
+            }
+            for route in ROUTES
+        }
+        for name in positions
+    }
+
+
+def print_routes(report: dict[str, Any]) -> None:
+    for key, row in report.items():
+        cells = [
+            f"{route} depth {_fmt(row[route]['depth'], 0)}, "
+            f"{_fmt(row[route]['nodes_per_second'], 0)} nodes/s"
+            for route in ROUTES
+        ]
+        ratio = _fmt(row["generic_over_own"])
+        print(f"   {key:14} " + "; ".join(cells) + f"; generic/own x{ratio}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -228,7 +323,37 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--tablebases", type=Path, default=ROOT / "out" / "bench" / "tablebases")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--routes", action="store_true", help="only part 3 (the two kernels)")
+    parser.add_argument(
+        "--route-levels",
+        type=Path,
+        default=Path.home() / ".cache" / "gamesolver" / "tablebases",
+        help="part 3's tablebase levels (only read)",
+    )
     args = parser.parse_args()
+    if args.routes:
+        load = os.getloadavg()[0]
+        print(f"3. the two compiled searches: {args.rounds} rounds, load {load:.1f}", flush=True)
+        start = GAME.format_state(GAME.initial_state())
+        positions = {"article": ARTICLE, "start": start}
+        found = routes(positions, args.route_levels, args.rounds, 26)
+        print_routes(found)
+        print(f"3b. depth 15 in one process: {2 * args.rounds} rounds", flush=True)
+        kernels = route_kernels(positions, 2 * args.rounds)
+        for name, row in kernels.items():
+            cells = [
+                f"{route} {row[route]['nodes_per_second'] / 1e6:.2f} M nodes/s "
+                f"({row[route]['nodes']:,} nodes)"
+                for route in ROUTES
+            ]
+            print(f"   {name:8} " + "; ".join(cells), flush=True)
+        record = {"load_average_before": load, "load_average_after": os.getloadavg()[0]}
+        levels = str(args.route_levels).replace(str(Path.home()), "~", 1)
+        record.update(rounds=args.rounds, levels=levels, routes=found)
+        record.update(depth_15=kernels)
+        if args.json:
+            print(f"figures: {harness.write_json(args.json, record)}")
+        return
     positions = {"start": GAME.format_state(GAME.initial_state()), "article": ARTICLE}
     positions.update(midgame_positions(args.seed))
     bases = tablebases(args.tablebases)

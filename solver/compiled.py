@@ -18,9 +18,15 @@ add what the best game-specific solvers search with (Pons's Connect Four solver)
 that do not lose at once, moves ordered by the rules' own score, and a search to the end by null
 windows between the bounds; these change the tree, never the values. Values are
 float64: ints and floats within 2**53 exactly.
-The table is an array of ``2**k`` slots, each holding the whole position (no collision is ever
-taken for a hit), replaced on every store; so on large searches the tree (never the values)
-may differ from the Python search's.
+The table is an array of ``2**k`` slots in buckets of four, each entry holding the whole
+position (its words, or the rules' exact ``pack`` of them: no collision is ever taken for a
+hit) and its value; a full bucket gives up its oldest iteration's shallowest entry, so on large
+searches the tree (never the values) may differ from the Python search's. Rules whose moves
+need memory (trial sowings) get a scratch array per ply (``CompiledRules.scratch``), and rules
+whose legality costs playing the move give candidates that ``play`` may refuse
+(``pseudo_moves``): the kernel allocates nothing while it searches and is compiled without
+numba's runtime (no reference counts on the arrays it passes), its small per-node helpers
+inlined by numba.
 
 numba is optional (the ``fast`` extra): without it, or with ``GAMESOLVER_NATIVE=0``,
 :func:`compiled_search` answers None and the Python node search runs, with the same answers.
@@ -58,7 +64,7 @@ import numpy.typing as npt
 
 from solver.capabilities import has_capability
 from solver.compiled_module import load_module
-from solver.game import Game, HasCompiledRules, HasKey
+from solver.game import Game, HasCompiledRules, HasCompiledSearch, HasKey
 from solver.node_search import Limits, SearchStopped, outcomes
 from solver.results import SearchRequest, SearchStats
 from solver.table import END
@@ -69,6 +75,7 @@ __all__ = [
     "compiled_search",
     "numba_available",
     "prepare",
+    "prepare_rules",
     "ready",
 ]
 
@@ -101,7 +108,8 @@ class CompiledRules:
 
     Attributes:
         name: names the compiled kernel in messages (the game's name and options).
-        words: the int64s of one position.
+        words: the int64s of one position (the first ones say which position it is: an
+            ``encode`` of it; rules may use the rest as a child's scratch).
         move_limit: every move is below it.
         max_plies: the longest game (a search this deep meets no horizon).
         encode: Python: a game state as a ``words``-long int64 array.
@@ -141,6 +149,33 @@ class CompiledRules:
             value between the bounds (``top``/``bottom`` and the utility bounds), as Pons's
             solver does: for games whose values to the end are few (scores), not for ones
             valued by a heuristic.
+        scratch: int64s of scratch the kernel gives the rules at each ply (0: none). ``moves``,
+            ``safe_moves``, ``play`` and ``terminal`` may each take it as one more argument,
+            last (``play(s, move, child, scratch)``); it holds nothing between two calls (Ayòayò:
+            the trial sowings of the feeding rule). The kernel allocates nothing while it
+            searches, so rules that need memory take it here.
+        terminal: ``terminal(s) -> bool``: whether ``s`` is over, where that is cheaper than
+            listing its moves (None: ``moves`` tells).
+        pseudo_moves: ``moves`` lists candidates, some perhaps illegal, and ``play`` answers
+            whether it played one (True) or refused it (False, ``child`` then means nothing);
+            a position where no candidate plays is over. For rules whose legality costs a move
+            anyway (Ayòayò: a sowing that never ends, the feeding rule): the kernel then plays
+            each move once, not once to list it and again to search it. Needs ``terminal``.
+        pack: ``pack(s) -> tuple of pack_words ints``: the position exactly, in fewer words
+            (two positions of one pack are one position); the table holds the pack instead of
+            the ``words``, so entries are smaller and ``words`` may hold scratch the rules
+            write in a child (Ayòayò's sowing keeps its loop check there). A slot is a hash of
+            the pack (or ``key``); an entry is a hit only when its whole pack is the
+            position's, so two positions of one hash never share a value. None: the table
+            holds the ``words`` themselves.
+        pack_words: the ints of a ``pack``.
+        evaluate_ends: ``evaluate`` gives a position that is over its ``utility`` (Ayòayò's
+            captured difference; Connect Four's too): the kernel then tests a child one ply
+            above the horizon for the end only while it matters (the node met no horizon yet,
+            or the child's value would settle the node). Values and exactness are the same.
+        endless: a game may be longer than ``max_plies`` (Ayòayò cycles): then ``max_plies``
+            is only the deepest search the kernel's stacks hold (the driver deepens no
+            further), and a search to the end with nothing to stop it runs in Python.
     """
 
     name: str
@@ -149,7 +184,7 @@ class CompiledRules:
     max_plies: int
     encode: Callable[[Any], Array]
     moves: Callable[..., int]
-    play: Callable[..., None]
+    play: Callable[..., bool | None]
     to_move: Callable[..., int]
     utility: Callable[..., float]
     evaluate: Callable[..., float] | None = None
@@ -161,6 +196,13 @@ class CompiledRules:
     safe_moves: Callable[..., int] | None = None
     move_score: Callable[..., int] | None = None
     null_window: bool = False
+    scratch: int = 0
+    terminal: Callable[..., bool] | None = None
+    pseudo_moves: bool = False
+    pack: Callable[..., tuple[int, ...]] | None = None
+    pack_words: int = 0
+    evaluate_ends: bool = False
+    endless: bool = False
 
 
 NO_ORACLE: Final = np.zeros(1, np.int64)
@@ -205,10 +247,23 @@ _FAILED: dict[CompiledRules, str] = {}
 def prepare(game: Any) -> float | None:
     """Have ``game``'s kernel ready now (once per process): the seconds numba spent compiling
     it (0.0 when it was ready or came from the disk cache), or None when there is no kernel to
-    use (no compiled rules, numba missing or switched off, or the kernel failed to build)."""
-    if not (numba_available() and isinstance(game, HasCompiledRules)):
+    use (no compiled rules, numba missing or switched off, or the kernel failed to build).
+
+    A game with a compiled search of its own (:class:`solver.game.HasCompiledSearch`) readies
+    its kernels itself (``compile_kernels``), whichever of its searches it runs."""
+    if not numba_available():
         return None
-    rules = game.compiled_rules()
+    if isinstance(game, HasCompiledSearch):
+        seconds: float | None = game.compile_kernels()
+        return seconds
+    if not isinstance(game, HasCompiledRules):
+        return None
+    return prepare_rules(game.compiled_rules())
+
+
+def prepare_rules(rules: CompiledRules) -> float | None:
+    """:func:`prepare` for ``rules``' kernel: the seconds spent compiling it, 0.0 when it was
+    ready or loaded, None when it cannot be built."""
     known = rules in _KERNELS
     found = kernel(rules)
     if found is None:
@@ -269,7 +324,7 @@ def _warm(rules: CompiledRules, child_value: Any, table_move: Any) -> None:
     tops = np.array([math.inf, math.inf])
     bottoms = np.array([-math.inf, -math.inf])
     start = np.zeros(rules.words, np.int64)
-    arrays.st[STOP_AT] = 1
+    arrays.st[STOP_AT] = 1  # the search stops at its first node: the rules never see `start`
     child_value(start, 2, -math.inf, math.inf, *arrays.parts(), tops, bottoms, _no_data(rules))
     table_move(arrays.table, start, arrays.st)
     _release(arrays)
@@ -308,7 +363,7 @@ class _Arrays:
         slots = 1 << max(2, table_size.bit_length() - 1)  # a power of two <= size (>= 4)
         rows = rules.max_plies + 3
         self.key = (rules, slots)
-        self.boards = np.zeros((rows, rules.words), np.int64)
+        self.boards = np.zeros((rows, rules.words + rules.scratch), np.int64)
         self.orders = np.zeros((rows, rules.move_limit), np.int64)
         self.history = np.zeros((2, rules.move_limit), np.int64)
         self.st = np.zeros(N_STATS, np.int64)
@@ -320,8 +375,9 @@ class _Arrays:
                 table.fill(0)
                 gen = 0
         else:
-            table = np.zeros((slots, rules.words + 1), np.int64)
-            self.values = np.zeros(slots, np.float64)
+            key_words = rules.words if rules.pack is None else rules.pack_words
+            table = np.zeros((slots, key_words + 2), np.int64)
+            self.values = table.view(np.float64)  # the last word of an entry: its value
         self.table: Array | None = table
         self.st[GEN] = self.st[EPOCH] = gen + 1
 
@@ -360,6 +416,8 @@ class CompiledSearch:
         self.keyf = game.key if has_capability(game, HasKey) else None
         self.budget = KERNEL_CHECK_NODES
         self.memo_size = request.table_size
+        if rules.endless:  # the deepest search its stacks hold: the driver deepens no further
+            self.max_depth = rules.max_plies
 
     @property
     def nodes(self) -> int:
@@ -434,15 +492,27 @@ class CompiledSearch:
         )
 
 
+def _unbounded(request: SearchRequest, deepest: int) -> bool:
+    """Whether a search of a game that may never end would go deeper than ``deepest``: to the
+    end with nothing to stop it, or to a depth beyond it."""
+    r = request
+    if r.depth is None:
+        return r.time_limit is None and r.node_limit is None and r.on_depth is None
+    return r.depth > deepest
+
+
 def compiled_search(
     game: Game[Any, Any], rules: CompiledRules | None, request: SearchRequest, limits: Limits
 ) -> CompiledSearch | None:
     """The generic compiled node search for ``game``'s ``rules`` (loaded from numba's disk
     cache, or compiled, once per process), or None when it cannot serve: no rules, numba
-    missing or switched off (``GAMESOLVER_NATIVE=0``), an oracle the rules cannot read
+    missing or switched off (``GAMESOLVER_NATIVE=0``), a search of an ``endless`` game deeper
+    than its ``max_plies`` or to the end with nothing to stop it, an oracle the rules cannot read
     (``rules.oracle_data`` gives the data of the ones they can: the kernel probes it), or a
     kernel that failed to build."""
     if rules is None or not numba_available():
+        return None
+    if rules.endless and _unbounded(request, rules.max_plies):
         return None
     data = None
     if request.oracle is not None:

@@ -13,6 +13,12 @@ the best game-specific solvers use (each optional, each a constant of the rules'
 switches it off at compile time): only the moves that do not lose at once (``safe_moves``),
 moves ordered by the rules' own score of each (``move_score``), and a search to the end made of
 null-window searches that close in on the value between the bounds (``NULL_WINDOW``).
+
+The rules' functions see a position as a row of the boards' stack: its ``WORDS`` ints, then the
+ply's scratch (``bs[ply, WORDS:]``, given to the rules that take it). The table holds each
+entry's packed position (``KEY_WORDS`` ints), its bounds and move (one int), and its value (the
+last word, read through a float64 view of the same array), in buckets of :data:`BUCKET`. Every node
+of depth >= 1 begins with :func:`opening`.
 """
 
 # The names below are bound by the generated module (the rules' block), not here.
@@ -26,7 +32,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.numba_cache import jit
+from solver.numba_cache import inline_jit as inline
+from solver.numba_cache import kernel_jit as jit
 
 Array = npt.NDArray[np.int64]
 
@@ -34,6 +41,10 @@ Array = npt.NDArray[np.int64]
 WORDS: int
 MOVE_LIMIT: int
 HAS_KEY: bool
+KEY_WORDS: int
+HAS_TERMINAL: bool
+PSEUDO_MOVES: bool
+EVALUATE_ENDS: bool
 HAS_ORACLE: bool
 HAS_BOUNDS: bool
 HAS_SAFE_MOVES: bool
@@ -53,8 +64,10 @@ ORACLE: int
 EXACT: int
 LOWER: int
 UPPER: int
-rules_moves: Callable[[Array, Array], int]
-rules_play: Callable[[Array, int, Array], None]
+rules_moves: Callable[[Array, Array, Array], int]
+rules_play: Callable[[Array, int, Array, Array], bool]
+rules_terminal: Callable[[Array, Array], bool]
+rules_pack: Callable[[Array], tuple[int, ...]]
 rules_to_move: Callable[[Array], int]
 rules_utility: Callable[[Array], float]
 rules_evaluate: Callable[[Array], float]
@@ -62,45 +75,93 @@ rules_key: Callable[[Array], int]
 rules_oracle: Callable[[Array, Any], float]
 rules_top: Callable[[Array], float]
 rules_bottom: Callable[[Array], float]
-rules_safe_moves: Callable[[Array, Array], int]
+rules_safe_moves: Callable[[Array, Array, Array], int]
 rules_move_score: Callable[[Array, int], int]
 # -- the rules (end)
 
 
 @jit
-def slot_of(s: Array, slots: int) -> int:
+def slot_of(k: Any, slots: int, s: Array) -> int:
+    """The table slot of a position: its packed words ``k`` mixed, or the rules' key."""
     if HAS_KEY:
         h = np.uint64(rules_key(s))
     else:
         h = np.uint64(0x9E3779B97F4A7C15)
-        for i in range(WORDS):
-            h = (h ^ np.uint64(s[i])) * np.uint64(0xBF58476D1CE4E5B9)
+        for i in range(KEY_WORDS):
+            h = (h ^ np.uint64(k[i])) * np.uint64(0xBF58476D1CE4E5B9)
     h ^= h >> np.uint64(31)
     h *= np.uint64(0x94D049BB133111EB)
     h ^= h >> np.uint64(29)
     return np.int64(h & np.uint64(slots - 1))
 
 
-@jit
-def probe(ts: Array, s: Array, st: Array) -> int:
-    slot = slot_of(s, ts.shape[0])
-    info = ts[slot, WORDS]
-    if info == 0 or (info >> 40) < st[EPOCH]:  # empty, or an earlier search's: as empty
-        return -1
-    for i in range(WORDS):
-        if ts[slot, i] != s[i]:
-            return -1
-    return slot
+BUCKET = 4
+"""Entries a position may take in the table: the ``BUCKET`` slots from its hash's, rounded down."""
 
 
 @jit
-def store(ts: Array, tv: Any, s: Array, value: float, depth: int, flag: int, move: int,
-          free: bool, gen: int) -> None:  # fmt: skip
-    slot = slot_of(s, ts.shape[0])
-    for i in range(WORDS):
-        ts[slot, i] = s[i]
-    ts[slot, WORDS] = 1 | depth << 1 | flag << 17 | int(free) << 19 | move << 20 | gen << 40
-    tv[slot] = value
+def bucket_of(ts: Array, k: Any, s: Array) -> int:
+    """The first slot of the bucket of the position ``s`` packed as ``k``."""
+    return slot_of(k, ts.shape[0], s) & ~(BUCKET - 1)
+
+
+@jit
+def probe(ts: Array, k: Any, first: int, st: Array) -> int:
+    """The slot holding the position packed as ``k`` in the bucket from ``first`` (its packed
+    words compared in full: a slot shared with another position is a miss, never a hit), or
+    -1. An entry of an earlier search counts as empty."""
+    for j in range(first, first + BUCKET):
+        info = ts[j, KEY_WORDS]
+        if info == 0 or (info >> 40) < st[EPOCH]:
+            continue
+        same = True
+        for i in range(KEY_WORDS):
+            if ts[j, i] != k[i]:
+                same = False
+                break
+        if same:
+            return j
+    return -1
+
+
+@jit
+def store(ts: Array, tv: Any, k: Any, first: int, value: float, depth: int, flag: int,
+          move: int, free: bool, gen: int) -> None:  # fmt: skip
+    """Store an entry: over the position's own, else over an empty slot of its bucket, else
+    over the oldest iteration's shallowest (as the hand-written Ayòayò kernel replaces)."""
+    victim = -1
+    worst = -1
+    for j in range(first, first + BUCKET):
+        info = ts[j, KEY_WORDS]
+        if info == 0:
+            if victim < 0 or worst < (1 << 62):
+                victim = j
+                worst = 1 << 62
+            continue
+        same = True
+        for i in range(KEY_WORDS):
+            if ts[j, i] != k[i]:
+                same = False
+                break
+        if same:
+            victim = j
+            break
+        rank = ((gen - (info >> 40)) << 20) + (0xFFFF - ((info >> 1) & 0xFFFF))
+        if rank > worst:
+            victim = j
+            worst = rank
+    for i in range(KEY_WORDS):
+        ts[victim, i] = k[i]
+    ts[victim, KEY_WORDS] = 1 | depth << 1 | flag << 17 | int(free) << 19 | move << 20 | gen << 40
+    tv[victim, KEY_WORDS + 1] = value
+
+
+@inline
+def is_end(s: Array, out: Array, tr: Array) -> bool:
+    """Whether ``s`` is over: the rules' own test, or no moves."""
+    if HAS_TERMINAL:
+        return rules_terminal(s, tr)
+    return rules_moves(s, out, tr) == 0
 
 
 @jit
@@ -133,7 +194,7 @@ def sort_by_score(s: Array, order: Array, n: int) -> None:
         order[i] %= MOVE_LIMIT
 
 
-@jit
+@inline
 def stop(st: Array) -> bool:
     st[NODES] += 1
     if st[NODES] >= st[STOP_AT]:
@@ -142,11 +203,11 @@ def stop(st: Array) -> bool:
 
 
 @jit
-def leaf_value(s: Array, st: Array, od: Any) -> float:
+def leaf_value(bs: Array, ms: Array, ply: int, st: Array, od: Any) -> float:
     """A horizon node (remaining depth 0): its value for its mover."""
+    s = bs[ply]
     st[LEAVES] += 1
-    n = rules_moves(s, np.empty(MOVE_LIMIT, np.int64))
-    if n == 0:
+    if is_end(s, ms[ply], bs[ply, WORDS:]):
         v = rules_utility(s)
     else:
         v = known(s, st, od)
@@ -156,7 +217,7 @@ def leaf_value(s: Array, st: Array, od: Any) -> float:
     return -v if rules_to_move(s) else v
 
 
-@jit
+@inline
 def known(s: Array, st: Array, od: Any) -> float:
     """The oracle's exact value of ``s`` (player 0's view), NaN when it does not cover it or
     the search has none."""
@@ -165,11 +226,12 @@ def known(s: Array, st: Array, od: Any) -> float:
     return np.nan
 
 
-@jit
-def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,  # noqa: C901
-             st: Array, tops: Any, bottoms: Any, od: Any) -> float:  # fmt: skip
-    """Remaining depth 1: the children valued inline, in the rules' order."""
-    s = bs[ply]
+@inline
+def opening(s: Array, alpha: float, beta: float, st: Array, tops: Any, bottoms: Any,
+            od: Any) -> tuple[bool, float, float, float]:  # fmt: skip
+    """What every node of depth >= 1 does first: ``(done, value, top, bottom)``, ``done``
+    when the node is answered already (the window lies beyond what the mover can reach, the
+    search stops, the oracle covers it), else the mover's bounds."""
     player = rules_to_move(s)
     top = tops[player]
     bottom = bottoms[player]
@@ -177,38 +239,59 @@ def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,  # noqa:
         top = min(top, rules_top(s))
         bottom = max(bottom, rules_bottom(s))
     if alpha >= top:
-        return top
+        return True, top, top, bottom
     if beta <= bottom:
-        return bottom
+        return True, bottom, top, bottom
     if stop(st):
-        return 0.0
+        return True, 0.0, top, bottom
     exact = known(s, st, od)
     if not np.isnan(exact):  # the oracle covers it: the line ends here
         st[LEAVES] += 1
-        return -exact if player else exact
+        return True, (-exact if player else exact), top, bottom
+    return False, 0.0, top, bottom
+
+
+@jit
+def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,
+             st: Array, tops: Any, bottoms: Any, od: Any, since: int) -> float:  # fmt: skip
+    """Remaining depth 1: the children valued inline, in the rules' order.
+
+    ``since``: the horizon count when the parent began, given by a parent that no child's
+    value can settle (no bound to reach), else -1. Once the count has moved past it, the
+    parent depends on the horizon whatever this node adds, so with ``EVALUATE_ENDS`` no child
+    is tested for the end (its evaluation is its utility then)."""
+    s = bs[ply]
+    done, value, top, _ = opening(s, alpha, beta, st, tops, bottoms, od)
+    if done:
+        return value
+    player = rules_to_move(s)
     order = ms[ply]
-    n = rules_moves(s, order)
-    if n == 0:
-        st[LEAVES] += 1
-        u = rules_utility(s)
-        return -u if player else u
+    tr = bs[ply, WORDS:]
+    n = rules_moves(s, order, tr)
     child = bs[ply + 1]
-    scratch = ms[ply + 1]
+    out = ms[ply + 1]
+    child_tr = bs[ply + 1, WORDS:]
     best = -np.inf
     estimated = 0
     valued = 0
     for i in range(n):
+        if not rules_play(s, order[i], child, tr):
+            continue  # a candidate the rules refuse (PSEUDO_MOVES)
         valued += 1
-        rules_play(s, order[i], child)
         sure = True
-        if rules_moves(child, scratch) == 0:
+        v = known(child, st, od)
+        if not np.isnan(v):
+            pass
+        elif EVALUATE_ENDS and (estimated or (since >= 0 and st[HORIZON] != since)):
+            # the end matters only to a value that settles
+            v = rules_evaluate(child)
+            sure = (-v if player else v) >= top and is_end(child, out, child_tr)
+        elif is_end(child, out, child_tr):
             v = rules_utility(child)
         else:
-            v = known(child, st, od)
-            if np.isnan(v):
-                estimated += 1
-                v = rules_evaluate(child)
-                sure = False
+            estimated += 1
+            v = rules_evaluate(child)
+            sure = False
         if player:
             v = -v
         if v > best:
@@ -224,6 +307,10 @@ def frontier(bs: Array, ms: Array, ply: int, alpha: float, beta: float,  # noqa:
                         st[CUTOFFS] += 1
                     break
                 alpha = v
+    if valued == 0:  # no move: the game is over
+        st[LEAVES] += 1
+        u = rules_utility(s)
+        return -u if player else u
     st[NODES] += valued  # the leaves, counted once per node as the Python search does
     st[LEAVES] += valued
     st[HORIZON] += estimated
@@ -236,30 +323,20 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
             bottoms: Any, od: Any) -> float:  # fmt: skip
     """Fail-soft alpha-beta value of ``bs[ply]`` for its mover, depth >= 2."""
     s = bs[ply]
+    done, value, top, bottom = opening(s, alpha, beta, st, tops, bottoms, od)
+    if done:
+        return value
     player = rules_to_move(s)
-    top = tops[player]
-    bottom = bottoms[player]
-    if HAS_BOUNDS:  # the rules bound what the mover can still reach from here
-        top = min(top, rules_top(s))
-        bottom = max(bottom, rules_bottom(s))
-    if alpha >= top:
-        return top
-    if beta <= bottom:
-        return bottom
-    if stop(st):
-        return 0.0
-    exact = known(s, st, od)
-    if not np.isnan(exact):  # the oracle covers it: the line ends here
-        st[LEAVES] += 1
-        return -exact if player else exact
-    slot = probe(ts, s, st)
+    k = rules_pack(s)
+    first = bucket_of(ts, k, s)
+    slot = probe(ts, k, first, st)
     hint = -1
     if slot >= 0:
-        info = ts[slot, WORDS]
+        info = ts[slot, KEY_WORDS]
         stored = (info >> 1) & 0xFFFF
         free = (info >> 19) & 1
         if stored == depth or (free and stored <= depth):
-            value = tv[slot]
+            value = tv[slot, KEY_WORDS + 1]
             flag = (info >> 17) & 3
             if flag == EXACT or (value >= beta if flag == LOWER else value <= alpha):
                 st[HITS] += 1
@@ -268,7 +345,8 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
                 return value
         hint = (info >> 20) & 0xFFFFF
     order = ms[ply]
-    n = rules_safe_moves(s, order) if HAS_SAFE_MOVES else rules_moves(s, order)
+    tr = bs[ply, WORDS:]
+    n = rules_safe_moves(s, order, tr) if HAS_SAFE_MOVES else rules_moves(s, order, tr)
     if n == 0:
         st[LEAVES] += 1
         u = rules_utility(s)
@@ -279,6 +357,7 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
     if HAS_MOVE_SCORE and n > 1:
         sort_by_score(s, order, n)
     horizon_before = st[HORIZON]
+    since = horizon_before if EVALUATE_ENDS and not HAS_BOUNDS and top == np.inf else -1
     h = hist[player]
     # The table's move first (the others sorted only if it does not cut off), else all
     # by history (by the rules' score when they give one: sorted above); the sort is stable,
@@ -303,14 +382,17 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
     alpha0 = alpha
     d1 = depth - 1
     child = bs[ply + 1]
+    legal = 0
     for i in range(n):
         if i == 1 and hint >= 0 and not HAS_MOVE_SCORE:  # no cut-off: the rest by history
             sort_by_history(order, 1, n, h)
         a = order[i]
-        rules_play(s, a, child)
+        if not rules_play(s, a, child, tr):
+            continue  # a candidate the rules refuse (PSEUDO_MOVES)
+        legal += 1
         same = rules_to_move(child) == player
         hz = st[HORIZON]
-        if i == 0:  # the first child with the full window
+        if legal == 1:  # the first child with the full window
             lo, hi = (alpha, beta) if same else (-beta, -alpha)
         else:  # the others with a null window above alpha, again if they beat it
             nw = np.nextafter(alpha, np.inf)
@@ -318,16 +400,16 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
                 nw = beta
             lo, hi = (alpha, nw) if same else (-nw, -alpha)
         if d1 == 1:
-            v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od)
+            v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od, since)
         else:
             v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms, od)
         if not same:
             v = -v
-        if i > 0 and alpha < v < beta and nw < beta and not st[STOPPED]:
+        if legal > 1 and alpha < v < beta and nw < beta and not st[STOPPED]:
             hz = st[HORIZON]  # the re-search alone decides
             lo, hi = (v, beta) if same else (-beta, -v)
             if d1 == 1:
-                v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od)
+                v = frontier(bs, ms, ply + 1, lo, hi, st, tops, bottoms, od, since)
             else:
                 v = negamax(bs, ms, ply + 1, d1, lo, hi, ts, tv, hist, st, tops, bottoms, od)
             if not same:
@@ -350,8 +432,12 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
                     h[a] += depth * depth if depth < 64 else 4096
                     break
                 alpha = v
+    if legal == 0:  # no candidate plays: the game is over (PSEUDO_MOVES)
+        st[LEAVES] += 1
+        u = rules_utility(s)
+        return -u if player else u
     flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-    store(ts, tv, s, best, depth, flag, best_move, st[HORIZON] == horizon_before, st[GEN])
+    store(ts, tv, k, first, best, depth, flag, best_move, st[HORIZON] == horizon_before, st[GEN])
     return best
 
 
@@ -364,9 +450,9 @@ def child_search(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta:
     if depth <= 0:
         if stop(st):
             return 0.0
-        return leaf_value(bs[ply], st, od)
+        return leaf_value(bs, ms, ply, st, od)
     if depth == 1:
-        return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od)
+        return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od, np.int64(-1))
     if NULL_WINDOW and depth > MAX_PLIES:
         return null_windows(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
     return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
@@ -421,7 +507,8 @@ def child_value(child: Array, depth: int, alpha: float, beta: float, bs: Array, 
 
 @jit
 def table_move(ts: Array, s: Array, st: Array) -> int:
-    slot = probe(ts, s, st)
+    k = rules_pack(s)
+    slot = probe(ts, k, bucket_of(ts, k, s), st)
     if slot < 0:
         return -1
-    return (ts[slot, WORDS] >> 20) & 0xFFFFF
+    return (ts[slot, KEY_WORDS] >> 20) & 0xFFFFF

@@ -12,12 +12,16 @@ compiled with ``njit(cache=True)``. The file is named by a hash of its text and 
 atomically; numba keeps its compiled code beside it. A later process writes nothing, imports
 the file and loads the kernel from numba's cache: no compiling.
 
+The kernel calls ``moves``, ``safe_moves``, ``play`` and ``terminal`` with the ply's scratch
+last (:data:`SCRATCH_ROLES`); rules written without it are called through a small adapter
+(``rules_moves`` calling the game's ``moves``, bound as ``rules_moves_given``).
+
 Rules that cannot be restated so (a function without source, a closure holding an object that
 is not a number, a tuple, an array, a module or a function; two helpers of one name) raise
 :class:`RulesNotRestated`, and the engine searches that game in Python.
 
 >>> text = module_text(_example_rules(), {})
->>> "rules_moves = moves" in text and "def negamax(" in text
+>>> "rules_moves_given = moves" in text and "def negamax(" in text
 True
 """
 
@@ -64,6 +68,18 @@ rules_move_score = {JIT}(rules_move_score)
 """
 
 
+SCRATCH_ROLES = {"moves": 2, "safe_moves": 2, "play": 3, "terminal": 1}
+"""The rules that may take one more argument, the ply's scratch (``CompiledRules.scratch``),
+with how many they take without it. The kernel calls each through an adapter with the scratch
+last (``play`` answering whether the move was played: always, unless ``pseudo_moves``)."""
+
+
+def _jitted(source: str) -> list[str]:
+    """A function's lines for the rules' block, compiled as the rest."""
+    name = source.split("(", 1)[0].removeprefix("def ")
+    return ["", *source.splitlines(), f"{name} = {JIT}({name})", ""]
+
+
 class RulesNotRestated(ValueError):
     """A game's compiled rules cannot be written out as a module (the message says why)."""
 
@@ -76,12 +92,16 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
     _, tail = rest.split("\n" + END, 1)
     tail = tail.split("\n", 1)[1]
     taken = _top_level_names(head + tail)
-    writer = _Writer(rules.name, taken)
+    writer = _Writer(rules.name, taken, rules.pseudo_moves)
     for name, value in constants.items():
         writer.bind(name, value)
     writer.bind("WORDS", rules.words)
     writer.bind("MOVE_LIMIT", rules.move_limit)
     writer.bind("HAS_KEY", rules.key is not None)
+    writer.bind("KEY_WORDS", rules.words if rules.pack is None else rules.pack_words)
+    writer.bind("HAS_TERMINAL", rules.terminal is not None)
+    writer.bind("PSEUDO_MOVES", rules.pseudo_moves)
+    writer.bind("EVALUATE_ENDS", rules.evaluate_ends)
     writer.bind("HAS_ORACLE", rules.oracle is not None)
     writer.bind("HAS_BOUNDS", rules.top is not None)
     writer.bind("HAS_SAFE_MOVES", rules.safe_moves is not None)
@@ -90,35 +110,43 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
     writer.bind("MAX_PLIES", rules.max_plies)
     if (rules.top is None) != (rules.bottom is None):
         raise writer.fail("give both top and bottom, or neither")
-    for role in (
-        "moves",
-        "play",
-        "to_move",
-        "utility",
-        "evaluate",
-        "key",
-        "oracle",
-        "top",
-        "bottom",
-        "safe_moves",
-        "move_score",
-    ):
+    if rules.pseudo_moves and rules.terminal is None:
+        raise writer.fail("rules with pseudo_moves must give terminal (no move list says it)")
+    if rules.pseudo_moves and rules.safe_moves is not None:
+        raise writer.fail("safe_moves lists legal moves: not with pseudo_moves")
+    if rules.pack is not None and rules.pack_words < 1:
+        raise writer.fail(f"pack_words {rules.pack_words} with pack: give the words it packs into")
+    for role in ("utility", "evaluate", "key", "oracle", "top", "bottom", "move_score", "pack"):
         writer.rule(role, getattr(rules, role))
+    for role, arity in SCRATCH_ROLES.items():  # each may take the ply's scratch as well
+        writer.scratch_rule(role, getattr(rules, role), arity, rules.scratch)
+    writer.bind("rules_to_move", rules.to_move)
+    _defaults(writer, rules)
+    block = "\n".join(writer.lines)
+    note = f"# The compiled route's kernel for {rules.name!r}, written by solver.compiled_module.\n"
+    return note + head + BEGIN + " for " + repr(rules.name) + "\n" + block + "\n" + END + tail
+
+
+def _defaults(writer: _Writer, rules: CompiledRules) -> None:
+    """The rules' block's functions the rules leave out: typed, never called (a constant
+    switches their use off), or the kernel's own default."""
     if rules.evaluate is None:  # a search that must reach the end: never called at a horizon
         writer.lines.append("rules_evaluate = rules_utility")
     if rules.key is None:  # HAS_KEY is False: the kernel mixes the position's words instead
         writer.lines.append("rules_key = rules_to_move")
+    if rules.pack is None:  # the table holds the position's words themselves
+        words = ", ".join(f"s[{i}]" for i in range(rules.words))
+        writer.lines.extend(_jitted(f"def rules_pack(s):\n    return ({words},)"))
     if rules.oracle is None:  # HAS_ORACLE is False: never called, but typed
         writer.lines.extend(NO_ORACLE.splitlines())
     if rules.top is None:  # HAS_BOUNDS is False: never called, but typed
         writer.lines.extend(["rules_top = rules_utility", "rules_bottom = rules_utility"])
     if rules.safe_moves is None:  # HAS_SAFE_MOVES is False: never called, but typed
         writer.lines.append("rules_safe_moves = rules_moves")
+    if rules.terminal is None:  # HAS_TERMINAL is False: never called, but typed
+        writer.lines.extend(_jitted("def rules_terminal(s, tr):\n    return False"))
     if rules.move_score is None:  # HAS_MOVE_SCORE is False: never called, but typed
         writer.lines.extend(NO_MOVE_SCORE.splitlines())
-    block = "\n".join(writer.lines)
-    note = f"# The compiled route's kernel for {rules.name!r}, written by solver.compiled_module.\n"
-    return note + head + BEGIN + " for " + repr(rules.name) + "\n" + block + "\n" + END + tail
 
 
 def load_module(rules: CompiledRules, constants: dict[str, int]) -> types.ModuleType:
@@ -183,8 +211,9 @@ def _top_level_names(source: str) -> set[str]:
 class _Writer:
     """The rules' block, line by line: each name bound once, helpers before their callers."""
 
-    def __init__(self, title: str, taken: set[str]) -> None:
+    def __init__(self, title: str, taken: set[str], pseudo: bool = False) -> None:
         self.title = title
+        self.pseudo = pseudo
         self.taken = taken
         self.bound: dict[str, str] = {}
         self.lines: list[str] = []
@@ -196,6 +225,32 @@ class _Writer:
         """``rules_<role>``: the game's function, compiled (None: bound by the caller)."""
         if function is not None:
             self.bind(f"rules_{role}", function)
+
+    def scratch_rule(self, role: str, function: Any, arity: int, scratch: int) -> None:
+        """``rules_<role>`` taking the scratch last, whether ``function`` takes it or not
+        (None: bound by the caller)."""
+        if function is None:
+            return
+        py = getattr(function, "py_func", function)
+        try:
+            given = len(inspect.signature(py).parameters)
+        except (TypeError, ValueError) as e:
+            raise self.fail(f"no signature for {role} ({e})") from e
+        if given not in (arity, arity + 1):
+            raise self.fail(
+                f"{role} takes {given} arguments; give {arity}, or {arity + 1} with "
+                "the scratch last"
+            )
+        if given > arity and scratch < 1:
+            raise self.fail(f"{role} takes a scratch array: give scratch, its size")
+        self.bind(f"rules_{role}_given", function)
+        args = ["s", "move", "child"][:arity] if role == "play" else ["s", "out"][:arity]
+        call = ", ".join(args + (["tr"] if given > arity else []))
+        if role == "play" and not self.pseudo:
+            body = f"    rules_play_given({call})\n    return True"
+        else:
+            body = f"    return rules_{role}_given({call})"
+        self.lines.extend(_jitted(f"def rules_{role}({', '.join([*args, 'tr'])}):\n{body}"))
 
     def bind(self, name: str, value: Any) -> None:
         """``name = value`` in the block (a function: its source, then its compiled form)."""

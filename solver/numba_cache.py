@@ -171,3 +171,18 @@ def jit(fn: Callable[..., Any]) -> Any:
     """``numba.njit(cache=True)`` with the lighter load of :class:`CachedKernel` (a kernel that
     may allocate: numba's runtime is readied for it)."""
     return cached(numba.njit(cache=True)(fn), runtime=True)
+
+
+def kernel_jit(fn: Callable[..., Any]) -> Any:
+    """``numba.njit(cache=True)`` without numba's runtime, for a kernel that allocates nothing:
+    no reference counts on the arrays it passes around (a node search passes many), and a
+    later process loads it without readying the runtime."""
+    no_runtime = numba.njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # not in stubs
+    return cached(no_runtime(fn), runtime=False)
+
+
+def inline_jit(fn: Callable[..., Any]) -> Any:
+    """:func:`kernel_jit` for a small helper that numba inlines into each caller (its own IR,
+    not a call): a node search's per-node helpers, which pass large tuples of arrays."""
+    no_runtime = numba.njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+    return cached(no_runtime(fn), runtime=False)

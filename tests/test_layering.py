@@ -280,6 +280,8 @@ AYOAYO_FLOORS = (
         "jit_cache",
         "native_jit",
         "native_rules",
+        "native_probe",
+        "native_route",
         "native_search",
         "native_proof",
         "native_tablebase",

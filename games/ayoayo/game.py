@@ -29,16 +29,21 @@ from games.ayoayo.rules import AyoayoRules, AyoayoState
 from games.ayoayo.sowing import sowing_steps
 from games.ayoayo.tablebase import Tablebase
 from solver.book import OpeningBook, read_book
-from solver.errors import CapabilityError
+from solver.compiled import CompiledRules, compiled_search, prepare_rules
+from solver.errors import CapabilityError, InvalidOptionError
 from solver.game import EndgameTablebase, MoveStep, TablebasePlanner
 from solver.node_search import Limits, NodeSearch
+from solver.quoting import quote
 from solver.results import SearchRequest
 from solver.workers import Mapper
 
 if TYPE_CHECKING:
     from games.ayoayo.proof import Prover
 
-__all__ = ["OPENING_BOOK", "Ayoayo"]
+__all__ = ["OPENING_BOOK", "ROUTES", "Ayoayo"]
+
+ROUTES = ("own", "generic")
+"""The compiled node searches an :class:`Ayoayo` may run (its ``route``)."""
 
 OPENING_BOOK = Path(__file__).with_name("opening-book.txt.gz")
 """The start's value and each first move's, proved (docs/solving.md says how it was made)."""
@@ -55,7 +60,27 @@ class Ayoayo(AyoayoRules):
 
     Args:
         cache_size: most states whose legal moves and children are kept (0 turns caching off).
+        route: which compiled node search the engine runs: ``"own"`` (the default: the
+            hand-written kernel of :mod:`games.ayoayo.native_search`) or ``"generic"`` (the
+            compiled route's one node search against the rules of
+            :mod:`games.ayoayo.native_route`). The same answers; ``docs/ayoayo.md`` gives
+            the speed of each.
     """
+
+    def __init__(self, cache_size: int = 1 << 14, route: str = "own") -> None:
+        super().__init__(cache_size)
+        if route not in ROUTES:
+            raise InvalidOptionError(
+                f"invalid route {quote(route)}; expected one of {', '.join(ROUTES)}"
+            )
+        self.route = route
+
+    def compiled_rules(self) -> CompiledRules:
+        """The rules for the compiled route (``solver.game.HasCompiledRules``,
+        :mod:`games.ayoayo.native_route`)."""
+        from games.ayoayo.native_route import compiled_rules
+
+        return compiled_rules()
 
     def tablebase(self, directory: str | os.PathLike[str] | None = None) -> Tablebase:
         """The endgame tablebase in ``directory`` (None: the user cache directory, see
@@ -64,12 +89,17 @@ class Ayoayo(AyoayoRules):
         return Tablebase(directory, game=self, builder=accel.level_kernel)
 
     def compiled_search(self, request: SearchRequest, limits: Limits) -> NodeSearch | None:
-        """The numba node search (:mod:`games.ayoayo.native_search`), loaded or compiled once,
-        with the tablebase levels of ``request.oracle`` probed inside it.
+        """The numba node search of :attr:`route` (the hand-written kernel or the compiled
+        route's), loaded or compiled once, with the tablebase levels of ``request.oracle``
+        probed inside it.
 
         None (the engine then runs its Python node search) when numba is not installed, the
         environment says ``GAMESOLVER_NATIVE=0``, or the kernel cannot serve ``request``.
         """
+        if self.route == "generic":
+            if not accel.enabled():
+                return None
+            return compiled_search(self, self.compiled_rules(), request, limits)
         kernel = accel.search_kernel()
         if kernel is None:
             return None
@@ -138,8 +168,13 @@ class Ayoayo(AyoayoRules):
     def compile_kernels(self) -> float | None:
         """Load the search's and the tablebase builder's kernels now, compiling them (once, in
         one step) when numba's cache lacks them: the seconds spent compiling, 0.0 when all
-        came from the cache, None when the kernels are not to be used."""
-        return accel.compile_kernels()
+        came from the cache, None when the kernels are not to be used; with ``route``
+        ``"generic"``, the compiled route's kernel too."""
+        seconds = accel.compile_kernels()
+        if seconds is None or self.route != "generic":
+            return seconds
+        more = prepare_rules(self.compiled_rules())
+        return None if more is None else seconds + more
 
     def move_steps(self, state: AyoayoState, action: int) -> list[MoveStep]:
         """The sowing of ``action`` step by step, checked against the rules

@@ -44,9 +44,8 @@ import numpy.typing as npt
 
 from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
 from games.ayoayo.native_jit import kernel, warm_up
+from games.ayoayo.native_probe import NOT_COVERED, key_of, tablebase_value
 from games.ayoayo.native_rules import WIDTH, is_terminal_with, play_with
-from games.ayoayo.native_search import NOT_COVERED, _tablebase_value
-from games.ayoayo.native_search import _key as key_of  # the position in two words, exactly
 
 __all__ = [
     "DISPROVED",
@@ -215,7 +214,7 @@ def prove(  # noqa: C901 (compiled hot loop: one call per node)
         return _leaf(_mover_utility(s), t)
     tb_max = st[TB_MAX]
     if TOTAL_SEEDS - s[12] - s[13] <= tb_max:
-        known = _tablebase_value(s, levels, lookup, tb_max)
+        known = tablebase_value(s, levels, lookup, tb_max)
         if known != NOT_COVERED:
             st[TB_LEAVES] += 1
             return _leaf(known, t)
@@ -291,7 +290,7 @@ def prove(  # noqa: C901 (compiled hot loop: one call per node)
                 st[NODES] += 1
                 r = UNKNOWN
                 if TOTAL_SEEDS - child[12] - child[13] <= tb_max:
-                    known = _tablebase_value(child, levels, lookup, tb_max)
+                    known = tablebase_value(child, levels, lookup, tb_max)
                     if known != NOT_COVERED:
                         st[TB_LEAVES] += 1
                         r = _leaf(known, t_child)
@@ -371,7 +370,7 @@ def new_stacks() -> tuple[Array, Array, Array, Array]:
 @warm_up("proof")
 def _warm_up() -> None:
     """Call the proof search's entry points once (a shallow test of the start)."""
-    from games.ayoayo.native_search import _levels
+    from games.ayoayo.native_probe import levels_of
 
     bs, pk, orders, kids = new_stacks()
     bs[0, :12] = 4
@@ -379,7 +378,7 @@ def _warm_up() -> None:
     st[TB_MAX] = -1
     st[STOP_AT] = 1 << 40
     tk = new_table(64)
-    levels, lookup, _ = _levels(None)
+    levels, lookup, _ = levels_of(None)
     prove(bs, pk, orders, kids, np.int64(0), np.int64(2), np.int64(0), tk, st, levels, lookup)
     restore(tk, proved_rows(tk), st)
     entry(tk, bs[0])

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
 from typing import Any, Final
 
 import numpy as np
@@ -46,11 +45,17 @@ import numpy.typing as npt
 
 from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
 from games.ayoayo.native_jit import kernel, warm_up
+from games.ayoayo.native_probe import (
+    NOT_COVERED,
+    Levels,
+    key_of,
+    levels_of,
+    tablebase_of,
+    tablebase_value,
+)
 from games.ayoayo.native_rules import WIDTH, board_array, is_terminal_with, play_with
-from games.ayoayo.native_tablebase import view_rank
 from games.ayoayo.rules import AyoayoRules
 from games.ayoayo.tablebase import Tablebase
-from games.ayoayo.tablebase_index import splits
 from solver.node_search import Limits, SearchStopped
 from solver.results import SearchRequest, SearchStats
 
@@ -63,14 +68,6 @@ __all__ = [
 ]
 
 Array = npt.NDArray[np.int64]
-Levels = tuple[npt.NDArray[np.int8], ...]
-"""One memory-mapped array per level 0, 4, ..., 48 (an empty one for a level not present)."""
-
-LEVELS: Final = TOTAL_SEEDS // 4 + 1
-
-PROBE_CACHE: Final = 1 << 16
-"""Entries of the cache of recent tablebase probes (512 KB: it stays in the processor's cache)."""
-
 
 MAX_DEPTH: Final = 250
 """The deepest search the kernel's stacks hold (the driver stops deepening there)."""
@@ -95,22 +92,8 @@ BIG: Final = 1 << 20
 NODES, LEAVES, CUTOFFS, HITS, HORIZON, STORES, OVERWRITES, STOP_AT, STOPPED, GEN, TB_MAX = range(11)
 N_STATS: Final = 11
 
-NOT_COVERED: Final = 1 << 30
-"""What :func:`_tablebase_value` answers for a position the tablebase does not hold."""
-
 EXACT, LOWER, UPPER = 0, 1, 2  # as solver.table
-_OCCUPIED: Final = 1 << 40
 _BUCKET: Final = 4
-
-
-@kernel
-def _key(s: Array) -> tuple[int, int]:
-    """The position packed exactly into two words (6 bits a pit or count)."""
-    k1 = 0
-    for i in range(10):
-        k1 |= s[i] << (6 * i)
-    k2 = s[10] | (s[11] << 6) | (s[12] << 12) | (s[13] << 18) | (s[14] << 24) | _OCCUPIED
-    return k1, k2
 
 
 @kernel
@@ -170,7 +153,7 @@ def _store(
 @kernel
 def _hint(tk: Array, s: Array) -> int:
     """The stored best move of a position, or -1."""
-    k1, k2 = _key(s)
+    k1, k2 = key_of(s)
     j = _probe(tk, k1, k2)
     return -1 if j < 0 else (tk[j, 2] >> 34) & 7
 
@@ -203,7 +186,7 @@ def _frontier(  # noqa: C901 (compiled hot loop: one call per node)
     tb_max = st[TB_MAX]
     player = s[14]
     if TOTAL_SEEDS - s[12] - s[13] <= tb_max:  # few enough seeds for a level present
-        known = _tablebase_value(s, levels, lookup, tb_max)
+        known = tablebase_value(s, levels, lookup, tb_max)
         if known != NOT_COVERED:
             st[LEAVES] += 1
             return known
@@ -219,7 +202,7 @@ def _frontier(  # noqa: C901 (compiled hot loop: one call per node)
             legal += 1
             known = NOT_COVERED
             if TOTAL_SEEDS - child[12] - child[13] <= tb_max:
-                known = _tablebase_value(child, levels, lookup, tb_max)
+                known = tablebase_value(child, levels, lookup, tb_max)
             if known != NOT_COVERED:
                 v = -known  # the child's mover is the other player
             else:
@@ -283,11 +266,11 @@ def _negamax(  # noqa: C901 (compiled hot loop: the search, one call per node)
     s = bs[ply]
     tb_max = st[TB_MAX]
     if TOTAL_SEEDS - s[12] - s[13] <= tb_max:  # few enough seeds for a level present
-        known = _tablebase_value(s, levels, lookup, tb_max)
+        known = tablebase_value(s, levels, lookup, tb_max)
         if known != NOT_COVERED:
             st[LEAVES] += 1
             return known
-    k1, k2 = _key(s)
+    k1, k2 = key_of(s)
     slot = _probe(tk, k1, k2)
     hint = -1
     if slot >= 0:
@@ -412,7 +395,7 @@ def _child_value(
             return 0
         st[LEAVES] += 1
         if st[TB_MAX] >= 0:
-            known = _tablebase_value(child, levels, lookup, st[TB_MAX])
+            known = tablebase_value(child, levels, lookup, st[TB_MAX])
             if known != NOT_COVERED:
                 return -known
         if not is_terminal_with(child, bs[SCRATCH]):
@@ -424,69 +407,7 @@ def _child_value(
     return -_negamax(bs, orders, ROOT_PLY, depth, -beta, -alpha, tk, hist, st, levels, lookup)
 
 
-@kernel
-def _tablebase_value(s: Array, levels: Levels, lookup: Array, tb_max: int) -> int:
-    """The tablebase's exact value of ``s`` for its mover, or :data:`NOT_COVERED`.
-
-    As :meth:`games.ayoayo.tablebase.Tablebase.probe` in the mover's view: the 12 pits from the
-    mover's own first, ranked by stars and bars (:mod:`games.ayoayo.tablebase_index`), in the
-    row of the mover's captured split. A finished game (more than 24) is left to the caller.
-    """
-    c0 = s[12]
-    c1 = s[13]
-    if c0 > WIN_THRESHOLD or c1 > WIN_THRESHOLD or (c0 | c1) & 3:
-        return NOT_COVERED
-    seeds = TOTAL_SEEDS - c0 - c1
-    if seeds > tb_max:
-        return NOT_COVERED
-    level = levels[seeds >> 2]
-    if level.shape[0] == 0:
-        return NOT_COVERED
-    p = s[14]
-    k = seeds >> 2
-    r = view_rank(s, 6 * p, seeds)
-    row = (s[12 + p] - lookup[k]) >> 2
-    # A small cache of recent probes (it fits the processor's cache; a level does not).
-    key = (((k << 4) | row) << 40) | r
-    slot = LEVELS + (((key * -7046029254386353131) >> 40) & (PROBE_CACHE - 1))
-    entry = lookup[slot]
-    if entry >> 8 == key + 1:
-        return (entry & 0xFF) - 128
-    value = np.int64(level[row, r])
-    lookup[slot] = ((key + 1) << 8) | (value + 128)
-    return value
-
-
 # ---- the node search the driver runs ---------------------------------------------------------
-
-
-def tablebase_of(oracle: Any) -> Tablebase | None:
-    """The :class:`Tablebase` behind an oracle (the tablebase itself or its ``probe``), or None."""
-    if isinstance(oracle, Tablebase):
-        return oracle
-    owner = getattr(oracle, "__self__", None)
-    if isinstance(owner, Tablebase) and getattr(oracle, "__func__", None) is Tablebase.probe:
-        return owner
-    return None
-
-
-def _empty_level() -> npt.NDArray[np.int8]:
-    empty = np.zeros((0, 0), dtype=np.int8)
-    empty.flags.writeable = False  # the type of a memory-mapped level: one compiled signature
-    return empty
-
-
-def _levels(tablebase: Tablebase | None) -> tuple[Levels, Array, int]:
-    """The kernel's view of ``tablebase``: the level arrays; ``lookup``, each level's first
-    split (the mover's captured seeds in row 0) followed by a cache of recent probes
-    (:data:`PROBE_CACHE` entries, each ``(key + 1) << 8 | value + 128``); the top level."""
-    found: Mapping[int, npt.NDArray[np.int8]] = {} if tablebase is None else tablebase.arrays()
-    levels = tuple(
-        np.asarray(found[n]) if n in found else _empty_level() for n in range(0, TOTAL_SEEDS + 1, 4)
-    )
-    lookup = np.zeros(LEVELS + PROBE_CACHE, dtype=np.int64)
-    lookup[:LEVELS] = [splits(n)[0] for n in range(0, TOTAL_SEEDS + 1, 4)]
-    return levels, lookup, max(found, default=-1)
 
 
 class CompiledSearch:
@@ -519,7 +440,7 @@ class CompiledSearch:
         self.orders = np.zeros((MAX_DEPTH + 2, 12), np.int64)
         self.history = np.zeros((2, 6), np.int64)
         self.st = np.zeros(N_STATS, np.int64)
-        self.levels, self.lookup, self.st[TB_MAX] = _levels(tablebase)
+        self.levels, self.lookup, self.st[TB_MAX] = levels_of(tablebase)
         self.budget = KERNEL_CHECK_NODES
         self.memo_size = size
         self.kernel_seconds = 0.0  # time inside the kernel (the rest is the driver's Python)

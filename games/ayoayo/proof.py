@@ -31,8 +31,8 @@ import numpy.typing as npt
 
 from games.ayoayo import native_proof as K
 from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
+from games.ayoayo.native_probe import levels_of
 from games.ayoayo.native_rules import WIDTH
-from games.ayoayo.native_search import _levels
 from games.ayoayo.rules import AyoayoRules, AyoayoState
 from games.ayoayo.tablebase import Tablebase
 from solver.certificate import Certificate, Node, SolutionGraph
@@ -148,7 +148,7 @@ class Prover:
     ) -> None:
         self.game = game
         self.tablebase = tablebase
-        self.levels, self.lookup, tb_max = _levels(tablebase)
+        self.levels, self.lookup, tb_max = levels_of(tablebase)
         self.tb_max = int(tb_max)
         self.table_size = table_size
         self.progress = progress

@@ -119,3 +119,55 @@ class TestTheFile:
         monkeypatch.setattr(compiled_module, "kernel_folder", lambda: None)
         with pytest.raises(RulesNotRestated, match="NUMBA_CACHE_DIR"):
             load_module(attrs.evolve(RULES, name="pile nowhere"), KERNEL_CONSTANTS)
+
+
+class TestScratchPseudoMovesAndPacks:
+    """What rules that need memory, refuse moves, or pack their positions are given."""
+
+    def test_rules_without_scratch_are_adapted_to_the_kernels_calls(self) -> None:
+        """The kernel calls every rule with the ply's scratch last; rules that take none get
+        an adapter, and ``play`` of legal moves only answers True."""
+        text = module_text(RULES, {})
+        assert "\ndef rules_moves(s, out, tr):\n    return rules_moves_given(s, out)\n" in text
+        adapter = "\ndef rules_play(s, move, child, tr):\n    rules_play_given(s, move, child)\n"
+        assert adapter + "    return True\n" in text
+        assert "\nKEY_WORDS = 2\n" in text and "return (s[0], s[1],)" in text
+
+    def test_rules_that_take_scratch_and_refuse_moves(self) -> None:
+        def play(s: Any, move: int, child: Any, tr: Any) -> bool:  # pragma: no cover
+            return True
+
+        def terminal(s: Any) -> bool:  # pragma: no cover - never run
+            return s[0] == 0
+
+        def pack(s: Any) -> tuple[int]:  # pragma: no cover - never run
+            return (s[0] << 1 | s[1],)
+
+        rules = attrs.evolve(
+            RULES, play=play, terminal=terminal, pseudo_moves=True, scratch=4, pack=pack,
+            pack_words=1,
+        )  # fmt: skip
+        text = module_text(rules, {})
+        assert "\n    return rules_play_given(s, move, child, tr)\n" in text
+        assert "\n    return rules_terminal_given(s)\n" in text
+        for line in ("KEY_WORDS = 1", "PSEUDO_MOVES = True", "HAS_TERMINAL = True"):
+            assert f"\n{line}\n" in text
+        compile(text, "kernel", "exec")
+
+    def test_pseudo_moves_need_a_test_of_the_end(self) -> None:
+        with pytest.raises(RulesNotRestated, match="pseudo_moves must give terminal"):
+            module_text(attrs.evolve(RULES, pseudo_moves=True), {})
+
+    def test_a_rule_taking_scratch_needs_its_size(self) -> None:
+        def moves(s: Any, out: Any, tr: Any) -> int:  # pragma: no cover - never run
+            return 0
+
+        with pytest.raises(RulesNotRestated, match="moves takes a scratch array: give scratch"):
+            module_text(attrs.evolve(RULES, moves=moves), {})
+
+    def test_a_rule_of_the_wrong_arity(self) -> None:
+        def play(s: Any) -> None:  # pragma: no cover - never run
+            pass
+
+        with pytest.raises(RulesNotRestated, match="play takes 1 arguments; give 3, or 4"):
+            module_text(attrs.evolve(RULES, play=play), {})

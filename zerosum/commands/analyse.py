@@ -54,9 +54,10 @@ def add_arguments(analyse: argparse.ArgumentParser) -> None:
     analyse.add_argument(
         "--compiled",
         action="store_true",
-        help="insist on the compiled search of a game on the compiled route (connect4, where it "
-        "is the default anyway): an error if it cannot be used, and a line if it had to be "
-        "compiled now (15-30 s the first time, not counted in --time)",
+        help="insist on the game's compiled search (connect4 and ayoayo, where it is the default "
+        "anyway; ayoayo -O route=generic runs it on the compiled route): an error if it cannot be "
+        "used, and a line if it had to be compiled now (15-30 s the first time, not counted in "
+        "--time)",
     )
     tablebase_arguments(analyse)
     analyse.add_argument(
