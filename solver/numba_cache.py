@@ -9,6 +9,7 @@ and the compiled route's, :mod:`solver.compiled`). Importing it imports numba.
 
 from __future__ import annotations
 
+import errno
 import os
 import pickle
 import struct
@@ -21,6 +22,8 @@ from typing import Any, Final
 
 import numba
 from numba.core.runtime import nrt
+
+from solver import kernel_memory
 
 __all__ = ["CachedKernel", "cached", "jit", "note"]
 
@@ -66,6 +69,11 @@ class CachedKernel(numba.core.caching.FunctionCache):
     (the folder is read-only), this process compiles it without the cache. A compiled kernel
     that cannot be saved (a full disk, a read-only folder) is used all the same, with one line
     saying each later command compiles it again.
+
+    **Memory.** A load that fails short of memory (under ``ulimit -v``) is not damage: it
+    raises :class:`solver.kernel_memory.KernelMemoryError`, one line saying so, and the entry
+    is kept. A compile starts only when the room left under an address-space limit holds it
+    (:mod:`solver.kernel_memory`); LLVM would end the process otherwise.
     """
 
     def __init__(self, py_func: Callable[..., Any], runtime: bool) -> None:
@@ -79,13 +87,29 @@ class CachedKernel(numba.core.caching.FunctionCache):
         )
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
+        """The cached kernel, or None when numba is to compile it: then only if a compile
+        fits in the memory left (:func:`solver.kernel_memory.check_room`).
+
+        Raises:
+            KernelMemoryError: the load failed short of memory (the entry is kept), or the
+                compile that would follow does not fit.
+        """
+        found = self._load(sig, target_context)
+        if found is None:
+            kernel_memory.check_room(self.py_func.__module__, self.py_func.__qualname__)
+        return found
+
+    def _load(self, sig: Any, target_context: Any) -> Any:
         try:
             found = self._light_load(sig, target_context)
         except Exception:  # numba's regular path decides
             try:
                 found = super().load_overload(sig, target_context)  # type: ignore[no-untyped-call]
-            except Exception as e:  # a damaged entry: whatever numba or LLVM raised
-                self._set_aside(f"{type(e).__name__}: {first_line(e)}")
+            except Exception as e:  # a damaged entry, or memory short: whatever numba raised
+                why = f"{type(e).__name__}: {first_line(e)}"
+                if kernel_memory.short_of_memory(e):
+                    raise kernel_memory.load_failed(self.py_func.__qualname__, why) from None
+                self._set_aside(why)
                 return None
         if found is not None and not self._belongs(found):
             self._set_aside(f"it holds the code of {found.fndesc.qualname!r}")
@@ -119,6 +143,8 @@ class CachedKernel(numba.core.caching.FunctionCache):
                 if path.suffix in (".nbi", ".nbc"):
                     os.replace(path, aside / path.name)
         except OSError as e:
+            if e.errno == errno.ENOMEM:  # memory was short, not the entry sound
+                raise kernel_memory.load_failed(name, why) from None
             self.disable()  # type: ignore[no-untyped-call]
             note(
                 f"the compiled kernel's cache entry for {name} could not be loaded ({why}) nor "

@@ -103,7 +103,7 @@ def _load(groups: tuple[str, ...] | None) -> float | None:
 
         return sum(native_jit.ready(group) for group in groups or native_jit.GROUPS)
     except Exception as e:  # numba or LLVM failed where a damaged cache was healed already
-        text = (str(e).strip().splitlines() or ["no message"])[0][:200]
+        text = (str(e).strip().splitlines() or ["no message"])[0][:300]
         _failed.append(f"{type(e).__name__}: {text}")
         sys.stderr.write(
             f"gamesolver: note: the compiled kernel could not be loaded or compiled "

@@ -20,7 +20,7 @@ import sys
 import tempfile  # noqa: F401 (the tests point its gettempdir elsewhere)
 from pathlib import Path
 
-from solver import kernel_folder
+from solver import kernel_folder, kernel_memory
 
 __all__ = ["cache_directory", "candidates"]
 
@@ -34,6 +34,13 @@ def candidates() -> list[Path]:
 
 
 _writable = kernel_folder.writable
+
+COMPILE_NEED = 240 << 20
+"""Address space compiling the kernels takes (every group, in one step): a cold compile grew
+the process by 209 MB (VmPeak less VmSize when it began, numba 0.68), with a margin. Under a
+smaller room left by ``ulimit -v`` the compile is not started (:mod:`solver.kernel_memory`)."""
+
+kernel_memory.need_to_compile(__name__.rsplit(".", 1)[0], COMPILE_NEED)
 
 
 @functools.cache

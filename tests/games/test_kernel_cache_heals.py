@@ -218,3 +218,29 @@ def test_a_really_full_disk_under_the_cache_is_a_stated_fallback(full_disk: Full
     (unsaved,) = _notes(err, "could not save the compiled kernel")
     assert "No space left on device" in unsaved and "NUMBA_CACHE_DIR" in unsaved
     assert contents(root) == before
+
+
+SHORT_OF_MEMORY = """
+import numba.core.caching
+from solver import numba_cache, resources
+def short(self, *args, **kwargs):
+    raise SystemError("error return without exception set")  # numba's C code, out of memory
+numba_cache.CachedKernel._light_load = short
+numba.core.caching.Cache.load_overload = short
+resources.address_space_limit = lambda: 400 << 20
+resources.address_space_room = lambda: 20 << 20
+"""
+
+
+def test_a_load_short_of_memory_is_said_as_such_and_the_entry_kept(cache: Path) -> None:
+    """Under ``ulimit -v`` with 20 MB left, loading the cached kernels fails the way numba's C
+    code does then: one line says memory was short and names the limit, nothing is called
+    damaged or moved aside, nothing is compiled, and the pure engine answers."""
+    before = {path.name: path.read_bytes() for path in cache.iterdir()}
+    answer, err = _run(cache, before=FAILING_COMPILER + SHORT_OF_MEMORY)
+    assert answer["kernel"] is False and answer["value"] is not None
+    assert len(err) == 1, err
+    assert "out of memory under ulimit -v (400 MB): raise it" in err[0]
+    assert "the cache entry is kept" in err[0] and "pure-Python engine" in err[0]
+    assert not (cache / "damaged").exists()
+    assert {path.name: path.read_bytes() for path in cache.iterdir()} == before

@@ -1,0 +1,148 @@
+"""The address space a kernel's compile needs, and whether a failed load was short of memory.
+
+numba compiles a kernel in the process that calls it, and LLVM ends that process (``LLVM
+ERROR: out of memory``, ``std::bad_alloc``, SIGABRT) when an allocation fails: no Python code
+can catch that. So under an address-space limit (``ulimit -v``, RLIMIT_AS) a compile starts
+only when the room left under the limit holds what compiling takes, measured as the growth of
+the process's address space (its ``VmPeak`` less its ``VmSize`` when the first compile
+started) with a cold cache; otherwise :func:`check_room` raises :class:`KernelMemoryError`,
+which the callers take as a kernel that cannot be had (the pure engine answers, or one line
+says what to do). A kernel that needs more than :data:`DEFAULT_NEED` registers its need
+(:func:`need_to_compile`; Ayòayò's whole set of kernels, compiled in one step, does).
+
+Loading a kernel from the cache needs memory too; a load that fails under a limit with
+little room left, or with an error that says so, was short of memory, not given a damaged
+entry (:func:`short_of_memory`): it is reported as such, and the cache entry is kept.
+
+Assumes Linux for the limit (``/proc/self/status``); elsewhere no limit is seen and nothing
+is refused. Imports no numba.
+
+>>> need_of("some_module") == DEFAULT_NEED
+True
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+from typing import Final
+
+from solver import resources
+from solver.errors import GameError
+
+__all__ = [
+    "DEFAULT_NEED",
+    "LOAD_ROOM",
+    "KernelMemoryError",
+    "check_room",
+    "load_failed",
+    "need_of",
+    "need_to_compile",
+    "short_of_memory",
+]
+
+MB: Final = 1 << 20
+
+DEFAULT_NEED: Final = 96 * MB
+"""Address space a kernel's compile may take: the compiled route's node search for Connect Four
+grew the process by 71 MB (VmPeak less VmSize, numba 0.68, a cold cache), with a margin."""
+
+LOAD_ROOM: Final = 160 * MB
+"""Under a limit, a load that fails with less room than this left was short of memory: loading
+the tablebase builder's kernels from the cache grows the process by 142 MB (its threads'
+stacks and heaps), the search's by 3 MB."""
+
+_MARKERS: Final = (
+    "out of memory",
+    "cannot allocate memory",
+    "failed to map segment",
+    "bad_alloc",
+    "memoryerror",
+)
+"""What the errors of numba, LLVM and the dynamic loader say when memory is short."""
+
+_needs: dict[str, int] = {}
+_checked: set[str] = set()
+
+
+class KernelMemoryError(GameError, MemoryError):
+    """A compiled kernel cannot be compiled or loaded in the memory this process may use."""
+
+
+def need_to_compile(prefix: str, need: int) -> None:
+    """Say that compiling the kernels of the modules named ``prefix`` (a package, e.g.
+    ``games.ayoayo``, and its modules) takes ``need`` bytes of address space."""
+    _needs[prefix] = need
+
+
+def need_of(module: str) -> int:
+    """The address space compiling a kernel of ``module`` takes (:func:`need_to_compile`)."""
+    return _needs.get(_family(module), DEFAULT_NEED)
+
+
+def _family(module: str) -> str:
+    """The registered prefix ``module`` belongs to, else the module itself."""
+    for prefix in _needs:
+        if module == prefix or module.startswith(prefix + "."):
+            return prefix
+    return module
+
+
+def _megabytes(size: int) -> str:
+    return f"{math.ceil(size / MB):,} MB"
+
+
+def check_room(module: str, name: str) -> None:
+    """Before ``name`` (a kernel of ``module``) is compiled: refuse when the room left under
+    the address-space limit is less than the compile needs (checked once a process for each
+    family of kernels: the first compile of a family is the one the need was measured from).
+
+    Raises:
+        KernelMemoryError: naming the limit, the room and the need, and what to do.
+    """
+    family = _family(module)
+    limit = resources.address_space_limit()
+    if limit is None or family in _checked:
+        return
+    room = resources.address_space_room() or 0
+    need = need_of(module)
+    if room >= need:
+        _checked.add(family)
+        return
+    enough = limit - room + need
+    raise KernelMemoryError(
+        f"compiling the kernel {name} needs about {_megabytes(need)} of address space, "
+        f"{_megabytes(room)} is left under ulimit -v ({_megabytes(limit)}): raise it to "
+        f"{_megabytes(enough)} or run 'gamesolver compile' once without it"
+    )
+
+
+def short_of_memory(error: BaseException) -> bool:
+    """Whether ``error``, raised loading a kernel from the cache, came of memory being short:
+    a MemoryError or ENOMEM in its chain, an error that says so, or (numba's C code failing
+    without a word, "error return without exception set") a failure under an address-space
+    limit with less than :data:`LOAD_ROOM` left."""
+    seen: BaseException | None = error
+    for _ in range(8):  # a chain of causes, not a cycle
+        if seen is None:
+            break
+        if isinstance(seen, MemoryError):
+            return True
+        if isinstance(seen, OSError) and seen.errno == errno.ENOMEM:
+            return True
+        if any(marker in str(seen).lower() for marker in _MARKERS):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    room = resources.address_space_room()
+    return room is not None and room < LOAD_ROOM
+
+
+def load_failed(name: str, why: str) -> KernelMemoryError:
+    """The error for kernel ``name``, whose load from the cache failed (``why``) short of
+    memory: the cache entry is sound and kept."""
+    limit = resources.address_space_limit()
+    where = ": free some" if limit is None else f" under ulimit -v ({_megabytes(limit)}): raise it"
+    return KernelMemoryError(
+        f"the compiled kernel {name} could not be loaded from its cache ({why[:80]}): out of "
+        f"memory{where}; the cache entry is kept"
+    )

@@ -1,0 +1,118 @@
+"""Kernels under an address-space limit: a compile that would not fit is not started (LLVM
+would abort the process), and a load that fails short of memory is not taken for damage."""
+
+from __future__ import annotations
+
+import errno
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver import kernel_memory, resources
+from solver.errors import GameError
+from solver.kernel_memory import KernelMemoryError, short_of_memory
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LIMITED = """
+import resource, runpy, sys
+import numba
+def size():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmSize:"):
+            return int(line.split()[1]) * 1024
+limit = size() + int(sys.argv[1]) * 2**20
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+sys.argv = ["gamesolver", *sys.argv[2:]]
+runpy.run_module("zerosum", run_name="__main__")
+"""
+"""Runs a command under a limit that leaves ``argv[1]`` MB of room once numba is imported."""
+
+
+def _limited(tmp_path: Path, room: int, *command: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "GAMESOLVER_NATIVE": "1"}
+    env.pop("PYTHONFAULTHANDLER", None)
+    return subprocess.run(
+        [sys.executable, "-c", LIMITED, str(room), *command],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc: Linux")
+class TestAColdCompileUnderALimit:
+    """An empty kernels' cache and a limit too small to compile: the pure engine answers,
+    with one line naming the limit, the room needed and how to warm the cache."""
+
+    def test_ayoayo_answers_in_python(self, tmp_path: Path) -> None:
+        position = "[[2,6,6,1,1,7],[0,2,7,2,7,7]]"
+        done = _limited(tmp_path, 150, "best", "ayoayo", "-p", position, "--time", "0.2")
+        assert done.returncode == 0, done.stderr
+        assert "best move:" in done.stdout
+        (line,) = done.stderr.splitlines()
+        assert "compiling the kernel" in line and "ulimit -v" in line
+        assert "'gamesolver compile' once without it" in line and "pure-Python" in line
+
+    def test_connect_four_answers_in_python(self, tmp_path: Path) -> None:
+        done = _limited(tmp_path, 50, "best", "connect4", "--time", "0.2")
+        assert done.returncode == 0, done.stderr
+        assert "best move:" in done.stdout
+        (line,) = done.stderr.splitlines()
+        assert "compiled search for 'connect4" in line and "ulimit -v" in line
+        assert "searching in Python" in line
+
+
+class TestRoom:
+    def test_a_compile_is_refused_when_the_room_is_short(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(resources, "address_space_limit", lambda: 400 << 20)
+        monkeypatch.setattr(resources, "address_space_room", lambda: 60 << 20)
+        with pytest.raises(KernelMemoryError, match=r"96 MB of address space, 60 MB is left"):
+            kernel_memory.check_room("a_module_of_tests", "kernel")
+
+    def test_no_limit_refuses_nothing(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(resources, "address_space_limit", lambda: None)
+        kernel_memory.check_room("a_module_of_tests", "kernel")
+
+    def test_a_registered_need_holds_for_its_package(self) -> None:
+        kernel_memory.need_to_compile("tests.a_package", 300 << 20)
+        assert kernel_memory.need_of("tests.a_package.kernels") == 300 << 20
+        assert kernel_memory.need_of("tests.a_packaged") == kernel_memory.DEFAULT_NEED
+
+
+class TestShortOfMemory:
+    """What a failed load is taken for: memory short, or a damaged entry (healed)."""
+
+    def test_memory_errors_and_their_words_are_memory(self) -> None:
+        assert short_of_memory(MemoryError())
+        assert short_of_memory(OSError(errno.ENOMEM, "Cannot allocate memory"))
+        assert short_of_memory(RuntimeError("LLVM ERROR: out of memory"))
+        wrapped = RuntimeError("wrapped")
+        wrapped.__cause__ = MemoryError()
+        assert short_of_memory(wrapped)
+
+    def test_a_silent_failure_is_memory_only_when_little_room_is_left(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        silent = SystemError("error return without exception set")
+        monkeypatch.setattr(resources, "address_space_room", lambda: 20 << 20)
+        assert short_of_memory(silent)
+        monkeypatch.setattr(resources, "address_space_room", lambda: 2 << 30)
+        assert not short_of_memory(silent)
+        monkeypatch.setattr(resources, "address_space_room", lambda: None)
+        assert not short_of_memory(silent)
+        assert not short_of_memory(ValueError("x.nbc fails its checksum"))
+
+    def test_the_error_is_one_of_the_projects_and_crosses_process_boundaries(self) -> None:
+        error = kernel_memory.load_failed("kernel", "SystemError: no word")
+        assert isinstance(error, GameError) and isinstance(error, MemoryError)
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is KernelMemoryError and str(again) == str(error)
