@@ -32,8 +32,10 @@ from solver.errors import GameError
 
 __all__ = [
     "DEFAULT_NEED",
+    "LOAD_NEED",
     "LOAD_ROOM",
     "KernelMemoryError",
+    "check_load_room",
     "check_room",
     "load_failed",
     "need_of",
@@ -46,6 +48,13 @@ MB: Final = 1 << 20
 DEFAULT_NEED: Final = 96 * MB
 """Address space a kernel's compile may take: the compiled route's node search for Connect Four
 grew the process by 71 MB (VmPeak less VmSize, numba 0.68, a cold cache), with a margin."""
+
+LOAD_NEED: Final = 32 * MB
+"""Address space a load of one kernel from the cache may take: the tablebase builder's five
+entry points grew the process by 0-17 MB each (39 MB together), with a margin. With less room
+left the load is not tried: numba's C code then fails at random (SIGSEGV, SIGABRT, a
+SystemError), and a process forked from one that loaded its kernels near the limit (a
+tablebase worker under ``ulimit -v 400000``) starts with about 1 MB left."""
 
 LOAD_ROOM: Final = 160 * MB
 """Under a limit, a load that fails with less room than this left was short of memory: loading
@@ -115,6 +124,25 @@ def check_room(module: str, name: str) -> None:
         f"{_megabytes(room)} is left under ulimit -v ({_megabytes(limit)}): raise it to "
         f"{_megabytes(enough)} or run 'gamesolver compile' once without it"
     )
+
+
+def check_load_room(name: str) -> None:
+    """Before kernel ``name`` is loaded from the cache: refuse when less than
+    :data:`LOAD_NEED` is left under the address-space limit.
+
+    Raises:
+        KernelMemoryError: naming the limit and the room.
+    """
+    limit = resources.address_space_limit()
+    if limit is None:
+        return
+    room = resources.address_space_room() or 0
+    if room < LOAD_NEED:
+        raise KernelMemoryError(
+            f"the compiled kernel {name} cannot be loaded: {_megabytes(room)} of address space "
+            f"is left under ulimit -v ({_megabytes(limit)}) and a load takes up to "
+            f"{_megabytes(LOAD_NEED)}: raise the limit"
+        )
 
 
 def short_of_memory(error: BaseException) -> bool:

@@ -91,9 +91,10 @@ class CachedKernel(numba.core.caching.FunctionCache):
         fits in the memory left (:func:`solver.kernel_memory.check_room`).
 
         Raises:
-            KernelMemoryError: the load failed short of memory (the entry is kept), or the
-                compile that would follow does not fit.
+            KernelMemoryError: too little room left to try a load, the load failed short of
+                memory (the entry is kept), or the compile that would follow does not fit.
         """
+        kernel_memory.check_load_room(self.py_func.__qualname__)
         found = self._load(sig, target_context)
         if found is None:
             kernel_memory.check_room(self.py_func.__module__, self.py_func.__qualname__)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import os
 import pickle
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +68,37 @@ class TestAColdCompileUnderALimit:
         (line,) = done.stderr.splitlines()
         assert "compiled search for 'connect4" in line and "ulimit -v" in line
         assert "searching in Python" in line
+
+
+NEAR_THE_LIMIT = """
+import resource
+import numba
+from games.ayoayo import accel, native_jit
+for line in open("/proc/self/status"):
+    if line.startswith("VmSize:"):
+        limit = int(line.split()[1]) * 1024 + 8 * 2**20
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+print(accel.level_kernel() is None)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc: Linux")
+def test_a_load_with_no_room_left_is_not_tried() -> None:
+    """8 MB left under the limit (a tablebase worker forked near it has 1-2 MB): loading the
+    cached kernels is not tried (numba's C code would fail at random: SIGSEGV, SIGABRT, a
+    SystemError), one line says why, and the pure engine is used."""
+    done = subprocess.run(
+        [sys.executable, "-c", NEAR_THE_LIMIT],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GAMESOLVER_NATIVE": "1"},
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0 and done.stdout == "True\n", done.stderr
+    (line,) = done.stderr.splitlines()
+    assert re.search(r"cannot be loaded: [0-8] MB of address space is left under ulimit -v", line)
+    assert "pure-Python engine" in line and "damaged" not in line
 
 
 class TestRoom:
