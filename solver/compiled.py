@@ -62,6 +62,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from solver import kernel_memory
 from solver.capabilities import has_capability
 from solver.compiled_module import load_module
 from solver.game import Game, HasCompiledRules, HasCompiledSearch, HasKey
@@ -213,11 +214,7 @@ def numba_available() -> bool:
     """Whether compiled node searches may run: numba importable and not switched off."""
     if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
         return False
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return kernel_memory.numba_loads()  # one line on stderr if it cannot be loaded
 
 
 @attrs.frozen

@@ -14,8 +14,11 @@ Loading a kernel from the cache needs memory too; a load that fails under a limi
 little room left, or with an error that says so, was short of memory, not given a damaged
 entry (:func:`short_of_memory`): it is reported as such, and the cache entry is kept.
 
+numba itself may not load under a limit (its LLVM library cannot be mapped):
+:func:`numba_loads` says so once, for every kernel of the process.
+
 Assumes Linux for the limit (``/proc/self/status``); elsewhere no limit is seen and nothing
-is refused. Imports no numba.
+is refused. Imports numba only when :func:`numba_loads` is asked.
 
 >>> need_of("some_module") == DEFAULT_NEED
 True
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import errno
 import math
+import sys
 from typing import Final
 
 from solver import resources
@@ -40,6 +44,8 @@ __all__ = [
     "load_failed",
     "need_of",
     "need_to_compile",
+    "numba_loads",
+    "numba_unloadable",
     "short_of_memory",
 ]
 
@@ -174,3 +180,33 @@ def load_failed(name: str, why: str) -> KernelMemoryError:
         f"the compiled kernel {name} could not be loaded from its cache ({why[:80]}): out of "
         f"memory{where}; the cache entry is kept"
     )
+
+
+_unloadable: list[str] = []
+"""Why numba could not be loaded, once said on stderr."""
+
+
+def numba_loads() -> bool:
+    """Whether numba imports: False quietly when it is not installed; False with one line on
+    stderr (once a process) when it is but cannot be loaded (its LLVM library cannot be mapped
+    under a low ``ulimit -v``, a broken install)."""
+    try:
+        import numba  # noqa: F401
+    except ModuleNotFoundError:
+        return False
+    except (ImportError, OSError, MemoryError) as e:
+        if not _unloadable:
+            text = (str(e).strip().splitlines() or [type(e).__name__])[0].split(". ")[0][:160]
+            _unloadable.append(text)
+            sys.stderr.write(
+                f"gamesolver: note: the compiled kernel cannot be loaded (numba: {text}); a "
+                "memory limit such as ulimit -v is the usual cause; using the pure-Python "
+                "engine (the same answers, slower)\n"
+            )
+        return False
+    return True
+
+
+def numba_unloadable() -> bool:
+    """Whether numba is installed but could not be loaded in this process (said already)."""
+    return bool(_unloadable)

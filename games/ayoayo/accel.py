@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from games.ayoayo import jit_cache
+from solver import kernel_memory
 
 if TYPE_CHECKING:
     from games.ayoayo.tablebase_build import LevelKernel
@@ -39,30 +40,10 @@ def enabled() -> bool:
     return _numba_loads() and jit_cache.cache_directory() is not None
 
 
-_said: list[str] = []
-"""Why numba could not be loaded, once said on stderr."""
-
-
 def _numba_loads() -> bool:
-    """Whether numba imports: False quietly when it is not installed; False with one line on
-    stderr (once a process) when it is but cannot be loaded (its LLVM library cannot be mapped
-    under a low ``ulimit -v``, a broken install)."""
-    try:
-        import numba  # noqa: F401
-    except ModuleNotFoundError:
-        return False
-    except (ImportError, OSError, MemoryError) as e:
-        text = (str(e).strip().splitlines() or [type(e).__name__])[0].split(". ")[0][:160]
-        if _said:
-            return False
-        _said.append(text)
-        sys.stderr.write(
-            f"gamesolver: note: the compiled kernel cannot be loaded (numba: {text}); a memory "
-            "limit such as ulimit -v is the usual cause; using the pure-Python engine (the same "
-            "answers, slower)\n"
-        )
-        return False
-    return True
+    """Whether numba imports (:func:`solver.kernel_memory.numba_loads`: False quietly when it
+    is not installed, with one line on stderr when it cannot be loaded)."""
+    return kernel_memory.numba_loads()
 
 
 _failed: list[str] = []
@@ -75,7 +56,7 @@ def missing_reason() -> str:
     give the process the memory it needs."""
     if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
         return "unset GAMESOLVER_NATIVE=0"
-    if _said or _failed:
+    if kernel_memory.numba_unloadable() or _failed:
         return (
             "it could not be loaded or compiled here (the note above says why; under a "
             "memory limit such as ulimit -v, raise it)"

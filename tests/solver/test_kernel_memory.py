@@ -7,6 +7,7 @@ import errno
 import os
 import pickle
 import re
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -99,6 +100,30 @@ def test_a_load_with_no_room_left_is_not_tried() -> None:
     (line,) = done.stderr.splitlines()
     assert re.search(r"cannot be loaded: [0-8] MB of address space is left under ulimit -v", line)
     assert "pure-Python engine" in line and "damaged" not in line
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS: Linux")
+def test_connect_four_answers_in_python_where_numba_cannot_be_loaded() -> None:
+    """Under 250 MB numba's LLVM library cannot be mapped: the compiled route's game answers
+    in Python with one note, as Ayòayò does (it ended in 'cannot use: Could not find/load
+    shared object file', exit 1)."""
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (250 << 20, 250 << 20))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "zerosum", "best", "connect4", "--time", "0.2"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GAMESOLVER_NATIVE": "1"},
+        timeout=60,
+        cwd=ROOT,
+        preexec_fn=limited,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "best move:" in done.stdout
+    (line,) = done.stderr.splitlines()
+    assert "the compiled kernel cannot be loaded (numba:" in line and "pure-Python" in line
 
 
 class TestRoom:
