@@ -4,6 +4,7 @@ Usage (from the project root, Linux)::
 
     .venv/bin/python benchmarks/memory_limits.py                       # every command and limit
     .venv/bin/python benchmarks/memory_limits.py --limits 250,400 --commands analyse,prove
+    .venv/bin/python benchmarks/memory_limits.py --cold --limits 300,400,500   # compiles
 
 Each command runs in a process of its own whose address space is capped with
 ``RLIMIT_AS`` (what ``ulimit -v`` sets), in a fresh temporary folder, and is classed by how it
@@ -47,6 +48,7 @@ PROOF_POSITION = ["-p", "[[1,1,1,1,1,1],[1,1,1,1,1,1]]", "--captured", "20,16"]
 COMMANDS: dict[str, list[str]] = {
     "analyse": ["analyse", "ayoayo", "--time", "1"],
     "best": ["best", "ayoayo", "--time", "1"],
+    "best connect4": ["best", "connect4", "--time", "1"],
     "solve": ["solve", "tictactoe"],
     "play": ["play", "ayoayo", "--ai", "beginner", "--no-tablebase"],
     "prove": ["prove", "ayoayo", *PROOF_POSITION, "-o", "proof.json", "--force"],
@@ -85,11 +87,16 @@ def _classify(code: int | None, err: str) -> str:
     return "NOISE"
 
 
-def run(name: str, megabytes: int | None, folder: Path, timeout: float) -> dict[str, object]:
-    """Run one command under the limit in ``folder``; how it ended."""
+def run(
+    name: str, megabytes: int | None, folder: Path, timeout: float, cold: bool = False
+) -> dict[str, object]:
+    """Run one command under the limit in ``folder``; how it ended. ``cold``: with an empty
+    kernels' cache of its own (``NUMBA_CACHE_DIR``), so the command has to compile them."""
     argv = [*PROG, *COMMANDS[name]]
     argv = [arg.format(certificate=folder.parent / "certificate.json") for arg in argv]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if cold:
+        env["NUMBA_CACHE_DIR"] = str(folder / "kernels")
     began = time.monotonic()
     with subprocess.Popen(
         argv,
@@ -154,6 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commands", default=",".join(COMMANDS), help="comma-separated")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds a run")
     parser.add_argument("--json", type=Path, help="write every run to this file")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="each run with an empty kernels' cache, so it compiles them (a minute or more a "
+        "run where the compile fits the limit)",
+    )
     args = parser.parse_args(argv)
     limits = [int(text) for text in args.limits.split(",")]
     names = [text.strip() for text in args.commands.split(",")]
@@ -169,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"certificate for verify: {first['class']}", file=sys.stderr)
         for name in names:
             for megabytes in limits:
-                done = run(name, megabytes, _fresh(root, f"{name}-{megabytes}"), args.timeout)
+                folder = _fresh(root, f"{name}-{megabytes}")
+                done = run(name, megabytes, folder, args.timeout, args.cold)
                 runs.append(done)
                 print(
                     f"{name:16} {megabytes:5} MB  {done['class']:9} exit {done['exit']}  "
