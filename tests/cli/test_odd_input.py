@@ -429,8 +429,9 @@ def test_a_proof_without_a_kernel_that_could_not_load_is_not_told_to_install_num
     """Under ulimit -v 200-400 MB numba is installed but cannot be loaded (one note says so):
     the proof's error said "install the 'fast' extra (numba)", which was already there."""
     from games.ayoayo import accel
+    from solver import kernel_memory
 
-    monkeypatch.setattr(accel, "_said", ["Could not find/load shared object file"])
+    monkeypatch.setattr(kernel_memory, "_unloadable", ["Could not find/load shared object file"])
     monkeypatch.setattr(accel, "proof_kernel", lambda: None)
     monkeypatch.setenv("GAMESOLVER_NATIVE", "1")
     assert cli.main(["prove", "ayoayo", "--no-tablebase", "-o", "/dev/null", "-f"]) != 0
