@@ -231,6 +231,13 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         "--html page does (with --tikz-body: the stepping tikzpicture, to \\input in a frame)",
     )
     tree.add_argument(
+        "--compact",
+        action="store_true",
+        help="with -o FILE.tex: the lecture hall's layout, a 16:9 Beamer frame: the two lowest "
+        "plies listed down under their parents, the cuts listed under the tree (a depth-4, "
+        "branching-3 tree whole, its leaves at 8 pt or more); with --beamer, stepping",
+    )
+    tree.add_argument(
         "--interactive",
         metavar="FILE",
         help="write a page to FILE.html: step through the search beside its pseudocode, fold "
@@ -579,6 +586,7 @@ def _picture(
             "legend": "legend" in pieces,
             "standalone": not args.tikz_body,
             "overlays": args.beamer and not exercise,
+            "compact": args.compact,
         }
         out = viz.write_tikz(tree, path, overwrite=args.force, exercise=exercise, **tikz)
     else:
@@ -729,9 +737,15 @@ def _check_pages_and_tikz(args: argparse.Namespace) -> None:
         ("--tikz-body", args.tikz_body),
         ("--tikz-pieces", args.tikz_pieces is not None),
         ("--beamer", args.beamer),
+        ("--compact", args.compact),
     ):
         if given and not tex:
             raise UsageError(f"{flag} needs -o FILE.tex (it shapes the TikZ output)")
+    if args.compact and args.exercise:
+        raise UsageError(
+            "--compact draws a slide for the lecture hall; an exercise sheet needs room to "
+            "write in: leave out --compact"
+        )
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
