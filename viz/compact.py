@@ -76,7 +76,7 @@ def compact_layout(
     *,
     listed_plies: int = 2,
     row: float = 1.0,
-    stub: float = 0.3,
+    stub: Callable[[int], float] = lambda node: 0.3,
     gap: float = 0.04,
     margin: float = 0.15,
 ) -> CompactLayout:
@@ -89,7 +89,7 @@ def compact_layout(
         extent: how large each node is and what it writes beside itself.
         listed_plies: how many of the lowest plies are listed (0: a tidy tree throughout).
         row: the distance between the tidy plies.
-        stub: the length of the line from a spine to a listed child.
+        stub: the length of the line from a node's spine to each of its listed children.
         gap: the least room between two rows of a list.
         margin: the least room between two subtrees side by side.
     """
@@ -111,7 +111,7 @@ def compact_layout(
         for kid in children[node]:
             size = extent(kid)
             ky = bottom - gap - size.half_h
-            kx = line + stub + size.half_w
+            kx = line + stub(node) + size.half_w
             where[kid] = (kx, ky)
             boxes.append(
                 (ky - size.half_h, ky + size.half_h, line - 0.02, kx + size.half_w + size.listed)

@@ -47,6 +47,7 @@ from viz.annotations import exercise_task
 from viz.build import GameTree
 from viz.compact import CompactLayout, Extent, compact_layout
 from viz.dot import summary_line
+from viz.errors import VizError
 from viz.graphviz import PATH_COLOUR
 from viz.model import (
     BLANK_RANGE,
@@ -579,7 +580,7 @@ def _edge_commands(
         start = " -- ".join(f"({_fmt(a)},{_fmt(b)})" for a, b in route[:-1])
         end = f"({_fmt(route[-1][0])},{_fmt(route[-1][1])})"
         length = route[-1][0] - route[-2][0]  # the stub, its label near the spine
-        at_label = min(0.5, (0.01 + _width(edge.move) / 2 + 0.035) / length)
+        at_label = min(0.5, (0.01 + _width(_move_text(edge)) / 2 + 0.035) / length)
     elif band > half_h:  # straight out of the parent's band and into the child's
         start += f" -- ({_fmt(u[0])},{_fmt(u[1] - band)})"
         end = f"({_fmt(v[0])},{_fmt(v[1] + band)}) -- " + end
@@ -615,6 +616,12 @@ def _edge_commands(
     elif edge.cut and edge.cut_shown:  # the cut's mark on the first pruned move
         label += f" node[pos={_fmt(at_cut)}, {cross}"
     return [rf"\draw[{style}] {start} --{label} {end};"]
+
+
+def _move_text(edge: EdgeLook) -> str:
+    """A move's label as plain text: the move, the moves folded into it, its chance."""
+    text = edge.move + (" ≡ " + ", ".join(edge.folded) if edge.folded else "")
+    return text + (", p=" + edge.probability if edge.probability else "")
 
 
 def _legend_items(fig: Figure) -> list[str]:
@@ -774,6 +781,11 @@ def to_tikz(
     >>> source.startswith("\\documentclass"), source.count("% MAX node")
     (True, 1)
     """
+    if boards and compact:
+        raise VizError(
+            "compact=True lists nodes in low rows, where boards do not fit: draw the boards "
+            "without compact, or compact without boards"
+        )
     if boards and not tree.has_boards:
         from solver.game import CapabilityError
 
@@ -904,15 +916,18 @@ def _compact_place(figures: list[Figure], sizes: _Sizes) -> CompactLayout:
             notes_h=_LINE * lines,
             band=_LINE * lines / 2,
         )
-    moves = [d["move"] for _, _, d in graph.edges(data=True)] or [""]
-    stub = max(_width(m) for m in moves) + 0.1
+    labels: dict[int, float] = {}  # the widest label of a move out of each node
+    for fig in figures:
+        for edge in fig.edges:
+            width = _width(_move_text(edge)) + 0.1
+            labels[edge.parent] = max(labels.get(edge.parent, 0.0), width)
     return compact_layout(
         {n: sorted(graph.successors(n)) for n in graph},
         {n: int(graph.nodes[n]["depth"]) for n in graph},
         final.tree.root,
         extents.__getitem__,
         row=sizes.row,
-        stub=max(stub, 0.25),
+        stub=lambda node: max(labels.get(node, 0.0), 0.25),
     )
 
 

@@ -13,11 +13,12 @@ import pytest
 
 from games import load_game
 from tests.viz.test_collisions import Box, crosses, crowded_tree, overlapping, tikz_boxes
+from tests.viz.test_parity import random_chance_tree, unlatex
 from tests.viz.test_tikz import PDFLATEX, needs_pdflatex
 from viz import game_tree
 from viz.build import GameTree
 from viz.model import figure
-from viz.tikz import to_tikz
+from viz.tikz import _width, to_tikz
 from zerosum.cli import main
 
 
@@ -55,12 +56,30 @@ def shape_boxes(source: str) -> list[Box]:
     return boxes
 
 
+def stub_labels(source: str) -> list[Box]:
+    """The label of every move into a listed node (on its stub, the path's last, level part),
+    as a box at \\scriptsize with its 1pt padding."""
+    boxes: list[Box] = []
+    for index, line in enumerate(source.splitlines()):
+        found = re.search(
+            rf"{_POINT} -- node\[pos={_NUMBER}, fill=white[^\]]*\] \{{(.*?)\}} {_POINT};$", line
+        )
+        if not found or found.group(2) != found.group(6):
+            continue  # a move between tidy plies
+        x0, y, pos, x1 = (float(found.group(k)) for k in (1, 2, 3, 5))
+        text = unlatex(found.group(4))
+        half = _width(text) / 2 + 0.035
+        centre = x0 + pos * (x1 - x0)
+        boxes.append((f"move{index}", text, centre - half, centre + half, y - 0.15, y + 0.15))
+    return boxes
+
+
 def collisions(source: str) -> list[Any]:
-    """Texts and shapes of different nodes that meet, and edges through a text or a shape
-    other than at the edge's own ends."""
+    """Texts and shapes of different nodes that meet (moves' labels on stubs included), and
+    edges through a text or a shape other than at the edge's own ends."""
     notes, segments = tikz_boxes(source)
     shapes = shape_boxes(source)
-    found: list[Any] = overlapping(notes + shapes)
+    found: list[Any] = overlapping(notes + shapes + stub_labels(source))
     for segment in segments:
         ends = [(segment[0], segment[1]), (segment[2], segment[3])]
         for box in notes + shapes:
@@ -106,6 +125,18 @@ class TestLayout:
                 alpha_beta_labels=labels,
                 order=order,
             )
+            assert collisions(source) == [], index
+
+    def test_chance_trees_meet_nothing(self) -> None:
+        """*-minimax trees: a chance node's moves carry their chance (``0, p=1/2``), so its
+        stubs are longer than the others; nothing meets there either (the stubs' labels once
+        ran left over the chance node's letter)."""
+        rng = random.Random(3)
+        for index in range(8):
+            game = load_game("textbook", tree="[" + random_chance_tree(rng, 4) + "]")
+            tree = game_tree(game, algorithm=("star1", "star2", "expectiminimax")[index % 3])
+            source = to_tikz(tree, standalone=False, caption=False, compact=True)
+            assert any("p=" in box[1] for box in stub_labels(source))
             assert collisions(source) == [], index
 
     def test_the_check_sees_a_collision(self) -> None:
@@ -181,6 +212,7 @@ class TestCommand:
         [
             (["-o", "x.svg"], "--compact needs -o FILE.tex"),
             (["--exercise", "-o", "x.tex"], "an exercise sheet needs room to write in"),
+            (["--boards", "-o", "x.tex"], "where boards do not fit"),
         ],
     )
     def test_refused(

@@ -746,6 +746,11 @@ def _check_pages_and_tikz(args: argparse.Namespace) -> None:
             "--compact draws a slide for the lecture hall; an exercise sheet needs room to "
             "write in: leave out --compact"
         )
+    if args.compact and args.boards:
+        raise UsageError(
+            "--compact lists nodes in low rows, where boards do not fit: leave out --boards "
+            "or --compact"
+        )
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
