@@ -851,6 +851,11 @@ def to_tikz(
             for fig in figures
         ]
         lines += _overlaid([[c for c in cs if c] for cs in per_step], len(figures))
+        if len(figures) > 1:  # every step's caption, unseen: the picture is one size throughout
+            shown = dict.fromkeys(c for cs in per_step for c in cs if c)
+            lines += [c.replace(r"\node[", r"\node[opacity=0, ", 1) for c in shown]
+    if len(figures) > 1:  # and room for what the last steps draw, from the first step on
+        lines.append(_reach(figures, where, sizes, placed))
     lines.append(r"\end{tikzpicture}")
     body = "\n".join(lines) + "\n"
     if not standalone:
@@ -866,6 +871,28 @@ def to_tikz(
             .replace("%BODY%", body.rstrip("\n"))
         )
     return _STANDALONE.replace("%BODY%\n", body)
+
+
+def _reach(
+    figures: list[Figure],
+    where: dict[int, tuple[float, float]],
+    sizes: _Sizes,
+    placed: CompactLayout | None,
+) -> str:
+    """An unseen rectangle around everything any step draws (names and notes at their
+    estimated widths), so that a Beamer frame scales every overlay alike."""
+    xs, ys = [], []
+    for node, (x, y) in where.items():
+        for fig in figures:
+            shape = fig.nodes[node]
+            half = _half(shape, sizes)
+            name = _name_width(shape) + 0.25 if shape.name else 0.0  # and TikZ's inner sep
+            notes = _note_width(fig, shape, sizes.compact)
+            xs += [x - half - name - 0.15, x + half + name + notes + 0.25]
+            if placed is not None and node in placed.notes:
+                xs.append(placed.notes[node][0] + notes + 0.25)
+        ys += [y - sizes.band - 0.15, y + sizes.band + 0.15]  # and a very thick line
+    return f"\\path ({_fmt(min(xs))},{_fmt(min(ys))}) rectangle ({_fmt(max(xs))},{_fmt(max(ys))});"
 
 
 def _overlaid(per_step: list[list[str]], count: int) -> list[str]:

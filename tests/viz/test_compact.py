@@ -201,6 +201,32 @@ class TestOnTheFrame:
         assert abs(size["TW"] / size["TH"] - (160 - 8) / 90) < 0.05  # 16:9, 4 mm margins
 
 
+@needs_pdflatex
+class TestSteppingFrames:
+    def test_every_overlay_is_one_size(self, tmp_path: Path) -> None:
+        """The stepping slide of Figure 5.2's tree, compact and not: TeX's box of the picture
+        is the same on every overlay, so the frame scales them all alike and the tree does not
+        jump (the list of cuts growing under the tree, and what the last steps draw at the
+        edges, made the box larger step by step: the root moved by up to 8 pt)."""
+        tree = game_tree(load_game("textbook"), algorithm="alphabeta")
+        for compact in (False, True):
+            source = to_tikz(tree, overlays=True, compact=compact)
+            probe = r"\typeout{BOX \the\wd\gamesolvertree\space \the\ht\gamesolvertree}"
+            (tmp_path / "steps.tex").write_text(
+                source.replace("\n\\centering", "\n" + probe + "\\centering")
+            )
+            run = subprocess.run(
+                [str(PDFLATEX), "-interaction=nonstopmode", "-halt-on-error", "steps.tex"],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            boxes = re.findall(r"^BOX (.*)$", run.stdout, re.MULTILINE)
+            assert len(boxes) == len(tree.steps) + 1 and len(set(boxes)) == 1, (compact, boxes)
+
+
 class TestCommand:
     def test_compact_slide(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         out = tmp_path / "slide.tex"
