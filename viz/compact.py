@@ -121,6 +121,9 @@ def compact_layout(
             if children[kid]:
                 below, bottom = place_list(kid, kx, ky)
                 boxes += below
+        if children[node]:  # the spine itself, past the rows of its grandchildren
+            last = where[children[node][-1]][1]
+            boxes.append((last, y, line - 0.05, line + 0.05))
         if own.notes_w and children[node] and node in listed:
             # right of everything listed below the node, from its own row down
             left = max([right] + [b[3] for b in boxes]) + 0.1

@@ -306,8 +306,8 @@ def _name_width(shape: NodeLook) -> float:
 def _half(shape: NodeLook, sizes: _Sizes) -> float:
     """Half a node's drawn width (cm): a leaf's box, a summary's, a table's or a triangle."""
     if sizes.compact and not shape.board and not shape.answered:
-        if shape.kind == "summary":
-            return 0.55
+        if shape.kind == "summary":  # "… n positions" on one line, \tiny (5/7 of \scriptsize)
+            return _width(f"…{shape.positions:,} positions") * 5 / 14 + 0.12
         if shape.role == "chance":
             return sizes.half_w
         longest = max(shape.value, shape.reserved, shape.label or "", key=_value_width)
@@ -437,9 +437,10 @@ def _node_commands(
     out = []
     if kind == "summary":
         out.append(rf"\draw[densely dotted, draw=black!60{rounded}] {path};")
+        words = "~" if sizes.compact else r"\\"  # one line in the compact layout's low rows
         out.append(
             rf"\node[font=\tiny, text=black!70, align=center, inner sep=0pt] at {here} "
-            rf"{{\ldots{{}}{shape.positions:,}\\positions}};"
+            rf"{{\ldots{{}}{shape.positions:,}{words}positions}};"
         )
         return out
     value = value_tex(shape.value)
@@ -781,6 +782,11 @@ def to_tikz(
     >>> source.startswith("\\documentclass"), source.count("% MAX node")
     (True, 1)
     """
+    if compact and tree.graph.graph["algorithm"] in ("engine", "mcts"):
+        raise VizError(
+            f"compact=True draws the teaching searches' trees; {tree.graph.graph['algorithm']}'s "
+            "nodes hold several lines each, which its low rows have no room for"
+        )
     if boards and compact:
         raise VizError(
             "compact=True lists nodes in low rows, where boards do not fit: draw the boards "
@@ -916,8 +922,8 @@ def _overlaid(per_step: list[list[str]], count: int) -> list[str]:
 def _compact_sizes(lines_of_notes: int) -> _Sizes:
     """The compact layout's sizes: low boxes, and tidy plies just far enough apart for the
     notes beside their nodes and a move's label on the edges between them."""
-    band = max(0.17, _LINE * lines_of_notes / 2 + 0.04)
-    return _Sizes(0.3, 0.17, 2 * band + 0.44, band, compact=True)
+    band = max(0.25, _LINE * lines_of_notes / 2 + 0.04)  # edges leave a node straight down,
+    return _Sizes(0.3, 0.17, max(2 * band + 0.28, 0.78), band, compact=True)  # below its letter
 
 
 def _compact_place(figures: list[Figure], sizes: _Sizes) -> CompactLayout:

@@ -15,10 +15,12 @@ from games import load_game
 from tests.viz.test_collisions import Box, crosses, crowded_tree, overlapping, tikz_boxes
 from tests.viz.test_parity import random_chance_tree, unlatex
 from tests.viz.test_tikz import PDFLATEX, needs_pdflatex
-from viz import game_tree
+from viz import VizError, game_tree
 from viz.build import GameTree
+from viz.mcts_tree import mcts_tree
 from viz.model import figure
 from viz.tikz import _width, to_tikz
+from viz.views import cut_view
 from zerosum.cli import main
 
 
@@ -139,6 +141,20 @@ class TestLayout:
             assert any("p=" in box[1] for box in stub_labels(source))
             assert collisions(source) == [], index
 
+    def test_top_levels_meet_nothing(self) -> None:
+        """The top three plies of a depth-4 tree (--levels 3): each dotted "… 3 positions" box
+        is one line, as wide as its words, apart from its neighbours (two lines of \\tiny
+        overflowed the low box into the next)."""
+        source = to_tikz(cut_view(deep(1), levels=3), standalone=False, compact=True)
+        assert source.count("positions}") == 27 and r"\\positions" not in source
+        assert collisions(source) == []
+
+    def test_mcts_and_the_engine_are_refused(self) -> None:
+        """Their nodes hold several lines each: compact has no room for them, and says so."""
+        tree = mcts_tree(load_game("textbook"), iterations=5, seed=0)
+        with pytest.raises(VizError, match="compact=True draws the teaching searches' trees"):
+            to_tikz(tree, compact=True)
+
     def test_the_check_sees_a_collision(self) -> None:
         """A leaf drawn over its sibling, and an edge through a note, are caught."""
         source = to_tikz(deep(2), standalone=False, caption=False, compact=True)
@@ -239,6 +255,7 @@ class TestCommand:
             (["-o", "x.svg"], "--compact needs -o FILE.tex"),
             (["--exercise", "-o", "x.tex"], "an exercise sheet needs room to write in"),
             (["--boards", "-o", "x.tex"], "where boards do not fit"),
+            (["-a", "mcts", "-o", "x.tex"], "-a mcts's nodes hold several lines each"),
         ],
     )
     def test_refused(

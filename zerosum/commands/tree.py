@@ -746,6 +746,12 @@ def _check_pages_and_tikz(args: argparse.Namespace) -> None:
             "--compact draws a slide for the lecture hall; an exercise sheet needs room to "
             "write in: leave out --compact"
         )
+    if args.compact and args.algorithm in ("engine", "mcts"):
+        raise UsageError(
+            f"--compact draws the teaching searches' trees (minimax, alphabeta, expectiminimax, "
+            f"star1, star2); -a {args.algorithm}'s nodes hold several lines each, which its low "
+            "rows have no room for: leave out --compact"
+        )
     if args.compact and args.boards:
         raise UsageError(
             "--compact lists nodes in low rows, where boards do not fit: leave out --boards "
