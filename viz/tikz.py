@@ -62,7 +62,7 @@ from viz.model import (
 )
 from viz.palette import CHANCE_FILL, CURRENT, MAX_FILL, MIN_FILL, PRUNED
 
-__all__ = ["latex_text", "to_tikz", "value_tex", "write_tikz"]
+__all__ = ["frame_leaf_size", "latex_text", "to_tikz", "value_tex", "write_tikz"]
 
 _COLOURS = {
     "maxfill": MAX_FILL.lstrip("#").upper(),
@@ -727,6 +727,46 @@ def _spans(steps: list[list[str]]) -> list[tuple[int, int, list[str]]]:
         else:
             out.append((index, index, commands))
     return out
+
+
+_FRAME_CM = 8.87  # a 16:9 Beamer frame's text height (252 pt); its width 14 cm, 15.2 compact
+
+
+def frame_leaf_size(
+    tree: GameTree, *, compact: bool = False, alpha_beta_labels: bool = False
+) -> float:
+    """About how large (pt) a leaf's value comes out when the finished tree is fitted to a 16:9
+    Beamer frame as :func:`to_tikz` makes it, from the layout's estimated extent (the caption
+    under the tree not counted: the frame's own measure is somewhat smaller).
+
+    >>> from games import load_game
+    >>> from viz import game_tree
+    >>> tree = game_tree(load_game("textbook"), algorithm="alphabeta")
+    >>> frame_leaf_size(tree) >= 8
+    True
+    """
+    fig = figure(tree, alpha_beta_labels=alpha_beta_labels)
+    lines = max(len(_notes(fig, s, compact)) for s in fig.nodes.values())
+    placed = None
+    if compact:
+        sizes = _compact_sizes(lines)
+        placed = _compact_place([fig], sizes)
+        where = placed.where
+    else:
+        sizes = _sizes(fig, False, False).with_notes(lines)
+        where = _layout([fig], sizes)
+    xs, ys = [], []
+    for node, (x, y) in where.items():
+        shape = fig.nodes[node]
+        half = _half(shape, sizes)
+        name = _name_width(shape) if shape.name else 0.0
+        xs += [x - half - name, x + half + name + _note_width(fig, shape, compact)]
+        if placed is not None and node in placed.notes:
+            xs.append(placed.notes[node][0] + _note_width(fig, shape, compact))
+        ys += [y - sizes.band, y + sizes.band]
+    width, share = (15.2, 0.88) if compact else (14.0, 0.8)
+    scale = min(width / (max(xs) - min(xs)), share * _FRAME_CM / (max(ys) - min(ys)))
+    return 9 * scale  # \footnotesize in a Beamer frame
 
 
 def to_tikz(

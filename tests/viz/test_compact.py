@@ -3,6 +3,7 @@ its leaves' values at 8 pt or more (measured by TeX), nothing drawn over anythin
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -248,6 +249,22 @@ class TestCommand:
         out = tmp_path / "slide.tex"
         assert main(["tree", "textbook", "-a", "alphabeta", "--compact", "-o", str(out)]) == 0
         assert r"\documentclass[aspectratio=169]{beamer}" in out.read_text(encoding="utf-8")
+
+    def test_a_stepping_slide_too_wide_suggests_compact(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """--beamer on a whole depth-4, branching-3 tree says how small its leaves come out
+        and what --compact gives (estimated from the layouts); Figure 5.2's tree, readable as it
+        is, gets no note."""
+        deep = json.dumps(full_tree(random.Random(1), 4))
+        out = str(tmp_path / "steps.tex")
+        argv = ["tree", "textbook", "-a", "alphabeta", "--beamer", "-o", out, "-f"]
+        assert main([*argv[:2], "--tree", deep, *argv[2:]]) == 0
+        note = re.search(
+            r"about ([\d.]+) pt; --compact .* about ([\d.]+) pt", capsys.readouterr().err
+        )
+        assert note and float(note.group(1)) < 2 and float(note.group(2)) >= 8
+        assert main(argv) == 0 and "--compact" not in capsys.readouterr().err
 
     @pytest.mark.parametrize(
         ("argv", "words"),

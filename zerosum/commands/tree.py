@@ -532,6 +532,13 @@ def _write(
     scrolls, so it is always drawn at its natural size, with the same warning.
     """
     written = []
+    if (
+        args.beamer
+        and not args.compact
+        and not args.exercise
+        and (args.output or "").endswith(".tex")
+    ):
+        _suggest_compact(tree, args, io)
     shape = {k: v for k, v in looks.items() if k != "large"}
     if args.large or args.html is not None:
         try:
@@ -561,6 +568,21 @@ def _write(
         )
         written.append(str(page))
     return written
+
+
+def _suggest_compact(tree: viz.GameTree, args: argparse.Namespace, io: Io) -> None:
+    """A note when a 16:9 frame would show the leaves' values under 8 pt and --compact more."""
+    from viz.tikz import frame_leaf_size
+
+    labels = args.alpha_beta_labels
+    now = frame_leaf_size(tree, alpha_beta_labels=labels)
+    if now < 8:
+        compact = frame_leaf_size(tree, compact=True, alpha_beta_labels=labels)
+        if compact > now * 1.25:
+            io.err.print(
+                f"note: on the 16:9 frame the leaves' values come out at about {now:.1f} pt; "
+                f"--compact lists the lowest plies under their parents: about {compact:.1f} pt"
+            )
 
 
 def _picture(
