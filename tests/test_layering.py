@@ -369,6 +369,7 @@ VIZ_FLOORS = (
         "dot",
         "pseudocode",
         "stepper",
+        "compact",
         "tikz",
         "tree_json",
         "html",
