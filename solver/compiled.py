@@ -96,7 +96,7 @@ KERNEL_CONSTANTS: Final = {
 """The constants the kernel's text leaves to the generated module (with the rules')."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a dict key of every search (kernels, spare arrays)
 class CompiledRules:
     """A game's rules as numba-compilable functions over a position held in ``words`` int64s.
 
@@ -440,15 +440,17 @@ class CompiledSearch:
         limits: Limits,
         kernel: Kernel,
         oracle_data: Any = None,
+        bounds: Outcomes | None = None,
     ) -> None:
         self.game = game
         self.rules = rules
         self.limits = limits
         self.kernel, self.probe = kernel.child_value, kernel.table_move
         self.arrays = _take(rules, request.table_size)  # given back when the search ends
+        self.st = self.arrays.st
         self.oracle_data = _no_data(rules) if oracle_data is None else oracle_data
-        self.arrays.st[ORACLE] = oracle_data is not None
-        self.tops, self.bottoms = _bounds(outcomes(game, None))
+        self.st[ORACLE] = oracle_data is not None
+        self.tops, self.bottoms = _bounds(outcomes(game, None) if bounds is None else bounds)
         self.has_evaluate = rules.evaluate is not None
         self.keyf = game.key if has_capability(game, HasKey) else None
         self.budget = KERNEL_CHECK_NODES
@@ -465,15 +467,15 @@ class CompiledSearch:
 
     @property
     def nodes(self) -> int:
-        return int(self.arrays.st[NODES])
+        return int(self.st[NODES])
 
     @nodes.setter
     def nodes(self, value: int) -> None:
-        self.arrays.st[NODES] = value
+        self.st[NODES] = value
 
     @property
     def horizon(self) -> int:
-        return int(self.arrays.st[HORIZON])
+        return int(self.st[HORIZON])
 
     def encoded(self, state: Any) -> Array:
         """``state`` as the kernel's words (the rules' ``encode``), kept for the search: the
@@ -490,7 +492,7 @@ class CompiledSearch:
         self, child: Any, cp: int, player: int, depth: float, alpha: Any, beta: Any
     ) -> Any:
         """The kernel's value of a child from the parent's view, resumed after each budget."""
-        st = self.arrays.st
+        st = self.st
         arr = self.encoded(child)
         d = self.deepest if depth >= self.deepest else int(depth)  # END is above any depth
         lo, hi = (float(alpha), float(beta)) if cp == player else (-float(beta), -float(alpha))
@@ -527,19 +529,19 @@ class CompiledSearch:
         return state if self.keyf is None else self.keyf(state)
 
     def table_move(self, state: Any) -> Any:
-        move = int(self.probe(self.arrays.table, self.encoded(state), self.arrays.st))
+        move = int(self.probe(self.arrays.table, self.encoded(state), self.st))
         return None if move < 0 else move
 
     def new_iteration(self) -> None:
-        self.arrays.st[GEN] += 1
+        self.st[GEN] += 1
 
     def stats(self) -> SearchStats:
-        st = self.arrays.st
+        st = self.st.tolist()
         return SearchStats(
-            nodes=int(st[NODES]),
-            leaves=int(st[LEAVES]),
-            cutoffs=int(st[CUTOFFS]),
-            table_hits=int(st[HITS]),
+            nodes=st[NODES],
+            leaves=st[LEAVES],
+            cutoffs=st[CUTOFFS],
+            table_hits=st[HITS],
             seconds=self.limits.elapsed(),
         )
 
@@ -554,14 +556,19 @@ def _unbounded(request: SearchRequest, deepest: int) -> bool:
 
 
 def compiled_search(
-    game: Game[Any, Any], rules: CompiledRules | None, request: SearchRequest, limits: Limits
+    game: Game[Any, Any],
+    rules: CompiledRules | None,
+    request: SearchRequest,
+    limits: Limits,
+    bounds: Outcomes | None = None,
 ) -> CompiledSearch | None:
     """The generic compiled node search for ``game``'s ``rules`` (loaded from numba's disk
     cache, or compiled, once per process), or None when it cannot serve: no rules, numba
     missing or switched off (``GAMESOLVER_NATIVE=0``), a search of an ``endless`` game deeper
     than its ``max_plies`` or to the end with nothing to stop it, an oracle the rules cannot read
     (``rules.oracle_data`` gives the data of the ones they can: the kernel probes it), or a
-    kernel that failed to build."""
+    kernel that failed to build. ``bounds``: the game's :func:`~solver.node_search.outcomes`
+    when the caller has them (the search's evaluation is the game's own), else looked up."""
     if rules is None or not numba_available():
         return None
     if rules.endless and _unbounded(request, rules.max_plies):
@@ -574,4 +581,4 @@ def compiled_search(
     found = kernel(rules)
     if found is None:
         return None
-    return CompiledSearch(game, rules, request, limits, found, data)
+    return CompiledSearch(game, rules, request, limits, found, data, bounds)
