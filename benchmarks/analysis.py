@@ -20,8 +20,8 @@ order (seeded), so a machine whose load drifts slows them alike:
    in 1 s against the warm run's (the target: at most two plies fewer, as the clock starts once
    the kernel is compiled), and how long the whole process took.
 3. Ayòayò's two compiled node searches (``--routes`` runs this part alone): the hand-written
-   kernel (``-O route=own``, the default) and the compiled route's generic kernel
-   (``-O route=generic``), each ``analyse --time 1`` process from the article's position and
+   kernel (``-O route=own``) and the compiled route's generic kernel (``-O route=generic``,
+   the default), each ``analyse --time 1`` process from the article's position and
    the start, with no tablebase and with the levels of ``--route-levels`` (default: the user's
    own, ``~/.cache/gamesolver/tablebases``, only read), every contender once per round in a
    shuffled order: depth and nodes/s, medians with the spread, and per round the generic

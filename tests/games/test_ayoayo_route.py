@@ -37,7 +37,7 @@ from tests.games.test_ayoayo_native import (  # noqa: E402 (after the skip witho
     _positions_of,
 )
 
-GAME = Ayoayo()
+GAME = Ayoayo(route="own")  # the hand-written kernel, compared with the route
 
 
 class _Generic(Ayoayo):
@@ -221,6 +221,14 @@ class TestWhatTheRouteDeclines:
             assert compiled_search(GENERIC, rules, request, limits) is None, request
         found = compiled_search(GENERIC, rules, SearchRequest(depth=5), limits)
         assert found is not None and found.max_depth == native_route.MAX_DEPTH
+
+    def test_the_route_is_the_default(self) -> None:
+        """``Ayoayo()`` searches on the compiled route; ``route="own"`` on the hand-written
+        kernel."""
+        limits = Limits(None, None)
+        found = Ayoayo().compiled_search(SearchRequest(depth=3), limits)
+        assert isinstance(found, CompiledSearch)
+        assert not isinstance(GAME.compiled_search(SearchRequest(depth=3), limits), CompiledSearch)
 
     def test_an_unknown_route_is_refused(self) -> None:
         with pytest.raises(InvalidOptionError, match="invalid route 'fast'; expected one of"):
