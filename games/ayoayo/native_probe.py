@@ -4,14 +4,19 @@ read inside a kernel.
 The node searches (the compiled route's rules, :mod:`games.ayoayo.native_route`, and the
 hand-written :mod:`games.ayoayo.native_search`) and the proof search
 (:mod:`games.ayoayo.native_proof`) key their tables by :func:`key_of` and probe the tablebase
-with :func:`tablebase_value`: the levels present are handed to the kernel as memory-mapped
-arrays (:func:`levels_of`), and a position one of them holds is ranked (stars and bars over the
-mover's view, the captured split) and read there, at kernel speed. Missing levels are simply
-not probed.
+in the kernel: a position a level holds is ranked (stars and bars over the mover's view, the
+captured split) and read there, at kernel speed. Missing levels are simply not probed. The
+hand-written kernels are handed the levels read into memory as arrays (:func:`levels_of`,
+probed by :func:`tablebase_value`); the compiled route, which carries its oracle's data down
+every recursive call, is handed one array of their addresses instead (:func:`oracle_words`,
+probed by :func:`tablebase_value_at`), which keeps the levels alive as long as it lives.
 
 >>> levels, lookup, top = levels_of(None)
 >>> len(levels), top
 (13, -1)
+>>> words = oracle_words(None)
+>>> int(words[TB_TOP]), int(words[TB_ADDRESS:TB_CACHE].any())
+(-1, 0)
 """
 
 from __future__ import annotations
