@@ -1,0 +1,79 @@
+"""A teaching tree's nodes hold typed fields (viz.tree_node.TreeNode), still readable by key."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games import load_game
+from viz.build import GameTree, game_tree
+from viz.tree_json import to_json
+from viz.tree_node import FIELDS, TreeNode, tree_node, tree_nodes
+from viz.views import cut_view
+
+
+@pytest.fixture(scope="module")
+def figure52() -> GameTree:
+    return game_tree(load_game("textbook"), algorithm="alphabeta")
+
+
+class TestTypedFields:
+    def test_every_node_of_a_teaching_tree_is_a_tree_node(self, figure52: GameTree) -> None:
+        graph = figure52.graph
+        assert all(isinstance(data, TreeNode) for _, data in tree_nodes(graph))
+
+    def test_attributes_and_keys_read_the_same_values(self, figure52: GameTree) -> None:
+        graph = figure52.graph
+        c = next(n for n, d in tree_nodes(graph) if d.name == "C")
+        node = tree_node(graph, c)
+        assert (node.value, node.bound, node.range) == (2, "upper", ["-inf", 2])
+        assert [graph.nodes[c][k] for k in ("value", "bound", "range")] == [2, "upper", node.range]
+
+    def test_the_keys_are_the_fields_in_order(self) -> None:
+        node = TreeNode(kind="pruned", player=1, role="MIN", depth=2)
+        assert list(node) == list(FIELDS)
+        assert dict(node)["kind"] == "pruned" and len(node) == len(FIELDS)
+
+
+class TestMisspeltFields:
+    def test_a_misspelt_attribute_is_refused(self) -> None:
+        """(tests/typing/misuse.py has mypy reject it; slots refuse it at run time too.)"""
+        node = TreeNode()
+        with pytest.raises(AttributeError):
+            node.vlaue = 3  # type: ignore[attr-defined]
+
+    def test_writing_an_unknown_key_is_refused_naming_it(self) -> None:
+        node = TreeNode()
+        with pytest.raises(KeyError, match="no field 'vlaue'"):
+            node["vlaue"] = 3
+        assert "vlaue" not in node
+
+    def test_reading_an_unknown_key_is_a_key_error(self) -> None:
+        with pytest.raises(KeyError):
+            TreeNode()["vlaue"]
+
+    def test_a_field_cannot_be_removed(self) -> None:
+        with pytest.raises(TypeError, match="'value' cannot be removed"):
+            del TreeNode()["value"]
+
+
+class TestCopies:
+    def test_a_copied_graph_holds_its_own_nodes(self, figure52: GameTree) -> None:
+        graph = figure52.graph
+        copy = graph.copy()
+        tree_node(copy, 0).value = 99
+        assert isinstance(copy.nodes[0], TreeNode) and tree_node(graph, 0).value == 3
+
+    def test_the_views_keep_typed_nodes(self) -> None:
+        game = load_game("textbook")
+        for tree in (
+            game_tree(game, algorithm="alphabeta", collapse=True),
+            game_tree(game, algorithm="minimax", transpositions=True),
+            cut_view(game_tree(game, algorithm="minimax"), levels=1),
+        ):
+            assert all(isinstance(d, TreeNode) for _, d in tree.graph.nodes(data=True))
+
+    def test_the_json_nodes_carry_the_fields_in_order(self, figure52: GameTree) -> None:
+        nodes = json.loads(to_json(figure52))["nodes"]
+        assert all(list(n) == [*FIELDS, "id"] for n in nodes)
