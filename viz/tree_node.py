@@ -23,13 +23,22 @@ KeyError: "a tree node has no field 'vlaue'; its fields: kind, player, role, ...
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, MutableMapping
 from typing import Any, cast
 
 import attrs
 import networkx as nx
 
-__all__ = ["FIELDS", "TreeGraph", "TreeNode", "tree_node", "tree_nodes"]
+__all__ = [
+    "FIELDS",
+    "EngineGraph",
+    "EngineNode",
+    "TreeGraph",
+    "TreeNode",
+    "tree_node",
+    "tree_nodes",
+]
 
 
 @attrs.define(eq=False)
@@ -119,35 +128,59 @@ class TreeNode(MutableMapping[str, Any]):
     """The frame at which its value appears."""
 
     def __getitem__(self, key: str) -> Any:
-        if key not in _FIELD_SET:
+        if key not in _field_set(type(self)):
             raise KeyError(key)
         return getattr(self, key)
 
     def __setitem__(self, key: str, value: Any) -> None:
-        if key not in _FIELD_SET:
-            raise KeyError(f"a tree node has no field {key!r}; its fields: {', '.join(FIELDS)}")
+        if key not in _field_set(type(self)):
+            names = ", ".join(_fields(type(self)))
+            raise KeyError(f"a tree node has no field {key!r}; its fields: {names}")
         setattr(self, key, value)
 
     def __delitem__(self, key: str) -> None:
         raise TypeError(f"a tree node's field {key!r} cannot be removed, only set")
 
     def __iter__(self) -> Iterator[str]:
-        return iter(FIELDS)
+        return iter(_fields(type(self)))
 
     def __len__(self) -> int:
-        return len(FIELDS)
+        return len(_fields(type(self)))
 
     def __contains__(self, key: object) -> bool:
-        return key in _FIELD_SET
+        return key in _field_set(type(self))
 
     def copy(self) -> TreeNode:
         """A shallow copy, as ``dict.copy`` makes one (networkx copies node data so)."""
         return attrs.evolve(self)
 
 
-FIELDS: tuple[str, ...] = tuple(f.name for f in attrs.fields(TreeNode))
-"""The node fields, in their order (the order of the keys in the tree's JSON)."""
-_FIELD_SET = frozenset(FIELDS)
+@attrs.define(eq=False)
+class EngineNode(TreeNode):
+    """A node of the engine's tree as drawn (:func:`viz.engine_tree.engine_game_tree`): a
+    :class:`TreeNode` with the transposition table's answer, where one answered it."""
+
+    table: str | None = None
+    """The stored entry's bound that answered the node (``"exact"``, ``"lower"``,
+    ``"upper"``), or None where the table did not answer."""
+    table_value: float | None = None
+    """The stored entry's value."""
+    table_depth: int | None = None
+    """The depth the stored entry was searched to."""
+
+
+@functools.cache
+def _fields(cls: type[TreeNode]) -> tuple[str, ...]:
+    return tuple(f.name for f in attrs.fields(cls))
+
+
+@functools.cache
+def _field_set(cls: type[TreeNode]) -> frozenset[str]:
+    return frozenset(_fields(cls))
+
+
+FIELDS: tuple[str, ...] = _fields(TreeNode)
+"""A teaching tree's node fields, in their order (the order of the keys in the tree's JSON)."""
 
 
 class TreeGraph(nx.DiGraph):  # type: ignore[misc]
@@ -160,6 +193,12 @@ class TreeGraph(nx.DiGraph):  # type: ignore[misc]
         field)."""
         self.add_node(node)
         self._node[node] = data
+
+
+class EngineGraph(TreeGraph):
+    """A ``networkx.DiGraph`` whose nodes hold an :class:`EngineNode` each."""
+
+    node_attr_dict_factory = EngineNode
 
 
 def tree_node(graph: Any, node: int) -> TreeNode:

@@ -1,4 +1,4 @@
-"""A teaching tree's nodes hold typed fields (viz.tree_node.TreeNode), still readable by key."""
+"""Drawn trees hold typed node data (viz.tree_node: TreeNode, EngineNode), still read by key."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pytest
 
 from games import load_game
 from viz.build import GameTree, game_tree
+from viz.engine_tree import engine_game_tree, engine_tree
 from viz.tree_json import to_json
-from viz.tree_node import FIELDS, TreeNode, tree_node, tree_nodes
+from viz.tree_node import FIELDS, EngineNode, TreeNode, tree_node, tree_nodes
 from viz.views import cut_view
 
 
@@ -77,3 +78,16 @@ class TestCopies:
     def test_the_json_nodes_carry_the_fields_in_order(self, figure52: GameTree) -> None:
         nodes = json.loads(to_json(figure52))["nodes"]
         assert all(list(n) == [*FIELDS, "id"] for n in nodes)
+
+
+class TestEngineTrees:
+    def test_the_drawn_engine_tree_holds_engine_nodes(self) -> None:
+        game = load_game("tictactoe")
+        drawn = engine_game_tree(engine_tree(game, game.parse_state("o../x.x/ox.")))
+        nodes = [d for _, d in tree_nodes(drawn.graph)]
+        assert nodes and all(isinstance(d, EngineNode) for d in nodes)
+        assert list(nodes[0]) == [*FIELDS, "table", "table_value", "table_depth"]
+
+    def test_an_engine_node_refuses_a_field_it_lacks(self) -> None:
+        with pytest.raises(KeyError, match="no field 'history'"):
+            EngineNode()["history"] = []
