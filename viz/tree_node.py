@@ -34,8 +34,11 @@ __all__ = [
     "FIELDS",
     "EngineGraph",
     "EngineNode",
+    "MctsGraph",
+    "MctsNode",
     "TreeGraph",
     "TreeNode",
+    "mcts_node",
     "tree_node",
     "tree_nodes",
 ]
@@ -169,6 +172,20 @@ class EngineNode(TreeNode):
     """The depth the stored entry was searched to."""
 
 
+@attrs.define(eq=False)
+class MctsNode(TreeNode):
+    """A node of a Monte Carlo tree search's tree (:func:`viz.mcts_tree.mcts_tree`): a
+    :class:`TreeNode` with the node's exact value and its counts after each iteration."""
+
+    minimax: float | str | None = None
+    """The position's exact value (None: the game is too large to solve for the figure)."""
+    history: list[list[Any]] = attrs.Factory(list)
+    """The counts each iteration that passed through the node left there, oldest first:
+    ``[step, N, W, lo, hi, span, wins]`` (the step that backed them up; visits, the sum of
+    results; the proven range; the iteration's result scale; the wins from the view of the
+    player who moved into the node)."""
+
+
 @functools.cache
 def _fields(cls: type[TreeNode]) -> tuple[str, ...]:
     return tuple(f.name for f in attrs.fields(cls))
@@ -195,6 +212,12 @@ class TreeGraph(nx.DiGraph):  # type: ignore[misc]
         self._node[node] = data
 
 
+class MctsGraph(TreeGraph):
+    """A ``networkx.DiGraph`` whose nodes hold an :class:`MctsNode` each."""
+
+    node_attr_dict_factory = MctsNode
+
+
 class EngineGraph(TreeGraph):
     """A ``networkx.DiGraph`` whose nodes hold an :class:`EngineNode` each."""
 
@@ -204,6 +227,11 @@ class EngineGraph(TreeGraph):
 def tree_node(graph: Any, node: int) -> TreeNode:
     """The typed data of ``node`` in a :class:`TreeGraph`."""
     return cast(TreeNode, graph.nodes[node])
+
+
+def mcts_node(graph: Any, node: int) -> MctsNode:
+    """The typed data of ``node`` in an :class:`MctsGraph`."""
+    return cast(MctsNode, graph.nodes[node])
 
 
 def tree_nodes(graph: Any) -> Iterator[tuple[int, TreeNode]]:

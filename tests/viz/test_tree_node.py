@@ -1,4 +1,4 @@
-"""Drawn trees hold typed node data (viz.tree_node: TreeNode, EngineNode), still read by key."""
+"""Drawn trees hold typed node data (viz.tree_node: TreeNode and its kinds), still read by key."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 from games import load_game
 from viz.build import GameTree, game_tree
 from viz.engine_tree import engine_game_tree, engine_tree
+from viz.mcts_tree import mcts_tree
 from viz.tree_json import to_json
-from viz.tree_node import FIELDS, EngineNode, TreeNode, tree_node, tree_nodes
+from viz.tree_node import FIELDS, EngineNode, MctsNode, TreeNode, mcts_node, tree_node, tree_nodes
 from viz.views import cut_view
 
 
@@ -91,3 +92,17 @@ class TestEngineTrees:
     def test_an_engine_node_refuses_a_field_it_lacks(self) -> None:
         with pytest.raises(KeyError, match="no field 'history'"):
             EngineNode()["history"] = []
+
+
+class TestMctsTrees:
+    def test_a_monte_carlo_tree_holds_mcts_nodes(self) -> None:
+        tree = mcts_tree(load_game("textbook"), iterations=6, seed=0)
+        nodes = [d for _, d in tree_nodes(tree.graph)]
+        assert nodes and all(isinstance(d, MctsNode) for d in nodes)
+        assert list(nodes[0]) == [*FIELDS, "minimax", "history"]  # no search state left on it
+
+    def test_the_counts_are_typed_fields(self) -> None:
+        tree = mcts_tree(load_game("textbook"), iterations=6, seed=0)
+        root = mcts_node(tree.graph, 0)
+        assert [entry[1] for entry in root.history] == [1, 2, 3, 4, 5, 6]  # N after each
+        assert root.minimax == 3 and tree.graph.nodes[0]["history"] is root.history
