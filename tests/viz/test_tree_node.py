@@ -106,3 +106,8 @@ class TestMctsTrees:
         root = mcts_node(tree.graph, 0)
         assert [entry[1] for entry in root.history] == [1, 2, 3, 4, 5, 6]  # N after each
         assert root.minimax == 3 and tree.graph.nodes[0]["history"] is root.history
+
+    def test_a_cut_view_keeps_the_kind_of_node(self) -> None:
+        view = cut_view(mcts_tree(load_game("textbook"), iterations=12, seed=0), levels=1)
+        kinds = {(type(d), d.kind) for _, d in tree_nodes(view.graph)}
+        assert kinds == {(MctsNode, "node"), (MctsNode, "summary")}
