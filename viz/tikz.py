@@ -61,6 +61,7 @@ from viz.model import (
     figure,
 )
 from viz.palette import CHANCE_FILL, CURRENT, MAX_FILL, MIN_FILL, PRUNED
+from viz.tree_node import tree_node, tree_nodes
 
 __all__ = ["frame_leaf_size", "latex_text", "to_tikz", "value_tex", "write_tikz"]
 
@@ -354,7 +355,7 @@ def _layout(figures: Iterable[Figure], sizes: _Sizes) -> dict[int, tuple[float, 
         stack.extend(graph.successors(node))
     for node in reversed(order):
         kids = sorted(graph.successors(node))
-        depth = int(graph.nodes[node]["depth"])
+        depth = int(tree_node(graph, node).depth)
         own = {depth: (-reach[node][0], reach[node][1])}
         if not kids:
             contour[node] = own
@@ -383,7 +384,7 @@ def _layout(figures: Iterable[Figure], sizes: _Sizes) -> dict[int, tuple[float, 
     for node in order:
         parents = list(graph.predecessors(node))
         x = where[parents[0]][0] + offset[node] if parents else 0.0
-        where[node] = (x, -sizes.row * int(graph.nodes[node]["depth"]))
+        where[node] = (x, -sizes.row * int(tree_node(graph, node).depth))
     return where
 
 
@@ -996,7 +997,7 @@ def _compact_place(figures: list[Figure], sizes: _Sizes) -> CompactLayout:
             labels[edge.parent] = max(labels.get(edge.parent, 0.0), width)
     return compact_layout(
         {n: sorted(graph.successors(n)) for n in graph},
-        {n: int(graph.nodes[n]["depth"]) for n in graph},
+        {n: int(tree_node(graph, n).depth) for n in graph},
         final.tree.root,
         extents.__getitem__,
         row=sizes.row,
@@ -1033,7 +1034,7 @@ def _sizes(fig: Figure, boards: bool, exercise: bool) -> _Sizes:
     large as the largest board."""
     graph = fig.tree.graph
     if boards and fig.tree.has_boards:  # typewriter \scriptsize: ~0.13 cm a char
-        shown = [_board_rows(d["board"]) for _, d in graph.nodes(data=True) if d.get("board")]
+        shown = [_board_rows(d.board) for _, d in tree_nodes(graph) if d.board]
         chars = max((len(r) for rows in shown for r in rows), default=10)
         count = max((len(rows) for rows in shown), default=3)
         half_w = max(0.8, 0.066 * chars + 0.15)
