@@ -13,18 +13,13 @@ from typing import Any
 import pytest
 
 from games import load_game
+from tests.board.browsing import CHROMIUM_TESTS, launch
 from viz import game_tree
 from viz.interactive import write_interactive
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 COINS = "[{1/2: [6, 6], 1/2: [6, 5]}, {1/2: [4, 5], 1/2: [7, 3]}, {1/2: [9, 8], 1/2: [2, 0]}]"
 
-pytestmark = [
-    pytest.mark.chromium,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed"),
-]
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = CHROMIUM_TESTS
 
 VIEW = """() => {
   const view = document.getElementById("scroll").getBoundingClientRect();
@@ -37,10 +32,7 @@ VIEW = """() => {
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+    yield from launch()
 
 
 @pytest.fixture
