@@ -177,6 +177,18 @@ class TestLayout:
         assert source.count(r"{$\times$}") == len(cuts)  # one mark on each cut edge
 
 
+def pdflatex(folder: Path, name: str) -> subprocess.CompletedProcess[str]:
+    """pdflatex run once on ``folder/name``, stopping at the first error; its output kept."""
+    return subprocess.run(
+        [str(PDFLATEX), "-interaction=nonstopmode", "-halt-on-error", name],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 def slide_measure(source: str, folder: Path) -> dict[str, float]:
     """Compile a Beamer slide with a probe that reports, in points, the picture's box, the
     frame's text area and the size of \\footnotesize there (the leaves' values)."""
@@ -187,14 +199,7 @@ def slide_measure(source: str, folder: Path) -> dict[str, float]:
         r"{\footnotesize\typeout{MEASURE FN=\csname f@size\endcsname pt}}"
     )
     (folder / "slide.tex").write_text(source.replace(r"\end{frame}", probe + r"\end{frame}"))
-    run = subprocess.run(
-        [str(PDFLATEX), "-interaction=nonstopmode", "-halt-on-error", "slide.tex"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = pdflatex(folder, "slide.tex")
     assert run.returncode == 0, run.stdout[-2000:]
     return {k: float(v) for k, v in re.findall(r"\b(W|H|TW|TH|FN)=([\d.]+)pt", run.stdout)}
 
@@ -232,14 +237,7 @@ class TestSteppingFrames:
             (tmp_path / "steps.tex").write_text(
                 source.replace("\n\\centering", "\n" + probe + "\\centering")
             )
-            run = subprocess.run(
-                [str(PDFLATEX), "-interaction=nonstopmode", "-halt-on-error", "steps.tex"],
-                cwd=tmp_path,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
+            run = pdflatex(tmp_path, "steps.tex")
             boxes = re.findall(r"^BOX (.*)$", run.stdout, re.MULTILINE)
             assert len(boxes) == len(tree.steps) + 1 and len(set(boxes)) == 1, (compact, boxes)
 
