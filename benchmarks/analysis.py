@@ -14,14 +14,15 @@ order (seeded), so a machine whose load drifts slows them alike:
    target: at most one ply lost). A search that becomes exact stops early, and one that runs
    into the tablebase spends part of its second in the driver's Python (the plies and the
    line along the tablebase), so the kernel's own speed is measured apart:
-1b. in-process, the same searches, the kernel's nodes per second of time inside the kernel,
+1b. in-process, the same searches on the hand-written kernel (``route="own"``, which times its
+   kernel apart from the driver), the nodes per second of time inside the kernel,
    and per round the ratio with each tablebase to without (the target: at least 0.8).
 2. A first run on an empty compile cache (``NUMBA_CACHE_DIR`` a new empty folder): its depth
    in 1 s against the warm run's (the target: at most two plies fewer, as the clock starts once
    the kernel is compiled), and how long the whole process took.
 3. Ayòayò's two compiled node searches (``--routes`` runs this part alone): the hand-written
-   kernel (``-O route=own``, the default) and the compiled route's generic kernel
-   (``-O route=generic``), each ``analyse --time 1`` process from the article's position and
+   kernel (``-O route=own``) and the compiled route's generic kernel (``-O route=generic``,
+   the default), each ``analyse --time 1`` process from the article's position and
    the start, with no tablebase and with the levels of ``--route-levels`` (default: the user's
    own, ``~/.cache/gamesolver/tablebases``, only read), every contender once per round in a
    shuffled order: depth and nodes/s, medians with the spread, and per round the generic
@@ -98,7 +99,7 @@ def tablebases(where: Path) -> dict[str, Path]:
 
 
 def analyse(
-    position: str, tablebase: Path | None, env: dict[str, str], route: str = "own"
+    position: str, tablebase: Path | None, env: dict[str, str], route: str = "generic"
 ) -> dict[str, Any]:
     """One ``gamesolver analyse --time 1 --json`` process: depth, nodes/s, its wall time."""
     argv = [sys.executable, "-m", "zerosum", "analyse", "ayoayo", "--position", position]
@@ -169,9 +170,12 @@ def depths_and_speed(
 def kernel_speed(
     positions: dict[str, str], bases: dict[str, Path], rounds: int, seed: int
 ) -> dict[str, Any]:
-    """Item 1b: ``search(time_limit=1)`` in this process, the kernel's own nodes per second."""
+    """Item 1b: ``search(time_limit=1)`` in this process, the kernel's own nodes per second
+    (the hand-written kernel's, which times its kernel apart from the driver)."""
     from games.ayoayo import native_search
     from solver.engine import search
+
+    game = Ayoayo(route="own")
 
     kernels: list[Any] = []
     real = native_search.compiled_search
@@ -182,7 +186,7 @@ def kernel_speed(
         return found
 
     native_search.compiled_search = spy
-    setups = {"none": None, **{k: GAME.tablebase(v) for k, v in bases.items()}}
+    setups = {"none": None, **{k: game.tablebase(v) for k, v in bases.items()}}
     runs: dict[tuple[str, str], list[float]] = {}
     rng = random.Random(seed)
     try:
@@ -190,8 +194,8 @@ def kernel_speed(
             jobs = [(p, s) for p in positions for s in setups]
             rng.shuffle(jobs)
             for name, setup in jobs:
-                state = GAME.parse_state(positions[name])
-                result = search(GAME, state, time_limit=1, all_values=True, oracle=setups[setup])
+                state = game.parse_state(positions[name])
+                result = search(game, state, time_limit=1, all_values=True, oracle=setups[setup])
                 kernel = kernels.pop()
                 if result.source == "search" and kernel.kernel_seconds > 0:
                     rate = kernel.nodes / kernel.kernel_seconds

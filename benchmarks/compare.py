@@ -39,6 +39,16 @@ C4_MIDDLE = (
 """Four middle-game Connect Four positions (20-22 stones) whose compiled solves take about the
 median time of benchmarks/connect4.py's thirty (seed 2): the kernel's part is small."""
 
+C4_END = (
+    "x...x../o...o../x.xox.o/xxoxo.o/oxoox.x/xxoxooo",
+    ".o.o.../.x.o.x./xo.x.o./xxox.o./xoxxooo/ooxoxxx",
+    "..x..x./.xx.oxo/xoo.oox/xoo.oxx/oox.xoo/xxx.xoo",
+    "......./..x..oo/.oo..ox/xxoxoox/oxxxoxo/xxoxxoo",
+)
+"""Four end-game Connect Four positions (28-31 stones) whose compiled solves take about the
+median time of benchmarks/connect4.py's thirty end positions (seed 1): a handful of kernel
+nodes each, so the time is the engine's own around the kernel."""
+
 JOBS: dict[str, str] = {
     "ttt_value": "search(load_game('tictactoe-bitboard'), plies=False)",
     "ttt_full": "search(load_game('tictactoe-bitboard'))",
@@ -51,6 +61,11 @@ JOBS: dict[str, str] = {
     "c4_middle": (
         "(lambda g: [search(g, g.parse_state(p), plies=False) for p in "
         f"{C4_MIDDLE!r} for _ in range(12)])(load_game('connect4', scored=True))[-1]"
+    ),
+    # likewise 12 solves of each of C4_END's positions
+    "c4_end": (
+        "(lambda g: [search(g, g.parse_state(p), plies=False) for p in "
+        f"{C4_END!r} for _ in range(12)])(load_game('connect4', scored=True))[-1]"
     ),
 }
 

@@ -6,6 +6,8 @@ Run from the project root:  .venv/bin/python docs/make_export_figures.py  [--out
 - ``tikz_deep.tex`` (TikZ source) and ``tikz_deep.png`` (compiled by pdflatex, converted by
   pdftoppm; skipped with a note when they are missing): alpha-beta on a depth-4 tree, windows,
   ranges and cuts beside the nodes;
+- ``tikz_compact.tex`` and ``tikz_compact.png``: the lecture hall's compact slide (``--compact``)
+  of a seeded depth-4, branching-3 tree, the whole tree on one 16:9 Beamer frame;
 - ``tikz_beamer.tex``: AIMA Figure 5.5 as one Beamer frame whose overlays step through the
   search in the book's style; ``tikz_beamer_06.png`` and ``tikz_beamer_end.png`` two of its pages;
 - ``tikz_exercise.tex`` / ``tikz_exercise_key.tex`` and their PNGs: a sheet with blanks for
@@ -28,6 +30,7 @@ Run from the project root:  .venv/bin/python docs/make_export_figures.py  [--out
 from __future__ import annotations
 
 import argparse
+import random
 import shutil
 import subprocess
 import sys
@@ -50,7 +53,7 @@ TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 ENGINE_POSITION = "o../x.x/ox."
 
 
-def compiled(source: Path, out: Path, pages: dict[int, str], runs: int = 1) -> None:
+def compiled(source: Path, out: Path, pages: dict[int, str], runs: int = 1, dpi: int = 110) -> None:
     """Compile ``source`` with pdflatex and write the given pages as PNGs (page -> name)."""
     if not (shutil.which("pdflatex") and shutil.which("pdftoppm")):
         print(f"note: pdflatex or pdftoppm missing: {source.stem} not compiled")
@@ -73,7 +76,7 @@ def compiled(source: Path, out: Path, pages: dict[int, str], runs: int = 1) -> N
                     "pdftoppm",
                     "-png",
                     "-r",
-                    "110",
+                    str(dpi),
                     "-singlefile",
                     *pick,
                     pdf,
@@ -93,6 +96,20 @@ def tikz_figure(out: Path) -> None:
     source = write_tikz(tree, out / "tikz_deep.tex", alpha_beta_labels=True)
     print(f"wrote {source}")
     compiled(source, out, {1: "tikz_deep"})
+
+
+def full_tree(rng: random.Random, depth: int) -> object:
+    """A full tree of branching 3, leaves from −20 to 20."""
+    return rng.randint(-20, 20) if depth == 0 else [full_tree(rng, depth - 1) for _ in range(3)]
+
+
+def compact_figure(out: Path) -> None:
+    """A whole depth-4, branching-3 tree on one 16:9 slide: the compact layout."""
+    game = load_game("textbook", tree=full_tree(random.Random(1), 4))
+    tree = game_tree(game, algorithm="alphabeta")
+    source = write_tikz(tree, out / "tikz_compact.tex", compact=True)
+    print(f"wrote {source}")
+    compiled(source, out, {1: "tikz_compact"}, dpi=160)  # a projector's 1024 pixels wide
 
 
 def beamer_figure(out: Path) -> None:
@@ -207,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     tikz_figure(args.out)
+    compact_figure(args.out)
     beamer_figure(args.out)
     exercise_figure(args.out)
     interactive_figure(args.out)

@@ -54,7 +54,6 @@ import math
 import os
 import sys
 import time
-import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, Final
 
@@ -66,9 +65,8 @@ from solver import kernel_memory
 from solver.capabilities import has_capability
 from solver.compiled_module import load_module
 from solver.game import Game, HasCompiledRules, HasCompiledSearch, HasKey
-from solver.node_search import Limits, SearchStopped, outcomes
+from solver.node_search import UNBOUNDED, Limits, Outcomes, SearchStopped, outcomes
 from solver.results import SearchRequest, SearchStats
-from solver.table import END
 
 __all__ = [
     "CompiledRules",
@@ -99,7 +97,7 @@ KERNEL_CONSTANTS: Final = {
 """The constants the kernel's text leaves to the generated module (with the rules')."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a dict key of every search (kernels, spare arrays)
 class CompiledRules:
     """A game's rules as numba-compilable functions over a position held in ``words`` int64s.
 
@@ -318,69 +316,111 @@ def _build(rules: CompiledRules) -> tuple[Any, Any]:
 def _warm(rules: CompiledRules, child_value: Any, table_move: Any) -> None:
     """Call the kernel once on a tiny table so numba compiles it now."""
     arrays = _Arrays(rules, 4)
-    tops = np.array([math.inf, math.inf])
-    bottoms = np.array([-math.inf, -math.inf])
+    tops, bottoms = _bounds(UNBOUNDED)
     start = np.zeros(rules.words, np.int64)
     arrays.st[STOP_AT] = 1  # the search stops at its first node: the rules never see `start`
-    child_value(start, 2, -math.inf, math.inf, *arrays.parts(), tops, bottoms, _no_data(rules))
+    child_value(start, 2, -math.inf, math.inf, *arrays.parts, tops, bottoms, _no_data(rules))
     table_move(arrays.table, start, arrays.st)
     _release(arrays)
 
 
 def _no_data(rules: CompiledRules) -> Any:
-    """The oracle's data of a search without an oracle (of the type the kernel takes)."""
-    return NO_ORACLE if rules.oracle_data is None else rules.oracle_data(None)
+    """The oracle's data of a search without an oracle (of the type the kernel takes; made
+    once per rules: the kernel only reads it)."""
+    data = _NO_DATA.get(rules)
+    if data is None:
+        data = _NO_DATA[rules] = NO_ORACLE if rules.oracle_data is None else rules.oracle_data(None)
+    return data
 
+
+_NO_DATA: dict[CompiledRules, Any] = {}
+"""Each rules' oracle data of a search without an oracle."""
+
+_BOUNDS: dict[Outcomes, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = {}
+"""The kernel's arrays of each player's best and worst value, by the game's outcomes."""
+
+
+def _bounds(found: Outcomes) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The kernel's ``(tops, bottoms)`` arrays for ``found`` (made once: the kernel only
+    reads them)."""
+    arrays = _BOUNDS.get(found)
+    if arrays is None:
+        if len(_BOUNDS) >= CODES_KEPT:
+            _BOUNDS.clear()
+        arrays = _BOUNDS[found] = (
+            np.array(found.best, np.float64),
+            np.array(found.worst, np.float64),
+        )
+    return arrays
+
+
+CODES_KEPT: Final = 4096
+"""The most encoded positions a search keeps (and the most outcomes' arrays kept)."""
 
 MAX_GEN: Final = 1 << 22
 """The iteration counter kept in table entries (bits 40-62) is cleared before it gets here."""
 
-_TABLES: dict[tuple[CompiledRules, int], list[tuple[Array, Any, int]]] = {}
-"""Tables free for the next search, by rules and slots: (entries, values, last iteration).
+_SPARES: dict[tuple[CompiledRules, int], list[_Arrays]] = {}
+"""Arrays free for the next search, by rules and slots (one spare a size: a search rarely runs
+beside another).
 
 A fresh table of a million slots costs a search milliseconds in page faults as its first
-stores touch its pages, more than a small search takes; so a search takes a table a finished
-one left, and starts its iterations past that one's, so the kernel reads every older entry as
-empty (``EPOCH``): the same search as on a fresh table."""
+stores touch its pages, more than a small search takes, and even the small stacks cost a
+small search a tenth of its time to allocate; so a search takes the arrays a finished one
+left: its history and counters cleared, its iterations started past the last one's, so the
+kernel reads every older entry as empty (``EPOCH``): the same search as on fresh arrays (the
+stacks hold nothing between two searches: each row is written before it is read)."""
 
 
 def _release(arrays: _Arrays) -> None:
-    """Give ``arrays``' table back for a later search (once)."""
-    if arrays.table is not None:
-        pool = _TABLES.setdefault(arrays.key, [])
-        if not pool:  # one spare a size: a search rarely runs beside another
-            pool.append((arrays.table, arrays.values, int(arrays.st[GEN])))
-        arrays.table = None
+    """Give ``arrays`` back for a later search (once)."""
+    if not arrays.table_given_back:
+        pool = _SPARES.setdefault(arrays.key, [])
+        if not pool:
+            pool.append(arrays)
+        arrays.table_given_back = True
+
+
+def _take(rules: CompiledRules, table_size: int) -> _Arrays:
+    """Arrays for a search of ``rules`` with a table of at most ``table_size`` slots: a
+    finished search's, made as good as fresh, or new ones."""
+    slots = 1 << max(2, table_size.bit_length() - 1)  # a power of two <= size (>= 4)
+    pool = _SPARES.get((rules, slots))
+    if pool:
+        arrays = pool.pop()
+        arrays.renew()
+        return arrays
+    return _Arrays(rules, slots)
 
 
 class _Arrays:
     """The kernel's memory for one search: stacks, table, history, counters."""
 
-    def __init__(self, rules: CompiledRules, table_size: int) -> None:
-        slots = 1 << max(2, table_size.bit_length() - 1)  # a power of two <= size (>= 4)
+    def __init__(self, rules: CompiledRules, slots: int) -> None:
         rows = rules.max_plies + 3
         self.key = (rules, slots)
         self.boards = np.zeros((rows, rules.words + rules.scratch), np.int64)
         self.orders = np.zeros((rows, rules.move_limit), np.int64)
         self.history = np.zeros((2, rules.move_limit), np.int64)
         self.st = np.zeros(N_STATS, np.int64)
-        pool = _TABLES.get(self.key)
-        gen = 0
-        if pool:
-            table, self.values, gen = pool.pop()
-            if gen >= MAX_GEN:
-                table.fill(0)
-                gen = 0
-        else:
-            key_words = rules.words if rules.pack is None else rules.pack_words
-            table = np.zeros((slots, key_words + 2), np.int64)
-            self.values = table.view(np.float64)  # the last word of an entry: its value
-        self.table: Array | None = table
-        self.st[GEN] = self.st[EPOCH] = gen + 1
+        key_words = rules.words if rules.pack is None else rules.pack_words
+        self.table: Array = np.zeros((slots, key_words + 2), np.int64)
+        self.values = self.table.view(np.float64)  # the last word of an entry: its value
+        self.table_given_back = False
+        self.st[GEN] = self.st[EPOCH] = 1
+        self.parts = (self.boards, self.orders, self.table, self.values, self.history, self.st)
 
-    def parts(self) -> tuple[Array, Array, Array, Any, Array, Array]:
-        assert self.table is not None, "the search's table was given back"
-        return self.boards, self.orders, self.table, self.values, self.history, self.st
+    def renew(self) -> None:
+        """Ready for another search: history and counters cleared, the table's entries made
+        old (or cleared, when the iteration count would overflow its bits)."""
+        gen = int(self.st[GEN])
+        if gen >= MAX_GEN:
+            self.table.fill(0)
+            gen = 0
+        self.history.fill(0)
+        self.st.fill(0)
+        self.st[GEN] = self.st[EPOCH] = gen + 1
+        self.table_given_back = False
 
 
 class CompiledSearch:
@@ -397,64 +437,78 @@ class CompiledSearch:
         limits: Limits,
         kernel: Kernel,
         oracle_data: Any = None,
+        bounds: Outcomes | None = None,
     ) -> None:
         self.game = game
         self.rules = rules
         self.limits = limits
         self.kernel, self.probe = kernel.child_value, kernel.table_move
-        self.arrays = _Arrays(rules, request.table_size)
-        weakref.finalize(self, _release, self.arrays)  # the table goes back when it ends
+        self.arrays = _take(rules, request.table_size)  # given back when the search ends
+        self.st = self.arrays.st
         self.oracle_data = _no_data(rules) if oracle_data is None else oracle_data
-        self.arrays.st[ORACLE] = oracle_data is not None
-        best = outcomes(game, None)
-        self.tops = np.array(best.best, np.float64)
-        self.bottoms = np.array(best.worst, np.float64)
+        self.st[ORACLE] = oracle_data is not None
+        self.tops, self.bottoms = _bounds(outcomes(game, None) if bounds is None else bounds)
         self.has_evaluate = rules.evaluate is not None
         self.keyf = game.key if has_capability(game, HasKey) else None
         self.budget = KERNEL_CHECK_NODES
         self.memo_size = request.table_size
+        self.deepest = rules.max_plies + 1  # a search to the end goes no deeper
+        self.codes: dict[Any, Array] = {}  # state -> its encoding (the driver asks again)
         if rules.endless:  # the deepest search its stacks hold: the driver deepens no further
             self.max_depth = rules.max_plies
 
+    def __del__(self) -> None:
+        arrays = self.__dict__.get("arrays")
+        if arrays is not None:
+            _release(arrays)
+
     @property
     def nodes(self) -> int:
-        return int(self.arrays.st[NODES])
+        return int(self.st[NODES])
 
     @nodes.setter
     def nodes(self, value: int) -> None:
-        self.arrays.st[NODES] = value
+        self.st[NODES] = value
 
     @property
     def horizon(self) -> int:
-        return int(self.arrays.st[HORIZON])
+        return int(self.st[HORIZON])
+
+    def encoded(self, state: Any) -> Array:
+        """``state`` as the kernel's words (the rules' ``encode``), kept for the search: the
+        driver passes a position again (the principal variation, the table's move)."""
+        codes = self.codes
+        arr = codes.get(state)
+        if arr is None:
+            if len(codes) >= CODES_KEPT:
+                codes.clear()
+            arr = codes[state] = self.rules.encode(state)
+        return arr
 
     def child_value(
         self, child: Any, cp: int, player: int, depth: float, alpha: Any, beta: Any
     ) -> Any:
         """The kernel's value of a child from the parent's view, resumed after each budget."""
-        st = self.arrays.st
-        arr = self.rules.encode(child)
-        d = self.rules.max_plies + 1 if depth == END else int(depth)
-        d = min(d, self.rules.max_plies + 1)
+        st = self.st
+        arr = self.encoded(child)
+        d = self.deepest if depth >= self.deepest else int(depth)  # END is above any depth
         lo, hi = (float(alpha), float(beta)) if cp == player else (-float(beta), -float(alpha))
+        limit = self.limits.node_limit
+        kernel, parts, tops, bottoms = self.kernel, self.arrays.parts, self.tops, self.bottoms
         while True:
-            stop = int(st[NODES]) + self.budget
-            if self.limits.node_limit is not None:
-                stop = min(stop, self.limits.node_limit)
+            nodes = int(st[NODES])
+            stop = nodes + self.budget
+            if limit is not None and limit < stop:
+                stop = limit
             st[STOP_AT] = stop
             st[STOPPED] = 0
             horizon = int(st[HORIZON])
-            nodes = int(st[NODES])
             began = time.perf_counter()
-            v = float(
-                self.kernel(
-                    arr, d, lo, hi, *self.arrays.parts(), self.tops, self.bottoms, self.oracle_data
-                )
-            )
-            spent = time.perf_counter() - began
+            v = float(kernel(arr, d, lo, hi, *parts, tops, bottoms, self.oracle_data))
             if not st[STOPPED]:
                 v = v if cp == player else -v
                 return int(v) if v.is_integer() and abs(v) < 2**53 else v
+            spent = time.perf_counter() - began
             st[HORIZON] = horizon  # the restart counts its own horizon (the table keeps the rest)
             if self.limits.reached(int(st[NODES])):
                 raise SearchStopped
@@ -472,19 +526,19 @@ class CompiledSearch:
         return state if self.keyf is None else self.keyf(state)
 
     def table_move(self, state: Any) -> Any:
-        move = int(self.probe(self.arrays.parts()[2], self.rules.encode(state), self.arrays.st))
+        move = int(self.probe(self.arrays.table, self.encoded(state), self.st))
         return None if move < 0 else move
 
     def new_iteration(self) -> None:
-        self.arrays.st[GEN] += 1
+        self.st[GEN] += 1
 
     def stats(self) -> SearchStats:
-        st = self.arrays.st
+        st = self.st.tolist()
         return SearchStats(
-            nodes=int(st[NODES]),
-            leaves=int(st[LEAVES]),
-            cutoffs=int(st[CUTOFFS]),
-            table_hits=int(st[HITS]),
+            nodes=st[NODES],
+            leaves=st[LEAVES],
+            cutoffs=st[CUTOFFS],
+            table_hits=st[HITS],
             seconds=self.limits.elapsed(),
         )
 
@@ -499,14 +553,19 @@ def _unbounded(request: SearchRequest, deepest: int) -> bool:
 
 
 def compiled_search(
-    game: Game[Any, Any], rules: CompiledRules | None, request: SearchRequest, limits: Limits
+    game: Game[Any, Any],
+    rules: CompiledRules | None,
+    request: SearchRequest,
+    limits: Limits,
+    bounds: Outcomes | None = None,
 ) -> CompiledSearch | None:
     """The generic compiled node search for ``game``'s ``rules`` (loaded from numba's disk
     cache, or compiled, once per process), or None when it cannot serve: no rules, numba
     missing or switched off (``GAMESOLVER_NATIVE=0``), a search of an ``endless`` game deeper
     than its ``max_plies`` or to the end with nothing to stop it, an oracle the rules cannot read
     (``rules.oracle_data`` gives the data of the ones they can: the kernel probes it), or a
-    kernel that failed to build."""
+    kernel that failed to build. ``bounds``: the game's :func:`~solver.node_search.outcomes`
+    when the caller has them (the search's evaluation is the game's own), else looked up."""
     if rules is None or not numba_available():
         return None
     if rules.endless and _unbounded(request, rules.max_plies):
@@ -519,4 +578,4 @@ def compiled_search(
     found = kernel(rules)
     if found is None:
         return None
-    return CompiledSearch(game, rules, request, limits, found, data)
+    return CompiledSearch(game, rules, request, limits, found, data, bounds)

@@ -105,6 +105,15 @@ def bucket_of(ts: Array, k: Any, s: Array) -> int:
     return slot_of(k, ts.shape[0], s) & ~(BUCKET - 1)
 
 
+@inline
+def holds(ts: Array, j: int, k: Any) -> bool:
+    """Whether slot ``j`` holds the position packed as ``k`` (every packed word equal)."""
+    for i in range(KEY_WORDS):  # noqa: SIM110 (a loop numba compiles; no generator)
+        if ts[j, i] != k[i]:
+            return False
+    return True
+
+
 @jit
 def probe(ts: Array, k: Any, first: int, st: Array) -> int:
     """The slot holding the position packed as ``k`` in the bucket from ``first`` (its packed
@@ -114,12 +123,7 @@ def probe(ts: Array, k: Any, first: int, st: Array) -> int:
         info = ts[j, KEY_WORDS]
         if info == 0 or (info >> 40) < st[EPOCH]:
             continue
-        same = True
-        for i in range(KEY_WORDS):
-            if ts[j, i] != k[i]:
-                same = False
-                break
-        if same:
+        if holds(ts, j, k):
             return j
     return -1
 
@@ -138,12 +142,7 @@ def store(ts: Array, tv: Any, k: Any, first: int, value: float, depth: int, flag
                 victim = j
                 worst = 1 << 62
             continue
-        same = True
-        for i in range(KEY_WORDS):
-            if ts[j, i] != k[i]:
-                same = False
-                break
-        if same:
+        if holds(ts, j, k):
             victim = j
             break
         rank = ((gen - (info >> 40)) << 20) + (0xFFFF - ((info >> 1) & 0xFFFF))

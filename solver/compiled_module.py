@@ -17,8 +17,8 @@ last (:data:`SCRATCH_ROLES`); rules written without it are called through a smal
 (``rules_moves`` calling the game's ``moves``, bound as ``rules_moves_given``).
 
 Rules that cannot be restated so (a function without source, a closure holding an object that
-is not a number, a tuple, an array, a module or a function; two helpers of one name) raise
-:class:`RulesNotRestated`, and the engine searches that game in Python.
+is not a number, a tuple, an array, a module, a function or a numba intrinsic; two helpers of
+one name) raise :class:`RulesNotRestated`, and the engine searches that game in Python.
 
 >>> text = module_text(_example_rules(), {})
 >>> "rules_moves_given = moves" in text and "def negamax(" in text
@@ -54,6 +54,7 @@ KERNEL_SOURCE = Path(__file__).with_name("compiled_kernel.py")
 BEGIN = "# -- the rules (begin)"
 END = "# -- the rules (end)"
 JIT = "jit"
+INTRINSIC = "numba_intrinsic"
 SUBFOLDER = "compiled-route"
 NO_ORACLE = f"""
 def rules_oracle(s, od):
@@ -263,12 +264,17 @@ class _Writer:
         self.bound[name] = _identity(value)
         if isinstance(value, types.ModuleType):
             self.lines.append(f"import {value.__name__} as {name}")
+        elif _is_intrinsic(value):  # its typing function, made an intrinsic again here
+            if INTRINSIC not in self.bound:
+                self.bound[INTRINSIC] = INTRINSIC
+                self.lines.append(f"from numba.extending import intrinsic as {INTRINSIC}")
+            self.function(name, value._defn, INTRINSIC)
         elif callable(value) and isinstance(getattr(value, "py_func", value), types.FunctionType):
             self.function(name, getattr(value, "py_func", value))
         else:
             self.lines.append(f"{name} = {self.literal(name, value)}")
 
-    def function(self, name: str, function: types.FunctionType) -> None:
+    def function(self, name: str, function: types.FunctionType, wrap: str = JIT) -> None:
         try:
             source = textwrap.dedent(inspect.getsource(function))
         except (OSError, TypeError) as e:
@@ -296,7 +302,7 @@ class _Writer:
                 raise self.fail(f"{own!r} is a name of the kernel's own; rename it")
             self.bound[own] = _identity(function)
         lines = source.splitlines()[node.lineno - 1 :]  # from the def line: no decorators
-        self.lines.extend(["", *lines, f"{own} = {JIT}({own})", ""])
+        self.lines.extend(["", *lines, f"{own} = {wrap}({own})", ""])
         if own != name:
             self.lines.append(f"{name} = {own}")
 
@@ -316,8 +322,18 @@ class _Writer:
         raise self.fail(f"{name!r} holds a {type(value).__name__}, which cannot be written out")
 
 
+def _is_intrinsic(value: Any) -> bool:
+    """Whether ``value`` is a numba intrinsic (``numba.extending.intrinsic``): its typing
+    function is restated, and made an intrinsic in the module."""
+    from numba.core.extending import _Intrinsic
+
+    return isinstance(value, _Intrinsic)
+
+
 def _identity(value: Any) -> str:
     """What makes two bindings of one name the same."""
+    if _is_intrinsic(value):
+        return f"object {id(value._defn)}"
     if isinstance(value, (types.ModuleType, types.FunctionType)) or hasattr(value, "py_func"):
         return f"object {id(getattr(value, 'py_func', value))}"
     if isinstance(value, np.ndarray):

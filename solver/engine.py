@@ -282,6 +282,7 @@ def search(
         has_capability(game, HasEvaluate) and evaluate == game.evaluate
     )
     limits = Limits(request.time_limit, request.node_limit)
+    bounds = outcomes(game, evaluate)
     nodes: NodeSearch | None = None
     if symmetric and has_capability(game, HasSymmetries):
         native = False  # only the Python node search keeps a symmetry-reduced table
@@ -294,7 +295,7 @@ def search(
         and has_capability(game, HasCompiledRules)
         and numba_available()
     ):  # the generic compiled search (solver.compiled); None if it cannot serve: Python then
-        nodes = compiled_search(game, game.compiled_rules(), request, limits)
+        nodes = compiled_search(game, game.compiled_rules(), request, limits, bounds)
     if nodes is None:
         if evaluate is None and has_capability(game, HasEvaluate):
             evaluate = game.evaluate
@@ -304,8 +305,7 @@ def search(
     collecting = gc.isenabled()
     gc.disable()  # the search makes one reference cycle (its bound closures); collecting costs
     try:
-        tops = outcomes(game, evaluate).best
-        return _Driver(game, nodes, request, limits, tops).run(state)
+        return _Driver(game, nodes, request, limits, bounds.best).run(state)
     finally:
         if collecting:
             gc.enable()

@@ -179,3 +179,18 @@ class WorkerOutput:
             return os.pread(self.fd, max(0, end - self.shown), self.shown)
         except OSError:
             return b""
+
+
+def start_captured(
+    context: Any, name: str, target: Any, args: tuple[Any, ...]
+) -> tuple[Any, WorkerOutput]:
+    """Start a daemon worker process ``name`` running ``target(*args, capture)``, its stderr
+    caught in a new :class:`WorkerOutput` (closed again if the process cannot start)."""
+    output = WorkerOutput.create(name)
+    process = context.Process(target=target, args=(*args, output.capture), name=name, daemon=True)
+    try:
+        process.start()
+    except BaseException:
+        output.finish(None)
+        raise
+    return process, output

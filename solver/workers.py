@@ -46,7 +46,13 @@ import attrs
 
 from solver.errors import GameError
 from solver.resources import address_space_limit
-from solver.worker_output import Descriptor, WorkerOutput, capture_stderr, written
+from solver.worker_output import (
+    Descriptor,
+    WorkerOutput,
+    capture_stderr,
+    start_captured,
+    written,
+)
 
 __all__ = [
     "LOOK_AHEAD",
@@ -277,18 +283,7 @@ class WorkerPool:
             for n in range(self.workers):
                 mine, theirs = context.Pipe(duplex=True)
                 name = f"{self.name}-{n}"
-                output = WorkerOutput.create(name)
-                process = context.Process(
-                    target=_worker_main,
-                    args=(theirs, os.getpid(), output.capture),
-                    name=name,
-                    daemon=True,
-                )
-                try:
-                    process.start()
-                except BaseException:
-                    output.finish(None)
-                    raise
+                process, output = start_captured(context, name, _worker_main, (theirs, os.getpid()))
                 theirs.close()  # so a dead worker's pipe reads as the end of file here
                 self._pool.append(_Worker(name, process, mine, output))
         except BaseException:

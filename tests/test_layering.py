@@ -360,7 +360,7 @@ class TestAyoayoFloors:
 # viz in one-way floors: what was searched -> what each node shows -> how it is written.
 VIZ_FLOORS = (
     ("errors", "choices", "notation", "palette", "boards"),  # words and constants
-    ("build", "ordering", "mcts_tree", "engine_tree", "views", "variants"),  # the trees
+    ("tree_node", "build", "ordering", "mcts_tree", "engine_tree", "views", "variants"),  # trees
     ("annotations", "model"),  # the look: what each node shows
     (  # the writers
         "graphviz",
@@ -369,6 +369,7 @@ VIZ_FLOORS = (
         "dot",
         "pseudocode",
         "stepper",
+        "compact",
         "tikz",
         "tree_json",
         "html",

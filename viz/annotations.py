@@ -15,6 +15,7 @@ The tree (:mod:`viz.build`) records each valued node's ``bound``: ``"exact"``, o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from viz.errors import VizError
@@ -23,7 +24,7 @@ __all__ = ["exercise_task", "exercise_value"]
 
 
 def exercise_value(
-    data: dict[str, Any], value: float | None, bound: str
+    data: Mapping[str, Any], value: float | None, bound: str
 ) -> tuple[float | None, str]:
     """What an exercise writes in a node: a leaf's ``value`` and ``bound``, nothing elsewhere.
 

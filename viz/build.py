@@ -6,8 +6,11 @@ value, window and cut-off in the diagram comes from its events, never from a sec
 search never saw, and the move-ordering pre-pass of :mod:`viz.ordering`). The search is bounded
 while it runs: once it enters more nodes than the diagram may draw it is stopped at once.
 
-Node attributes (all plain JSON-able values, so the graph can be saved as node-link JSON; the
-JSON export documents them again in ``graph.fields``):
+A teaching tree is a :class:`~viz.tree_node.TreeGraph`: each node holds a
+:class:`~viz.tree_node.TreeNode`, whose typed fields are read as attributes (``node.value``) and,
+as by the tree's users before, by key (``graph.nodes[0]["value"]``; an unknown key is a
+``KeyError``). The fields (all plain JSON-able values, so the graph can be saved as node-link
+JSON; the JSON export documents them again in ``graph.fields``):
 
 ``kind``         "node" (visited), "pruned" (never visited: alpha-beta cut it off, or lies below
                  such a node) or "summary" (a collapsed subtree; ``positions`` says how many
@@ -76,6 +79,7 @@ from solver.results import SearchResult, ply_preference
 from viz.choices import ALGORITHMS, PRUNED_VIEWS, PRUNING
 from viz.errors import TooManyNodesError, VizError
 from viz.notation import bound_text, cut_text, number
+from viz.tree_node import TreeGraph, TreeNode, tree_node, tree_nodes
 
 __all__ = [
     "ALGORITHMS",
@@ -123,9 +127,11 @@ class GameTree:
     """A drawn search: the annotated ``graph`` and what the search reported.
 
     Attributes:
-        graph: a ``networkx.DiGraph``; node and edge attributes as in :mod:`viz.build`, and
-            ``graph.graph`` holds the title facts (game, algorithm, depth, value, best move)
-            and, for *-minimax, the ``bounds`` [L, U] it searched with (else None).
+        graph: a ``networkx.DiGraph`` (a teaching tree's a :class:`~viz.tree_node.TreeGraph`,
+            its nodes :class:`~viz.tree_node.TreeNode`); node and edge attributes as in
+            :mod:`viz.build`, and ``graph.graph`` holds the title facts (game, algorithm,
+            depth, value, best move) and, for *-minimax, the ``bounds`` [L, U] it searched
+            with (else None).
         root: the root's node id (0).
         result: the search's own :class:`~solver.results.SearchResult`.
         steps: the frames of backward induction, in the order the search produced them.
@@ -305,7 +311,7 @@ def game_tree(
         raise _refusal(game, depth, options, max_nodes, limit, recorder, shrinking) from None
     graph, steps, states = _tree_from_events(game, recorder.events, leaf_label, algorithm)
     # every move never searched, a Star2 probe's other moves too
-    pruned_moves = sum(1 for _, d in graph.nodes(data=True) if d["kind"] == "pruned")
+    pruned_moves = sum(1 for _, d in tree_nodes(graph) if d.kind == "pruned")
     view = "stub" if collapse else pruned  # a collapsed view summarises them anyway
     drawn_limit = None if shrinking else max_nodes
     try:
@@ -315,8 +321,8 @@ def game_tree(
         if saved is not None and algorithm == "star2":  # the tree's nodes less those searched:
             # Star2 enters a probed node twice (probe, then in full), or prunes one its probe
             # searched whole; the greyed subtrees do not say what it saved, the count does
-            tree_nodes = _count(game, state, 0, depth, record_limit)
-            saved = tree_nodes - recorder.entered if tree_nodes <= record_limit else None
+            in_tree = _count(game, state, 0, depth, record_limit)
+            saved = in_tree - recorder.entered if in_tree <= record_limit else None
     except Overflow:
         nodes = graph.number_of_nodes()
         raise TooManyNodesError(
@@ -478,7 +484,7 @@ def _facts(
         if not nxt:
             break
         node = nxt[0]
-        moves.append(graph.nodes[node]["move"])
+        moves.append(tree_node(graph, node).move)
     return {
         "game": game.name,
         "algorithm": algorithm,
@@ -531,46 +537,14 @@ def node_cells(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
 
 
 def blank_node(kind: str, player: int, depth: int) -> dict[str, Any]:
-    """Every node attribute, at its default."""
-    return {
-        "kind": kind,
-        "player": player,
-        "role": player_name(player),
-        "chance": False,
-        "outcomes": None,
-        "probe": False,
-        "fails_high": None,
-        "depth": depth,
-        "move": "",
-        "path": [],
-        "title": "the root",
-        "state": "",
-        "board": None,
-        "cells": None,
-        "name": None,
-        "order": None,
-        "value": None,
-        "bound": "exact",
-        "exact": True,
-        "range": None,
-        "leaf": None,
-        "label": None,
-        "principal": False,
-        "optimal": False,
-        "cut_by": None,
-        "cut": None,
-        "alpha_in": None,
-        "beta_in": None,
-        "alpha_out": None,
-        "beta_out": None,
-        "cache_hit": False,
-        "hits": 1,
-        "folded": [],
-        "positions": 0,
-        "opened": None,
-        "step": None,
-        "reveal": None,
-    }
+    """Every node attribute, at its default, as a dict (the engine's and the Monte Carlo trees'
+    nodes, which add fields of their own; a teaching tree's nodes are :func:`new_node`'s)."""
+    return dict(new_node(kind, player, depth))
+
+
+def new_node(kind: str, player: int, depth: int) -> TreeNode:
+    """A teaching tree's node with every field at its default."""
+    return TreeNode(kind=kind, player=player, role=player_name(player), depth=depth)
 
 
 def node_title(name: str | None, path: list[str]) -> str:
@@ -598,19 +572,20 @@ def _odds(game: Game[Any, Any], state: Any) -> dict[Any, Any]:
     return dict(outcomes(game, state)) if is_chance(game, state) else {}
 
 
-def _mark_chance(data: dict[str, Any], game: Game[Any, Any], state: Any) -> None:
+def _mark_chance(data: TreeNode, game: Game[Any, Any], state: Any) -> None:
     """Mark a chance node: its role is CHANCE."""
     if is_chance(game, state):
-        data.update(chance=True, role="CHANCE")
+        data.chance = True
+        data.role = "CHANCE"
 
 
-def _set_value(data: dict[str, Any], value: float, bound: str) -> None:
-    data["value"] = value
-    data["bound"] = bound
-    data["exact"] = bound == "exact"
+def _set_value(data: TreeNode, value: float, bound: str) -> None:
+    data.value = value
+    data.bound = bound
+    data.exact = bound == "exact"
     lo = value if bound != "upper" else -INF
     hi = value if bound != "lower" else INF
-    data["range"] = [json_float(lo), json_float(hi)]
+    data.range = [json_float(lo), json_float(hi)]
 
 
 def _tree_from_events(
@@ -619,7 +594,7 @@ def _tree_from_events(
     leaf_label: Callable[[Any], str] | None,
     algorithm: str,
 ) -> tuple[Any, list[Step], dict[int, Any]]:
-    graph = nx.DiGraph()
+    graph = TreeGraph()
     states: dict[int, Any] = {}
     children: dict[int, list[tuple[Any, int]]] = {}
     window: dict[int, tuple[float, float]] = {}
@@ -628,10 +603,10 @@ def _tree_from_events(
     probe_rest: dict[int, list[tuple[int, list[Any]]]] = {}  # Star2: per chance node cut
     renders = isinstance(game, HasRender)
 
-    def describe(kind: str, the_state: Any, player: int, depth: int, path: list[str]) -> Any:
-        data = blank_node(kind, player, depth)
+    def describe(kind: str, the_state: Any, player: int, depth: int, path: list[str]) -> TreeNode:
         name = node_name(game, the_state)
-        data.update(
+        return attrs.evolve(
+            new_node(kind, player, depth),
             state=format_state(game, the_state),
             board=game.render(the_state) if renders else None,  # type: ignore[attr-defined]
             cells=node_cells(game, the_state),
@@ -640,7 +615,6 @@ def _tree_from_events(
             move=path[-1] if path else "",
             title=node_title(name, path),
         )
-        return data
 
     for event in events:
         if isinstance(event, Enter):
@@ -648,10 +622,11 @@ def _tree_from_events(
             path: list[str] = []
             if event.parent is not None:
                 move = format_action(game, states[event.parent], event.action)
-                path = [*graph.nodes[event.parent]["path"], move]
+                path = [*tree_node(graph, event.parent).path, move]
                 children.setdefault(event.parent, []).append((event.action, event.node))
             data = describe("node", event.state, event.player, event.depth, path)
-            data.update(
+            data = attrs.evolve(
+                data,
                 order=event.node + 1,
                 alpha_in=json_float(event.alpha),
                 beta_in=json_float(event.beta),
@@ -660,29 +635,29 @@ def _tree_from_events(
             if event.chance:  # every outcome, drawn or not: what its running range sums over
                 here = event.state
                 listed = [[format_action(game, here, a), p] for a, p in outcomes(game, here)]
-                data.update(chance=True, role="CHANCE", outcomes=listed)
+                data = attrs.evolve(data, chance=True, role="CHANCE", outcomes=listed)
             window[event.node] = (event.alpha, event.beta)
-            graph.add_node(event.node, **data)
+            graph.add_tree_node(event.node, data)
             if event.parent is not None:
                 edge = edge_attrs(path[-1], probability=event.probability)
                 graph.add_edge(event.parent, event.node, **edge)
         elif isinstance(event, Leaf):
-            data = graph.nodes[event.node]
+            data = tree_node(graph, event.node)
             _set_value(data, event.value, "exact")
-            data["leaf"] = "terminal" if event.terminal else "horizon"
+            data.leaf = "terminal" if event.terminal else "horizon"
             if leaf_label is not None:
-                data["label"] = leaf_label(states[event.node])
+                data.label = leaf_label(states[event.node])
             steps.append(Step("leaf", event.node, _leaf_text(data)))
         elif isinstance(event, Backup):
-            data = graph.nodes[event.node]
-            if data["leaf"] is not None:
+            data = tree_node(graph, event.node)
+            if data.leaf is not None:
                 continue  # a leaf's value was given by its Leaf event
             cut_here = cuts[-1][0] if cuts and cuts[-1][0].node == event.node else None
             rest = _probe_rest(game, graph, states, children, event, cut_here)
             if rest:  # Star2 cut while probing: the probes' other moves were never searched
                 probe_rest[event.node] = rest
                 if not (cuts and cuts[-1][0].node == event.node):  # no outcome left to prune
-                    player = graph.nodes[children[event.node][0][1]]["player"]
+                    player = tree_node(graph, children[event.node][0][1]).player
                     high = event.bound == "lower"
                     cut = Cutoff(event.node, player, event.value, event.alpha, event.beta, (), high)
                     cuts.append((cut, len(steps)))
@@ -693,41 +668,41 @@ def _tree_from_events(
             elif algorithm in PRUNING:
                 bound = bound_kind(event.value, *window[event.node])
             _set_value(data, event.value, bound)
-            data["alpha_out"] = json_float(event.alpha)
-            data["beta_out"] = json_float(event.beta)
+            data.alpha_out = json_float(event.alpha)
+            data.beta_out = json_float(event.beta)
             steps.append(Step("backup", event.node, _backup_text(data)))
         elif isinstance(event, Cutoff):
             cuts.append((event, len(steps)))
             steps.append(Step("cut", event.node, ""))  # text filled below
         elif isinstance(event, CacheHit):
-            data = graph.nodes[event.node]
-            data["cache_hit"] = True
+            data = tree_node(graph, event.node)
+            data.cache_hit = True
             _set_value(data, event.value, event.bound)
 
     next_id = max(graph.nodes, default=-1) + 1
     for cut, index in cuts:
         high = cut.high
         inequality = cut_text(cut.value, cut.beta if high else cut.alpha, fails_high=high)
-        parent = graph.nodes[cut.node]
-        parent["fails_high"] = high
+        parent = tree_node(graph, cut.node)
+        parent.fails_high = high
         moves = []
         first = True
         for at, actions in [(cut.node, list(cut.pruned)), *probe_rest.get(cut.node, [])]:
-            at_state, at_data = states[at], graph.nodes[at]
+            at_state, at_data = states[at], tree_node(graph, at)
             odds = _odds(game, at_state)
             for action in actions:
                 child_state = game.result(at_state, action)
                 move = format_action(game, at_state, action)
-                path = [*at_data["path"], move]
+                path = [*at_data.path, move]
                 moves.append(move if at == cut.node else node_title(None, path))
                 data = describe(
-                    "pruned", child_state, game.to_move(child_state), at_data["depth"] + 1, path
+                    "pruned", child_state, game.to_move(child_state), at_data.depth + 1, path
                 )
-                data.update(cut_by=cut.node, cut=inequality)
+                data = attrs.evolve(data, cut_by=cut.node, cut=inequality)
                 _mark_chance(data, game, child_state)
                 if game.is_terminal(child_state):
-                    data["leaf"] = "terminal"
-                graph.add_node(next_id, **data)
+                    data.leaf = "terminal"
+                graph.add_tree_node(next_id, data)
                 p = odds.get(action)
                 edge = edge_attrs(move, True, inequality if first else None, p)
                 graph.add_edge(at, next_id, **edge)
@@ -759,15 +734,15 @@ def _probe_rest(
     """
     if backup.bound not in ("lower", "upper") or backup.node not in children:
         return []
-    kids = [graph.nodes[k] | {"id": k} for _, k in children[backup.node]]
-    full = {tuple(k["path"]) for k in kids if not k["probe"]}
+    kids = [(k, tree_node(graph, k)) for _, k in children[backup.node]]
+    full = {tuple(kid.path) for _, kid in kids if not kid.probe}
     here = states[backup.node]
     for action in cut.pruned if cut is not None else ():
-        full.add((*graph.nodes[backup.node]["path"], format_action(game, here, action)))
+        full.add((*tree_node(graph, backup.node).path, format_action(game, here, action)))
     return [
-        (k["id"], list(game.actions(states[k["id"]]))[1:])
-        for k in kids
-        if k["probe"] and tuple(k["path"]) not in full and len(game.actions(states[k["id"]])) > 1
+        (k, list(game.actions(states[k]))[1:])
+        for k, kid in kids
+        if kid.probe and tuple(kid.path) not in full and len(game.actions(states[k])) > 1
     ]
 
 
@@ -779,44 +754,44 @@ def _mark_principal(graph: Any) -> None:
     the quickest win, the slowest loss or draw (:func:`solver.results.ply_preference`), then the
     first in move order. Optimal moves are marked only at nodes whose value is exact.
     """
-    exact_game = all(d["leaf"] != "horizon" for _, d in graph.nodes(data=True))
+    exact_game = all(d.leaf != "horizon" for _, d in tree_nodes(graph))
     plies: dict[int, int] = {}
     choice: dict[int, int] = {}
     for node in reversed(list(nx.topological_sort(graph))):
-        data = graph.nodes[node]
-        if data["kind"] != "node" or data["value"] is None:
+        data = tree_node(graph, node)
+        if data.kind != "node" or data.value is None:
             continue
-        if data["chance"]:  # nobody chooses at a roll: the principal path stops here
+        if data.chance:  # nobody chooses at a roll: the principal path stops here
             plies[node] = 0
             continue
         kids = [
             c
             for c in graph.successors(node)
-            if graph.nodes[c]["kind"] == "node"
-            and graph.nodes[c]["value"] == data["value"]
-            and graph.nodes[c]["exact"]
+            if tree_node(graph, c).kind == "node"
+            and tree_node(graph, c).value == data.value
+            and tree_node(graph, c).exact
         ]
         if not kids:
             plies[node] = 0
             continue
-        mover = data["value"] if data["player"] == 0 else -data["value"]
+        mover = data.value if data.player == 0 else -data.value
         if exact_game:
             best = min(kids, key=lambda c: (ply_preference(mover, plies.get(c, 0) + 1), c))
         else:
             best = kids[0]
         choice[node] = best
         plies[node] = plies.get(best, 0) + 1
-        if data["exact"] and graph.out_degree(node) >= 2:
+        if data.exact and graph.out_degree(node) >= 2:
             for child in kids:
-                graph.nodes[child]["optimal"] = True
+                tree_node(graph, child).optimal = True
                 graph.edges[node, child]["optimal"] = True
     node = 0
-    if 0 in graph and graph.nodes[0]["value"] is not None:
-        graph.nodes[0]["principal"] = True
+    if 0 in graph and tree_node(graph, 0).value is not None:
+        tree_node(graph, 0).principal = True
         while node in choice:
             child = choice[node]
             graph.edges[node, child]["principal"] = True
-            graph.nodes[child]["principal"] = True
+            tree_node(graph, child).principal = True
             node = child
 
 
@@ -840,7 +815,7 @@ def _expand_pruned(
         Overflow: the subtrees would take the graph past ``drawn_limit`` nodes, or hold more
             than ``limit`` (checked as they grow, so nothing large is built).
     """
-    tops = [n for n, d in graph.nodes(data=True) if d["kind"] == "pruned"]
+    tops = [n for n, d in tree_nodes(graph) if d.kind == "pruned"]
     next_id = max(graph.nodes, default=-1) + 1
     chance_odds: dict[int, dict[Any, Any]] = {}  # the outcomes' probabilities at chance nodes
     moves_of: dict[int, Any] = {}  # the action that led to each node grown here
@@ -848,7 +823,7 @@ def _expand_pruned(
     renders = isinstance(game, HasRender)
     for top in tops:
         if view == "stub":
-            saved += _count(game, states[top], graph.nodes[top]["depth"], depth, limit - saved)
+            saved += _count(game, states[top], tree_node(graph, top).depth, depth, limit - saved)
             if saved > limit:
                 return None
             continue
@@ -860,15 +835,15 @@ def _expand_pruned(
             saved += 1
             if saved > limit or (drawn_limit is not None and len(graph) > drawn_limit):
                 raise Overflow
-            data = graph.nodes[node]
+            data = tree_node(graph, node)
             here = states.pop(node) if node != top else states[top]
             if game.is_terminal(here):
-                data["leaf"] = "terminal"
+                data.leaf = "terminal"
                 if view == "values":
                     _set_value(data, game.utility(here), "exact")
                 continue
-            if depth is not None and data["depth"] >= depth:
-                data["leaf"] = "horizon"
+            if depth is not None and data.depth >= depth:
+                data.leaf = "horizon"
                 if view == "values" and evaluate is not None:
                     _set_value(data, evaluate(here), "exact")
                 continue
@@ -879,11 +854,12 @@ def _expand_pruned(
             for action in game.actions(here):
                 child = game.result(here, action)
                 move = format_action(game, here, action)
-                path = [*data["path"], move]
-                kid = blank_node("pruned", game.to_move(child), data["depth"] + 1)
+                path = [*data.path, move]
+                kid = new_node("pruned", game.to_move(child), data.depth + 1)
                 _mark_chance(kid, game, child)
                 name = node_name(game, child)
-                kid.update(
+                kid = attrs.evolve(
+                    kid,
                     state=format_state(game, child),
                     board=game.render(child) if renders else None,  # type: ignore[attr-defined]
                     cells=node_cells(game, child),
@@ -891,9 +867,9 @@ def _expand_pruned(
                     path=path,
                     move=move,
                     title=node_title(name, path),
-                    cut_by=data["cut_by"],
+                    cut_by=data.cut_by,
                 )
-                graph.add_node(next_id, **kid)
+                graph.add_tree_node(next_id, kid)
                 p = odds.get(action)
                 graph.add_edge(node, next_id, **edge_attrs(move, pruned=True, probability=p))
                 states[next_id] = child
@@ -903,17 +879,19 @@ def _expand_pruned(
             stack.extend(reversed(kids))
         if view == "values":
             for node in reversed(order):
-                data = graph.nodes[node]
+                data = tree_node(graph, node)
                 kids_of = list(graph.successors(node))
-                values = [graph.nodes[c]["value"] for c in kids_of]
-                if not values or None in values:
+                known = [tree_node(graph, c).value for c in kids_of]
+                values = [v for v in known if v is not None]
+                if not values or len(values) < len(known):
                     continue
                 if node in chance_odds:
                     odds = chance_odds[node]
-                    weighted = [(odds[moves_of[c]], graph.nodes[c]["value"]) for c in kids_of]
+                    pairs = zip(kids_of, values, strict=True)
+                    weighted = [(odds[moves_of[c]], v) for c, v in pairs]
                     _set_value(data, expectation(weighted), "exact")
                 else:
-                    _set_value(data, max(values) if data["player"] == 0 else min(values), "exact")
+                    _set_value(data, max(values) if data.player == 0 else min(values), "exact")
     return saved
 
 
@@ -932,17 +910,17 @@ def _count(game: Game[Any, Any], state: Any, at: int, depth: int | None, limit: 
     return seen
 
 
-def _who(data: dict[str, Any]) -> str:
+def _who(data: TreeNode) -> str:
     """A node named for a caption: ``MIN node C``, ``MAX node 4·0``, ``the root (MAX)``."""
-    if not data["path"] and not data["name"]:
-        return f"the root ({data['role']})"
-    return f"{data['role']} node {data['title']}"
+    if not data.path and not data.name:
+        return f"the root ({data.role})"
+    return f"{data.role} node {data.title}"
 
 
-def _leaf_text(data: dict[str, Any]) -> str:
-    kind = "terminal position" if data["leaf"] == "terminal" else "horizon position (evaluated)"
-    where = f" {data['title']}" if data["path"] else " at the root"
-    return f"{kind}{where} is worth {number(data['value'])}"
+def _leaf_text(data: TreeNode) -> str:
+    kind = "terminal position" if data.leaf == "terminal" else "horizon position (evaluated)"
+    where = f" {data.title}" if data.path else " at the root"
+    return f"{kind}{where} is worth {number(data.value)}"
 
 
 _BOUND_TEXT = {
@@ -952,19 +930,19 @@ _BOUND_TEXT = {
 }
 
 
-def _backup_text(data: dict[str, Any]) -> str:
-    how = "maximum" if data["player"] == 0 else "minimum"
-    if data["chance"]:
+def _backup_text(data: TreeNode) -> str:
+    how = "maximum" if data.player == 0 else "minimum"
+    if data.chance:
         how = "expectation (probability × value, summed)"
-    if data["probe"]:
-        side = "a lower" if data["player"] == 0 else "an upper"
+    if data.probe:
+        side = "a lower" if data.player == 0 else "an upper"
         return (
             f"{_who(data)} is probed (Star2): its first move alone gives "
-            f"{bound_text(data['value'], data['bound'])}, {side} bound on its value"
+            f"{bound_text(data.value, data.bound)}, {side} bound on its value"
         )
     return (
         f"{_who(data)} backs up the {how} of its children: "
-        f"{bound_text(data['value'], data['bound'])}{_BOUND_TEXT[data['bound']]}"
+        f"{bound_text(data.value, data.bound)}{_BOUND_TEXT[data.bound]}"
     )
 
 
@@ -979,17 +957,17 @@ def _mark_steps(graph: Any, steps: tuple[Step, ...]) -> None:
         if step.node not in graph:
             continue
         node: int | None = step.node
-        while node is not None and graph.nodes[node].get("opened") is None:
-            graph.nodes[node]["opened"] = index
+        while node is not None and tree_node(graph, node).opened is None:
+            tree_node(graph, node).opened = index
             node = next(iter(graph.predecessors(node)), None)
         if step.kind == "cut":
             for child in subtree_nodes(graph, step.node):
-                if graph.nodes[child]["kind"] == "pruned" and graph.nodes[child]["step"] is None:
-                    graph.nodes[child]["step"] = index
-                    graph.nodes[child]["opened"] = index
+                below = tree_node(graph, child)
+                if below.kind == "pruned" and below.step is None:
+                    below.step = below.opened = index
         else:
-            graph.nodes[step.node]["reveal"] = index
-            graph.nodes[step.node]["step"] = index
+            tree_node(graph, step.node).reveal = index
+            tree_node(graph, step.node).step = index
 
 
 def subtree_nodes(graph: Any, node: int) -> list[int]:
@@ -1013,16 +991,16 @@ def _fold(graph: Any, game: Game[Any, Any], events: list[Event]) -> None:
             continue
         seen: dict[frozenset[Hashable], int] = {}
         for child in list(graph.successors(parent)):
-            data = graph.nodes[child]
+            data = tree_node(graph, child)
             child_state = states.get(child)
             if child_state is None:
-                child_state = _pruned_state(game, states[parent], data["move"])
+                child_state = _pruned_state(game, states[parent], data.move)
                 if child_state is None:
                     continue
             cls = frozenset(_keys(game, game.symmetries(child_state)))  # type: ignore[attr-defined]
             if cls in seen:
                 keep = seen[cls]
-                graph.nodes[keep]["folded"].append(data["move"])
+                tree_node(graph, keep).folded.append(data.move)
                 gone = [child, *subtree_nodes(graph, child)]
                 folded_away += len(gone)
                 graph.remove_nodes_from(gone)
@@ -1047,20 +1025,20 @@ def _collapse(graph: Any) -> None:
     graph.graph["collapse"] = True
     next_id = max(graph.nodes) + 1
     hidden = 0
-    for node in [n for n, d in graph.nodes(data=True) if d["principal"]]:
+    for node in [n for n, d in tree_nodes(graph) if d.principal]:
         for child in list(graph.successors(node)):
-            if graph.nodes[child]["principal"]:
+            if tree_node(graph, child).principal:
                 continue
             below = subtree_nodes(graph, child)
             if not below:
                 continue
-            searched = sum(1 for n in below if graph.nodes[n]["kind"] == "node")
+            searched = sum(1 for n in below if tree_node(graph, n).kind == "node")
             graph.remove_nodes_from(below)
             hidden += searched
-            cdata = graph.nodes[child]
-            summary = blank_node("summary", 1 - cdata["player"], cdata["depth"] + 1)
-            summary.update(positions=searched, path=cdata["path"], title=cdata["title"])
-            graph.add_node(next_id, **summary)
+            cdata = tree_node(graph, child)
+            summary = new_node("summary", 1 - cdata.player, cdata.depth + 1)
+            summary = attrs.evolve(summary, positions=searched, path=cdata.path, title=cdata.title)
+            graph.add_tree_node(next_id, summary)
             graph.add_edge(child, next_id, **edge_attrs(""))
             next_id += 1
     graph.graph["collapsed_away"] = hidden
@@ -1080,19 +1058,19 @@ def _merge(graph: Any) -> Any:
     first: dict[int, int] = {}
     rep: dict[int, int] = {}
     for node in reversed(list(nx.topological_sort(graph))):
-        data = graph.nodes[node]
+        data = tree_node(graph, node)
         kids = tuple(
             (graph.edges[node, c]["move"], graph.edges[node, c]["pruned"], signature[c])
             for c in sorted(graph.successors(node))
         )
         key = (
-            data["kind"],
-            data["state"],
-            data["depth"],
-            data["value"],
-            data["bound"],
-            data["positions"],
-            data["cut"],
+            data.kind,
+            data.state,
+            data.depth,
+            data.value,
+            data.bound,
+            data.positions,
+            data.cut,
             kids,
         )
         signature[node] = interned.setdefault(key, len(interned))
@@ -1100,17 +1078,17 @@ def _merge(graph: Any) -> Any:
         sig = signature[node]
         if sig in first:
             rep[node] = first[sig]
-            keep = graph.nodes[first[sig]]
-            keep["hits"] += 1
-            keep["cache_hit"] = True
+            keep = tree_node(graph, first[sig])
+            keep.hits += 1
+            keep.cache_hit = True
         else:
             first[sig] = rep[node] = node
-    merged = nx.DiGraph()
+    merged = TreeGraph()
     merged.graph.update(graph.graph)
     merged.graph["transpositions"] = True
-    for node, data in graph.nodes(data=True):
+    for node, kept in tree_nodes(graph):
         if rep[node] == node:
-            merged.add_node(node, **data)
+            merged.add_tree_node(node, kept)
     for u, v, data in graph.edges(data=True):
         a, b = rep[u], rep[v]
         if merged.has_edge(a, b):
@@ -1120,10 +1098,10 @@ def _merge(graph: Any) -> Any:
         else:
             merged.add_edge(a, b, **data)
     for node in merged.nodes:
-        data = merged.nodes[node]
+        data = tree_node(merged, node)
         if any(merged.edges[p, node]["principal"] for p in merged.predecessors(node)):
-            data["principal"] = True
-    positions = {(d["state"], d["depth"]) for _, d in merged.nodes(data=True)}
+            data.principal = True
+    positions = {(d.state, d.depth) for _, d in tree_nodes(merged)}
     merged.graph["states"] = len(positions)
     merged.graph["visits_apart"] = merged.number_of_nodes() - len(positions)
     return merged

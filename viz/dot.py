@@ -64,6 +64,7 @@ from viz.model import (
 )
 from viz.notation import answer_facts, bound_text, cut_view_text, saving_text
 from viz.palette import CHANCE_FILL, CURRENT, MAX_FILL, MIN_FILL, PRUNED
+from viz.tree_node import tree_node, tree_nodes
 
 __all__ = [
     "VIEWS",
@@ -120,7 +121,7 @@ def _node(shape: NodeLook, look: _Look) -> dict[str, str]:
         classes.append("principal")
     if shape.optimal:
         classes.append("optimal")
-    if shape.hits > 1 or (look.tree.graph.nodes[node]["cache_hit"]):
+    if shape.hits > 1 or (tree_node(look.tree.graph, node).cache_hit):
         classes.append("transposition")
     if shape.current:
         classes.append("current")
@@ -174,7 +175,7 @@ def _node(shape: NodeLook, look: _Look) -> dict[str, str]:
         out.update(color=_OPTIMAL, penwidth="2.2")
     mark = f' COLOR="{VALUE_MARK}"' if look.marks else ""
     lines = [f"<FONT{mark}><B>{escape(text) or ' '}</B></FONT>"]
-    has_label = bool(look.tree.graph.nodes[node]["label"])
+    has_label = bool(tree_node(look.tree.graph, node).label)
     if shape.reserved and not has_label:
         lines = [f'<FONT COLOR="transparent"><B>{escape(shape.reserved)}</B></FONT>']
     if shape.label:
@@ -375,15 +376,15 @@ def _edge(edge: EdgeLook, look: _Look, *, wrapped: bool = False) -> str:
 
 def _levels(graph: Any, view: str) -> list[tuple[int, str, list[int]]]:
     by_depth: dict[int, list[int]] = {}
-    for node, data in graph.nodes(data=True):
-        by_depth.setdefault(int(data["depth"]), []).append(node)
+    for node, data in tree_nodes(graph):
+        by_depth.setdefault(data.depth, []).append(node)
     levels = []
     for depth in sorted(by_depth):
         nodes = by_depth[depth]
-        inner = [graph.nodes[n] for n in nodes if not graph.nodes[n]["leaf"]]
-        movers = {d["role"] for d in inner if d["kind"] != "summary"}
+        inner = [tree_node(graph, n) for n in nodes if not tree_node(graph, n).leaf]
+        movers = {d.role for d in inner if d.kind != "summary"}
         role = "/".join(sorted(movers, key=lambda r: r != "MAX")) if movers else "leaves"
-        if all(graph.nodes[n]["kind"] == "summary" for n in nodes):
+        if all(tree_node(graph, n).kind == "summary" for n in nodes):
             role = "not drawn"  # every subtree summarised here: the tree goes on below
         if view == "negamax" and movers:
             role += " to move"
@@ -429,7 +430,7 @@ def _caption(tree: GameTree, title: str | None, legend: bool, look: _Look) -> st
 
 def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
     facts = tree.graph.graph
-    nodes = [d for _, d in tree.graph.nodes(data=True)]
+    nodes = [d for _, d in tree_nodes(tree.graph)]
     if facts["algorithm"] == "mcts":
         return _mcts_legend(look)
     if look.view == "negamax":
@@ -452,7 +453,7 @@ def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
         "□ leaf: end of the game"
         + (
             "; rounded, yellow: evaluated at the horizon"
-            if any(d["leaf"] == "horizon" for d in nodes)
+            if any(d.leaf == "horizon" for d in nodes)
             else ""
         )
     )
@@ -460,12 +461,12 @@ def _legend(tree: GameTree, look: _Look) -> list[list[str]]:
     if not look.exercise:
         lines.append("<B>━</B> principal variation (best play from the root)")
         lines.append(f'<FONT COLOR="{_OPTIMAL}"><B>━</B></FONT> a best move at its node')
-        bounds = {d["bound"] for d in nodes if d["kind"] == "node" and d["value"] is not None}
+        bounds = {d.bound for d in nodes if d.kind == "node" and d.value is not None}
         if look.fig.book_values:
             lines.append(escape(BOOK_VALUES))
         elif bounds - {"exact"}:
             lines.append("≥v lower bound (failed high, v ≥ β)   ≤v upper bound (failed low, v ≤ α)")
-        if any(d["kind"] == "pruned" for d in nodes):
+        if any(d.kind == "pruned" for d in nodes):
             revealed = facts.get("pruned_view") == "values"
             lines.append(
                 f'<FONT COLOR="{_PRUNED}">╌ grey</FONT>: pruned, never visited (✂ the cut)'
@@ -532,9 +533,9 @@ def step_text(tree: GameTree, index: int, view: str = "minimax") -> str:
     step = tree.steps[index]
     if view != "negamax":
         return step.text
-    data = tree.graph.nodes[step.node]
+    data = tree_node(tree.graph, step.node)
     value, bound = shown(data, view)
-    who = f"{data['role']} node {data['title']}" if data["path"] or data["name"] else "the root"
+    who = f"{data.role} node {data.title}" if data.path or data.name else "the root"
     if step.kind == "leaf":
         return (
             f"{step.text} to MAX, so {bound_text(value, bound)} to the player to move there "

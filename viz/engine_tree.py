@@ -49,7 +49,6 @@ from viz.build import (
     DEFAULT_MAX_NODES,
     GameTree,
     Overflow,
-    blank_node,
     bound_kind,
     edge_attrs,
     json_float,
@@ -65,6 +64,7 @@ from viz.notation import (
     number,
     pair_window_text,
 )
+from viz.tree_node import EngineGraph, EngineNode
 
 __all__ = [
     "EngineTree",
@@ -449,9 +449,10 @@ def engine_game_tree(tree: EngineTree) -> GameTree:
     """The engine's tree in the drawing model's terms: a :class:`~viz.build.GameTree` that
     every writer draws (Graphviz, TikZ, the pages) through :func:`viz.model.figure`.
 
-    Its nodes carry :mod:`viz.build`'s attributes (``path``, ``title``, the window as
-    ``alpha_in``/``beta_in``, ``value`` and ``bound`` as the engine stored them, ``order``,
-    ``principal``) and the table hit (``table``, ``table_value``, ``table_depth``); its moves
+    Its nodes are :class:`~viz.tree_node.EngineNode`: a teaching tree's fields (``path``,
+    ``title``, the window as ``alpha_in``/``beta_in``, ``value`` and ``bound`` as the engine
+    stored them, ``order``, ``principal``) and the table hit (``table``, ``table_value``,
+    ``table_depth``); its moves
     the cut as :mod:`viz.notation` writes it. ``graph.graph`` holds the caption's facts, the
     algorithm ``"engine"`` and the summary line. It has no steps: an iteration is drawn whole.
 
@@ -462,14 +463,17 @@ def engine_game_tree(tree: EngineTree) -> GameTree:
     ('engine', 29, 2)
     """
     source = tree.graph
-    graph = nx.DiGraph()
+    graph = EngineGraph()
     paths: dict[int, list[str]] = {}
     for node, data in source.nodes(data=True):
         parents = list(source.predecessors(node))
         path = [*paths[parents[0]], data["move"]] if parents else []
         paths[node] = path
-        out = blank_node(data["kind"], data["player"], data["depth"])
-        out.update(
+        out = EngineNode(
+            kind=data["kind"],
+            player=data["player"],
+            role=player_name(data["player"]),
+            depth=data["depth"],
             move=data["move"],
             path=path,
             title=node_title(data["name"], path),
@@ -487,7 +491,7 @@ def engine_game_tree(tree: EngineTree) -> GameTree:
             table_value=data["table_value"],
             table_depth=data["table_depth"],
         )
-        graph.add_node(node, **out)
+        graph.add_tree_node(node, out)
     for u, v, data in source.edges(data=True):
         edge = edge_attrs(data["move"], data["pruned"], data["cut"])
         edge["principal"] = bool(data.get("principal"))

@@ -53,6 +53,7 @@ from viz.notation import number
 from viz.palette import css_variables
 from viz.pseudocode import PSEUDOCODE, PSEUDOCODE_STYLE, pseudocode_html, step_lines
 from viz.stepper import current_nodes, frame_changes, frame_paths
+from viz.tree_node import tree_node, tree_nodes
 
 __all__ = [
     "EDIT_LIMIT",
@@ -102,11 +103,11 @@ def node_keys(graph: Any) -> dict[int, str]:
     ('["1", ["probe", "0"]]', '["1", "0"]')
     """
     keys = {}
-    for node, data in graph.nodes(data=True):
-        moves: list[Any] = list(data["path"])
+    for node, data in tree_nodes(graph):
+        moves: list[Any] = list(data.path)
         probes, here = [], node
         while graph.in_degree(here):
-            probes.append(bool(graph.nodes[here]["probe"]))
+            probes.append(tree_node(graph, here).probe)
             here = next(iter(graph.predecessors(here)))
         if any(probes) and len(probes) == len(moves):
             moves = [["probe", m] if p else m for m, p in zip(moves, reversed(probes), strict=True)]
@@ -134,7 +135,7 @@ def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
                 f"the interactive page would draw more than {PAGE_LIMIT:,} nodes; "
                 "draw a smaller tree (a depth limit, collapse=True) or a static picture"
             )
-        data = graph.nodes[n]
+        data = tree_node(graph, n)
         kids = list(graph.successors(n))
         extra: dict[str, Any] = {}
         if looks is not None:
@@ -148,26 +149,26 @@ def _from_graph(tree: GameTree, boards: bool) -> dict[str, Any]:
         return extra | {
             "path": path,
             "key": keys[n],
-            "move": data["move"],
-            "player": int(data["player"]),
-            "chance": bool(data.get("chance")),
-            "probe": bool(data.get("probe")),
+            "move": data.move,
+            "player": int(data.player),
+            "chance": data.chance,
+            "probe": data.probe,
             "probabilityText": odds,
-            "kind": data["kind"],
-            "value": _number(data["value"]),
-            "bound": data["bound"],
-            "leaf": data["leaf"],
-            "principal": bool(data["principal"]),
-            "optimal": bool(data["optimal"]),
-            "name": data["name"],
-            "title": data["title"],
-            "state": data["state"],
-            "board": data["board"] if boards else None,
-            "alphaIn": _number(data["alpha_in"]),
-            "betaIn": _number(data["beta_in"]),
-            "label": data["label"] if data["kind"] == "node" else None,
-            "hits": int(data["hits"]),
-            "positions": int(data.get("positions") or 0),
+            "kind": data.kind,
+            "value": _number(data.value),
+            "bound": data.bound,
+            "leaf": data.leaf,
+            "principal": bool(data.principal),
+            "optimal": bool(data.optimal),
+            "name": data.name,
+            "title": data.title,
+            "state": data.state,
+            "board": data.board if boards else None,
+            "alphaIn": _number(data.alpha_in),
+            "betaIn": _number(data.beta_in),
+            "label": data.label if data.kind == "node" else None,
+            "hits": int(data.hits),
+            "positions": data.positions,
             "cut": cut,
             "collapsed": False,
             "children": [
@@ -189,7 +190,7 @@ def _frames(tree: GameTree) -> dict[str, Any]:
     by node key: what the page applies to step through the search."""
     graph = tree.graph
     named = node_keys(graph)
-    keys = {n: named[n] for n, d in graph.nodes(data=True) if d["kind"] != "summary"}
+    keys = {n: named[n] for n, d in tree_nodes(graph) if d.kind != "summary"}
     return {
         "captions": captions(tree),
         "lines": step_lines(tree),
@@ -274,7 +275,7 @@ def _editable_tree(
         facts.get(k) for k in ("transpositions", "collapse", "fold_symmetries")
     ):
         return None  # the page re-searches the whole tree; these views show something else
-    labels = {d["state"]: d["label"] for _, d in tree.graph.nodes(data=True) if d["label"]}
+    labels = {d.state: d.label for _, d in tree_nodes(tree.graph) if d.label}
     return _whole_tree(game, state, boards, lambda s: labels.get(format_state(game, s)))
 
 
@@ -358,7 +359,7 @@ def interactive_page(
             "draw it without boards"
         )
     facts = tree.graph.graph
-    chance = any(d.get("chance") for _, d in tree.graph.nodes(data=True))
+    chance = any(d.chance for _, d in tree_nodes(tree.graph))
     editable = None
     if game is not None and facts["algorithm"] in _SEARCHES:
         start = game.initial_state() if state is None else state

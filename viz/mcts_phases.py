@@ -30,6 +30,7 @@ from viz.errors import VizError
 from viz.graphviz import FONT, PATH_COLOUR, dot_attrs
 from viz.notation import number
 from viz.palette import MAX_FILL, MIN_FILL
+from viz.tree_node import mcts_node, tree_node
 
 __all__ = ["PANELS", "phase_counts", "phases_dot"]
 
@@ -59,7 +60,7 @@ def _counts(tree: GameTree, nodes: list[int], step: int) -> dict[int, str]:
     out = {}
     for node in nodes:
         found = None
-        for entry in tree.graph.nodes[node]["history"]:
+        for entry in mcts_node(tree.graph, node).history:
             if entry[0] > step:
                 break
             found = entry
@@ -89,8 +90,8 @@ def phase_counts(tree: GameTree, iteration: int) -> list[tuple[str, dict[int, st
 
 
 def _label(tree: GameTree, node: int, counts: str, bold: bool) -> str:
-    data = tree.graph.nodes[node]
-    name = f"{data['name']}<BR/>" if data["name"] else ""
+    data = tree_node(tree.graph, node)
+    name = f"{data.name}<BR/>" if data.name else ""
     text = f"<B>{counts}</B>" if bold else counts
     return f"<{name}{text}>"
 
@@ -124,13 +125,13 @@ def phases_dot(tree: GameTree, iteration: int, *, title: str | None = None) -> s
         lines.append(f"  subgraph cluster_{index} {{")
         lines.append(f"    graph [{dot_attrs(caption)}];")
         for node, text in counts.items():
-            data = graph.nodes[node]
+            data = tree_node(graph, node)
             on_path = node in path and (index != 0 or node != new)
             changed = index == 3 and on_path
             attrs = {
                 "label": _label(tree, node, text, changed),
-                "shape": "box" if data["leaf"] else "ellipse",
-                "fillcolor": MAX_FILL if int(data["player"]) == 0 else MIN_FILL,
+                "shape": "box" if data.leaf else "ellipse",
+                "fillcolor": MAX_FILL if data.player == 0 else MIN_FILL,
                 "color": PATH_COLOUR if on_path else "black",
                 "penwidth": "3" if on_path else "1",
             }

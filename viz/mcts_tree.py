@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import networkx as nx
+import attrs
 
 from solver.errors import GameError
-from solver.game import Game, format_action, format_state
+from solver.game import Game, format_action, format_state, player_name
 from solver.mcts import DEFAULT_EXPLORATION, MctsResult, MctsStep, PlayoutKind, mcts, ucb_terms
 from solver.results import SearchResult, SearchStats
 from solver.solve import solve
@@ -43,7 +43,6 @@ from viz.build import (
     DEFAULT_MAX_NODES,
     GameTree,
     Step,
-    blank_node,
     edge_attrs,
     json_float,
     node_cells,
@@ -52,6 +51,7 @@ from viz.build import (
 )
 from viz.errors import TooManyNodesError
 from viz.notation import number, ucb_text
+from viz.tree_node import MctsGraph, MctsNode, mcts_node, tree_node, tree_nodes
 
 __all__ = ["EXACT_STATES", "PLAYOUT_MOVES_KEPT", "mcts_texts", "mcts_tree"]
 
@@ -116,20 +116,17 @@ def mcts_tree(
         observer=reports.append,
     )
     values = _exact_values(game, state) if exact else None
-    graph = nx.DiGraph()
+    graph = MctsGraph()
     steps: list[Step] = []
-    root = blank_node("node", game.to_move(state), 0)
-    root.update(_describe(game, state, [], values), order=1, history=[], mcts_state=state)
-    graph.add_node(0, **root)
+    states: dict[int, Any] = {0: state}  # each node's position, and the move into it
+    actions: dict[int, Any] = {}
+    graph.add_tree_node(0, attrs.evolve(_describe(game, state, [], values, 0), order=1))
     for report in reports:
-        _add_iteration(game, graph, steps, report, values, playout)
+        _add_iteration(game, graph, steps, report, values, playout, states, actions)
     graph.graph.update(_facts(game, state, result, graph, iterations, seed, exploration))
     graph.graph.update(solver=solver, playout=playout, exact_shown=values is not None)
-    graph.graph["playouts"] = [_playout_record(game, graph, report) for report in reports]
-    _mark_line(graph, result)
-    for node in graph.nodes:
-        graph.nodes[node].pop("mcts_state")
-        graph.nodes[node].pop("mcts_action", None)
+    graph.graph["playouts"] = [_playout_record(game, states, report) for report in reports]
+    _mark_line(graph, result, actions)
     return GameTree(
         graph=graph,
         root=0,
@@ -137,7 +134,7 @@ def mcts_tree(
         steps=tuple(steps),
         searched=graph.number_of_nodes(),
         pruned=0,
-        has_boards=all(d["board"] is not None for _, d in graph.nodes(data=True)),
+        has_boards=all(d.board is not None for _, d in tree_nodes(graph)),
     )
 
 
@@ -149,22 +146,28 @@ def _exact_values(game: Game[Any, Any], state: Any) -> Any:
         return None
 
 
-def _describe(game: Game[Any, Any], state: Any, path: list[str], values: Any) -> dict[str, Any]:
+def _describe(
+    game: Game[Any, Any], state: Any, path: list[str], values: Any, depth: int
+) -> MctsNode:
     from solver.game import HasRender
 
     name = node_name(game, state)
     terminal = game.is_terminal(state)
-    return {
-        "path": path,
-        "title": node_title(name, path),
-        "state": format_state(game, state),
-        "board": game.render(state) if isinstance(game, HasRender) else None,
-        "cells": node_cells(game, state),
-        "name": name,
-        "leaf": "terminal" if terminal else None,
-        "label": f"utility {number(game.utility(state))}" if terminal else None,
-        "minimax": None if values is None else json_float(values(state)),
-    }
+    player = game.to_move(state)
+    return MctsNode(
+        player=player,
+        role=player_name(player),
+        depth=depth,
+        path=path,
+        title=node_title(name, path),
+        state=format_state(game, state),
+        board=game.render(state) if isinstance(game, HasRender) else None,
+        cells=node_cells(game, state),
+        name=name,
+        leaf="terminal" if terminal else None,
+        label=f"utility {number(game.utility(state))}" if terminal else None,
+        minimax=None if values is None else json_float(values(state)),
+    )
 
 
 def _add_iteration(
@@ -174,47 +177,47 @@ def _add_iteration(
     report: MctsStep,
     values: Any,
     playout: str,
+    states: dict[int, Any],
+    actions: dict[int, Any],
 ) -> None:
     k = report.iteration
     selected = report.path[:-1] if report.expanded is not None else report.path
-    titles = " → ".join(graph.nodes[n]["title"] for n in selected)
+    titles = " → ".join(tree_node(graph, n).title for n in selected)
     steps.append(
         Step("select", selected[-1], f"iteration {k}: select {titles} by UCB1", tuple(selected))
     )
     if report.expanded is not None:
         parent = report.parent
         assert parent is not None
-        pdata = graph.nodes[parent]
-        move = format_action(game, pdata["mcts_state"], report.action)
-        data = blank_node("node", game.to_move(report.state), pdata["depth"] + 1)
-        data.update(
-            _describe(game, report.state, [*pdata["path"], move], values),
+        pdata = tree_node(graph, parent)
+        move = format_action(game, states[parent], report.action)
+        data = attrs.evolve(
+            _describe(game, report.state, [*pdata.path, move], values, pdata.depth + 1),
             move=move,
             order=report.expanded + 1,
-            history=[],
-            mcts_state=report.state,
-            mcts_action=report.action,
             opened=len(steps) + 1,
             reveal=len(steps) + 1,  # a terminal's utility is known once it is in the tree
         )
-        graph.add_node(report.expanded, **data)
+        states[report.expanded] = report.state
+        actions[report.expanded] = report.action
+        graph.add_tree_node(report.expanded, data)
         graph.add_edge(parent, report.expanded, **edge_attrs(move))
-        said = f"iteration {k}: expand {data['title']}, a new node"
+        said = f"iteration {k}: expand {data.title}, a new node"
         steps.append(Step("expand", report.expanded, said, tuple(report.path)))
     else:
-        why = "it is terminal" if graph.nodes[selected[-1]]["leaf"] else "the tree is full"
+        why = "it is terminal" if tree_node(graph, selected[-1]).leaf else "the tree is full"
         said = f"iteration {k}: nothing to expand: {why}"
         steps.append(Step("expand", selected[-1], said, tuple(report.path)))
-    start = graph.nodes[report.path[-1]]
+    start = tree_node(graph, report.path[-1])
     ended = _ENDED[report.ended]
     if report.ended == "ply-limit":
         ended = f"the playout cap of {report.plies} plies"
     said = (
-        f"playout from {start['title']}: {number(report.result)} after {report.plies} "
+        f"playout from {start.title}: {number(report.result)} after {report.plies} "
         f"{playout} {'ply' if report.plies == 1 else 'plies'} ({ended})"
     )
     if report.plies == 0 and report.ended == "terminal":
-        said = f"{start['title']} is terminal: no playout, its utility {number(report.result)}"
+        said = f"{start.title} is terminal: no playout, its utility {number(report.result)}"
     steps.append(Step("playout", report.path[-1], f"iteration {k}: {said}", (report.path[-1],)))
     steps.append(
         Step(
@@ -227,7 +230,7 @@ def _add_iteration(
         )
     )
     for stat in report.stats:
-        graph.nodes[stat.node]["history"].append(
+        mcts_node(graph, stat.node).history.append(
             [
                 len(steps),
                 stat.n,
@@ -240,10 +243,12 @@ def _add_iteration(
         )
 
 
-def _playout_record(game: Game[Any, Any], graph: Any, report: MctsStep) -> dict[str, Any]:
+def _playout_record(
+    game: Game[Any, Any], states: dict[int, Any], report: MctsStep
+) -> dict[str, Any]:
     """One iteration's playout as drawn: the node it ran from, its first
     :data:`PLAYOUT_MOVES_KEPT` moves in the game's notation, its length, end and result."""
-    state = graph.nodes[report.path[-1]]["mcts_state"]
+    state = states[report.path[-1]]
     moves = []
     for action in report.playout[:PLAYOUT_MOVES_KEPT]:
         moves.append(format_action(game, state, action))
@@ -294,15 +299,16 @@ def _facts(
     }
 
 
-def _mark_line(graph: Any, result: MctsResult) -> None:
-    """The line :func:`~solver.mcts.mcts` chose (most visited, or proven) is principal."""
+def _mark_line(graph: Any, result: MctsResult, actions: dict[int, Any]) -> None:
+    """The line :func:`~solver.mcts.mcts` chose (most visited, or proven) is principal
+    (``actions``: the move into each node below the root)."""
     node = 0
-    graph.nodes[0]["principal"] = True
+    tree_node(graph, 0).principal = True
     for action in result.pv:
         kids = list(graph.successors(node))
-        best = next(c for c in kids if graph.nodes[c]["mcts_action"] == action)
+        best = next(c for c in kids if actions[c] == action)
         graph.edges[node, best]["principal"] = True
-        graph.nodes[best]["principal"] = True
+        tree_node(graph, best).principal = True
         node = best
 
 
@@ -340,10 +346,10 @@ def mcts_texts(
     >>> mcts_texts(tree.graph, 1, None, book=True)[0]
     '2/5'
     """
-    data = graph.nodes[node]
+    data = mcts_node(graph, node)
     parents = list(graph.predecessors(node))
     entry = _entry(data, step)
-    exact = "" if data["minimax"] is None else f"minimax {number(float(data['minimax']))}"
+    exact = "" if data.minimax is None else f"minimax {number(float(data.minimax))}"
     if entry is None:
         return "0/0" if book else "W/N 0/0", ucb_text(None) if parents else "", exact
     _, n, w, lo, hi, _, wins = entry
@@ -352,21 +358,19 @@ def mcts_texts(
     counts = f"{number(wins)}/{n}" if book else f"W/N {number(round(w, 2))}/{n}"
     if not parents:
         return counts, "", exact
-    parent = graph.nodes[parents[0]]
+    parent = mcts_node(graph, parents[0])
     above = _entry(parent, step)
-    now = _entry(graph.nodes[0], step)
+    now = _entry(mcts_node(graph, 0), step)
     assert above is not None and now is not None  # a parent is counted whenever its child is
     span = now[5]  # the scale of the latest iteration (the root is counted in every one)
-    terms = ucb_terms(
-        int(parent["player"]), above[1], n, w, float(graph.graph["exploration"]), span
-    )
+    terms = ucb_terms(parent.player, above[1], n, w, float(graph.graph["exploration"]), span)
     return counts, ucb_text(terms), exact
 
 
-def _entry(data: dict[str, Any], step: int | None) -> list[Any] | None:
+def _entry(data: MctsNode, step: int | None) -> list[Any] | None:
     """The node's last reported counts at or before ``step`` (None: not yet counted)."""
     found = None
-    for entry in data["history"]:
+    for entry in data.history:
         if step is not None and entry[0] > step:
             break
         found = entry

@@ -41,6 +41,7 @@ from viz.notation import (
     ucb_text,
     window_text,
 )
+from viz.tree_node import EngineNode, TreeNode, tree_node, tree_nodes
 
 __all__ = [
     "A4_TEXT_MM",
@@ -91,10 +92,10 @@ def _exact_number(value: Any) -> Any:
     return float(value) if isinstance(value, str) else value
 
 
-def shown(data: dict[str, Any], view: str) -> tuple[float | None, str]:
+def shown(data: TreeNode, view: str) -> tuple[float | None, str]:
     """A node's value and bound as the view shows them (negamax: from the mover's side)."""
-    value, bound = data["value"], data["bound"]
-    if view == "negamax" and data["player"] == 1 and value is not None:
+    value, bound = data.value, data.bound
+    if view == "negamax" and data.player == 1 and value is not None:
         return -value, SWAP[bound]
     return value, bound
 
@@ -115,30 +116,30 @@ class Frame:
         self.path = tree.steps[self.step - 1].path if self.current is not None else ()
         """The nodes the current step walks (an MCTS selection or back-up path), root first."""
 
-    def known(self, data: dict[str, Any]) -> bool:
+    def known(self, data: TreeNode) -> bool:
         """The node's value is shown (a summary node has none to hide)."""
         if self.final:
             return True
-        if data["kind"] == "pruned":
+        if data.kind == "pruned":
             return self.cut(data)
-        return data["reveal"] is not None and bool(data["reveal"] <= self.step)
+        return data.reveal is not None and bool(data.reveal <= self.step)
 
-    def visible(self, data: dict[str, Any]) -> bool:
+    def visible(self, data: TreeNode) -> bool:
         """The search has reached the node (entered it, or cut it off) by this frame."""
         if self.final:
             return True
-        if data["kind"] == "summary":
+        if data.kind == "summary":
             return False
-        if data["depth"] == 0:
+        if data.depth == 0:
             return True  # the search starts at the root
-        return data["opened"] is not None and bool(data["opened"] <= self.step)
+        return data.opened is not None and bool(data.opened <= self.step)
 
-    def cut(self, data: dict[str, Any]) -> bool:
-        return self.final or (data["step"] is not None and data["step"] <= self.step)
+    def cut(self, data: TreeNode) -> bool:
+        return self.final or (data.step is not None and data.step <= self.step)
 
     def value(self, node: int, view: str) -> tuple[float | None, str]:
         """The value shown at this frame: final once backed up, else none."""
-        data = self.tree.graph.nodes[node]
+        data = tree_node(self.tree.graph, node)
         if not self.known(data):
             return None, "exact"
         return shown(data, view)
@@ -154,17 +155,17 @@ class Frame:
         expectation, narrowed once backed up by the value's own bound.
         """
         graph = self.tree.graph
-        data = graph.nodes[node]
-        if data["kind"] != "node" or data["leaf"] or not self.visible(data):
+        data = tree_node(graph, node)
+        if data.kind != "node" or data.leaf or not self.visible(data):
             return None
-        if data["chance"]:
+        if data.chance:
             return self.chance_range(node)
         low, high = graph.graph.get("bounds") or (-INF, INF)  # *-minimax: every value in [L, U]
         if self.book:
             lo, hi = self.book_range(node, {})
-            return (-hi, -lo) if view == "negamax" and data["player"] == 1 else (lo, hi)
+            return (-hi, -lo) if view == "negamax" and data.player == 1 else (lo, hi)
         lo, hi = self.own_range(node, view)
-        if view == "negamax" and data["player"] == 1:
+        if view == "negamax" and data.player == 1:
             low, high = -high, -low
         return max(lo, low), min(hi, high)
 
@@ -178,19 +179,19 @@ class Frame:
         if node in seen:
             return seen[node]
         graph = self.tree.graph
-        data = graph.nodes[node]
+        data = tree_node(graph, node)
         low, high = graph.graph.get("bounds") or (-INF, INF)
-        if data["kind"] != "node" or not self.visible(data):
+        if data.kind != "node" or not self.visible(data):
             out: tuple[Any, Any] = (low, high)
-        elif data["chance"] and not data["leaf"]:
+        elif data.chance and not data.leaf:
             out = self.chance_range(node)
         elif not any(True for _ in graph.successors(node)):  # a leaf: its value once found
-            out = (data["value"], data["value"]) if self.known(data) else (low, high)
+            out = (data.value, data.value) if self.known(data) else (low, high)
             if out[0] is None:  # a summary or a leaf never valued
                 out = (low, high)
         else:
             kids = [self.book_range(child, seen) for child in graph.successors(node)]
-            pick = max if data["player"] == 0 else min
+            pick = max if data.player == 0 else min
             out = (pick(lo for lo, _ in kids), pick(hi for _, hi in kids))
             out = (max(out[0], low), min(out[1], high))
         seen[node] = out
@@ -199,21 +200,21 @@ class Frame:
     def own_range(self, node: int, view: str) -> tuple[float, float]:
         """:meth:`range` of a MAX or MIN node from its value and children, before [L, U]."""
         graph = self.tree.graph
-        data = graph.nodes[node]
+        data = tree_node(graph, node)
         if self.known(data):
             value, bound = shown(data, view)
             assert value is not None
             return (value if bound != "upper" else -INF, value if bound != "lower" else INF)
         lo, hi = -INF, INF
         for child in graph.successors(node):
-            kid = graph.nodes[child]
-            if kid["kind"] != "node" or not self.known(kid) or kid["value"] is None:
+            kid = tree_node(graph, child)
+            if kid.kind != "node" or not self.known(kid) or kid.value is None:
                 continue
-            if data["player"] == 0 and kid["bound"] != "upper":
-                lo = max(lo, kid["value"])
-            if data["player"] == 1 and kid["bound"] != "lower":
-                hi = min(hi, kid["value"])
-        if view == "negamax" and data["player"] == 1:
+            if data.player == 0 and kid.bound != "upper":
+                lo = max(lo, kid.value)
+            if data.player == 1 and kid.bound != "lower":
+                hi = min(hi, kid.value)
+        if view == "negamax" and data.player == 1:
             lo, hi = -hi, -lo
         return lo, hi
 
@@ -231,19 +232,20 @@ class Frame:
         Expectiminimax knows no bounds (L = −∞, U = +∞): [−∞, +∞] until every outcome is in.
         """
         graph = self.tree.graph
-        data = graph.nodes[node]
+        data = tree_node(graph, node)
         low, high = graph.graph.get("bounds") or (-INF, INF)
         # each outcome's [lo, hi, p], the outcomes not drawn too (a cut before any search)
-        known = {move: [low, high, p] for move, p in data["outcomes"]}
+        assert data.outcomes is not None  # a chance node entered lists its outcomes
+        known = {move: [low, high, p] for move, p in data.outcomes}
         for child in graph.successors(node):  # Star2 may visit an outcome twice
-            kid = graph.nodes[child]
-            if kid["kind"] != "node" or not self.known(kid) or kid["value"] is None:
+            kid = tree_node(graph, child)
+            if kid.kind != "node" or not self.known(kid) or kid.value is None:
                 continue
-            out, v = known[graph.edges[node, child]["move"]], kid["value"]
-            if kid["probe"]:  # its first move's value: a bound on one side
-                bound = kid["bound"]
+            out, v = known[graph.edges[node, child]["move"]], kid.value
+            if kid.probe:  # its first move's value: a bound on one side
+                bound = kid.bound
             else:  # as the search reads a value: outside the window it was searched in, a bound
-                alpha, beta = (_exact_number(kid[k]) for k in ("alpha_in", "beta_in"))
+                alpha, beta = (_exact_number(x) for x in (kid.alpha_in, kid.beta_in))
                 failed_low, failed_high = v <= alpha and alpha > low, v >= beta and beta < high
                 bound = "upper" if failed_low else "lower" if failed_high else "exact"
             if bound == "exact":
@@ -255,7 +257,8 @@ class Frame:
         lo = expectation((p, v) for v, _, p in known.values())
         hi = expectation((p, v) for _, v, p in known.values())
         if self.known(data):
-            value, bound = data["value"], data["bound"]
+            value, bound = data.value, data.bound
+            assert value is not None  # a chance node shown known has backed up its value
             tight = (
                 max(lo, value) if bound != "upper" else lo,
                 min(hi, value) if bound != "lower" else hi,
@@ -418,9 +421,9 @@ def blanks_fit_a4(graph: Any) -> bool:
     True
     """
     rows: dict[int, float] = {}
-    for _, data in graph.nodes(data=True):
-        need = _LEAF_MM if data["leaf"] else _BLANKED_NODE_MM
-        rows[data["depth"]] = rows.get(data["depth"], 0.0) + need
+    for _, data in tree_nodes(graph):
+        need = _LEAF_MM if data.leaf else _BLANKED_NODE_MM
+        rows[data.depth] = rows.get(data.depth, 0.0) + need
     # the writers draw blanks 14 mm wide or more: a sheet up to 14/12 of A4's width, shrunk to
     # fit, still leaves 12 mm
     return max(rows.values(), default=0.0) + _MARGINS_MM <= A4_TEXT_MM * 14 / 12
@@ -435,27 +438,28 @@ def cut_at(tree: GameTree, node: int, view: str) -> str:
     >>> cut_at(tree, 5, "minimax"), cut_at(tree, 5, "negamax")
     ('v=2 ≤ α=3', 'v=−2 ≥ β=−3')
     """
-    data = tree.graph.nodes[node]
-    value = data["value"]
-    if data.get("fails_high") is not None and data.get("chance"):  # a *-minimax cut
-        edge = as_float(data["beta_out"] if data["fails_high"] else data["alpha_out"])
+    data = tree_node(tree.graph, node)
+    value = data.value
+    assert value is not None  # a node cut off has backed up the value it was cut with
+    if data.fails_high is not None and data.chance:  # a *-minimax cut
+        edge = as_float(data.beta_out if data.fails_high else data.alpha_out)
         assert edge is not None
-        return cut_text(value, edge, fails_high=bool(data["fails_high"]))
-    if data["player"] == 0:
-        beta = as_float(data["beta_out"])
+        return cut_text(value, edge, fails_high=bool(data.fails_high))
+    if data.player == 0:
+        beta = as_float(data.beta_out)
         assert beta is not None
         return cut_text(value, beta, fails_high=True)
-    alpha = as_float(data["alpha_out"])
+    alpha = as_float(data.alpha_out)
     assert alpha is not None
     if view == "negamax":
         return cut_text(-value, -alpha, fails_high=True)
     return cut_text(value, alpha, fails_high=False)
 
 
-def _cut_node(child: dict[str, Any], parent: int) -> int:
+def _cut_node(child: TreeNode, parent: int) -> int:
     """The node whose cut pruned ``child``: its parent, or (a Star2 probe's moves never
     searched) the chance node above the probe."""
-    by = child.get("cut_by")
+    by = child.cut_by
     return parent if by is None else int(by)
 
 
@@ -467,41 +471,43 @@ def _cut(tree: GameTree, node: int, edge: dict[str, Any], view: str) -> str:
     return cut_at(tree, node, view)
 
 
-def _engine_look(graph: Any, node: int, data: dict[str, Any], look: NodeLook) -> NodeLook:
+def _engine_look(graph: Any, node: int, data: TreeNode, look: NodeLook) -> NodeLook:
     """What an engine node shows beyond a teaching node: the window on entry as a pair (or a
     probe), its order of entry, and a table hit: the entry that answered it at once, or the
     note of an entry that did not settle it (the node was searched on)."""
     if look.kind != "node":
         return look
+    assert isinstance(data, EngineNode)
     searched_on = graph.out_degree(node) > 0
-    kind = data["table"]
-    answered = kind is not None and not data["leaf"] and not searched_on
+    kind = data.table
+    answered = kind is not None and not data.leaf and not searched_on
     window = ""
-    alpha, beta = as_float(data["alpha_in"]), as_float(data["beta_in"])
-    if not data["leaf"] and alpha is not None and beta is not None and not answered:
+    alpha, beta = as_float(data.alpha_in), as_float(data.beta_in)
+    if not data.leaf and alpha is not None and beta is not None and not answered:
         window = pair_window_text(alpha, beta)
     table = ""
-    if answered:
-        table = table_entry_text(kind, data["table_depth"])
+    if answered and kind is not None:
+        table = table_entry_text(kind, data.table_depth)
     elif kind is not None and searched_on:
-        table = table_note_text(data["table_value"], kind)
+        assert data.table_value is not None  # a table entry stores its value with its bound
+        table = table_note_text(data.table_value, kind)
     return attrs.evolve(
         look,
         window=window,
         range="",
-        order="" if data["order"] is None else f"#{data['order']}",
+        order="" if data.order is None else f"#{data.order}",
         table=table,
         table_kind=kind,
         answered=answered,
     )
 
 
-def node_window(data: dict[str, Any], view: str) -> str:
+def node_window(data: TreeNode, view: str) -> str:
     """The window a node was entered with, ``α=3 β=+∞`` (negamax: the mover's window)."""
-    alpha, beta = as_float(data["alpha_in"]), as_float(data["beta_in"])
+    alpha, beta = as_float(data.alpha_in), as_float(data.beta_in)
     if alpha is None or beta is None:
         return ""
-    if view == "negamax" and data["player"] == 1:
+    if view == "negamax" and data.player == 1:
         alpha, beta = -beta, -alpha
     return window_text(alpha, beta)
 
@@ -539,7 +545,7 @@ def figure(
             "not in the negamax view, nor as an exercise"
         )
     labels = (alpha_beta_labels and graph.graph["algorithm"] in PRUNING) or mcts
-    if view == "negamax" and any(d.get("chance") for _, d in graph.nodes(data=True)):
+    if view == "negamax" and any(d.chance for _, d in tree_nodes(graph)):
         raise VizError(
             "the negamax view has no side to take at chance nodes: use view='minimax' for a "
             "tree with chance"
@@ -548,7 +554,7 @@ def figure(
         labels = False  # ask only for what the sheet has room for: values and cuts
     final = frame.final and not exercise
     nodes = {}
-    for node, data in graph.nodes(data=True):
+    for node, data in tree_nodes(graph):
         ab_rows = labels and not mcts  # an MCTS tree fills those rows with its own texts
         nodes[node] = _node_look(tree, node, data, frame, view, exercise, ab_rows, order, final)
         if style == "aima":  # the book writes the value returned, not the bound it stands for
@@ -580,26 +586,26 @@ def figure(
             nodes[node] = attrs.evolve(nodes[node], board=None, cells=None)
     edges = []
     walked = set(zip(frame.path, frame.path[1:], strict=False))
-    for u, v, data in sorted(graph.edges(data=True), key=lambda e: (e[0], e[1])):
-        child, parent = graph.nodes[v], graph.nodes[u]
-        pruned = bool(data["pruned"]) and not exercise
+    for u, v, edge in sorted(graph.edges(data=True), key=lambda e: (e[0], e[1])):
+        child, parent = tree_node(graph, v), tree_node(graph, u)
+        pruned = bool(edge["pruned"]) and not exercise
         edges.append(
             EdgeLook(
                 parent=u,
                 child=v,
-                move=data["move"],
-                folded=tuple(child["folded"]),
+                move=edge["move"],
+                folded=tuple(child.folded),
                 pruned=pruned,
-                cut=_cut(tree, _cut_node(child, u), data, view) if pruned and data["cut"] else "",
+                cut=_cut(tree, _cut_node(child, u), edge, view) if pruned and edge["cut"] else "",
                 cut_shown=frame.cut(child),
-                principal=bool(data["principal"]) and final,
-                optimal=bool(data["optimal"])
+                principal=bool(edge["principal"]) and final,
+                optimal=bool(edge["optimal"])
                 and not exercise
                 and not pruned
                 and (frame.final or frame.known(parent)),
-                summary=child["kind"] == "summary",
+                summary=child.kind == "summary",
                 visible=frame.visible(child),
-                probability=data.get("probability") or "",
+                probability=edge.get("probability") or "",
                 path=(u, v) in walked,
             )
         )
@@ -654,7 +660,7 @@ def default_title(tree: GameTree, view: str = "minimax", style: str = "default")
     ordering = order[facts.get("ordering", "given")]
     if style == "aima":
         name = _ALGORITHM_NAMES[facts["algorithm"]].replace("-", "–")
-        plies = max((int(d["depth"]) for _, d in tree.graph.nodes(data=True)), default=0)
+        plies = max((d.depth for _, d in tree_nodes(tree.graph)), default=0)
         words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(plies, str(plies))
         view_note = " (negamax view)" if view == "negamax" else ""
         return f"{name} search of a {words}-ply game tree{view_note}{ordering}"
@@ -668,7 +674,7 @@ def default_title(tree: GameTree, view: str = "minimax", style: str = "default")
 def _node_look(
     tree: GameTree,
     node: int,
-    data: dict[str, Any],
+    data: TreeNode,
     frame: Frame,
     view: str,
     exercise: bool,
@@ -676,13 +682,13 @@ def _node_look(
     order: bool,
     final: bool,
 ) -> NodeLook:
-    kind = data["kind"]
-    leaf = data["leaf"]
+    kind = data.kind
+    leaf = data.leaf
     if exercise and kind == "pruned":
         kind = "node"  # the student must find the cuts: draw it like any other node
     value, bound = frame.value(node, view)
     reserved = ""
-    if value is None and not exercise and data["value"] is not None:
+    if value is None and not exercise and data.value is not None:
         reserved = bound_text(*shown(data, view))
     if exercise:
         value, bound = exercise_value(data, *shown(data, view))
@@ -700,36 +706,32 @@ def _node_look(
     return NodeLook(
         node=node,
         kind=kind,
-        role="leaf"
-        if leaf
-        else "chance"
-        if data["chance"]
-        else ("max", "min")[int(data["player"])],
+        role="leaf" if leaf else "chance" if data.chance else ("max", "min")[int(data.player)],
         leaf=leaf,
-        player=int(data["player"]),
-        name=data["name"],
+        player=int(data.player),
+        name=data.name,
         value=bound_text(value, bound) if kind != "summary" else "",
         reserved=reserved,
         bound=bound,
         range=span,
         window=window,
         blanks=blanks,
-        order=f"#{data['order']}" if order and not exercise and data["order"] is not None else "",
-        label=data["label"] if data["label"] and (frame.known(data) or exercise) else None,
-        hits=int(data["hits"]),
-        principal=bool(data["principal"]) and final,
-        optimal=bool(data["optimal"]) and final,
+        order=f"#{data.order}" if order and not exercise and data.order is not None else "",
+        label=data.label if data.label and (frame.known(data) or exercise) else None,
+        hits=int(data.hits),
+        principal=bool(data.principal) and final,
+        optimal=bool(data.optimal) and final,
         visible=frame.visible(data),
         current=node == frame.current,
-        cut=data["cut"] or "" if not exercise else "",
-        board=data["board"],
-        cells=data["cells"],
-        positions=int(data["positions"]),
-        title=data["title"],
-        state=data["state"],
-        role_name=data["role"],
-        bound_class=None if exercise or data["value"] is None else data["bound"],
-        folded=tuple(data["folded"]),
-        probe=bool(data["probe"]),
+        cut=data.cut or "" if not exercise else "",
+        board=data.board,
+        cells=data.cells,
+        positions=int(data.positions),
+        title=data.title,
+        state=data.state,
+        role_name=data.role,
+        bound_class=None if exercise or data.value is None else data.bound,
+        folded=tuple(data.folded),
+        probe=bool(data.probe),
         notes=notes,
     )

@@ -19,6 +19,7 @@ from html import escape
 
 from viz.build import GameTree
 from viz.palette import CURRENT
+from viz.tree_node import TreeNode, tree_node
 
 __all__ = ["PSEUDOCODE", "PSEUDOCODE_STYLE", "pseudocode_html", "step_lines"]
 
@@ -179,31 +180,31 @@ def step_lines(tree: GameTree) -> list[str | None]:
     if graph.graph["algorithm"] == "mcts":  # one line per phase of an iteration
         return out + [step.kind for step in tree.steps]
     for step in tree.steps:
-        data = graph.nodes[step.node]
-        side = "chance" if data["chance"] else "max" if data["player"] == 0 else "min"
+        data = tree_node(graph, step.node)
+        side = "chance" if data.chance else "max" if data.player == 0 else "min"
         if step.kind == "leaf":
             if graph.graph["algorithm"] not in ("minimax", "alphabeta"):
                 side = "max"  # the chance searches have one line for the terminal test
             out.append(f"{side}-leaf")
-        elif data["probe"]:
+        elif data.probe:
             out.append("probe")
         elif step.kind == "cut" or _returned_at_cut(data):
             probing = all(
-                graph.nodes[c]["kind"] != "node" or graph.nodes[c]["probe"]
+                tree_node(graph, c).kind != "node" or tree_node(graph, c).probe
                 for c in graph.successors(step.node)
             )
-            out.append("probe-cut" if data["chance"] and probing else f"{side}-cut")
+            out.append("probe-cut" if data.chance and probing else f"{side}-cut")
         else:
             out.append(f"{side}-return")
     return out
 
 
-def _returned_at_cut(data: dict[str, object]) -> bool:
+def _returned_at_cut(data: TreeNode) -> bool:
     """The node's value was returned by a cut-off test: MAX's v ≥ β, MIN's v ≤ α, a chance
     node's bound (*-minimax)."""
-    if data["chance"]:
-        return data["bound"] != "exact"
-    return data["bound"] == ("lower" if data["player"] == 0 else "upper")
+    if data.chance:
+        return data.bound != "exact"
+    return data.bound == ("lower" if data.player == 0 else "upper")
 
 
 PSEUDOCODE_STYLE = """

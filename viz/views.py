@@ -23,8 +23,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from viz.build import GameTree, blank_node, edge_attrs, subtree_nodes
+from solver.game import player_name
+from viz.build import GameTree, edge_attrs, subtree_nodes
 from viz.errors import VizError
+from viz.tree_node import tree_node
 
 __all__ = ["cut_view"]
 
@@ -42,7 +44,7 @@ def cut_view(tree: GameTree, *, path: Sequence[str] = (), levels: int | None = N
     source = tree.graph
     top = tree.root
     for index, move in enumerate(path):
-        children = {source.nodes[c]["move"]: c for c in source.successors(top)}
+        children = {tree_node(source, c).move: c for c in source.successors(top)}
         if move not in children:
             where = "the root" if index == 0 else "·".join(path[:index])
             raise VizError(
@@ -50,27 +52,30 @@ def cut_view(tree: GameTree, *, path: Sequence[str] = (), levels: int | None = N
                 f"moves there: {', '.join(children) or 'none (a leaf)'}"
             )
         top = children[move]
-    base = source.nodes[top]["depth"]
+    base = tree_node(source, top).depth
     kept: list[int] = []
     stack = [top]
     while stack:
         node = stack.pop()
         kept.append(node)
-        if levels is None or source.nodes[node]["depth"] - base < levels:
+        if levels is None or tree_node(source, node).depth - base < levels:
             stack.extend(source.successors(node))
     graph = source.subgraph(kept).copy()
     hidden = 0
     next_id = max(source.nodes) + 1
     for node in kept:
-        data = source.nodes[node]
+        data = tree_node(source, node)
         below = subtree_nodes(source, node)
         if not below or any(graph.has_node(c) for c in source.successors(node)):
             continue
-        positions = sum(1 for n in below if source.nodes[n]["kind"] != "summary")
+        positions = sum(1 for n in below if tree_node(source, n).kind != "summary")
         hidden += positions
-        summary = blank_node("summary", 1 - data["player"], data["depth"] + 1)
-        summary.update(positions=positions, path=data["path"], title=data["title"])
-        graph.add_node(next_id, **summary)
+        player = 1 - data.player
+        graph.add_node(next_id)  # a node of the tree's own kind, every field at its default
+        summary = tree_node(graph, next_id)
+        summary.kind, summary.player, summary.role = "summary", player, player_name(player)
+        summary.depth, summary.positions = data.depth + 1, positions
+        summary.path, summary.title = data.path, data.title
         graph.add_edge(node, next_id, **edge_attrs(""))
         next_id += 1
     facts = dict(source.graph)
@@ -78,7 +83,7 @@ def cut_view(tree: GameTree, *, path: Sequence[str] = (), levels: int | None = N
         "path": list(path),
         "levels": levels,
         "hidden": hidden,
-        "title": source.nodes[top]["title"],
+        "title": tree_node(source, top).title,
     }
     graph.graph = facts
     return attrs.evolve(tree, graph=graph, root=top, steps=())

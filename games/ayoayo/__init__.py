@@ -3,9 +3,10 @@
 - :mod:`games.ayoayo.board`: the board's numbers, once.
 - :mod:`games.ayoayo.rules`: the readable rules (the reference for every other path).
 - :mod:`games.ayoayo.tablebase`: exact endgame values, built by retrograde analysis.
-- :mod:`games.ayoayo.native_search`: the compiled search, which probes the tablebases itself.
-- :mod:`games.ayoayo.native_route`: the rules for the engine's generic compiled search
-  (``Ayoayo(route="generic")``), the same answers from the one kernel every game shares.
+- :mod:`games.ayoayo.native_route`: the rules for the engine's generic compiled search, the
+  one kernel every game shares (the default), which probes the tablebases itself.
+- :mod:`games.ayoayo.native_search`: the hand-written compiled search
+  (``Ayoayo(route="own")``), the same answers at the same speed, kept to compare.
 - :mod:`games.ayoayo.game`: :class:`Ayoayo`, the rules with both wired in.
 
 >>> from games.ayoayo import Ayoayo

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["OPENING_BOOK", "ROUTES", "Ayoayo"]
 
-ROUTES = ("own", "generic")
+ROUTES = ("generic", "own")
 """The compiled node searches an :class:`Ayoayo` may run (its ``route``)."""
 
 OPENING_BOOK = Path(__file__).with_name("opening-book.txt.gz")
@@ -60,14 +60,14 @@ class Ayoayo(AyoayoRules):
 
     Args:
         cache_size: most states whose legal moves and children are kept (0 turns caching off).
-        route: which compiled node search the engine runs: ``"own"`` (the default: the
-            hand-written kernel of :mod:`games.ayoayo.native_search`) or ``"generic"`` (the
+        route: which compiled node search the engine runs: ``"generic"`` (the default: the
             compiled route's one node search against the rules of
-            :mod:`games.ayoayo.native_route`). The same answers; ``docs/ayoayo.md`` gives
-            the speed of each.
+            :mod:`games.ayoayo.native_route`) or ``"own"`` (the hand-written kernel of
+            :mod:`games.ayoayo.native_search`, kept to compare). The same answers at the same
+            speed; ``docs/ayoayo.md`` gives the figures.
     """
 
-    def __init__(self, cache_size: int = 1 << 14, route: str = "own") -> None:
+    def __init__(self, cache_size: int = 1 << 14, route: str = "generic") -> None:
         super().__init__(cache_size)
         if route not in ROUTES:
             raise InvalidOptionError(
@@ -169,7 +169,7 @@ class Ayoayo(AyoayoRules):
         """Load the search's and the tablebase builder's kernels now, compiling them (once, in
         one step) when numba's cache lacks them: the seconds spent compiling, 0.0 when all
         came from the cache, None when the kernels are not to be used; with ``route``
-        ``"generic"``, the compiled route's kernel too."""
+        ``"generic"`` (the default), the compiled route's kernel too."""
         seconds = accel.compile_kernels()
         if seconds is None or self.route != "generic":
             return seconds

@@ -4,23 +4,31 @@ read inside a kernel.
 The node searches (the compiled route's rules, :mod:`games.ayoayo.native_route`, and the
 hand-written :mod:`games.ayoayo.native_search`) and the proof search
 (:mod:`games.ayoayo.native_proof`) key their tables by :func:`key_of` and probe the tablebase
-with :func:`tablebase_value`: the levels present are handed to the kernel as memory-mapped
-arrays (:func:`levels_of`), and a position one of them holds is ranked (stars and bars over the
-mover's view, the captured split) and read there, at kernel speed. Missing levels are simply
-not probed.
+in the kernel: a position a level holds is ranked (stars and bars over the mover's view, the
+captured split) and read there, at kernel speed. Missing levels are simply not probed. The
+hand-written kernels are handed the levels read into memory as arrays (:func:`levels_of`,
+probed by :func:`tablebase_value`); the compiled route, which carries its oracle's data down
+every recursive call, is handed one array of their addresses instead (:func:`oracle_words`,
+probed by :func:`tablebase_value_at`), which keeps the levels alive as long as it lives.
 
 >>> levels, lookup, top = levels_of(None)
 >>> len(levels), top
 (13, -1)
+>>> words = oracle_words(None)
+>>> int(words[TB_TOP]), int(words[TB_ADDRESS:TB_CACHE].any())
+(-1, 0)
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import Any, Final
 
+import numba
 import numpy as np
 import numpy.typing as npt
+from numba.core import types
 
 from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
 from games.ayoayo.native_jit import kernel
@@ -33,10 +41,13 @@ __all__ = [
     "NOT_COVERED",
     "PROBE_CACHE",
     "Levels",
+    "byte_at",
     "key_of",
     "levels_of",
+    "oracle_words",
     "tablebase_of",
     "tablebase_value",
+    "tablebase_value_at",
 ]
 
 Array = npt.NDArray[np.int64]
@@ -50,6 +61,15 @@ PROBE_CACHE: Final = 1 << 16
 
 NOT_COVERED: Final = 1 << 30
 """What :func:`tablebase_value` answers for a position the tablebase does not hold."""
+
+TB_TOP: Final = 0
+"""Where :func:`oracle_words` keeps the top level (-1: none), then, a word a level (0, 4, ..,
+48): its first split (``TB_FIRST``), its values' address (``TB_ADDRESS``, 0: not present) and
+its ranks a split (``TB_COLUMNS``), and from ``TB_CACHE`` on the cache of recent probes."""
+TB_FIRST: Final = 1
+TB_ADDRESS: Final = TB_FIRST + LEVELS
+TB_COLUMNS: Final = TB_ADDRESS + LEVELS
+TB_CACHE: Final = TB_COLUMNS + LEVELS
 
 OCCUPIED: Final = 1 << 40
 """A bit of every key's second word, so a key is never two zeros (an empty table entry)."""
@@ -96,6 +116,77 @@ def tablebase_value(s: Array, levels: Levels, lookup: Array, tb_max: int) -> int
     value = np.int64(level[row, r])
     lookup[slot] = ((key + 1) << 8) | (value + 128)
     return value
+
+
+@numba.extending.intrinsic
+def byte_at(typingctx, address):  # type: ignore[no-untyped-def]
+    """The int8 at the memory address ``address`` (an int64), read in a kernel: what lets
+    :func:`tablebase_value_at` reach the levels through one array of their addresses."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        int8_pointer = types.CPointer(types.int8)  # type: ignore[no-untyped-call]
+        pointer = builder.inttoptr(args[0], context.get_value_type(int8_pointer))
+        return builder.load(pointer)
+
+    return types.int8(types.int64), codegen
+
+
+@kernel
+def tablebase_value_at(s: Array, words: Array) -> int:
+    """:func:`tablebase_value` over :func:`oracle_words`: the levels reached through their
+    addresses, so a kernel carries one array down its recursion instead of thirteen (each
+    array an argument of several words in every call)."""
+    c0 = s[12]
+    c1 = s[13]
+    if c0 > WIN_THRESHOLD or c1 > WIN_THRESHOLD or (c0 | c1) & 3:
+        return NOT_COVERED
+    seeds = TOTAL_SEEDS - c0 - c1
+    if seeds > words[TB_TOP]:
+        return NOT_COVERED
+    k = seeds >> 2
+    address = words[TB_ADDRESS + k]
+    if address == 0:
+        return NOT_COVERED
+    p = s[14]
+    r = view_rank(s, 6 * p, seeds)
+    row = (s[12 + p] - words[TB_FIRST + k]) >> 2
+    key = (((k << 4) | row) << 40) | r  # the cache of recent probes, as tablebase_value's
+    slot = TB_CACHE + (((key * -7046029254386353131) >> 40) & (PROBE_CACHE - 1))
+    entry = words[slot]
+    if entry >> 8 == key + 1:
+        return (entry & 0xFF) - 128
+    value = np.int64(byte_at(address + row * words[TB_COLUMNS + k] + r))  # type: ignore[call-arg]
+    words[slot] = ((key + 1) << 8) | (value + 128)
+    return value
+
+
+def _pin(levels: tuple[npt.NDArray[np.int8], ...]) -> None:
+    """Called when an :func:`oracle_words` array is freed: the levels it held go with it."""
+
+
+def oracle_words(tablebase: Tablebase | None) -> Array:
+    """The kernel's view of ``tablebase`` in one int64 array (:data:`TB_TOP` says what each
+    word holds): the top level, each level's first split, address and ranks a split, and a
+    cache of recent probes.
+
+    The words hold the levels' addresses, not the arrays, so the arrays are pinned to the
+    words' lifetime: they stay alive while the words do, whatever the tablebase does meanwhile
+    (a :meth:`~games.ayoayo.tablebase.Tablebase.refresh` dropping its levels, a file rebuilt;
+    the levels are the values read into memory, never a mapping a file change could cut)."""
+    levels, lookup, top = levels_of(tablebase)
+    words = np.zeros(TB_CACHE + PROBE_CACHE, np.int64)
+    words[TB_TOP] = top
+    words[TB_FIRST : TB_FIRST + LEVELS] = lookup[:LEVELS]
+    kept = []
+    for n, level in enumerate(levels):
+        if level.size == 0:
+            continue
+        values = np.ascontiguousarray(level, dtype=np.int8)  # rows of ranks, one after another
+        words[TB_ADDRESS + n] = values.ctypes.data
+        words[TB_COLUMNS + n] = values.shape[1]
+        kept.append(values)
+    weakref.finalize(words, _pin, tuple(kept))  # holds the arrays until the words are freed
+    return words
 
 
 def tablebase_of(oracle: Any) -> Tablebase | None:

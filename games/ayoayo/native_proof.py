@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
 from games.ayoayo.native_jit import kernel, warm_up
-from games.ayoayo.native_probe import NOT_COVERED, key_of, tablebase_value
+from games.ayoayo.native_probe import NOT_COVERED, Levels, key_of, tablebase_value
 from games.ayoayo.native_rules import WIDTH, is_terminal_with, play_with
 
 __all__ = [
@@ -63,7 +63,6 @@ __all__ = [
 ]
 
 Array = npt.NDArray[np.int64]
-Levels = tuple[npt.NDArray[np.int8], ...]
 
 MAX_PLY: Final = 1000
 """The deepest line the kernel's stacks hold (an iteration deeper than this is refused)."""

@@ -14,7 +14,8 @@ them, and what they call, in the kernel's module. What Ayòayò asks of the rout
   Python search's ``pseudo_actions``) and skips those the rules refuse;
 * **a packed key**: the table holds the position's 15 ints packed exactly into two words
   (:func:`~games.ayoayo.native_probe.key_of`), never a hash alone;
-* **the tablebase as the oracle**: the levels present, memory-mapped, read in the kernel.
+* **the tablebase as the oracle**: the levels present, read in the kernel through one array
+  of their addresses (:func:`~games.ayoayo.native_probe.oracle_words`).
 
 >>> rules = compiled_rules()
 >>> rules.words, rules.move_limit, rules.pack_words, rules.pseudo_moves
@@ -29,7 +30,13 @@ from typing import Any
 import numpy as np
 
 from games.ayoayo.board import WIN_THRESHOLD
-from games.ayoayo.native_probe import NOT_COVERED, key_of, levels_of, tablebase_of, tablebase_value
+from games.ayoayo.native_probe import (
+    NOT_COVERED,
+    key_of,
+    oracle_words,
+    tablebase_of,
+    tablebase_value_at,
+)
 from games.ayoayo.native_rules import WIDTH, board_array, is_terminal_with, play_with
 from solver.compiled import CompiledRules
 
@@ -74,7 +81,7 @@ def pack(s: Any) -> tuple[int, int]:
 
 def oracle(s: Any, od: Any) -> float:
     """The tablebase's value of ``s`` (player 0's view), NaN where it holds none."""
-    v = tablebase_value(s, od[0], od[1], od[2][0])
+    v = tablebase_value_at(s, od)
     if v == NOT_COVERED:
         return np.nan
     return float(-v if s[14] else v)
@@ -82,15 +89,16 @@ def oracle(s: Any, od: Any) -> float:
 
 def oracle_data(oracle: Any) -> Any:
     """What :func:`oracle` reads of a search's oracle: the levels of a tablebase (or of its
-    ``probe``), None for another oracle; no levels for None."""
+    ``probe``) as one array of their addresses, pinned to it
+    (:func:`~games.ayoayo.native_probe.oracle_words`), None for another oracle; no levels for
+    None."""
     if oracle is None:
         tablebase = None
     else:
         tablebase = tablebase_of(oracle)
         if tablebase is None:
             return None
-    levels, lookup, top = levels_of(tablebase)
-    return levels, lookup, np.array([top], np.int64)
+    return oracle_words(tablebase)
 
 
 @functools.cache

@@ -109,7 +109,8 @@ class TestFrontEnds:
                 self.lines: list[Any] = []
 
             def send(self, message: Any) -> None:
-                self.lines.append(message)
+                _written, sent = message  # with how much the worker wrote on stderr
+                self.lines.append(sent)
 
         game = Ayoayo()
         job = Job(1, "ayoayo", game.format_state(game.initial_state()), time=0.2)

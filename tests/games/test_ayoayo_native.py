@@ -36,7 +36,7 @@ native_tablebase = pytest.importorskip("games.ayoayo.native_tablebase")
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAYOUTS = REPO_ROOT / "tests" / "data" / "ayoayo_playouts_subset.jsonl.gz"
-GAME = Ayoayo()
+GAME = Ayoayo(route="own")  # the hand-written kernel (the default is the compiled route)
 
 
 class _Compiled(Ayoayo):
@@ -48,7 +48,7 @@ class _Compiled(Ayoayo):
         return found
 
 
-COMPILED = _Compiled()
+COMPILED = _Compiled(route="own")
 
 
 def _recorded_states() -> Iterator[AyoayoState]:

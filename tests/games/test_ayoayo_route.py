@@ -8,7 +8,11 @@ temporary folder on the compiled builder (well under a second).
 
 from __future__ import annotations
 
+import gc
 import random
+import shutil
+import weakref
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +27,7 @@ from solver.results import SearchRequest, SearchResult
 
 native_tablebase = pytest.importorskip("games.ayoayo.native_tablebase", reason="no numba")
 native_route = pytest.importorskip("games.ayoayo.native_route")
+native_probe = pytest.importorskip("games.ayoayo.native_probe")
 
 from tests.games.test_ayoayo_native import (  # noqa: E402 (after the skip without numba)
     _assert_legal_line,
@@ -32,7 +37,7 @@ from tests.games.test_ayoayo_native import (  # noqa: E402 (after the skip witho
     _positions_of,
 )
 
-GAME = Ayoayo()
+GAME = Ayoayo(route="own")  # the hand-written kernel, compared with the route
 
 
 class _Generic(Ayoayo):
@@ -160,11 +165,38 @@ class TestTablebaseAsTheOracle:
     def test_the_oracle_is_probed_in_the_kernel(self, tablebase: Tablebase) -> None:
         """The kernel is given the levels (the top one is 8) and ends lines on them."""
         data = native_route.oracle_data(tablebase)
-        assert data is not None and int(data[2][0]) == 8
+        assert data is not None and int(data[native_probe.TB_TOP]) == 8
         state = _positions_of(random.Random(43), 1, 12, 12)[0]
         with_levels = search(GENERIC, state, depth=6, oracle=tablebase)
         without = search(GENERIC, state, depth=6)
         assert with_levels.stats.nodes < without.stats.nodes
+
+    def test_the_levels_live_as_long_as_the_kernels_words(
+        self, tablebase: Tablebase, tmp_path: Path
+    ) -> None:
+        """The kernel reaches the levels through their addresses (one array of words): the
+        levels stay alive while the words do, though the tablebase forgets them and their
+        files are deleted, the kernel still reading their values, and go with the words."""
+        directory = tmp_path / "levels"
+        shutil.copytree(tablebase.directory, directory)
+        own = Tablebase(directory, game=GAME)
+        words = native_route.oracle_data(own)
+        level = own.arrays()[8]
+        assert int(words[native_probe.TB_ADDRESS + 2]) == level.ctypes.data
+        alive = weakref.ref(level)
+        states = _positions_of(random.Random(44), 30, 4, 8)
+        expected = [own.probe(s) for s in states]
+        own.refresh()  # the tablebase drops its levels; the files go too
+        shutil.rmtree(directory)
+        del level
+        gc.collect()
+        assert alive() is not None
+        for state, value in zip(states, expected, strict=True):
+            found = native_probe.tablebase_value_at(native_route.board_array(state), words)
+            assert (-found if state[14] else found) == value, state
+        del words
+        gc.collect()
+        assert alive() is None
 
 
 class TestWhatTheRouteDeclines:
@@ -189,6 +221,14 @@ class TestWhatTheRouteDeclines:
             assert compiled_search(GENERIC, rules, request, limits) is None, request
         found = compiled_search(GENERIC, rules, SearchRequest(depth=5), limits)
         assert found is not None and found.max_depth == native_route.MAX_DEPTH
+
+    def test_the_route_is_the_default(self) -> None:
+        """``Ayoayo()`` searches on the compiled route; ``route="own"`` on the hand-written
+        kernel."""
+        limits = Limits(None, None)
+        found = Ayoayo().compiled_search(SearchRequest(depth=3), limits)
+        assert isinstance(found, CompiledSearch)
+        assert not isinstance(GAME.compiled_search(SearchRequest(depth=3), limits), CompiledSearch)
 
     def test_an_unknown_route_is_refused(self) -> None:
         with pytest.raises(InvalidOptionError, match="invalid route 'fast'; expected one of"):

@@ -344,16 +344,38 @@ class TestLimitsAndFallback:
         assert compiled_search(GAME, rules, SearchRequest(), Limits(None, None)) is None
 
     def test_a_later_search_reuses_the_table_as_if_fresh(self) -> None:
-        """A finished search leaves its table for the next (no page faults on a fresh one);
-        the next reads none of its entries: the same position searched twice walks the same
-        tree both times, the Python search's."""
+        """A finished search leaves its arrays for the next (no page faults on a fresh table,
+        no allocation of the stacks); the next reads none of its entries: the same position
+        searched twice walks the same tree both times, the Python search's."""
         state = PLAIN.parse_state("3344")
         first = search(PLAIN, state, depth=7)
-        assert compiled._TABLES  # the finished search's table is kept for the next
+        assert compiled._SPARES  # the finished search's arrays are kept for the next
         again = search(PLAIN, state, depth=7)
         plain = search(PLAIN, state, depth=7, native=False)
         assert first.stats.nodes == again.stats.nodes == plain.stats.nodes
         assert first.stats.table_hits == again.stats.table_hits
+
+    def test_a_later_search_starts_with_no_history(self) -> None:
+        """The history heuristic a search learnt does not order the next one's moves: after
+        a search of another position, the tree is the one a fresh search walks."""
+        state = PLAIN.parse_state("3344")
+        fresh = search(PLAIN, state, depth=7, native=False)
+        search(PLAIN, PLAIN.parse_state("4"), depth=7)  # leaves another history
+        after = search(PLAIN, state, depth=7)
+        assert (after.stats.nodes, after.stats.cutoffs) == (fresh.stats.nodes, fresh.stats.cutoffs)
+
+    def test_a_search_alive_keeps_its_arrays(self) -> None:
+        """Arrays go back only when their search ends: two searches alive at once never share
+        them."""
+        request = SearchRequest(table_size=1 << 10)
+        one = compiled_search(PLAIN, PLAIN.compiled_rules(), request, Limits(None, None))
+        two = compiled_search(PLAIN, PLAIN.compiled_rules(), request, Limits(None, None))
+        assert one is not None and two is not None
+        assert one.arrays is not two.arrays
+        kept = one.arrays
+        del one
+        three = compiled_search(PLAIN, PLAIN.compiled_rules(), request, Limits(None, None))
+        assert three is not None and three.arrays is kept and three.arrays is not two.arrays
 
     def test_a_node_limit_stops_the_kernel(self) -> None:
         """The kernel returns to Python within its budget: the limit ends the search."""

@@ -49,6 +49,30 @@ class TestTheModulesText:
         assert namespace["table"].dtype == np.int64
         assert (namespace["limit"], namespace["steps"]) == (limit, steps)
 
+    def test_an_intrinsic_is_restated_as_one(self) -> None:
+        """A numba intrinsic the rules call (Ayòayò reads its levels through one) is written
+        as its typing function, made an intrinsic again in the module, with what it uses."""
+        numba = pytest.importorskip("numba")
+        from numba.core import types
+
+        @numba.extending.intrinsic
+        def doubled(typingctx: Any, x: Any) -> Any:  # pragma: no cover - never compiled
+            def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+                return builder.add(args[0], args[0])
+
+            return types.int64(types.int64), codegen
+
+        def utility(s: Any) -> float:  # pragma: no cover - never run
+            return float(doubled(s[0]))
+
+        text = module_text(attrs.evolve(RULES, utility=utility), {})
+        assert "\nfrom numba.extending import intrinsic as numba_intrinsic\n" in text
+        assert "\nimport numba.core.types as types\n" in text
+        assert "\ndef doubled(typingctx: Any, x: Any) -> Any:" in text
+        assert "\ndoubled = numba_intrinsic(doubled)\n" in text
+        assert text.index("doubled = numba_intrinsic") < text.index("def utility(")
+        compile(text, "kernel", "exec")  # valid Python
+
 
 class TestRulesItRefuses:
     def test_an_object_in_a_closure(self) -> None:

@@ -13,6 +13,7 @@ from solver.minimax import alphabeta, minimax
 from solver.solve import solve
 from solver.testing import check_game, check_state, playout
 from viz.build import game_tree
+from viz.tree_node import TreeNode, tree_node
 
 
 def options_are_keyword_only() -> None:
@@ -46,3 +47,13 @@ def playouts_give_states() -> None:
     states = playout(TicTacToe(), random.Random(1))
     states[0].upper()  # type: ignore[attr-defined]
     check_game(TicTacToe(), seeds="0123")  # type: ignore[arg-type]  # seeds are ints
+
+
+def tree_node_fields_are_named() -> None:
+    """A teaching tree's node field misspelt, read, written or given, is an error."""
+    import attrs
+
+    graph = game_tree(TicTacToe(), TicTacToe().parse_state("xo./xo./...")).graph
+    _ = tree_node(graph, 0).vlaue  # type: ignore[attr-defined]
+    tree_node(graph, 0).bonud = "exact"  # type: ignore[attr-defined]
+    attrs.evolve(TreeNode(), cut_bye=0)  # type: ignore[call-arg]

@@ -118,7 +118,8 @@ class TestPage:
         # five searches the script runs (with Python's exact arithmetic for chance) and the
         # stepping through an engine's iterations: 65.0 kB when both came together; 69.5 kB
         # with clicks read from press and release, ranges kept in [L, U], Star2's probe lines;
-        # 71.8 kB with the folding pseudocode panel and the opening view fitted to the window
+        # 71.8 kB with the folding pseudocode panel and the opening view fitted to the window;
+        # 72.8 kB with zooming about a point (the buttons, Ctrl + wheel)
 
     def test_editable_only_with_the_whole_small_tree(self) -> None:
         """With the game, a textbook tree is editable; a depth-limited or view-only one is not."""

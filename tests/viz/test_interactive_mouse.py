@@ -11,25 +11,16 @@ from typing import Any
 import pytest
 
 from games import load_game
+from tests.board.browsing import CHROMIUM_TESTS, launch
 from viz import game_tree
 from viz.interactive import write_interactive
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-
-pytestmark = [
-    pytest.mark.chromium,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed"),
-]
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = CHROMIUM_TESTS
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+    yield from launch()
 
 
 @pytest.fixture

@@ -850,6 +850,25 @@
     each(root, function (n) { n.collapsed = false; }); draw(); rootInView();
   });
   function setZoom(z) { zoom = Math.max(0.3, Math.min(4, z)); draw(); rootInView(); }
+  // +, - and Ctrl+wheel zoom about a point that stays put: the pointer, or the middle of the tree in view
+  function zoomAbout(z, x, y) {
+    var svg = document.getElementById("tree"), was = svg.getBoundingClientRect(), old = zoom, v;
+    if (x === undefined) {
+      v = scroller.getBoundingClientRect();
+      x = (Math.max(v.left, was.left) + Math.min(v.right, was.right)) / 2;
+      y = (Math.max(0, was.top) + Math.min(innerHeight, was.bottom)) / 2;
+    }
+    var tx = (x - was.left) / old, ty = Math.max(0, y - was.top) / old;
+    zoom = Math.max(0.3, Math.min(4, z)); draw();
+    var now = svg.getBoundingClientRect();
+    scroller.scrollLeft += now.left + tx * zoom - x;
+    scrollBy(0, now.top + ty * zoom - y);
+  }
+  scroller.addEventListener("wheel", function (e) {
+    if (!e.ctrlKey) { return; }
+    e.preventDefault();  // not the browser's page zoom
+    zoomAbout(zoom * Math.pow(1.25, -Math.max(-3, Math.min(3, e.deltaY / (e.deltaMode ? 3 : 100)))), e.clientX, e.clientY);
+  }, { passive: false });
   function fitting() {  // the zoom at which the whole tree fits the room left under the controls
     var size = layout();
     return Math.min((scroller.clientWidth - 4) / size.width,
@@ -870,8 +889,8 @@
     if (z >= READABLE) { setZoom(z); } else { rootInView(); }
   }
   panel.addEventListener("toggle", function () { zoom = 1.4; openView(false); });
-  document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 1.25); });
-  document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom / 1.25); });
+  document.getElementById("zoom-in").addEventListener("click", function () { zoomAbout(zoom * 1.25); });
+  document.getElementById("zoom-out").addEventListener("click", function () { zoomAbout(zoom / 1.25); });
   document.getElementById("fit").addEventListener("click", fit);
   document.getElementById("prev").addEventListener("click", function () { goTo(position() - 1); });
   document.getElementById("next").addEventListener("click", function () { goTo(position() + 1); });

@@ -49,7 +49,13 @@ from solver.chance import has_chance
 from solver.engine import search
 from solver.game import GameError
 from solver.results import SearchResult
-from solver.worker_output import Descriptor, WorkerOutput, capture_stderr, written
+from solver.worker_output import (
+    Descriptor,
+    WorkerOutput,
+    capture_stderr,
+    start_captured,
+    written,
+)
 from solver.workers import describe_death, die_with_parent
 from zerosum.analysis import analysis_search, answer_json, over_json
 from zerosum.console import UsageError
@@ -243,17 +249,9 @@ class SearchPool:
             for n in range(self.size):
                 mine, theirs = context.Pipe()
                 stop = context.Value("q", 0, lock=False)
-                output = WorkerOutput.create(f"board-worker-{n}")
-                process = context.Process(
-                    target=_worker_main,
-                    args=(theirs, stop, *arguments, output.capture),
-                    daemon=True,
+                process, output = start_captured(
+                    context, f"board-worker-{n}", _worker_main, (theirs, stop, *arguments)
                 )
-                try:
-                    process.start()
-                except BaseException:
-                    output.finish(None)
-                    raise
                 theirs.close()
                 worker = _Worker(process, mine, stop, output)
                 self.workers.append(worker)

@@ -231,6 +231,13 @@ def add_arguments(tree: argparse.ArgumentParser) -> None:
         "--html page does (with --tikz-body: the stepping tikzpicture, to \\input in a frame)",
     )
     tree.add_argument(
+        "--compact",
+        action="store_true",
+        help="with -o FILE.tex: the lecture hall's layout, a 16:9 Beamer frame: the two lowest "
+        "plies listed down under their parents, the cuts listed under the tree (a depth-4, "
+        "branching-3 tree whole, its leaves at 8 pt or more); with --beamer, stepping",
+    )
+    tree.add_argument(
         "--interactive",
         metavar="FILE",
         help="write a page to FILE.html: step through the search beside its pseudocode, fold "
@@ -525,6 +532,13 @@ def _write(
     scrolls, so it is always drawn at its natural size, with the same warning.
     """
     written = []
+    if (
+        args.beamer
+        and not args.compact
+        and not args.exercise
+        and (args.output or "").endswith(".tex")
+    ):
+        _suggest_compact(tree, args, io)
     shape = {k: v for k, v in looks.items() if k != "large"}
     if args.large or args.html is not None:
         try:
@@ -556,6 +570,21 @@ def _write(
     return written
 
 
+def _suggest_compact(tree: viz.GameTree, args: argparse.Namespace, io: Io) -> None:
+    """A note when a 16:9 frame would show the leaves' values under 8 pt and --compact more."""
+    from viz.tikz import frame_leaf_size
+
+    labels = args.alpha_beta_labels
+    now = frame_leaf_size(tree, alpha_beta_labels=labels)
+    if now < 8:
+        compact = frame_leaf_size(tree, compact=True, alpha_beta_labels=labels)
+        if compact > now * 1.25:
+            io.err.print(
+                f"note: on the 16:9 frame the leaves' values come out at about {now:.1f} pt; "
+                f"--compact lists the lowest plies under their parents: about {compact:.1f} pt"
+            )
+
+
 def _picture(
     tree: viz.GameTree,
     path: str,
@@ -579,6 +608,7 @@ def _picture(
             "legend": "legend" in pieces,
             "standalone": not args.tikz_body,
             "overlays": args.beamer and not exercise,
+            "compact": args.compact,
         }
         out = viz.write_tikz(tree, path, overwrite=args.force, exercise=exercise, **tikz)
     else:
@@ -729,9 +759,26 @@ def _check_pages_and_tikz(args: argparse.Namespace) -> None:
         ("--tikz-body", args.tikz_body),
         ("--tikz-pieces", args.tikz_pieces is not None),
         ("--beamer", args.beamer),
+        ("--compact", args.compact),
     ):
         if given and not tex:
             raise UsageError(f"{flag} needs -o FILE.tex (it shapes the TikZ output)")
+    if args.compact and args.exercise:
+        raise UsageError(
+            "--compact draws a slide for the lecture hall; an exercise sheet needs room to "
+            "write in: leave out --compact"
+        )
+    if args.compact and args.algorithm in ("engine", "mcts"):
+        raise UsageError(
+            f"--compact draws the teaching searches' trees (minimax, alphabeta, expectiminimax, "
+            f"star1, star2); -a {args.algorithm}'s nodes hold several lines each, which its low "
+            "rows have no room for: leave out --compact"
+        )
+    if args.compact and args.boards:
+        raise UsageError(
+            "--compact lists nodes in low rows, where boards do not fit: leave out --boards "
+            "or --compact"
+        )
 
 
 def _engine(args: argparse.Namespace, io: Io, game: Any, state: Any) -> int:
