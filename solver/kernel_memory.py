@@ -83,6 +83,14 @@ _checked: set[str] = set()
 class KernelMemoryError(GameError, MemoryError):
     """A compiled kernel cannot be compiled or loaded in the memory this process may use."""
 
+    def __new__(cls, *args: object) -> KernelMemoryError:
+        # MemoryError's own __new__ is not safe for a class that also derives from
+        # Exception through GameError: unpicklers that call ``cls.__new__(cls)`` (tblib's,
+        # installed by the cluster's workers for tracebacks) failed with "MemoryError.__new__
+        # (KernelMemoryError) is not safe". Exception's __new__ is the one this class's
+        # layout takes (MemoryError's differs only by a free list for MemoryError itself).
+        return Exception.__new__(cls, *args)
+
 
 def need_to_compile(prefix: str, need: int) -> None:
     """Say that compiling the kernels of the modules named ``prefix`` (a package, e.g.

@@ -39,7 +39,8 @@ start = rules.initial_state()
 if compiled is None:
     from solver.engine import search
     from games import load_game
-    print(json.dumps({"kernel": False, "value": search(load_game("ayoayo"), depth=2).value}))
+    value = search(load_game("ayoayo"), depth=2, native=False).value  # the pure engine
+    print(json.dumps({"kernel": False, "value": value}))
     sys.exit(0)
 from games.ayoayo import native_rules as nr
 board = nr.board_array(start)

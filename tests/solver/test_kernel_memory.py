@@ -53,21 +53,16 @@ class TestAColdCompileUnderALimit:
     """An empty kernels' cache and a limit too small to compile: the pure engine answers,
     with one line naming the limit, the room needed and how to warm the cache."""
 
-    def test_ayoayo_answers_in_python(self, tmp_path: Path) -> None:
-        position = "[[2,6,6,1,1,7],[0,2,7,2,7,7]]"
-        done = _limited(tmp_path, 150, "best", "ayoayo", "-p", position, "--time", "0.2")
+    @pytest.mark.parametrize(
+        "game", [("ayoayo", "-p", "[[2,6,6,1,1,7],[0,2,7,2,7,7]]"), ("connect4",)], ids=str
+    )
+    def test_the_game_answers_in_python(self, tmp_path: Path, game: tuple[str, ...]) -> None:
+        done = _limited(tmp_path, 50, "best", *game, "--time", "0.2")
         assert done.returncode == 0, done.stderr
         assert "best move:" in done.stdout
         (line,) = done.stderr.splitlines()
-        assert "compiling the kernel" in line and "ulimit -v" in line
-        assert "'gamesolver compile' once without it" in line and "pure-Python" in line
-
-    def test_connect_four_answers_in_python(self, tmp_path: Path) -> None:
-        done = _limited(tmp_path, 50, "best", "connect4", "--time", "0.2")
-        assert done.returncode == 0, done.stderr
-        assert "best move:" in done.stdout
-        (line,) = done.stderr.splitlines()
-        assert "compiled search for 'connect4" in line and "ulimit -v" in line
+        assert f"compiled search for '{game[0]}" in line and "ulimit -v" in line
+        assert "'gamesolver compile' once without it" in line
         assert "searching in Python" in line
 
 
@@ -173,3 +168,22 @@ class TestShortOfMemory:
         assert isinstance(error, GameError) and isinstance(error, MemoryError)
         again = pickle.loads(pickle.dumps(error))
         assert type(again) is KernelMemoryError and str(again) == str(error)
+
+    def test_the_error_crosses_with_the_clusters_traceback_pickling(self) -> None:
+        """The cluster's workers install tblib's exception pickling on every exception class
+        (it unpickles through ``cls.__new__(cls)``): that failed with "MemoryError.__new__
+        (KernelMemoryError) is not safe"."""
+        pytest.importorskip("tblib")
+        script = (
+            "import pickle\n"
+            "from solver import kernel_memory\n"
+            "from tblib import pickling_support\n"
+            "pickling_support.install()\n"  # every exception class known at this point
+            "error = kernel_memory.load_failed('kernel', 'SystemError: no word')\n"
+            "again = pickle.loads(pickle.dumps(error))\n"
+            "print(type(again).__name__, str(again) == str(error))\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60
+        )
+        assert done.stdout == "KernelMemoryError True\n", done.stderr
