@@ -55,3 +55,18 @@ def test_a_crashed_worker_is_one_line_and_its_report_is_kept(
     log = Path(found.group(1))
     assert "most recent call first" in log.read_text()
     log.unlink()
+
+
+def test_workers_load_the_boards_own_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker loads the search of the game the board was started with (a Connect Four
+    board's workers had loaded Ayòayò's kernel, named in the worker, and not Connect Four's)."""
+    from zerosum.board import app, workers
+
+    loaded: list[str] = []
+    monkeypatch.setattr(workers, "load_game", lambda name: loaded.append(name) or name)
+    monkeypatch.setattr(workers, "search", lambda game, depth: None)
+    workers._warm_up("connect4")
+    assert loaded == ["connect4"]
+    created = app.create_app(app.BoardConfig(game="connect4"))
+    page = next(route for route in created.routes if getattr(route, "path", None) == "/")
+    assert page.endpoint.__self__.pool.warm == "connect4"  # type: ignore[attr-defined]

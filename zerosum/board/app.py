@@ -403,7 +403,9 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 def create_app(config: BoardConfig | None = None) -> Starlette:
     """The board's app; its search workers start with the app and end with it."""
     config = config or BoardConfig()
-    pool = SearchPool(config.workers, config.tablebase_dir, config.no_tablebase, config.budget)
+    pool = SearchPool(
+        config.workers, config.tablebase_dir, config.no_tablebase, config.budget, config.game
+    )
     endpoints = _Endpoints(config, pool)
 
     @contextlib.asynccontextmanager

@@ -216,6 +216,9 @@ class SearchPool:
         tablebase_dir: where endgame tablebases are (None: the default place).
         no_tablebase: do not use tablebases.
         budget: what any one search may take.
+        warm: the game (a registry name) whose search each worker loads as it starts, so the
+            first search of the board's game answers at once (its compiled kernel loaded);
+            None loads nothing ahead.
     """
 
     def __init__(
@@ -224,10 +227,12 @@ class SearchPool:
         tablebase_dir: str | None = None,
         no_tablebase: bool = False,
         budget: Budget | None = None,
+        warm: str | None = None,
     ) -> None:
         self.size = size or default_size()
         self.budget = budget or Budget()
         self.options = {"tablebase_dir": tablebase_dir, "no_tablebase": no_tablebase}
+        self.warm = warm
         self.workers: list[_Worker] = []
         self.waiting: deque[asyncio.Future[_Worker]] = deque()
         self.ids = itertools.count(1)
@@ -239,7 +244,7 @@ class SearchPool:
         """Start the workers (they load the engine in the background)."""
         self.loop = asyncio.get_running_loop()
         context = multiprocessing.get_context("spawn")
-        arguments = (os.getpid(), self.options, self.budget)
+        arguments = (os.getpid(), self.options, self.budget, self.warm)
         # Started with SIGINT blocked (a child inherits the mask): a Ctrl-C while a worker
         # loads waits until the worker's own handler is in place, which ignores it. The
         # resource tracker first: starting it unblocks SIGINT.
@@ -452,6 +457,7 @@ def _worker_main(
     parent: int,
     options: dict[str, Any],
     budget: Budget,
+    warm: str | None,
     capture: Descriptor | None = None,
 ) -> None:
     """A worker: load the engine, then run jobs until the pipe closes or ``parent`` dies;
@@ -472,7 +478,8 @@ def _worker_main(
     signal.signal(signal.SIGINT, on_sigint)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the pool
-    _warm_up()
+    if warm is not None:
+        _warm_up(warm)
     _send(conn, ("ready",))
     while True:
         try:
@@ -500,10 +507,11 @@ def _worker_main(
         _send(conn, ("done", job.id, answer))
 
 
-def _warm_up() -> None:
-    """Load the compiled kernel now, so the first real search answers at once."""
+def _warm_up(name: str) -> None:
+    """Load game ``name``'s search now (its compiled kernel, where it has one), so the first
+    real search answers at once."""
     with contextlib.suppress(GameError, ImportError):
-        search(load_game("ayoayo"), depth=2)
+        search(load_game(name), depth=2)
 
 
 def _run_job(
