@@ -189,13 +189,23 @@ class TestKilledParent:
 
 
 LAUNCH_BARE = (
-    "import sys, zerosum; sys.stderr.write('started\\n'); sys.stderr.flush(); "
-    "sys.exit(zerosum.main(sys.argv[1:]))"
+    "import sys\n"
+    "def started(event, args):\n"
+    "    if event == 'import' and args[0] == 'zerosum.cli' and 'zerosum.cli' not in sys.modules:\n"
+    "        sys.stderr.write('started\\n')\n"
+    "        sys.stderr.flush()\n"
+    "sys.addaudithook(started)\n"
+    "import zerosum\n"
+    "sys.exit(zerosum.main(sys.argv[1:]))\n"
 )
 """What the ``gamesolver`` script runs: the package (whose first lines take Ctrl-C over), then
-its ``main``, which imports the rest; the line ``started`` marks the moment between them.
-(A Ctrl-C before the package's first line is Python's own: it timed the test's wait from
-Python's measured start-up before, and under load that came too soon now and then.)"""
+its ``main``, which imports the rest; the line ``started`` marks the moment ``main`` begins
+importing the rest (an audit hook on the import of :mod:`zerosum.cli`). (A Ctrl-C before the
+package's first line is Python's own: it timed the test's wait from Python's measured start-up
+before, and under load that came too soon now and then. A line written between ``import
+zerosum`` and the call of ``main`` came too soon as well, under load: the parent, woken by it,
+could signal before the child reached ``main``'s ``try``, a few bytecodes on, where Python
+raises KeyboardInterrupt as any program's top level does.)"""
 
 
 class TestCtrlCDuringStartUp:
