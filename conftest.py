@@ -14,7 +14,6 @@ collect_ignore = (
         "games/ayoayo/native_probe.py",
         "games/ayoayo/native_route.py",
         "games/ayoayo/native_rules.py",
-        "games/ayoayo/native_search.py",
         "games/ayoayo/native_tablebase.py",
     ]
 )

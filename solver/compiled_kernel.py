@@ -132,7 +132,7 @@ def probe(ts: Array, k: Any, first: int, st: Array) -> int:
 def store(ts: Array, tv: Any, k: Any, first: int, value: float, depth: int, flag: int,
           move: int, free: bool, gen: int) -> None:  # fmt: skip
     """Store an entry: over the position's own, else over an empty slot of its bucket, else
-    over the oldest iteration's shallowest (as the hand-written Ayòayò kernel replaces)."""
+    over the oldest iteration's shallowest."""
     victim = -1
     worst = -1
     for j in range(first, first + BUCKET):

@@ -4,9 +4,7 @@
 - :mod:`games.ayoayo.rules`: the readable rules (the reference for every other path).
 - :mod:`games.ayoayo.tablebase`: exact endgame values, built by retrograde analysis.
 - :mod:`games.ayoayo.native_route`: the rules for the engine's generic compiled search, the
-  one kernel every game shares (the default), which probes the tablebases itself.
-- :mod:`games.ayoayo.native_search`: the hand-written compiled search
-  (``Ayoayo(route="own")``), the same answers at the same speed, kept to compare.
+  one kernel every game shares, which probes the tablebases itself.
 - :mod:`games.ayoayo.game`: :class:`Ayoayo`, the rules with both wired in.
 
 >>> from games.ayoayo import Ayoayo

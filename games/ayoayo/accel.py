@@ -5,7 +5,7 @@ They are used when numba is installed (the ``fast`` extra) and the environment d
 same answers. Nothing here imports numba until a kernel is asked for.
 
 >>> import os
->>> search_kernel() is None or os.environ.get("GAMESOLVER_NATIVE") != "0"
+>>> level_kernel() is None or os.environ.get("GAMESOLVER_NATIVE") != "0"
 True
 """
 
@@ -28,7 +28,6 @@ __all__ = [
     "level_kernel",
     "missing_reason",
     "proof_kernel",
-    "search_kernel",
 ]
 
 
@@ -78,7 +77,6 @@ def _load(groups: tuple[str, ...] | None) -> float | None:
             native_jit,
             native_proof,
             native_rules,
-            native_search,
             native_tablebase,
         )
 
@@ -93,27 +91,10 @@ def _load(groups: tuple[str, ...] | None) -> float | None:
         return None
 
 
-def _ready(group: str) -> tuple[ModuleType, ModuleType] | None:
-    """The compiled search and builder modules, ``group``'s kernels loaded (or every group
-    compiled, in one step); None when not to be used (see :func:`_load`)."""
-    if _load((group,)) is None:
-        return None
-    from games.ayoayo import native_search, native_tablebase
-
-    return native_search, native_tablebase
-
-
-def search_kernel() -> ModuleType | None:
-    """The compiled search (:mod:`games.ayoayo.native_search`), loaded, or None when not to be
-    used."""
-    modules = _ready("search")
-    return None if modules is None else modules[0]
-
-
 def proof_kernel() -> ModuleType | None:
-    """The compiled proof search (:mod:`games.ayoayo.native_proof`), loaded, or None when not
-    to be used."""
-    if _ready("proof") is None:
+    """The compiled proof search (:mod:`games.ayoayo.native_proof`), loaded (or every group
+    compiled, in one step), or None when not to be used (see :func:`_load`)."""
+    if _load(("proof",)) is None:
         return None
     from games.ayoayo import native_proof
 
@@ -124,8 +105,11 @@ def level_kernel() -> LevelKernel | None:
     """The compiled tablebase builder (:data:`games.ayoayo.native_tablebase.KERNEL`), loaded, or
     None when the kernels are not to be used (the builder then runs in pure Python: the same
     bytes)."""
-    modules = _ready("tablebase")
-    return None if modules is None else modules[1].KERNEL
+    if _load(("tablebase",)) is None:
+        return None
+    from games.ayoayo import native_tablebase
+
+    return native_tablebase.KERNEL
 
 
 def compile_kernels() -> float | None:

@@ -7,8 +7,9 @@ it): the board's numbers (:mod:`games.ayoayo.board`) -> the readable rules
 (``native_*``, :mod:`games.ayoayo.accel`) -> this module. As python-chess's board never
 imports its tablebase module, the rules know neither the tablebases nor numba; this class adds
 them as capabilities: :meth:`Ayoayo.tablebase` (``solver.game.HasTablebase``, built out of
-core and planned through ``HasTablebaseBuilds``), :meth:`Ayoayo.compiled_search`
-(``solver.game.HasCompiledSearch``) and the sowing step by step (``HasMoveSteps``).
+core and planned through ``HasTablebaseBuilds``), :meth:`Ayoayo.compiled_rules`
+(``solver.game.HasCompiledRules``: the engine's one compiled node search runs against them),
+and the sowing step by step (``HasMoveSteps``).
 
 >>> from solver.engine import search
 >>> game = Ayoayo()
@@ -30,20 +31,16 @@ from games.ayoayo.sowing import sowing_steps
 from games.ayoayo.tablebase import Tablebase
 from solver.book import OpeningBook, read_book
 from solver.compiled import CompiledRules, compiled_search, prepare_rules
-from solver.errors import CapabilityError, InvalidOptionError
+from solver.errors import CapabilityError
 from solver.game import EndgameTablebase, MoveStep, TablebasePlanner
 from solver.node_search import Limits, NodeSearch
-from solver.quoting import quote
 from solver.results import SearchRequest
 from solver.workers import Mapper
 
 if TYPE_CHECKING:
     from games.ayoayo.proof import Prover
 
-__all__ = ["OPENING_BOOK", "ROUTES", "Ayoayo"]
-
-ROUTES = ("generic", "own")
-"""The compiled node searches an :class:`Ayoayo` may run (its ``route``)."""
+__all__ = ["OPENING_BOOK", "Ayoayo"]
 
 OPENING_BOOK = Path(__file__).with_name("opening-book.txt.gz")
 """The start's value and each first move's, proved (docs/solving.md says how it was made)."""
@@ -60,20 +57,7 @@ class Ayoayo(AyoayoRules):
 
     Args:
         cache_size: most states whose legal moves and children are kept (0 turns caching off).
-        route: which compiled node search the engine runs: ``"generic"`` (the default: the
-            compiled route's one node search against the rules of
-            :mod:`games.ayoayo.native_route`) or ``"own"`` (the hand-written kernel of
-            :mod:`games.ayoayo.native_search`, kept to compare). The same answers at the same
-            speed; ``docs/ayoayo.md`` gives the figures.
     """
-
-    def __init__(self, cache_size: int = 1 << 14, route: str = "generic") -> None:
-        super().__init__(cache_size)
-        if route not in ROUTES:
-            raise InvalidOptionError(
-                f"invalid route {quote(route)}; expected one of {', '.join(ROUTES)}"
-            )
-        self.route = route
 
     def compiled_rules(self) -> CompiledRules:
         """The rules for the compiled route (``solver.game.HasCompiledRules``,
@@ -89,22 +73,18 @@ class Ayoayo(AyoayoRules):
         return Tablebase(directory, game=self, builder=accel.level_kernel)
 
     def compiled_search(self, request: SearchRequest, limits: Limits) -> NodeSearch | None:
-        """The numba node search of :attr:`route` (the hand-written kernel or the compiled
-        route's), loaded or compiled once, with the tablebase levels of ``request.oracle``
-        probed inside it.
+        """The compiled route's node search (:func:`solver.compiled.compiled_search`) against
+        :meth:`compiled_rules`, loaded or compiled once, with the tablebase levels of
+        ``request.oracle`` probed inside it, once Ayòayò's kernels may be used
+        (:func:`games.ayoayo.accel.enabled`: numba loads, said in one line when it cannot, and
+        a folder for its cache).
 
         None (the engine then runs its Python node search) when numba is not installed, the
         environment says ``GAMESOLVER_NATIVE=0``, or the kernel cannot serve ``request``.
         """
-        if self.route == "generic":
-            if not accel.enabled():
-                return None
-            return compiled_search(self, self.compiled_rules(), request, limits)
-        kernel = accel.search_kernel()
-        if kernel is None:
+        if not accel.enabled():
             return None
-        found: NodeSearch | None = kernel.compiled_search(self, request, limits)
-        return found
+        return compiled_search(self, self.compiled_rules(), request, limits)
 
     def prover(
         self,
@@ -125,7 +105,7 @@ class Ayoayo(AyoayoRules):
             CapabilityError: numba is not installed or ``GAMESOLVER_NATIVE=0`` (the proof search
                 has no pure-Python twin: it would take hours where it takes seconds).
         """
-        if accel.search_kernel() is None or accel.proof_kernel() is None:
+        if accel.proof_kernel() is None:
             raise CapabilityError(
                 f"proving Ayòayò needs the compiled kernel: {accel.missing_reason()}"
             )
@@ -166,12 +146,12 @@ class Ayoayo(AyoayoRules):
         return None if book.mismatch(tablebase.lineages()) else book
 
     def compile_kernels(self) -> float | None:
-        """Load the search's and the tablebase builder's kernels now, compiling them (once, in
-        one step) when numba's cache lacks them: the seconds spent compiling, 0.0 when all
-        came from the cache, None when the kernels are not to be used; with ``route``
-        ``"generic"`` (the default), the compiled route's kernel too."""
+        """Load the kernels now (the rules', the tablebase builder's, the proof search's, and
+        the compiled route's node search), compiling them when numba's cache lacks them: the
+        seconds spent compiling, 0.0 when all came from the cache, None when the kernels are
+        not to be used."""
         seconds = accel.compile_kernels()
-        if seconds is None or self.route != "generic":
+        if seconds is None:
             return seconds
         more = prepare_rules(self.compiled_rules())
         return None if more is None else seconds + more

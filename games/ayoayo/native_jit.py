@@ -1,11 +1,12 @@
 """How the Ayòayò kernels are compiled, cached and loaded: numba set up once for the package.
 
-Every compiled module of :mod:`games.ayoayo` (``native_rules``, ``native_search``,
-``native_tablebase``) makes its kernels with :func:`kernel` or :func:`compiled` from here, and
-names, with :func:`warm_up`, a small call of its entry points. Then:
+Every compiled module of :mod:`games.ayoayo` (``native_rules``, ``native_probe``,
+``native_tablebase``, ``native_proof``) makes its kernels with :func:`kernel` or
+:func:`compiled` from here, and names, with :func:`warm_up`, a small call of its entry points.
+Then:
 
 * **One compile step.** :func:`ready` (called by :mod:`games.ayoayo.accel`) loads a group
-  of entry points (``"search"``, ``"rules"`` or ``"tablebase"``) from numba's on-disk cache. When
+  of entry points (``"rules"``, ``"tablebase"`` or ``"proof"``) from numba's on-disk cache. When
   something had to be compiled instead (a fresh install, a new numba), every group is compiled
   in that same step, so a later command never compiles again, and stderr says so once, with
   how long it took and where the cache is.
@@ -23,7 +24,7 @@ Importing this module raises ImportError without numba (the ``fast`` extra):
 Python with the same answers.
 
 >>> GROUPS
-('search', 'rules', 'tablebase', 'proof')
+('rules', 'tablebase', 'proof')
 """
 
 from __future__ import annotations
@@ -45,9 +46,10 @@ __all__ = ["GROUPS", "cache_directory", "compiled", "kernel", "ready", "store_or
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-GROUPS: Final = ("search", "rules", "tablebase", "proof")
-"""The groups of entry points: the search's, the rules' own (which the search and the builder
-inline; loaded only by those who call them), the tablebase builder's and the proof search's."""
+GROUPS: Final = ("rules", "tablebase", "proof")
+"""The groups of entry points: the rules' own (which the builder and the proof search inline;
+loaded only by those who call them), the tablebase builder's and the proof search's. (The node
+search is the compiled route's, :mod:`solver.compiled`, which keeps its own kernel.)"""
 
 _PACKAGE: Final = __name__.rsplit(".", 1)[0]
 

@@ -1,12 +1,11 @@
 """What Ayòayò's compiled searches share: a position's exact key, and the endgame tablebase
 read inside a kernel.
 
-The node searches (the compiled route's rules, :mod:`games.ayoayo.native_route`, and the
-hand-written :mod:`games.ayoayo.native_search`) and the proof search
-(:mod:`games.ayoayo.native_proof`) key their tables by :func:`key_of` and probe the tablebase
-in the kernel: a position a level holds is ranked (stars and bars over the mover's view, the
-captured split) and read there, at kernel speed. Missing levels are simply not probed. The
-hand-written kernels are handed the levels read into memory as arrays (:func:`levels_of`,
+The node search (the compiled route's, through the rules of :mod:`games.ayoayo.native_route`)
+and the proof search (:mod:`games.ayoayo.native_proof`) key their tables by :func:`key_of` and
+probe the tablebase in the kernel: a position a level holds is ranked (stars and bars over the
+mover's view, the captured split) and read there, at kernel speed. Missing levels are simply not
+probed. The proof search is handed the levels read into memory as arrays (:func:`levels_of`,
 probed by :func:`tablebase_value`); the compiled route, which carries its oracle's data down
 every recursive call, is handed one array of their addresses instead (:func:`oracle_words`,
 probed by :func:`tablebase_value_at`), which keeps the levels alive as long as it lives.

@@ -1,9 +1,10 @@
-"""The numba kernel for Ayòayò against the readable rules and the Python node search.
+"""Ayòayò's compiled kernels other than the node search against the readable rules: the
+rules over arrays, the tablebase builder, the compile cache and its start-up, and the pure
+Python paths with the kernels switched off (the node search, the compiled route's, is held to
+the Python engine in ``test_ayoayo_route``).
 
 Positions come from the reference's recorded games (``tests/data``), from seeded random
-playouts and from seeded random endgames; the engine's driver over its Python node search
-(``search(..., native=False)``) is the oracle for every search field, with and without
-tablebases.
+playouts and from seeded random endgames; the helpers that draw them serve both modules.
 """
 
 from __future__ import annotations
@@ -16,39 +17,24 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import pytest
 
 from games.ayoayo import Ayoayo, AyoayoState, jit_cache, tablebase_build, tablebase_moves
-from games.ayoayo.tablebase import Tablebase
 from games.ayoayo.tablebase_files import DISTANCES, VALUES, level_path
 from solver.engine import search
 from solver.game import InvalidStateError
-from solver.node_search import Limits, NodeSearch
-from solver.results import SearchRequest, SearchResult
 
 native_rules = pytest.importorskip("games.ayoayo.native_rules", reason="numba is not installed")
-native_search = pytest.importorskip("games.ayoayo.native_search")
 native_jit = pytest.importorskip("games.ayoayo.native_jit")
+native_probe = pytest.importorskip("games.ayoayo.native_probe")
 native_tablebase = pytest.importorskip("games.ayoayo.native_tablebase")
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAYOUTS = REPO_ROOT / "tests" / "data" / "ayoayo_playouts_subset.jsonl.gz"
-GAME = Ayoayo(route="own")  # the hand-written kernel (the default is the compiled route)
-
-
-class _Compiled(Ayoayo):
-    """Ayòayò whose search must run on the kernel: a refusal fails the test."""
-
-    def compiled_search(self, request: SearchRequest, limits: Limits) -> NodeSearch | None:
-        found = super().compiled_search(request, limits)
-        assert found is not None, "the kernel declined a search it should serve"
-        return found
-
-
-COMPILED = _Compiled(route="own")
+GAME = Ayoayo()
 
 
 def _recorded_states() -> Iterator[AyoayoState]:
@@ -122,53 +108,6 @@ def _positions_of(rng: random.Random, count: int, low: int, high: int) -> list[A
     return states
 
 
-@pytest.fixture(scope="module")
-def tablebase(tmp_path_factory: pytest.TempPathFactory) -> Tablebase:
-    """Levels 0 to 12 (5.4 million positions at 12), built once on the kernel."""
-    directory = tmp_path_factory.mktemp("kernel-tablebase")
-    tablebase_build.build(12, directory, kernel=native_tablebase.KERNEL)
-    return Tablebase(directory, game=GAME)
-
-
-SMALL_TABLE: Final = 1 << 14
-"""A transposition table for the many shallow searches of the "thousands more" tests: a
-search of depth 1-6 visits up to a few thousand positions, so the table still fills and
-replaces entries (the kernel must replace as the engine does), and each search no longer
-spends two thirds of its time zeroing the default table of 2**20 entries."""
-
-
-def _native(state: AyoayoState, **options: Any) -> SearchResult:
-    """The driver over the kernel (it fails if the kernel declines)."""
-    return search(COMPILED, state, **options)
-
-
-def _assert_legal_line(state: AyoayoState, pv: tuple[int, ...]) -> None:
-    for move in pv:
-        assert move in GAME.actions(state), (state, pv)
-        state = GAME.result(state, move)
-
-
-def _assert_same(state: AyoayoState, depth: int, **options: Any) -> None:
-    """The kernel's answer means what the Python engine's means, field by field."""
-    python = search(GAME, state, depth=depth, native=False, **options)
-    fast = _native(state, depth=depth, **options)
-    where = (GAME.format_state(state), depth)
-    assert fast.value == python.value, where
-    assert fast.best_actions == python.best_actions, where
-    assert dict(fast.action_values) == dict(python.action_values), where
-    assert fast.depth == python.depth, where
-    assert fast.exact == python.exact, where
-    assert fast.plies == python.plies, where
-    assert dict(fast.action_plies) == dict(python.action_plies), where
-    assert fast.best_action == python.best_action, where
-    assert fast.complete and python.complete
-    _assert_legal_line(state, fast.pv)
-    assert fast.pv == python.pv, where
-    assert fast.pv_end == python.pv_end, where
-    if fast.pv_end is not None and fast.pv_end.kind == "depth":  # else it runs to the end
-        assert fast.depth is not None and len(fast.pv) <= fast.depth, where
-
-
 class TestRules:
     """The kernel's rules equal the readable ones."""
 
@@ -208,246 +147,8 @@ class TestRules:
         self._check(state)
 
 
-class TestSameAnswers:
-    """Values, optimal sets, plies and exactness equal the Python engine's at every depth."""
-
-    def test_shallow_depths_on_many_positions(self) -> None:
-        """600 positions at depths 1-4, every root move valued."""
-        rng = random.Random(1)
-        states = _playout_states(rng, 400) + _endgame_states(rng, 200)
-        for state in states:
-            _assert_same(state, rng.randint(1, 4), all_values=True)
-
-    def test_middle_depths(self) -> None:
-        """80 positions at depths 5-7, with and without every root move's value."""
-        rng = random.Random(2)
-        for i, state in enumerate(_playout_states(rng, 50) + _endgame_states(rng, 30)):
-            _assert_same(state, rng.randint(5, 7), all_values=bool(i % 2))
-
-    def test_deep_searches(self) -> None:
-        """16 positions at depths 8-10."""
-        rng = random.Random(3)
-        for state in _playout_states(rng, 10) + _endgame_states(rng, 6):
-            _assert_same(state, rng.randint(8, 10))
-
-    @pytest.mark.slow
-    def test_thousands_more(self) -> None:
-        """2000 positions at depths 1-6 and 150 at depths 7-10. The shallow ones with a table
-        of 2**14 entries (SMALL_TABLE)."""
-        rng = random.Random(4)
-        for state in _playout_states(rng, 1400) + _endgame_states(rng, 600):
-            all_values = rng.random() < 0.5
-            _assert_same(state, rng.randint(1, 6), all_values=all_values, table_size=SMALL_TABLE)
-        for state in _playout_states(rng, 100) + _endgame_states(rng, 50):
-            _assert_same(state, rng.randint(7, 10), all_values=rng.random() < 0.5)
-
-    def test_recorded_positions(self) -> None:
-        """Every 15th recorded position at depth 5."""
-        for i, state in enumerate(_recorded_states()):
-            if i % 15 == 0:
-                _assert_same(state, 5, all_values=True)
-
-    def test_the_same_tree_as_the_python_engine(self) -> None:
-        """Below one node budget the kernel visits exactly the engine's nodes, cut-offs, hits."""
-        rng = random.Random(5)
-        for state in _playout_states(rng, 40):
-            depth = rng.randint(2, 8)
-            python = search(GAME, state, depth=depth, native=False)
-            if python.stats.nodes >= native_search.KERNEL_CHECK_NODES:
-                continue
-            fast = _native(state, depth=depth)
-            assert fast.stats.nodes == python.stats.nodes
-            assert fast.stats.cutoffs == python.stats.cutoffs
-            assert fast.stats.table_hits == python.stats.table_hits
-            assert fast.pv == python.pv
-
-    def test_seeded_choices_and_no_plies(self) -> None:
-        """A seed picks among the preferred moves as the engine does; plies=False skips plies."""
-        rng = random.Random(6)
-        for state in _playout_states(rng, 30) + _endgame_states(rng, 30):
-            _assert_same(state, 4, seed=11)
-            _assert_same(state, 4, plies=False)
-
-    def test_deepening_to_the_first_exact_depth(self) -> None:
-        """Without a depth, the deepening stops where the engine's answer becomes exact."""
-        rng = random.Random(7)
-        states = _late_states(rng, 150)
-        near_the_end = [
-            s
-            for s in states
-            if not GAME.is_terminal(s) and search(GAME, s, depth=4, native=False).exact
-        ]
-        assert len(near_the_end) >= 10
-        for state in near_the_end[:25]:
-            python = search(GAME, state, node_limit=100_000, native=False)
-            fast = _native(state, node_limit=100_000)
-            assert python.complete
-            assert (fast.value, fast.depth, fast.exact, fast.plies, fast.complete) == (
-                python.value,
-                python.depth,
-                python.exact,
-                python.plies,
-                python.complete,
-            )
-            assert fast.best_actions == python.best_actions
-            assert dict(fast.action_plies) == dict(python.action_plies)
-            _assert_legal_line(state, fast.pv)
-            assert len(fast.pv) == fast.plies
-
-    def test_terminal_root_and_depth_zero(self) -> None:
-        """A finished game is exact with no move; depth 0 is the evaluation, not exact."""
-        rng = random.Random(8)
-        done = next(s for s in _playout_states(rng, 400) if GAME.is_terminal(s))
-        _assert_same(done, 3)
-        _assert_same(GAME.initial_state(), 0)
-
-
-class TestTablebaseInsideTheKernel:
-    """With a tablebase as the oracle, the kernel answers as the Python node search does."""
-
-    def _check(self, tablebase: Tablebase, state: AyoayoState, depth: int, **options: Any) -> None:
-        _assert_same(state, depth, oracle=tablebase, **options)
-
-    def test_positions_of_8_to_48_seeds(self, tablebase: Tablebase) -> None:
-        """300 positions of 8-48 seeds at depths 1-6, every root move valued."""
-        rng = random.Random(21)
-        for state in _positions_of(rng, 300, 8, 48):
-            self._check(tablebase, state, rng.randint(1, 6), all_values=True)
-
-    def test_deeper_searches_into_the_tablebase(self, tablebase: Tablebase) -> None:
-        """40 positions of 16-28 seeds (just above the levels) at depths 7-10."""
-        rng = random.Random(22)
-        for state in _positions_of(rng, 40, 16, 28):
-            self._check(tablebase, state, rng.randint(7, 10), all_values=rng.random() < 0.5)
-
-    @pytest.mark.slow
-    def test_thousands_more(self, tablebase: Tablebase) -> None:
-        """1000 positions of 8-48 seeds at depths 1-6 and 100 at depths 7-10."""
-        rng = random.Random(23)
-        for state in _positions_of(rng, 1000, 8, 48):  # with a table of SMALL_TABLE entries
-            depth, all_values = rng.randint(1, 6), rng.random() < 0.5
-            self._check(tablebase, state, depth, all_values=all_values, table_size=SMALL_TABLE)
-        for state in _positions_of(rng, 100, 12, 32):
-            self._check(tablebase, state, rng.randint(7, 10), all_values=rng.random() < 0.5)
-
-    def test_a_partial_set_of_levels(self, tablebase: Tablebase, tmp_path: Path) -> None:
-        """With level 8 missing, only the levels present are probed, as in Python (level 12,
-        built on the missing level 8, is refused: its lineage cannot be checked)."""
-        partial = tmp_path / "partial"
-        partial.mkdir()
-        for n in (0, 4, 12):
-            for kind in (VALUES, DISTANCES):
-                source = level_path(tablebase.directory, n, kind)
-                (partial / source.name).write_bytes(source.read_bytes())
-        holey = Tablebase(partial, game=GAME)
-        assert holey.levels == (0, 4)
-        assert "built on level 8, which is missing" in holey.problems()[0]
-        rng = random.Random(24)
-        for state in _positions_of(rng, 60, 8, 24):
-            _assert_same(state, rng.randint(1, 7), oracle=holey, all_values=True)
-
-    def test_probes_keep_the_kernels_speed(self, tablebase: Tablebase) -> None:
-        """A search reaching the tablebase is counted in kernel nodes, not Python calls."""
-        state = GAME.parse_state("[[2,1,0,3,1,1],[1,0,2,0,2,3]] captured 16,16")
-        fast = _native(state, depth=12, oracle=tablebase)
-        slow = search(GAME, state, depth=12, oracle=tablebase, native=False)
-        assert (fast.value, fast.best_actions, fast.exact) == (
-            slow.value,
-            slow.best_actions,
-            slow.exact,
-        )
-
-
-class TestLimits:
-    """Limits and interruptions return the last completed depth, as the engine does."""
-
-    def test_a_node_limit(self) -> None:
-        """A node limit stops the deepening; the answer is that of the last completed depth."""
-        start = GAME.initial_state()
-        stopped = _native(start, node_limit=200_000)
-        assert not stopped.complete
-        assert stopped.depth is not None and stopped.depth >= 5
-        full = search(GAME, start, depth=stopped.depth, native=False)
-        assert (stopped.value, stopped.best_actions) == (full.value, full.best_actions)
-        # nodes may overshoot the limit by one frontier node's leaves and the next iteration's root
-        assert stopped.stats.nodes <= 200_000 + 8
-
-    def test_a_time_limit(self) -> None:
-        """A time limit answers with a completed depth and complete=False."""
-        stopped = _native(GAME.initial_state(), time_limit=0.3)
-        assert not stopped.complete
-        assert stopped.depth is not None and stopped.depth >= 1
-        _assert_legal_line(GAME.initial_state(), stopped.pv)
-
-    def test_ctrl_c(self) -> None:
-        """Ctrl-C (KeyboardInterrupt) during the search keeps the last completed depth."""
-        seen: list[int] = []
-
-        def on_depth(result: SearchResult) -> None:
-            seen.append(result.depth or 0)
-            if len(seen) == 6:
-                raise KeyboardInterrupt
-
-        stopped = _native(GAME.initial_state(), depth=12, on_depth=on_depth)
-        assert (stopped.depth, stopped.complete) == (6, False)
-
-    def test_too_little_budget(self) -> None:
-        """No completed depth: the first legal move and the evaluation, depth 0."""
-        stopped = _native(GAME.initial_state(), depth=8, node_limit=1)
-        assert (stopped.depth, stopped.best_action, stopped.complete) == (0, 0, False)
-
-
-class TestWiring:
-    """search() runs the kernel under its driver only where it serves the call, else Python."""
-
-    def test_search_uses_the_kernel(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """With no observer and the game's own evaluation, the node search is the kernel."""
-        calls: list[SearchRequest] = []
-        real = native_search.compiled_search
-
-        def spy(game: Any, request: SearchRequest, limits: Limits) -> Any:
-            calls.append(request)
-            return real(game, request, limits)
-
-        monkeypatch.setattr(native_search, "compiled_search", spy)
-        search(GAME, depth=3)
-        assert len(calls) == 1
-        search(GAME, depth=3, evaluate=lambda s: 0)
-        search(GAME, depth=3, native=False)
-        search(GAME, depth=3, observer=lambda event: None)
-        assert len(calls) == 1
-
-    def test_switched_off(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """GAMESOLVER_NATIVE=0 makes the game offer no compiled search."""
-        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
-        assert GAME.compiled_search(SearchRequest(depth=3), Limits(None, None)) is None
-
-    def test_without_numba(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """When numba cannot be imported, the game offers none and search() still works."""
-        monkeypatch.setitem(sys.modules, "numba", None)
-        assert GAME.compiled_search(SearchRequest(depth=3), Limits(None, None)) is None
-        assert search(GAME, depth=3).value == 0
-
-    def test_calls_it_declines(self) -> None:
-        """An oracle it cannot probe, or a search to the end with nothing to stop it."""
-        limits = Limits(None, None)
-        declined = [
-            SearchRequest(oracle=lambda s: None),
-            SearchRequest(),
-            SearchRequest(depth=native_search.MAX_DEPTH + 1),
-        ]
-        for request in declined:
-            assert native_search.compiled_search(GAME, request, limits) is None, request
-
-    def test_a_tablebase_is_probed_inside(self, tablebase: Tablebase) -> None:
-        """A tablebase, or its probe, as the oracle: served by the kernel with its levels."""
-        limits = Limits(None, None)
-        for oracle in (tablebase, tablebase.probe):
-            found = native_search.compiled_search(
-                GAME, SearchRequest(depth=3, oracle=oracle), limits
-            )
-            assert found is not None
-            assert found.st[native_search.TB_MAX] == max(tablebase.levels)
+class TestCompileCache:
+    """numba's cache of the kernels: where it lives, and the one notice of a compile."""
 
     def test_cache_goes_to_the_user_cache_dir(
         self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
@@ -517,7 +218,7 @@ with tempfile.TemporaryDirectory() as d:
 
 
 class TestStartUp:
-    """A second process loads the cached search without readying numba's compiler."""
+    """A second process loads the cached kernels without readying numba's compiler."""
 
     @pytest.mark.slow
     def test_one_compile_step_then_never_again(self, tmp_path: Path) -> None:
@@ -536,7 +237,7 @@ class TestStartUp:
 
     def test_a_second_process_loads_without_refreshing_numba(self) -> None:
         """No registry refresh and no runtime set up; the same answer as in this process."""
-        here = _native(GAME.initial_state(), depth=6)  # compiled or loaded: on disk now
+        here = search(GAME, GAME.initial_state(), depth=6)  # compiled or loaded: on disk now
         done = _python("-c", _SECOND_PROCESS)
         refreshes, runtime, value, pv = done.stdout.split(" ", 3)
         assert (refreshes, runtime) == ("0", "False"), done.stderr
@@ -548,15 +249,15 @@ class TestStartUp:
         code = "from games.ayoayo import Ayoayo; from solver.engine import search; "
         code += "g = Ayoayo(); print(search(g, g.initial_state(), depth=3).pv)"
         done = _python("-W", "ignore", "-c", code, env=dict(os.environ, NUMBA_DISABLE_JIT="1"))
-        assert done.stdout.strip() == str(_native(GAME.initial_state(), depth=3).pv)
+        assert done.stdout.strip() == str(search(GAME, GAME.initial_state(), depth=3).pv)
 
     def test_a_failed_light_load_falls_back_to_numbas(self) -> None:
         """When the light load raises, numba's regular load (with its refresh) answers."""
         board = native_rules.board_array(GAME.initial_state())
-        table = np.zeros((8, 3), np.int64)
-        hint = native_search._hint
-        assert hint(table, board) == -1  # compiled or loaded: on disk now
-        cache = native_jit._CachedKernel(hint.py_func, runtime=False)
+        words = native_probe.oracle_words(None)
+        probe = native_probe.tablebase_value_at
+        assert probe(board, words) == native_probe.NOT_COVERED  # compiled or loaded: on disk now
+        cache = native_jit._CachedKernel(probe.py_func, runtime=False)
         real = cache._load_overload
         calls: list[int] = []
 
@@ -567,7 +268,7 @@ class TestStartUp:
             return real(sig, target_context)
 
         cache._load_overload = flaky  # type: ignore[method-assign]
-        loaded = cache.load_overload(hint.signatures[0], hint.targetctx)
+        loaded = cache.load_overload(probe.signatures[0], probe.targetctx)
         assert loaded is not None
         assert len(calls) == 2
 

@@ -55,8 +55,7 @@ def add_arguments(analyse: argparse.ArgumentParser) -> None:
         "--compiled",
         action="store_true",
         help="insist on the game's compiled search (connect4 and ayoayo, where it is the default "
-        "anyway; ayoayo -O route=own runs its hand-written kernel instead of the compiled "
-        "route): an error if it cannot be used, and a line if it had to be compiled now (15-30 s "
+        "anyway): an error if it cannot be used, and a line if it had to be compiled now (15-30 s "
         "the first time, not counted in --time)",
     )
     tablebase_arguments(analyse)
