@@ -6,7 +6,9 @@ numba can compile (:class:`CompiledRules`, through :class:`solver.game.HasCompil
 module compiles the engine's node search against them (once: it is kept on disk) and runs it
 under the engine's one driver (:func:`solver.engine.search`) as a
 :class:`~solver.node_search.NodeSearch`.
-Deepening, the root, plies, the principal variation, limits and ties stay the driver's.
+Deepening, the root, plies, the principal variation, limits and ties stay the driver's (the
+root's moves of an iteration are searched in one kernel entry, in the driver's windows:
+:meth:`CompiledSearch.root_values`).
 
 The kernel is :mod:`solver.python_search` restated over arrays: fail-soft negamax with
 principal-variation search, proofs from the utility bounds (a child proved to reach its mover's
@@ -54,7 +56,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -225,12 +227,15 @@ class Kernel:
     Attributes:
         child_value: the node search (see :func:`solver.compiled_kernel.child_value`).
         table_move: the table's move for a position, or -1.
+        root_moves: every root move's search of one iteration (see
+            :func:`solver.compiled_kernel.root_moves`).
         seconds: the time it took to have it ready (compiling, or loading numba's cache).
         compiled: whether numba compiled it here (False: it came from numba's disk cache).
     """
 
     child_value: Any
     table_move: Any
+    root_moves: Any
     seconds: float
     compiled: bool
 
@@ -283,8 +288,8 @@ def kernel(rules: CompiledRules) -> Kernel | None:
         return None
     began = time.perf_counter()
     try:
-        child_value, table_move = _build(rules)
-        _warm(rules, child_value, table_move)
+        child_value, table_move, root_moves = _build(rules)
+        _warm(rules, child_value, table_move, root_moves)
     except Exception as e:  # numba, LLVM or the rules' own code: the Python search answers
         why = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
         _FAILED[rules] = why
@@ -295,7 +300,7 @@ def kernel(rules: CompiledRules) -> Kernel | None:
         return None
     misses = sum(child_value.stats.cache_misses.values())  # 0: loaded from numba's disk cache
     _KERNELS[rules] = found = Kernel(
-        child_value, table_move, time.perf_counter() - began, compiled=misses > 0
+        child_value, table_move, root_moves, time.perf_counter() - began, compiled=misses > 0
     )
     return found
 
@@ -308,22 +313,28 @@ def _jit_disabled() -> bool:
     return bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]
 
 
-def _build(rules: CompiledRules) -> tuple[Any, Any]:
-    """The node search compiled against ``rules``: ``(child_value, table_move)``, from the
+def _build(rules: CompiledRules) -> tuple[Any, Any, Any]:
+    """The node search compiled against ``rules``: ``(child_value, table_move, root_moves)``,
+    from the
     kernel's module on disk (:mod:`solver.compiled_module`), loaded from numba's cache when a
     process compiled it before."""
     module = load_module(rules, KERNEL_CONSTANTS)
-    return module.child_value, module.table_move
+    return module.child_value, module.table_move, module.root_moves
 
 
-def _warm(rules: CompiledRules, child_value: Any, table_move: Any) -> None:
+def _warm(rules: CompiledRules, child_value: Any, table_move: Any, root_moves: Any) -> None:
     """Call the kernel once on a tiny table so numba compiles it now."""
     arrays = _Arrays(rules, 4)
     tops, bottoms = _bounds(UNBOUNDED)
     start = np.zeros(rules.words, np.int64)
     arrays.st[STOP_AT] = 1  # the search stops at its first node: the rules never see `start`
-    child_value(start, 2, -math.inf, math.inf, *arrays.parts, tops, bottoms, _no_data(rules))
+    data = _no_data(rules)
+    child_value(start, 2, -math.inf, math.inf, *arrays.parts, tops, bottoms, data)
     table_move(arrays.table, start, arrays.st)
+    arrays.st[STOPPED] = 0
+    kids, one = start[None, :].copy(), np.ones(1, np.int64)
+    answers = (np.zeros(2), np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(4, np.int64))
+    root_moves(kids, one, 1, 2, False, *answers, *arrays.parts, tops, bottoms, data)
     _release(arrays)
 
 
@@ -396,6 +407,10 @@ def _take(rules: CompiledRules, table_size: int) -> _Arrays:
     return _Arrays(rules, slots)
 
 
+VALUED: Final = 1
+"""A root move valued exactly by :func:`solver.compiled_kernel.root_moves` (else a bound)."""
+
+
 class _Arrays:
     """The kernel's memory for one search: stacks, table, history, counters."""
 
@@ -446,6 +461,7 @@ class CompiledSearch:
         self.rules = rules
         self.limits = limits
         self.kernel, self.probe = kernel.child_value, kernel.table_move
+        self.root_kernel = kernel.root_moves
         self.arrays = _take(rules, request.table_size)  # given back when the search ends
         self.st = self.arrays.st
         self.oracle_data = _no_data(rules) if oracle_data is None else oracle_data
@@ -492,12 +508,50 @@ class CompiledSearch:
         self, child: Any, cp: int, player: int, depth: float, alpha: Any, beta: Any
     ) -> Any:
         """The kernel's value of a child from the parent's view, resumed after each budget."""
-        st = self.st
         arr = self.encoded(child)
         d = self.deepest if depth >= self.deepest else int(depth)  # END is above any depth
         lo, hi = (float(alpha), float(beta)) if cp == player else (-float(beta), -float(alpha))
-        limit = self.limits.node_limit
         kernel, parts, tops, bottoms = self.kernel, self.arrays.parts, self.tops, self.bottoms
+        data = self.oracle_data
+        v = float(self.resumed(lambda: kernel(arr, d, lo, hi, *parts, tops, bottoms, data), True))
+        return _number(v if cp == player else -v)
+
+    def root_values(
+        self, children: Sequence[Any], cps: Sequence[int], player: int, depth: float,
+        all_values: bool,
+    ) -> list[tuple[Any, bool, bool]]:  # fmt: skip
+        """Every root move's search of one iteration in one kernel entry (resumed after each
+        budget), as the driver's own loop over :meth:`child_value` would search them: the
+        children in the driver's order, the first with the full window, each later one with
+        the narrowest window around the best so far, again when it fails high, and for its
+        exact value when worse and ``all_values``. Per child: its value (``player``'s view),
+        whether that is exact (else an upper bound, below the best), and whether its search met
+        no horizon."""
+        n = len(children)
+        kids = np.array([self.encoded(c) for c in children], np.int64)
+        same = np.array([cp == player for cp in cps], np.int64)
+        d = self.deepest if depth >= self.deepest else int(depth)
+        found = np.zeros(n + 1)
+        kinds = np.zeros(n, np.int64)
+        free = np.zeros(n, np.int64)
+        at = np.zeros(4, np.int64)
+        kernel, parts, tops, bottoms = self.root_kernel, self.arrays.parts, self.tops, self.bottoms
+        data = self.oracle_data
+        self.resumed(
+            lambda: kernel(
+                kids, same, n, d, all_values, found, kinds, free, at, *parts, tops, bottoms, data
+            ),
+            False,
+        )
+        return [(_number(float(found[i])), kinds[i] == VALUED, bool(free[i])) for i in range(n)]
+
+    def resumed(self, call: Callable[[], Any], restart_horizon: bool) -> Any:
+        """``call()``'s answer, the kernel called again after each node budget until it ends:
+        :class:`SearchStopped` once a limit is reached. ``restart_horizon``: the restart counts
+        its own horizon (the table keeps the rest), so the count goes back to where it was
+        (a kernel entry that resumes where it stopped sets it back itself)."""
+        st = self.st
+        limit = self.limits.node_limit
         while True:
             nodes = int(st[NODES])
             stop = nodes + self.budget
@@ -507,12 +561,12 @@ class CompiledSearch:
             st[STOPPED] = 0
             horizon = int(st[HORIZON])
             began = time.perf_counter()
-            v = float(kernel(arr, d, lo, hi, *parts, tops, bottoms, self.oracle_data))
+            answer = call()
             if not st[STOPPED]:
-                v = v if cp == player else -v
-                return int(v) if v.is_integer() and abs(v) < 2**53 else v
+                return answer
             spent = time.perf_counter() - began
-            st[HORIZON] = horizon  # the restart counts its own horizon (the table keeps the rest)
+            if restart_horizon:
+                st[HORIZON] = horizon
             if self.limits.reached(int(st[NODES])):
                 raise SearchStopped
             rate = (int(st[NODES]) - nodes) / max(spent, 1e-4)
@@ -544,6 +598,11 @@ class CompiledSearch:
             table_hits=st[HITS],
             seconds=self.limits.elapsed(),
         )
+
+
+def _number(v: float) -> Any:
+    """A kernel's value as the game's number: an int when it is one (within 2**53)."""
+    return int(v) if v.is_integer() and abs(v) < 2**53 else v
 
 
 def _unbounded(request: SearchRequest, deepest: int) -> bool:

@@ -511,3 +511,73 @@ def table_move(ts: Array, s: Array, st: Array) -> int:
     if slot < 0:
         return -1
     return (ts[slot, KEY_WORDS] >> 20) & 0xFFFFF
+
+
+FIRST, RESEARCH, WORSE = 0, 1, 2
+"""The phases of a root move's search in :func:`root_moves`: its first search (the full window
+for the first move, else the narrowest window around the best so far), the search again of one
+that failed high, and the full-window search of a worse one (``all_values``)."""
+
+VALUED, BOUNDED = 1, 2
+"""What :func:`root_moves` found of a root move: its exact value, or only an upper bound."""
+
+
+@jit
+def root_moves(kids: Array, same: Array, n: int, depth: int, all_values: bool, found: Any,
+               kinds: Array, free: Array, at: Array, bs: Array, ms: Array, ts: Array, tv: Any,
+               hist: Array, st: Array, tops: Any, bottoms: Any, od: Any) -> bool:  # fmt: skip
+    """Every root move's search of one iteration, as the engine's driver does it (its
+    ``search_root``): the first move ``kids[0]`` with the full window, each later one with the
+    narrowest window around the best so far (``found[n]``), again with ``(best, inf)`` when it
+    fails high, and with ``(-inf, best)`` when it is worse and ``all_values`` asks for its value.
+
+    Per move ``i`` it writes its value or bound ``found[i]`` (the root mover's view), ``kinds[i]``
+    (:data:`VALUED` or :data:`BOUNDED`) and ``free[i]`` (its deciding search met no horizon);
+    ``same[i]``: the child's mover is the root's. Resumable: when the node budget stops it
+    (True), ``at`` holds the move and phase to search again (the table keeps the work done) and
+    the horizon count is as it was before that search, as the driver's restart wants."""
+    while at[0] < n:
+        i = at[0]
+        phase = at[1]
+        best = found[n]
+        if phase == FIRST:
+            at[2] = st[HORIZON]  # the horizon count before the move: its search decides
+            if i == 0:
+                lo, hi = -np.inf, np.inf
+            else:
+                lo, hi = np.nextafter(best, -np.inf), np.nextafter(best, np.inf)
+        elif phase == RESEARCH:
+            at[2] = st[HORIZON]  # the search again alone decides
+            lo, hi = best, np.inf
+        else:
+            lo, hi = -np.inf, best
+        at[3] = st[HORIZON]
+        if same[i]:
+            v = child_value(kids[i], depth, lo, hi, bs, ms, ts, tv, hist, st, tops, bottoms, od)
+        else:
+            v = -child_value(kids[i], depth, -hi, -lo, bs, ms, ts, tv, hist, st, tops, bottoms, od)
+        if st[STOPPED]:
+            st[HORIZON] = at[3]
+            return True
+        if phase == WORSE:
+            found[i] = v
+            kinds[i] = VALUED
+            at[0] += 1
+            at[1] = FIRST
+            continue
+        if phase == FIRST and i > 0 and v > best and v >= hi and hi != np.inf:
+            at[1] = RESEARCH  # it failed high: find its exact value
+            continue
+        free[i] = st[HORIZON] == at[2]
+        found[i] = v
+        kinds[i] = VALUED
+        at[1] = FIRST
+        if i == 0 or v > best:
+            found[n] = v
+        elif v != best and v <= np.nextafter(best, -np.inf):  # worse: only a bound
+            if all_values:
+                at[1] = WORSE
+                continue
+            kinds[i] = BOUNDED
+        at[0] += 1
+    return False
