@@ -82,8 +82,8 @@ __all__ = [
 Array = npt.NDArray[np.int64]
 
 # Counters and controls shared by the kernel and Python (indices into one int64 array).
-NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN, ORACLE, EPOCH = range(10)
-N_STATS: Final = 10
+NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN, ORACLE, EPOCH, RESUME = range(11)
+N_STATS: Final = 11
 
 KERNEL_CHECK_NODES: Final = 1 << 15
 """The first node budget between two returns to Python (then sized to ~20 ms of search)."""
@@ -93,6 +93,7 @@ EXACT, LOWER, UPPER = 0, 1, 2  # as solver.table
 KERNEL_CONSTANTS: Final = {
     "NODES": NODES, "LEAVES": LEAVES, "CUTOFFS": CUTOFFS, "HITS": HITS, "HORIZON": HORIZON,
     "STOP_AT": STOP_AT, "STOPPED": STOPPED, "GEN": GEN, "ORACLE": ORACLE, "EPOCH": EPOCH,
+    "RESUME": RESUME,
     "EXACT": EXACT, "LOWER": LOWER, "UPPER": UPPER,
 }  # fmt: skip
 """The constants the kernel's text leaves to the generated module (with the rules')."""
@@ -424,9 +425,18 @@ class _Arrays:
         key_words = rules.words if rules.pack is None else rules.pack_words
         self.table: Array = np.zeros((slots, key_words + 2), np.int64)
         self.values = self.table.view(np.float64)  # the last word of an entry: its value
+        self.narrowing = np.zeros(2)  # the interval a search's null windows have left
         self.table_given_back = False
         self.st[GEN] = self.st[EPOCH] = 1
-        self.parts = (self.boards, self.orders, self.table, self.values, self.history, self.st)
+        self.parts = (
+            self.boards,
+            self.orders,
+            self.table,
+            self.values,
+            self.history,
+            self.st,
+            self.narrowing,
+        )
 
     def renew(self) -> None:
         """Ready for another search: history and counters cleared, the table's entries made
@@ -567,6 +577,7 @@ class CompiledSearch:
             spent = time.perf_counter() - began
             if restart_horizon:
                 st[HORIZON] = horizon
+            st[RESUME] = 1  # the null windows go on from the interval they had left
             if self.limits.reached(int(st[NODES])):
                 raise SearchStopped
             rate = (int(st[NODES]) - nodes) / max(spent, 1e-4)

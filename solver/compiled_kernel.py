@@ -61,6 +61,7 @@ STOPPED: int
 GEN: int
 EPOCH: int
 ORACLE: int
+RESUME: int
 EXACT: int
 LOWER: int
 UPPER: int
@@ -442,29 +443,38 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
 
 @jit
 def child_search(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,
-                 ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+                 ts: Array, tv: Any, hist: Array, st: Array, nw: Any, tops: Any,
                  bottoms: Any, od: Any) -> float:  # fmt: skip
     """The value of ``bs[ply]`` for its mover to ``depth``, fail-soft (Python's
     ``child_value`` seen from the child)."""
+    if NULL_WINDOW and depth > MAX_PLIES:
+        return null_windows(
+            bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, nw, tops, bottoms, od
+        )
+    st[RESUME] = 0  # no narrowing to resume
     if depth <= 0:
         if stop(st):
             return 0.0
         return leaf_value(bs, ms, ply, st, od)
     if depth == 1:
         return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od, np.int64(-1))
-    if NULL_WINDOW and depth > MAX_PLIES:
-        return null_windows(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
     return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
 
 
 @jit
 def null_windows(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,
-                 ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+                 ts: Array, tv: Any, hist: Array, st: Array, nw: Any, tops: Any,
                  bottoms: Any, od: Any) -> float:  # fmt: skip
     """A search to the end as null-window searches that close in on the value between the
     bounds (Pons's solver: each asks "at least x?" and leaves its bounds in the table),
     fail-soft in ``(alpha, beta)`` as :func:`negamax` is. The next x is the middle of what is
-    left, moved towards 0 (a draw, the likeliest value) when 0 is nearer."""
+    left, moved towards 0 (a draw, the likeliest value) when 0 is nearer.
+
+    The interval left is kept in ``nw`` after each search: called again for the same search
+    after the node budget stopped it (``st[RESUME]``, set by the caller), it goes on from
+    there. Started over, it would ask its earlier questions again, and the table, which keeps
+    one bound a position, holds the later questions' answers by then (a restart cost more
+    nodes than the budget between two)."""
     s = bs[ply]
     player = rules_to_move(s)
     lo = max(alpha, bottoms[player])
@@ -472,9 +482,14 @@ def null_windows(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta:
     if HAS_BOUNDS:
         lo = max(lo, rules_bottom(s))
         hi = min(hi, rules_top(s))
+    if st[RESUME]:
+        st[RESUME] = 0
+        lo, hi = nw[0], nw[1]
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
     while lo < hi:
+        nw[0] = lo
+        nw[1] = hi
         x = lo + (hi - lo) / 2
         if x <= 0 and lo / 2 < x:
             x = lo / 2
@@ -495,13 +510,13 @@ def null_windows(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta:
 
 @jit
 def child_value(child: Array, depth: int, alpha: float, beta: float, bs: Array, ms: Array,
-                ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+                ts: Array, tv: Any, hist: Array, st: Array, nw: Any, tops: Any,
                 bottoms: Any, od: Any) -> float:  # fmt: skip
     for i in range(WORDS):
         bs[0, i] = child[i]
     root = np.int64(0)  # not the literal 0: a second overload of the recursive kernels,
     # which numba's cache mishandles (a segmentation fault when a later process loads it)
-    return child_search(bs, ms, root, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
+    return child_search(bs, ms, root, depth, alpha, beta, ts, tv, hist, st, nw, tops, bottoms, od)
 
 
 @jit
@@ -525,7 +540,8 @@ VALUED, BOUNDED = 1, 2
 @jit
 def root_moves(kids: Array, same: Array, n: int, depth: int, all_values: bool, found: Any,
                kinds: Array, free: Array, at: Array, bs: Array, ms: Array, ts: Array, tv: Any,
-               hist: Array, st: Array, tops: Any, bottoms: Any, od: Any) -> bool:  # fmt: skip
+               hist: Array, st: Array, nw: Any, tops: Any, bottoms: Any,
+               od: Any) -> bool:  # fmt: skip
     """Every root move's search of one iteration, as the engine's driver does it (its
     ``search_root``): the first move ``kids[0]`` with the full window, each later one with the
     narrowest window around the best so far (``found[n]``), again with ``(best, inf)`` when it
@@ -553,9 +569,11 @@ def root_moves(kids: Array, same: Array, n: int, depth: int, all_values: bool, f
             lo, hi = -np.inf, best
         at[3] = st[HORIZON]
         if same[i]:
-            v = child_value(kids[i], depth, lo, hi, bs, ms, ts, tv, hist, st, tops, bottoms, od)
+            v = child_value(kids[i], depth, lo, hi, bs, ms, ts, tv, hist, st, nw, tops, bottoms, od)
         else:
-            v = -child_value(kids[i], depth, -hi, -lo, bs, ms, ts, tv, hist, st, tops, bottoms, od)
+            v = -child_value(
+                kids[i], depth, -hi, -lo, bs, ms, ts, tv, hist, st, nw, tops, bottoms, od
+            )
         if st[STOPPED]:
             st[HORIZON] = at[3]
             return True
