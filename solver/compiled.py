@@ -8,7 +8,8 @@ under the engine's one driver (:func:`solver.engine.search`) as a
 :class:`~solver.node_search.NodeSearch`.
 Deepening, the root, plies, the principal variation, limits and ties stay the driver's (the
 root's moves of an iteration are searched in one kernel entry, in the driver's windows:
-:meth:`CompiledSearch.root_values`).
+:meth:`CompiledSearch.root_values`, and a principal variation proved move by move in another:
+:meth:`CompiledSearch.proved_line`).
 
 The kernel is :mod:`solver.python_search` restated over arrays: fail-soft negamax with
 principal-variation search, proofs from the utility bounds (a child proved to reach its mover's
@@ -230,6 +231,7 @@ class Kernel:
         table_move: the table's move for a position, or -1.
         root_moves: every root move's search of one iteration (see
             :func:`solver.compiled_kernel.root_moves`).
+        proved_line: a value-keeping line (see :func:`solver.compiled_kernel.proved_line`).
         seconds: the time it took to have it ready (compiling, or loading numba's cache).
         compiled: whether numba compiled it here (False: it came from numba's disk cache).
     """
@@ -237,6 +239,7 @@ class Kernel:
     child_value: Any
     table_move: Any
     root_moves: Any
+    proved_line: Any
     seconds: float
     compiled: bool
 
@@ -289,8 +292,8 @@ def kernel(rules: CompiledRules) -> Kernel | None:
         return None
     began = time.perf_counter()
     try:
-        child_value, table_move, root_moves = _build(rules)
-        _warm(rules, child_value, table_move, root_moves)
+        child_value, table_move, root_moves, line = _build(rules)
+        _warm(rules, child_value, table_move, root_moves, line)
     except Exception as e:  # numba, LLVM or the rules' own code: the Python search answers
         why = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
         _FAILED[rules] = why
@@ -301,7 +304,12 @@ def kernel(rules: CompiledRules) -> Kernel | None:
         return None
     misses = sum(child_value.stats.cache_misses.values())  # 0: loaded from numba's disk cache
     _KERNELS[rules] = found = Kernel(
-        child_value, table_move, root_moves, time.perf_counter() - began, compiled=misses > 0
+        child_value,
+        table_move,
+        root_moves,
+        line,
+        time.perf_counter() - began,
+        compiled=misses > 0,
     )
     return found
 
@@ -314,16 +322,18 @@ def _jit_disabled() -> bool:
     return bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]
 
 
-def _build(rules: CompiledRules) -> tuple[Any, Any, Any]:
-    """The node search compiled against ``rules``: ``(child_value, table_move, root_moves)``,
-    from the
+def _build(rules: CompiledRules) -> tuple[Any, Any, Any, Any]:
+    """The node search compiled against ``rules``: ``(child_value, table_move, root_moves,
+    proved_line)``, from the
     kernel's module on disk (:mod:`solver.compiled_module`), loaded from numba's cache when a
     process compiled it before."""
     module = load_module(rules, KERNEL_CONSTANTS)
-    return module.child_value, module.table_move, module.root_moves
+    return module.child_value, module.table_move, module.root_moves, module.proved_line
 
 
-def _warm(rules: CompiledRules, child_value: Any, table_move: Any, root_moves: Any) -> None:
+def _warm(
+    rules: CompiledRules, child_value: Any, table_move: Any, root_moves: Any, line: Any
+) -> None:
     """Call the kernel once on a tiny table so numba compiles it now."""
     arrays = _Arrays(rules, 4)
     tops, bottoms = _bounds(UNBOUNDED)
@@ -336,6 +346,13 @@ def _warm(rules: CompiledRules, child_value: Any, table_move: Any, root_moves: A
     kids, one = start[None, :].copy(), np.ones(1, np.int64)
     answers = (np.zeros(2), np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(4, np.int64))
     root_moves(kids, one, 1, 2, False, *answers, *arrays.parts, tops, bottoms, data)
+    arrays.st[STOPPED] = 0
+    row = np.zeros(rules.words + rules.scratch, np.int64)
+    at = np.zeros(6, np.int64)
+    at[2] = 1
+    at[4] = 1  # the step's moves given (none): the rules never see `row`
+    ends = (np.zeros(rules.max_plies + 2, np.int64), np.zeros(rules.move_limit, np.int64), at)
+    line(row, row.copy(), 2, np.zeros(1), *ends, *arrays.parts, tops, bottoms, data)
     _release(arrays)
 
 
@@ -408,6 +425,9 @@ def _take(rules: CompiledRules, table_size: int) -> _Arrays:
     return _Arrays(rules, slots)
 
 
+LONGEST: Final = 1 << 62
+"""Plies standing for a line to the end (a depth beyond any game's), in the kernel's line."""
+
 VALUED: Final = 1
 """A root move valued exactly by :func:`solver.compiled_kernel.root_moves` (else a bound)."""
 
@@ -472,6 +492,7 @@ class CompiledSearch:
         self.limits = limits
         self.kernel, self.probe = kernel.child_value, kernel.table_move
         self.root_kernel = kernel.root_moves
+        self.line_kernel = kernel.proved_line
         self.arrays = _take(rules, request.table_size)  # given back when the search ends
         self.st = self.arrays.st
         self.oracle_data = _no_data(rules) if oracle_data is None else oracle_data
@@ -554,6 +575,31 @@ class CompiledSearch:
             False,
         )
         return [(_number(float(found[i])), kinds[i] == VALUED, bool(free[i])) for i in range(n)]
+
+    def proved_line(self, state: Any, player: int, depth: float, x: Any) -> tuple[Any, ...] | None:
+        """The driver's ``proved_line`` in one kernel entry (resumed after each budget): a
+        value-keeping line from ``state`` (``x``: its value for ``player``, to move), each
+        move the first in the rules' order, the table's move first, whose child keeps ``x``
+        in a null window, to ``depth`` plies or the end. None for rules with pseudo-moves
+        (their candidates are not the game's moves in its order): the driver's own then."""
+        rules = self.rules
+        if rules.pseudo_moves:
+            return None
+        row = np.zeros(rules.words + rules.scratch, np.int64)
+        row[: rules.words] = self.encoded(state)
+        kid = np.zeros_like(row)
+        xs = np.array([float(x)])
+        line = np.zeros(rules.max_plies + 2, np.int64)
+        order = np.zeros(rules.move_limit, np.int64)
+        at = np.zeros(6, np.int64)
+        at[2] = LONGEST if depth >= LONGEST else int(depth)
+        kernel, parts, tops, bottoms = self.line_kernel, self.arrays.parts, self.tops, self.bottoms
+        data, deepest = self.oracle_data, self.deepest
+        self.resumed(
+            lambda: kernel(row, kid, deepest, xs, line, order, at, *parts, tops, bottoms, data),
+            False,
+        )
+        return tuple(int(m) for m in line[: at[0]])
 
     def resumed(self, call: Callable[[], Any], restart_horizon: bool) -> Any:
         """``call()``'s answer, the kernel called again after each node budget until it ends:

@@ -599,3 +599,71 @@ def root_moves(kids: Array, same: Array, n: int, depth: int, all_values: bool, f
             kinds[i] = BOUNDED
         at[0] += 1
     return False
+
+
+@jit
+def proved_line(cur: Array, kid: Array, deepest: int, xs: Any, line: Array,
+                order: Array, at: Array, bs: Array, ms: Array, ts: Array, tv: Any,
+                hist: Array, st: Array, nw: Any, tops: Any, bottoms: Any,
+                od: Any) -> bool:  # fmt: skip
+    """A value-keeping line from ``cur`` (the engine driver's ``proved_line``): at each step
+    the moves in the rules' order, the table's move first, each child asked "at least x?"
+    (a null window below ``xs[0]``, the value of ``cur`` for its mover), the first that keeps
+    it played, until the game ends, no move keeps it, or ``at[2]`` plies are played (each
+    child searched to the plies left, at most ``deepest``: to the end).
+
+    Writes the moves to ``line[:at[0]]``; ``cur`` becomes the line's last position. Resumable:
+    when the node budget stops it (True), ``at`` holds the step's move under test and
+    ``order`` the step's moves, and the horizon count is as it was before that search."""
+    while at[2] > 0:
+        s = cur
+        tr = cur[WORDS:]
+        if at[4] == 0:  # a new step: its moves, the table's first
+            n = rules_moves(s, order, tr)
+            hint = table_move(ts, s, st)
+            for i in range(1, n):
+                if order[i] == hint:
+                    for j in range(i, 0, -1):
+                        order[j] = order[j - 1]
+                    order[0] = hint
+                    break
+            at[3] = n
+            at[1] = 0
+            at[4] = 1
+        n = at[3]
+        if n == 0:
+            return False
+        player = rules_to_move(s)
+        x = xs[0]
+        d1 = min(at[2] - 1, deepest)
+        kept = False
+        while at[1] < n:
+            a = order[at[1]]
+            if not rules_play(s, a, kid, tr):
+                at[1] += 1
+                continue
+            same = rules_to_move(kid) == player
+            lo = np.nextafter(x, -np.inf)
+            at[5] = st[HORIZON]
+            if same:
+                v = child_value(kid, d1, lo, x, bs, ms, ts, tv, hist, st, nw, tops, bottoms, od)
+            else:
+                v = -child_value(kid, d1, -x, -lo, bs, ms, ts, tv, hist, st, nw, tops, bottoms, od)
+            if st[STOPPED]:
+                st[HORIZON] = at[5]
+                return True
+            if v >= x:
+                kept = True
+                line[at[0]] = a
+                at[0] += 1
+                for i in range(cur.shape[0]):
+                    cur[i] = kid[i]
+                if not same:
+                    xs[0] = -x
+                break
+            at[1] += 1
+        if not kept:
+            return False
+        at[2] -= 1
+        at[4] = 0
+    return False

@@ -169,23 +169,30 @@ def full_answer(result: SearchResult) -> tuple[Any, ...]:
 
 
 class TestTheRootInOneKernelEntry:
-    """The root's moves searched in one kernel entry answer as the driver's own loop."""
+    """The root's moves searched in one kernel entry, and the principal variation found in
+    another, answer as the driver's own loops."""
 
-    @pytest.mark.parametrize("all_values", [False, True])
+    @pytest.mark.parametrize(
+        ("all_values", "plies"), [(False, False), (True, False), (False, True)]
+    )
     def test_the_same_answers_and_trees_as_the_drivers_loop(
-        self, all_values: bool, monkeypatch: Any
+        self, all_values: bool, plies: bool, monkeypatch: Any
     ) -> None:
-        """Depths 3-6 and searches to the end (scored and not), every field of the answer
-        and the node count equal to the loop calling the kernel once a move."""
+        """Depths 3-6 and searches to the end (scored and not, values only and with plies),
+        every field of the answer (the PV too) and the node count equal to the loops calling
+        the kernel once a move."""
         scored = ConnectFour(scored=True)
         cases = [(GAME, s, 3 + i % 4) for i, s in enumerate(positions(16, 31, 0, 24))]
         cases += [(g, s, None) for g in (GAME, scored) for s in positions(4, 32, 27, 32)]
+        if not plies:  # a plies pass from 22-26 stones takes seconds
+            cases += [(g, s, None) for g in (GAME, scored) for s in positions(4, 34, 22, 26)]
         answers = []
         for game, state, depth in cases:
-            answers.append(search(game, state, depth=depth, all_values=all_values))
-        monkeypatch.setattr(CompiledSearch, "root_values", None)  # the driver's loop then
+            answers.append(search(game, state, depth=depth, all_values=all_values, plies=plies))
+        monkeypatch.setattr(CompiledSearch, "root_values", None)  # the driver's loops then
+        monkeypatch.setattr(CompiledSearch, "proved_line", None)
         for (game, state, depth), fast in zip(cases, answers, strict=True):
-            loop = search(game, state, depth=depth, all_values=all_values)
+            loop = search(game, state, depth=depth, all_values=all_values, plies=plies)
             assert full_answer(fast) == full_answer(loop)
             assert fast.stats.nodes == loop.stats.nodes
 
@@ -211,6 +218,31 @@ class TestTheRootInOneKernelEntry:
             resumed = search(GAME, state, depth=7)
             assert full_answer(resumed)[:-1] == full_answer(whole)[:-1]
         assert any(at[0] > 0 or at[1] > 0 for at in calls), "no entry resumed after a move"
+
+    def test_a_line_stopped_by_its_budget_resumes_with_the_same_line(
+        self, monkeypatch: Any
+    ) -> None:
+        """A node budget of 200 stops the kernel's principal variation inside a step's search;
+        called again it goes on from that step, and the line is the unbroken search's."""
+        scored = ConnectFour(scored=True)
+        states = positions(6, 35, 14, 18)  # lines whose steps search tens of thousands of nodes
+        unbroken = [search(scored, s, plies=False) for s in states]
+        calls = []
+        rules = scored.compiled_rules()
+        found = kernel(rules)
+        assert found is not None
+
+        def counted(*args: Any) -> Any:
+            calls.append(args[6].copy())  # where the line is (plies found, move) when called
+            st = args[12]
+            st[compiled.STOP_AT] = st[compiled.NODES] + 200  # a budget of 200 nodes each time
+            return found.proved_line(*args)
+
+        monkeypatch.setitem(compiled._KERNELS, rules, attrs.evolve(found, proved_line=counted))
+        for state, whole in zip(states, unbroken, strict=True):
+            resumed = search(scored, state, plies=False)
+            assert full_answer(resumed) == full_answer(whole)
+        assert any(at[0] > 0 for at in calls), "no line resumed after a step"
 
 
 class TestTheKernelsRules:
