@@ -75,6 +75,14 @@ class TestBadInput:
         assert done.code == 1 and done.out == ""
         assert f"{path}{said}" in done.err and len(done.err.splitlines()) == 1
 
+    def test_a_file_without_positions_is_named(
+        self, run: Callable[..., Run], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "empty.txt"
+        path.write_text("# nothing but a comment\n\n")
+        done = run(*PONS, str(path))
+        assert done.code == 1 and f"{path}: no positions" in done.err
+
     def test_a_missing_file_is_named(self, run: Callable[..., Run], tmp_path: Path) -> None:
         path = tmp_path / "none.txt"
         done = run(*PONS, str(path))

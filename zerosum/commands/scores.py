@@ -78,11 +78,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
         if given is not None and value != given:
             differ.append((number, text, value, given))
     route = "compiled route" if solver.compiled else "engine (Python)"
-    if seconds:
-        io.print(
-            f"{len(seconds)} positions on the {route}: mean {_duration(statistics.mean(seconds))}, "
-            f"median {_duration(statistics.median(seconds))} a position (CPU time)"
-        )
+    io.print(
+        f"{len(seconds)} positions on the {route}: mean {_duration(statistics.mean(seconds))}, "
+        f"median {_duration(statistics.median(seconds))} a position (CPU time)"
+    )
     if differ:
         number, text, value, given = differ[0]
         raise GameError(
@@ -97,8 +96,8 @@ def read_positions(game: Any, path: Path) -> list[tuple[int, str, Any, Any]]:
 
     Raises:
         UsageError: the file cannot be read.
-        GameError: a line that is not ``<position> [<value>]``, or a position the game does
-            not read (its own message, with the line).
+        GameError: a line that is not ``<position> [<value>]``, a position the game does not
+            read (its own message, with the line), or no position at all.
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -122,6 +121,11 @@ def read_positions(game: Any, path: Path) -> list[tuple[int, str, Any, Any]]:
         except GameError as exc:
             raise type(exc)(f"{path}:{number}: {exc}") from None
         found.append((number, fields[0], state, given))
+    if not found:
+        raise GameError(
+            f"{path}: no positions: give one a line, '<position> [<value>]' (blank lines and "
+            "lines starting with '#' are skipped)"
+        )
     return found
 
 
