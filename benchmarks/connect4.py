@@ -31,7 +31,10 @@ before the first round and reported apart, never counted in a search):
    set's mean is set beside five times Pons's published mean on his set of that stage and
    the easy level (``pons_5x_seconds``: End-Easy 4.6 µs, Middle-Easy 37 µs, Begin-Easy
    255 µs; ours are random positions of every difficulty, not his, so the comparison is a
-   guide, not a match); the kernel without the extras is stopped after ``--cap`` seconds
+   guide, not a match); beside them the value-only entry (``values``:
+   :class:`solver.exact_values.ExactValues`, what ``gamesolver scores`` runs: one kernel entry
+   a position, none of the driver's passes), with its node counts (``values_nodes``); the
+   kernel without the extras is stopped after ``--cap`` seconds
    of wall time a position (the count of those stopped is given; their CPU seconds until then
    count, so its figures are then lower bounds).
    ``--kernels`` runs this part alone.
@@ -57,6 +60,7 @@ sys.path.insert(0, str(ROOT))
 from games.connect4 import ConnectFour, compiled_rules, pons_score  # noqa: E402
 from solver.compiled import numba_available, prepare  # noqa: E402
 from solver.engine import search  # noqa: E402
+from solver.exact_values import ExactValues  # noqa: E402
 
 GAME = ConnectFour()
 SCORED = ConnectFour(scored=True)
@@ -180,16 +184,25 @@ PONS_EASY_SECONDS = {"end": 4.6e-6, "middle": 37e-6, "begin": 255e-6}
 C++ solver, his machine): the issue's target is within five times these."""
 
 
-def kernels(states: list[int], cap: float, stage: str) -> dict[str, Any]:
+def kernels(states: list[int], cap: float, stage: str, values: ExactValues) -> dict[str, Any]:
     """Pons's exact score of each position by the kernel with the extras and without them,
-    interleaved in random order per position, checked equal where both finish; the one
-    without them stopped after ``cap`` seconds (wall time; its CPU seconds until then count)."""
-    times: dict[str, list[float]] = {"extras": [], "plain": []}
+    both under the engine's driver, and by the value-only entry (``values``: one kernel entry a
+    position, no driver), interleaved in random order per position, checked equal where they
+    finish; the one without the extras stopped after ``cap`` seconds (wall time; its CPU
+    seconds until then count)."""
+    times: dict[str, list[float]] = {"extras": [], "plain": [], "values": []}
+    nodes: list[int] = []
     stopped = 0
     finished: list[bool] = []
     for state in states:
         found = {}
-        for side in random.sample(["extras", "plain"], 2):
+        for side in random.sample(sorted(times), 3):
+            if side == "values":
+                spent, value = timed(lambda s=state: values.value(s))
+                found[side] = pons_score(SCORED, state, value, None)
+                nodes.append(values.nodes)
+                times[side].append(spent)
+                continue
             game = SCORED if side == "extras" else PLAIN
             limit = None if side == "extras" else cap
             spent, result = timed(
@@ -203,6 +216,7 @@ def kernels(states: list[int], cap: float, stage: str) -> dict[str, Any]:
         finished.append("plain" in found)
         assert "extras" in found, "the kernel with the extras did not solve a position"
         assert found.get("plain", found["extras"]) == found["extras"], "the kernels disagree"
+        assert found["values"] == found["extras"], "the value-only entry disagrees"
     ratios = [  # per position, where both finished: how many times faster the extras are
         p / e
         for p, e, done in zip(times["plain"], times["extras"], finished, strict=True)
@@ -212,8 +226,10 @@ def kernels(states: list[int], cap: float, stage: str) -> dict[str, Any]:
     return {
         "positions": len(states),
         "seconds": {side: spread(t) for side, t in times.items()},
+        "values_nodes": spread([float(n) for n in nodes]),
         "pons_5x_seconds": bar,
         "extras_mean_within_pons_5x": statistics.mean(times["extras"]) <= bar,
+        "values_mean_within_pons_5x": statistics.mean(times["values"]) <= bar,
         "speedup_per_position": spread(ratios) if ratios else None,
         "plain_stopped_at_cap": stopped,
         "cap_seconds": cap,
@@ -236,13 +252,15 @@ def main(argv: list[str] | None = None) -> int:
     prepare(PLAIN)
     for game in (SCORED, PLAIN):  # the first search of a process pays numba's first calls
         search(game, game.parse_state(WARM), plies=False)
+    values = ExactValues(SCORED)  # its table touched once, here
+    values.value(SCORED.parse_state(WARM))
     depth = 5 if args.quick else 9
     count = 3 if args.quick else 30
     begin = 2 if args.quick else 10
     part4 = {
-        "kernels_end": kernels(positions(count, 1, 28, 32), args.cap, "end"),
-        "kernels_middle": kernels(positions(count, 2, 20, 24), args.cap, "middle"),
-        "kernels_begin": kernels(positions(begin, 3, 10, 14), args.cap, "begin"),
+        "kernels_end": kernels(positions(count, 1, 28, 32), args.cap, "end", values),
+        "kernels_middle": kernels(positions(count, 2, 20, 24), args.cap, "middle", values),
+        "kernels_begin": kernels(positions(begin, 3, 10, 14), args.cap, "begin", values),
     }
     if args.kernels:
         print(json.dumps(part4, indent=2))

@@ -6,7 +6,10 @@ numba can compile (:class:`CompiledRules`, through :class:`solver.game.HasCompil
 module compiles the engine's node search against them (once: it is kept on disk) and runs it
 under the engine's one driver (:func:`solver.engine.search`) as a
 :class:`~solver.node_search.NodeSearch`.
-Deepening, the root, plies, the principal variation, limits and ties stay the driver's.
+Deepening, the root, plies, the principal variation, limits and ties stay the driver's (the
+root's moves of an iteration are searched in one kernel entry, in the driver's windows:
+:meth:`CompiledSearch.root_values`, and a principal variation proved move by move in another:
+:meth:`CompiledSearch.proved_line`).
 
 The kernel is :mod:`solver.python_search` restated over arrays: fail-soft negamax with
 principal-variation search, proofs from the utility bounds (a child proved to reach its mover's
@@ -54,7 +57,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -81,8 +84,8 @@ __all__ = [
 Array = npt.NDArray[np.int64]
 
 # Counters and controls shared by the kernel and Python (indices into one int64 array).
-NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN, ORACLE, EPOCH = range(10)
-N_STATS: Final = 10
+NODES, LEAVES, CUTOFFS, HITS, HORIZON, STOP_AT, STOPPED, GEN, ORACLE, EPOCH, RESUME = range(11)
+N_STATS: Final = 11
 
 KERNEL_CHECK_NODES: Final = 1 << 15
 """The first node budget between two returns to Python (then sized to ~20 ms of search)."""
@@ -92,6 +95,7 @@ EXACT, LOWER, UPPER = 0, 1, 2  # as solver.table
 KERNEL_CONSTANTS: Final = {
     "NODES": NODES, "LEAVES": LEAVES, "CUTOFFS": CUTOFFS, "HITS": HITS, "HORIZON": HORIZON,
     "STOP_AT": STOP_AT, "STOPPED": STOPPED, "GEN": GEN, "ORACLE": ORACLE, "EPOCH": EPOCH,
+    "RESUME": RESUME,
     "EXACT": EXACT, "LOWER": LOWER, "UPPER": UPPER,
 }  # fmt: skip
 """The constants the kernel's text leaves to the generated module (with the rules')."""
@@ -222,12 +226,17 @@ class Kernel:
     Attributes:
         child_value: the node search (see :func:`solver.compiled_kernel.child_value`).
         table_move: the table's move for a position, or -1.
+        root_moves: every root move's search of one iteration (see
+            :func:`solver.compiled_kernel.root_moves`).
+        proved_line: a value-keeping line (see :func:`solver.compiled_kernel.proved_line`).
         seconds: the time it took to have it ready (compiling, or loading numba's cache).
         compiled: whether numba compiled it here (False: it came from numba's disk cache).
     """
 
     child_value: Any
     table_move: Any
+    root_moves: Any
+    proved_line: Any
     seconds: float
     compiled: bool
 
@@ -280,8 +289,8 @@ def kernel(rules: CompiledRules) -> Kernel | None:
         return None
     began = time.perf_counter()
     try:
-        child_value, table_move = _build(rules)
-        _warm(rules, child_value, table_move)
+        child_value, table_move, root_moves, line = _build(rules)
+        _warm(rules, child_value, table_move, root_moves, line)
     except Exception as e:  # numba, LLVM or the rules' own code: the Python search answers
         why = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
         _FAILED[rules] = why
@@ -292,7 +301,12 @@ def kernel(rules: CompiledRules) -> Kernel | None:
         return None
     misses = sum(child_value.stats.cache_misses.values())  # 0: loaded from numba's disk cache
     _KERNELS[rules] = found = Kernel(
-        child_value, table_move, time.perf_counter() - began, compiled=misses > 0
+        child_value,
+        table_move,
+        root_moves,
+        line,
+        time.perf_counter() - began,
+        compiled=misses > 0,
     )
     return found
 
@@ -305,22 +319,37 @@ def _jit_disabled() -> bool:
     return bool(numba.config.DISABLE_JIT)  # type: ignore[attr-defined]
 
 
-def _build(rules: CompiledRules) -> tuple[Any, Any]:
-    """The node search compiled against ``rules``: ``(child_value, table_move)``, from the
+def _build(rules: CompiledRules) -> tuple[Any, Any, Any, Any]:
+    """The node search compiled against ``rules``: ``(child_value, table_move, root_moves,
+    proved_line)``, from the
     kernel's module on disk (:mod:`solver.compiled_module`), loaded from numba's cache when a
     process compiled it before."""
     module = load_module(rules, KERNEL_CONSTANTS)
-    return module.child_value, module.table_move
+    return module.child_value, module.table_move, module.root_moves, module.proved_line
 
 
-def _warm(rules: CompiledRules, child_value: Any, table_move: Any) -> None:
+def _warm(
+    rules: CompiledRules, child_value: Any, table_move: Any, root_moves: Any, line: Any
+) -> None:
     """Call the kernel once on a tiny table so numba compiles it now."""
     arrays = _Arrays(rules, 4)
     tops, bottoms = _bounds(UNBOUNDED)
     start = np.zeros(rules.words, np.int64)
     arrays.st[STOP_AT] = 1  # the search stops at its first node: the rules never see `start`
-    child_value(start, 2, -math.inf, math.inf, *arrays.parts, tops, bottoms, _no_data(rules))
+    data = _no_data(rules)
+    child_value(start, 2, -math.inf, math.inf, *arrays.parts, tops, bottoms, data)
     table_move(arrays.table, start, arrays.st)
+    arrays.st[STOPPED] = 0
+    kids, one = start[None, :].copy(), np.ones(1, np.int64)
+    answers = (np.zeros(2), np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(4, np.int64))
+    root_moves(kids, one, 1, 2, False, *answers, *arrays.parts, tops, bottoms, data)
+    arrays.st[STOPPED] = 0
+    row = np.zeros(rules.words + rules.scratch, np.int64)
+    at = np.zeros(6, np.int64)
+    at[2] = 1
+    at[4] = 1  # the step's moves given (none): the rules never see `row`
+    ends = (np.zeros(rules.max_plies + 2, np.int64), np.zeros(rules.move_limit, np.int64), at)
+    line(row, row.copy(), 2, np.zeros(1), *ends, *arrays.parts, tops, bottoms, data)
     _release(arrays)
 
 
@@ -393,6 +422,13 @@ def _take(rules: CompiledRules, table_size: int) -> _Arrays:
     return _Arrays(rules, slots)
 
 
+LONGEST: Final = 1 << 62
+"""Plies standing for a line to the end (a depth beyond any game's), in the kernel's line."""
+
+VALUED: Final = 1
+"""A root move valued exactly by :func:`solver.compiled_kernel.root_moves` (else a bound)."""
+
+
 class _Arrays:
     """The kernel's memory for one search: stacks, table, history, counters."""
 
@@ -406,9 +442,18 @@ class _Arrays:
         key_words = rules.words if rules.pack is None else rules.pack_words
         self.table: Array = np.zeros((slots, key_words + 2), np.int64)
         self.values = self.table.view(np.float64)  # the last word of an entry: its value
+        self.narrowing = np.zeros(2)  # the interval a search's null windows have left
         self.table_given_back = False
         self.st[GEN] = self.st[EPOCH] = 1
-        self.parts = (self.boards, self.orders, self.table, self.values, self.history, self.st)
+        self.parts = (
+            self.boards,
+            self.orders,
+            self.table,
+            self.values,
+            self.history,
+            self.st,
+            self.narrowing,
+        )
 
     def renew(self) -> None:
         """Ready for another search: history and counters cleared, the table's entries made
@@ -443,6 +488,8 @@ class CompiledSearch:
         self.rules = rules
         self.limits = limits
         self.kernel, self.probe = kernel.child_value, kernel.table_move
+        self.root_kernel = kernel.root_moves
+        self.line_kernel = kernel.proved_line
         self.arrays = _take(rules, request.table_size)  # given back when the search ends
         self.st = self.arrays.st
         self.oracle_data = _no_data(rules) if oracle_data is None else oracle_data
@@ -489,12 +536,75 @@ class CompiledSearch:
         self, child: Any, cp: int, player: int, depth: float, alpha: Any, beta: Any
     ) -> Any:
         """The kernel's value of a child from the parent's view, resumed after each budget."""
-        st = self.st
         arr = self.encoded(child)
         d = self.deepest if depth >= self.deepest else int(depth)  # END is above any depth
         lo, hi = (float(alpha), float(beta)) if cp == player else (-float(beta), -float(alpha))
-        limit = self.limits.node_limit
         kernel, parts, tops, bottoms = self.kernel, self.arrays.parts, self.tops, self.bottoms
+        data = self.oracle_data
+        v = float(self.resumed(lambda: kernel(arr, d, lo, hi, *parts, tops, bottoms, data), True))
+        return _number(v if cp == player else -v)
+
+    def root_values(
+        self, children: Sequence[Any], cps: Sequence[int], player: int, depth: float,
+        all_values: bool,
+    ) -> list[tuple[Any, bool, bool]]:  # fmt: skip
+        """Every root move's search of one iteration in one kernel entry (resumed after each
+        budget), as the driver's own loop over :meth:`child_value` would search them: the
+        children in the driver's order, the first with the full window, each later one with
+        the narrowest window around the best so far, again when it fails high, and for its
+        exact value when worse and ``all_values``. Per child: its value (``player``'s view),
+        whether that is exact (else an upper bound, below the best), and whether its search met
+        no horizon."""
+        n = len(children)
+        kids = np.array([self.encoded(c) for c in children], np.int64)
+        same = np.array([cp == player for cp in cps], np.int64)
+        d = self.deepest if depth >= self.deepest else int(depth)
+        found = np.zeros(n + 1)
+        kinds = np.zeros(n, np.int64)
+        free = np.zeros(n, np.int64)
+        at = np.zeros(4, np.int64)
+        kernel, parts, tops, bottoms = self.root_kernel, self.arrays.parts, self.tops, self.bottoms
+        data = self.oracle_data
+        self.resumed(
+            lambda: kernel(
+                kids, same, n, d, all_values, found, kinds, free, at, *parts, tops, bottoms, data
+            ),
+            False,
+        )
+        return [(_number(float(found[i])), kinds[i] == VALUED, bool(free[i])) for i in range(n)]
+
+    def proved_line(self, state: Any, player: int, depth: float, x: Any) -> tuple[Any, ...] | None:
+        """The driver's ``proved_line`` in one kernel entry (resumed after each budget): a
+        value-keeping line from ``state`` (``x``: its value for ``player``, to move), each
+        move the first in the rules' order, the table's move first, whose child keeps ``x``
+        in a null window, to ``depth`` plies or the end. None for rules with pseudo-moves
+        (their candidates are not the game's moves in its order): the driver's own then."""
+        rules = self.rules
+        if rules.pseudo_moves:
+            return None
+        row = np.zeros(rules.words + rules.scratch, np.int64)
+        row[: rules.words] = self.encoded(state)
+        kid = np.zeros_like(row)
+        xs = np.array([float(x)])
+        line = np.zeros(rules.max_plies + 2, np.int64)
+        order = np.zeros(rules.move_limit, np.int64)
+        at = np.zeros(6, np.int64)
+        at[2] = LONGEST if depth >= LONGEST else int(depth)
+        kernel, parts, tops, bottoms = self.line_kernel, self.arrays.parts, self.tops, self.bottoms
+        data, deepest = self.oracle_data, self.deepest
+        self.resumed(
+            lambda: kernel(row, kid, deepest, xs, line, order, at, *parts, tops, bottoms, data),
+            False,
+        )
+        return tuple(int(m) for m in line[: at[0]])
+
+    def resumed(self, call: Callable[[], Any], restart_horizon: bool) -> Any:
+        """``call()``'s answer, the kernel called again after each node budget until it ends:
+        :class:`SearchStopped` once a limit is reached. ``restart_horizon``: the restart counts
+        its own horizon (the table keeps the rest), so the count goes back to where it was
+        (a kernel entry that resumes where it stopped sets it back itself)."""
+        st = self.st
+        limit = self.limits.node_limit
         while True:
             nodes = int(st[NODES])
             stop = nodes + self.budget
@@ -504,12 +614,13 @@ class CompiledSearch:
             st[STOPPED] = 0
             horizon = int(st[HORIZON])
             began = time.perf_counter()
-            v = float(kernel(arr, d, lo, hi, *parts, tops, bottoms, self.oracle_data))
+            answer = call()
             if not st[STOPPED]:
-                v = v if cp == player else -v
-                return int(v) if v.is_integer() and abs(v) < 2**53 else v
+                return answer
             spent = time.perf_counter() - began
-            st[HORIZON] = horizon  # the restart counts its own horizon (the table keeps the rest)
+            if restart_horizon:
+                st[HORIZON] = horizon
+            st[RESUME] = 1  # the null windows go on from the interval they had left
             if self.limits.reached(int(st[NODES])):
                 raise SearchStopped
             rate = (int(st[NODES]) - nodes) / max(spent, 1e-4)
@@ -541,6 +652,11 @@ class CompiledSearch:
             table_hits=st[HITS],
             seconds=self.limits.elapsed(),
         )
+
+
+def _number(v: float) -> Any:
+    """A kernel's value as the game's number: an int when it is one (within 2**53)."""
+    return int(v) if v.is_integer() and abs(v) < 2**53 else v
 
 
 def _unbounded(request: SearchRequest, deepest: int) -> bool:

@@ -61,6 +61,7 @@ STOPPED: int
 GEN: int
 EPOCH: int
 ORACLE: int
+RESUME: int
 EXACT: int
 LOWER: int
 UPPER: int
@@ -442,29 +443,38 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
 
 @jit
 def child_search(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,
-                 ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+                 ts: Array, tv: Any, hist: Array, st: Array, nw: Any, tops: Any,
                  bottoms: Any, od: Any) -> float:  # fmt: skip
     """The value of ``bs[ply]`` for its mover to ``depth``, fail-soft (Python's
     ``child_value`` seen from the child)."""
+    if NULL_WINDOW and depth > MAX_PLIES:
+        return null_windows(
+            bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, nw, tops, bottoms, od
+        )
+    st[RESUME] = 0  # no narrowing to resume
     if depth <= 0:
         if stop(st):
             return 0.0
         return leaf_value(bs, ms, ply, st, od)
     if depth == 1:
         return frontier(bs, ms, ply, alpha, beta, st, tops, bottoms, od, np.int64(-1))
-    if NULL_WINDOW and depth > MAX_PLIES:
-        return null_windows(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
     return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
 
 
 @jit
 def null_windows(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: float,
-                 ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+                 ts: Array, tv: Any, hist: Array, st: Array, nw: Any, tops: Any,
                  bottoms: Any, od: Any) -> float:  # fmt: skip
     """A search to the end as null-window searches that close in on the value between the
     bounds (Pons's solver: each asks "at least x?" and leaves its bounds in the table),
     fail-soft in ``(alpha, beta)`` as :func:`negamax` is. The next x is the middle of what is
-    left, moved towards 0 (a draw, the likeliest value) when 0 is nearer."""
+    left, moved towards 0 (a draw, the likeliest value) when 0 is nearer.
+
+    The interval left is kept in ``nw`` after each search: called again for the same search
+    after the node budget stopped it (``st[RESUME]``, set by the caller), it goes on from
+    there. Started over, it would ask its earlier questions again, and the table, which keeps
+    one bound a position, holds the later questions' answers by then (a restart cost more
+    nodes than the budget between two)."""
     s = bs[ply]
     player = rules_to_move(s)
     lo = max(alpha, bottoms[player])
@@ -472,9 +482,14 @@ def null_windows(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta:
     if HAS_BOUNDS:
         lo = max(lo, rules_bottom(s))
         hi = min(hi, rules_top(s))
+    if st[RESUME]:
+        st[RESUME] = 0
+        lo, hi = nw[0], nw[1]
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return negamax(bs, ms, ply, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
     while lo < hi:
+        nw[0] = lo
+        nw[1] = hi
         x = lo + (hi - lo) / 2
         if x <= 0 and lo / 2 < x:
             x = lo / 2
@@ -495,13 +510,13 @@ def null_windows(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta:
 
 @jit
 def child_value(child: Array, depth: int, alpha: float, beta: float, bs: Array, ms: Array,
-                ts: Array, tv: Any, hist: Array, st: Array, tops: Any,
+                ts: Array, tv: Any, hist: Array, st: Array, nw: Any, tops: Any,
                 bottoms: Any, od: Any) -> float:  # fmt: skip
     for i in range(WORDS):
         bs[0, i] = child[i]
     root = np.int64(0)  # not the literal 0: a second overload of the recursive kernels,
     # which numba's cache mishandles (a segmentation fault when a later process loads it)
-    return child_search(bs, ms, root, depth, alpha, beta, ts, tv, hist, st, tops, bottoms, od)
+    return child_search(bs, ms, root, depth, alpha, beta, ts, tv, hist, st, nw, tops, bottoms, od)
 
 
 @jit
@@ -511,3 +526,144 @@ def table_move(ts: Array, s: Array, st: Array) -> int:
     if slot < 0:
         return -1
     return (ts[slot, KEY_WORDS] >> 20) & 0xFFFFF
+
+
+FIRST, RESEARCH, WORSE = 0, 1, 2
+"""The phases of a root move's search in :func:`root_moves`: its first search (the full window
+for the first move, else the narrowest window around the best so far), the search again of one
+that failed high, and the full-window search of a worse one (``all_values``)."""
+
+VALUED, BOUNDED = 1, 2
+"""What :func:`root_moves` found of a root move: its exact value, or only an upper bound."""
+
+
+@jit
+def root_moves(kids: Array, same: Array, n: int, depth: int, all_values: bool, found: Any,
+               kinds: Array, free: Array, at: Array, bs: Array, ms: Array, ts: Array, tv: Any,
+               hist: Array, st: Array, nw: Any, tops: Any, bottoms: Any,
+               od: Any) -> bool:  # fmt: skip
+    """Every root move's search of one iteration, as the engine's driver does it (its
+    ``search_root``): the first move ``kids[0]`` with the full window, each later one with the
+    narrowest window around the best so far (``found[n]``), again with ``(best, inf)`` when it
+    fails high, and with ``(-inf, best)`` when it is worse and ``all_values`` asks for its value.
+
+    Per move ``i`` it writes its value or bound ``found[i]`` (the root mover's view), ``kinds[i]``
+    (:data:`VALUED` or :data:`BOUNDED`) and ``free[i]`` (its deciding search met no horizon);
+    ``same[i]``: the child's mover is the root's. Resumable: when the node budget stops it
+    (True), ``at`` holds the move and phase to search again (the table keeps the work done) and
+    the horizon count is as it was before that search, as the driver's restart wants."""
+    while at[0] < n:
+        i = at[0]
+        phase = at[1]
+        best = found[n]
+        if phase == FIRST:
+            at[2] = st[HORIZON]  # the horizon count before the move: its search decides
+            if i == 0:
+                lo, hi = -np.inf, np.inf
+            else:
+                lo, hi = np.nextafter(best, -np.inf), np.nextafter(best, np.inf)
+        elif phase == RESEARCH:
+            at[2] = st[HORIZON]  # the search again alone decides
+            lo, hi = best, np.inf
+        else:
+            lo, hi = -np.inf, best
+        at[3] = st[HORIZON]
+        if same[i]:
+            v = child_value(kids[i], depth, lo, hi, bs, ms, ts, tv, hist, st, nw, tops, bottoms, od)
+        else:
+            v = -child_value(
+                kids[i], depth, -hi, -lo, bs, ms, ts, tv, hist, st, nw, tops, bottoms, od
+            )
+        if st[STOPPED]:
+            st[HORIZON] = at[3]
+            return True
+        if phase == WORSE:
+            found[i] = v
+            kinds[i] = VALUED
+            at[0] += 1
+            at[1] = FIRST
+            continue
+        if phase == FIRST and i > 0 and v > best and v >= hi and hi != np.inf:
+            at[1] = RESEARCH  # it failed high: find its exact value
+            continue
+        free[i] = st[HORIZON] == at[2]
+        found[i] = v
+        kinds[i] = VALUED
+        at[1] = FIRST
+        if i == 0 or v > best:
+            found[n] = v
+        elif v != best and v <= np.nextafter(best, -np.inf):  # worse: only a bound
+            if all_values:
+                at[1] = WORSE
+                continue
+            kinds[i] = BOUNDED
+        at[0] += 1
+    return False
+
+
+@jit
+def proved_line(cur: Array, kid: Array, deepest: int, xs: Any, line: Array,
+                order: Array, at: Array, bs: Array, ms: Array, ts: Array, tv: Any,
+                hist: Array, st: Array, nw: Any, tops: Any, bottoms: Any,
+                od: Any) -> bool:  # fmt: skip
+    """A value-keeping line from ``cur`` (the engine driver's ``proved_line``): at each step
+    the moves in the rules' order, the table's move first, each child asked "at least x?"
+    (a null window below ``xs[0]``, the value of ``cur`` for its mover), the first that keeps
+    it played, until the game ends, no move keeps it, or ``at[2]`` plies are played (each
+    child searched to the plies left, at most ``deepest``: to the end).
+
+    Writes the moves to ``line[:at[0]]``; ``cur`` becomes the line's last position. Resumable:
+    when the node budget stops it (True), ``at`` holds the step's move under test and
+    ``order`` the step's moves, and the horizon count is as it was before that search."""
+    while at[2] > 0:
+        s = cur
+        tr = cur[WORDS:]
+        if at[4] == 0:  # a new step: its moves, the table's first
+            n = rules_moves(s, order, tr)
+            hint = table_move(ts, s, st)
+            for i in range(1, n):
+                if order[i] == hint:
+                    for j in range(i, 0, -1):
+                        order[j] = order[j - 1]
+                    order[0] = hint
+                    break
+            at[3] = n
+            at[1] = 0
+            at[4] = 1
+        n = at[3]
+        if n == 0:
+            return False
+        player = rules_to_move(s)
+        x = xs[0]
+        d1 = min(at[2] - 1, deepest)
+        kept = False
+        while at[1] < n:
+            a = order[at[1]]
+            if not rules_play(s, a, kid, tr):
+                at[1] += 1
+                continue
+            same = rules_to_move(kid) == player
+            lo = np.nextafter(x, -np.inf)
+            at[5] = st[HORIZON]
+            if same:
+                v = child_value(kid, d1, lo, x, bs, ms, ts, tv, hist, st, nw, tops, bottoms, od)
+            else:
+                v = -child_value(kid, d1, -x, -lo, bs, ms, ts, tv, hist, st, nw, tops, bottoms, od)
+            if st[STOPPED]:
+                st[HORIZON] = at[5]
+                return True
+            if v >= x:
+                kept = True
+                line[at[0]] = a
+                at[0] += 1
+                for i in range(cur.shape[0]):
+                    cur[i] = kid[i]
+                if not same:
+                    xs[0] = -x
+                break
+            at[1] += 1
+        if not kept:
+            return False
+        at[2] -= 1
+        at[4] = 0
+    return False

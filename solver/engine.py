@@ -560,6 +560,9 @@ class _Driver:
         top = self.tops[player]
         proved = False  # the best possible value reached with no horizon behind it
         free: set[Any] = set()  # the actions whose search met no horizon
+        at_once = getattr(nodes, "root_values", None) if trace is None else None
+        if at_once is not None:  # a compiled node search that searches them all in one entry
+            return self.root_at_once(root, player, order, d1, at_once, position, horizon_before)
         for a in order:
             child = game.result(root, a)
             cp = game.to_move(child)
@@ -598,6 +601,48 @@ class _Driver:
             trace.backup(player, best, best_set[0], -INF, INF, EXACT)
         if nodes.horizon == horizon_before or not proved:
             return _Iteration(best, best_set, values, bounds, nodes.horizon == horizon_before)
+        return self.proved_win(best, best_set, values, bounds, free)
+
+    def root_at_once(
+        self,
+        root: Any,
+        player: int,
+        order: list[Any],
+        d1: float,
+        at_once: Callable[..., list[tuple[Any, bool, bool]]],
+        position: dict[Any, int],
+        horizon_before: int,
+    ) -> _Iteration:
+        """:meth:`search_root`'s loop run by the node search in one entry (``root_values``:
+        each move's value or bound, in the same windows), read back as the loop reads it."""
+        game = self.game
+        children = [game.result(root, a) for a in order]
+        answers = at_once(
+            children, [game.to_move(c) for c in children], player, d1, self.request.all_values
+        )
+        values: dict[Any, Any] = {}
+        bounds: dict[Any, Any] = {}
+        best: Any = None
+        best_set: list[Any] = []
+        proved = False
+        free: set[Any] = set()
+        for a, (f, valued, searched_free) in zip(order, answers, strict=True):
+            if searched_free:
+                free.add(a)
+            if best is None or (valued and f > best):
+                values[a] = best = f
+                best_set = [a]
+                proved = searched_free and best >= self.tops[player]
+            elif not valued:
+                bounds[a] = f
+            elif f == best:
+                values[a] = best
+                best_set.append(a)
+            else:
+                values[a] = f
+        best_set.sort(key=position.__getitem__)
+        if self.nodes.horizon == horizon_before or not proved:
+            return _Iteration(best, best_set, values, bounds, self.nodes.horizon == horizon_before)
         return self.proved_win(best, best_set, values, bounds, free)
 
     def proved_win(
@@ -703,7 +748,13 @@ class _Driver:
             depth -= 1
 
     def proved_line(self, state: Any, player: int, depth: float, x: Any) -> tuple[Any, ...]:
-        """A value-keeping line from ``state`` to the horizon, each move proved by a search."""
+        """A value-keeping line from ``state`` to the horizon, each move proved by a search
+        (by the node search in one call when it offers that: ``proved_line``)."""
+        at_once = getattr(self.nodes, "proved_line", None)
+        if at_once is not None:
+            found: tuple[Any, ...] | None = at_once(state, player, depth, x)
+            if found is not None:
+                return found
         game = self.game
         line: list[Any] = []
         while depth > 0:

@@ -88,6 +88,15 @@ class NodeSearch(Protocol):
     least every few milliseconds), and lets ``KeyboardInterrupt`` through, so the driver can
     answer with the last completed depth.
 
+    A node search may also offer ``root_values(children, cps, player, depth, all_values)``:
+    the driver's loop over the root's moves (the windows of :meth:`child_value` calls it would
+    make, in its order) run in one call, answering per child its value, whether that value is
+    exact (else an upper bound below the best) and whether its search met no horizon; the
+    compiled one does (:meth:`solver.compiled.CompiledSearch.root_values`), so a search to the
+    end costs one kernel entry an iteration instead of one a move or more. Likewise
+    ``proved_line(state, player, depth, x)``: the driver's proved principal variation in one
+    call (None: the driver's own loop).
+
     Attributes:
         trace: the observer's tracer (:class:`solver.python_search.Tracer`), or None; a
             compiled search has none (the engine only hands it searches with no observer).

@@ -31,6 +31,7 @@ __all__ = [
     "load",
     "option_argument",
     "parse_captured",
+    "parse_position",
     "player_number",
     "position",
     "position_argument",
@@ -157,7 +158,7 @@ def position(game: Any, args: argparse.Namespace) -> Any:
         text = _POSITION_LABEL.sub("", text, count=1)
     fields = _extra_fields(args)
     if not fields:
-        return game.initial_state() if text is None else _parse_position(game, text)
+        return game.initial_state() if text is None else parse_position(game, text)
     known = game.position_fields if isinstance(game, HasPositionFields) else {}
     lacking = [name for name in fields if name not in known]
     if lacking:
@@ -173,7 +174,8 @@ def position(game: Any, args: argparse.Namespace) -> Any:
         raise type(exc)(f"{exc} (in {where}, with {_option_names(fields)})") from None
 
 
-def _parse_position(game: Any, text: str) -> Any:
+def parse_position(game: Any, text: str) -> Any:
+    """``text`` read by the game's notation; a game's plain ValueError made a GameError."""
     try:
         return parse_state(game, text)  # the game's errors quote the text and say what is valid
     except GameError:

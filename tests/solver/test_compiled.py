@@ -152,6 +152,99 @@ class TestSameAnswersAsThePythonSearch:
         assert (result.value, result.exact, result.plies) == (1, True, 3)
 
 
+def full_answer(result: SearchResult) -> tuple[Any, ...]:
+    return (
+        result.value,
+        result.best_actions,
+        result.best_action,
+        result.exact,
+        result.plies,
+        result.pv,
+        dict(result.action_values),
+        dict(result.action_plies),
+        result.horizon_actions,
+        result.depth,
+        result.complete,
+    )
+
+
+class TestTheRootInOneKernelEntry:
+    """The root's moves searched in one kernel entry, and the principal variation found in
+    another, answer as the driver's own loops."""
+
+    @pytest.mark.parametrize(
+        ("all_values", "plies"), [(False, False), (True, False), (False, True)]
+    )
+    def test_the_same_answers_and_trees_as_the_drivers_loop(
+        self, all_values: bool, plies: bool, monkeypatch: Any
+    ) -> None:
+        """Depths 3-6 and searches to the end (scored and not, values only and with plies),
+        every field of the answer (the PV too) and the node count equal to the loops calling
+        the kernel once a move."""
+        scored = ConnectFour(scored=True)
+        cases = [(GAME, s, 3 + i % 4) for i, s in enumerate(positions(16, 31, 0, 24))]
+        cases += [(g, s, None) for g in (GAME, scored) for s in positions(4, 32, 27, 32)]
+        if not plies:  # a plies pass from 22-26 stones takes seconds
+            cases += [(g, s, None) for g in (GAME, scored) for s in positions(4, 34, 22, 26)]
+        answers = []
+        for game, state, depth in cases:
+            answers.append(search(game, state, depth=depth, all_values=all_values, plies=plies))
+        monkeypatch.setattr(CompiledSearch, "root_values", None)  # the driver's loops then
+        monkeypatch.setattr(CompiledSearch, "proved_line", None)
+        for (game, state, depth), fast in zip(cases, answers, strict=True):
+            loop = search(game, state, depth=depth, all_values=all_values, plies=plies)
+            assert full_answer(fast) == full_answer(loop)
+            assert fast.stats.nodes == loop.stats.nodes
+
+    def test_an_entry_stopped_by_its_budget_resumes_with_the_same_answer(
+        self, monkeypatch: Any
+    ) -> None:
+        """A node budget of 64 stops the root's entry inside a move's search; called again it
+        goes on from that move, and the answers are those of an unbroken search."""
+        states = positions(6, 33, 8, 16)
+        unbroken = [search(GAME, s, depth=7) for s in states]
+        calls = []
+        rules = GAME.compiled_rules()
+        found = kernel(rules)
+        assert found is not None
+
+        def counted(*args: Any) -> Any:
+            calls.append(args[8].copy())  # where the entry is (move, phase) when called
+            return found.root_moves(*args)
+
+        monkeypatch.setitem(compiled._KERNELS, rules, attrs.evolve(found, root_moves=counted))
+        monkeypatch.setattr(compiled, "KERNEL_CHECK_NODES", 64)
+        for state, whole in zip(states, unbroken, strict=True):
+            resumed = search(GAME, state, depth=7)
+            assert full_answer(resumed)[:-1] == full_answer(whole)[:-1]
+        assert any(at[0] > 0 or at[1] > 0 for at in calls), "no entry resumed after a move"
+
+    def test_a_line_stopped_by_its_budget_resumes_with_the_same_line(
+        self, monkeypatch: Any
+    ) -> None:
+        """A node budget of 200 stops the kernel's principal variation inside a step's search;
+        called again it goes on from that step, and the line is the unbroken search's."""
+        scored = ConnectFour(scored=True)
+        states = positions(6, 35, 14, 18)  # lines whose steps search tens of thousands of nodes
+        unbroken = [search(scored, s, plies=False) for s in states]
+        calls = []
+        rules = scored.compiled_rules()
+        found = kernel(rules)
+        assert found is not None
+
+        def counted(*args: Any) -> Any:
+            calls.append(args[6].copy())  # where the line is (plies found, move) when called
+            st = args[12]
+            st[compiled.STOP_AT] = st[compiled.NODES] + 200  # a budget of 200 nodes each time
+            return found.proved_line(*args)
+
+        monkeypatch.setitem(compiled._KERNELS, rules, attrs.evolve(found, proved_line=counted))
+        for state, whole in zip(states, unbroken, strict=True):
+            resumed = search(scored, state, plies=False)
+            assert full_answer(resumed) == full_answer(whole)
+        assert any(at[0] > 0 for at in calls), "no line resumed after a step"
+
+
 class TestTheKernelsRules:
     @pytest.mark.parametrize("scored", [False, True])
     def test_compiled_rules_are_the_games_rules(self, scored: bool) -> None:

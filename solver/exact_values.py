@@ -1,0 +1,88 @@
+"""Exact values of many positions, one after another, for the value alone.
+
+Assumes two players, zero-sum, deterministic, perfect information, and games that end (a
+search to the end must finish). What a benchmark of solvers asks (Pascal Pons's Connect Four
+sets: a file of positions, each with its score): each position's game value and nothing else,
+no best moves, no plies, no principal variation, so none of the driver's passes around the
+node search.
+
+On the compiled route (:mod:`solver.compiled`) a position costs one kernel entry: the kernel
+searches it to the end, as null-window searches that close in on the value between the utility
+bounds when the game's rules ask for them (``CompiledRules.null_window``), on a table made as
+good as fresh for each position (its entries of earlier positions read as empty), so each
+answer and its time are those of the position alone. The table's memory is touched once when
+the solver is made (as a C++ solver allocates and clears its table before its first position),
+so no position pays for the pages. Elsewhere (no numba, a game with no compiled rules) the
+engine answers: :func:`solver.engine.search` with ``plies=False``, the same values, slower.
+
+>>> from games import load_game
+>>> game = load_game("tictactoe")
+>>> solver = ExactValues(game)
+>>> solver.value(game.initial_state()), solver.value(game.parse_state("xx./oo./..."))
+(0, 1)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Final
+
+from solver.capabilities import has_capability
+from solver.compiled import CompiledSearch, compiled_search, numba_available
+from solver.engine import search
+from solver.game import Game, HasCompiledRules, checked_game
+from solver.node_search import Limits
+from solver.results import SearchRequest
+
+__all__ = ["ExactValues"]
+
+TABLE_SIZE: Final = 1 << 20
+"""Table entries by default (the engine's default)."""
+
+
+class ExactValues:
+    """Solves positions of ``game`` to the end for their exact value only.
+
+    Args:
+        game: the rulebook (a game that ends).
+        table_size: the transposition table's entries (the compiled route's table, kept
+            between positions and made as good as fresh for each).
+
+    Attributes:
+        compiled: whether the positions are solved on the compiled route.
+        nodes: the nodes of the last position's search (the compiled route's count; the
+            engine's otherwise).
+    """
+
+    def __init__(self, game: Game[Any, Any], table_size: int = TABLE_SIZE) -> None:
+        checked_game(game, "ExactValues")
+        self.game = game
+        self.table_size = table_size
+        self.nodes = 0
+        self._search: CompiledSearch | None = None
+        if has_capability(game, HasCompiledRules) and numba_available():
+            request = SearchRequest(plies=False, table_size=table_size)
+            self._search = compiled_search(game, game.compiled_rules(), request, Limits(None, None))
+        if self._search is not None:
+            self._search.limits.start()
+            self._search.arrays.table.fill(0)  # every page touched now, not by a position
+
+    @property
+    def compiled(self) -> bool:
+        return self._search is not None
+
+    def value(self, state: Any) -> Any:
+        """The exact game value of ``state`` (player 0's view): a state of the game, as its
+        ``parse_state`` gives them (unchecked here, as ``result`` is: a benchmark's loop)."""
+        nodes = self._search
+        if nodes is None:
+            result = search(self.game, state, plies=False, table_size=self.table_size)
+            self.nodes = result.stats.nodes
+            return result.value
+        nodes.arrays.renew()  # the table's entries of earlier positions read as empty
+        player = self.game.to_move(state)
+        v = nodes.child_value(state, player, player, math.inf, -math.inf, math.inf)
+        self.nodes = nodes.nodes
+        if player:
+            v = -v
+        return abs(v) if v == 0 else v

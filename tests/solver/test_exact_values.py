@@ -1,0 +1,104 @@
+"""Exact values of many positions, value only: the compiled route's one entry a position."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import load_game
+from games.connect4 import ConnectFour
+from solver import compiled
+from solver.compiled import numba_available
+from solver.engine import search
+from solver.exact_values import ExactValues
+
+
+def late_positions(count: int, seed: int, least: int = 24) -> list[int]:
+    game = ConnectFour()
+    rng = random.Random(seed)
+    found: list[int] = []
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(rng.randint(least, 32)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+        if not game.is_terminal(state):
+            found.append(state)
+    return found
+
+
+@pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
+class TestOnTheCompiledRoute:
+    @pytest.mark.parametrize("scored", [False, True])
+    def test_the_values_are_the_engines(self, scored: bool) -> None:
+        """Late positions and finished games: the engine's exact values, on the kernel."""
+        game = ConnectFour(scored=scored)
+        solver = ExactValues(game)
+        assert solver.compiled
+        finished = [game.parse_state(moves) for moves in ("1212121", "4455667", "12121232")]
+        for state in late_positions(30, seed=7) + finished:
+            assert solver.value(state) == search(game, state, plies=False).value
+
+    def test_each_position_is_solved_as_if_alone(self) -> None:
+        """The table is as good as fresh for each position: solved in the reverse order, each
+        position takes the same nodes."""
+        game = ConnectFour(scored=True)
+        states = late_positions(12, seed=8, least=18)
+        solver = ExactValues(game)
+        forward = [(solver.value(s), solver.nodes) for s in states]
+        backward = [(solver.value(s), solver.nodes) for s in reversed(states)]
+        assert forward == backward[::-1]
+        assert max(nodes for _, nodes in forward) > 100  # searched with the table, not at once
+
+
+class TestWithoutTheKernel:
+    def test_a_game_off_the_route_is_valued_by_the_engine(self) -> None:
+        """Tic-tac-toe has no compiled rules: the engine's values, every reachable kind."""
+        game = load_game("tictactoe")
+        solver = ExactValues(game)
+        assert not solver.compiled
+        for text, value in [("xx./oo./...", 1), ("xo./.x./...", 1), ("xxo/oox/x..", 0)]:
+            assert solver.value(game.parse_state(text)) == value
+        assert solver.value(game.initial_state()) == 0
+
+    def test_numba_switched_off_gives_the_same_values(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        game = ConnectFour(scored=True)
+        states = late_positions(4, seed=9, least=30)
+        monkeypatch.setenv("GAMESOLVER_NATIVE", "0")
+        solver = ExactValues(game)
+        assert not solver.compiled
+        for state in states:
+            assert solver.value(state) == search(game, state, plies=False, native=False).value
+
+
+@pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
+class TestNodeBudgets:
+    def test_a_search_stopped_by_its_budget_goes_on_where_it_was(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A search to the end returns to Python after each node budget and is called again:
+        its null windows go on from the interval they had left, so the stops cost a few nodes
+        each (started over, they cost tens of thousands: 3-5x the nodes in all)."""
+        game = ConnectFour(scored=True)
+        state = game.parse_state("5633126762217")  # 13 stones: ~160,000 nodes
+        whole = ExactValues(game)
+        assert whole._search is not None
+        whole._search.budget = 1 << 62  # never stopped
+        value = whole.value(state)
+        monkeypatch.setattr(compiled, "KERNEL_CHECK_NODES", 4096)
+        stopped = ExactValues(game)
+        calls = []
+        kernel = stopped._search.kernel  # type: ignore[union-attr]
+
+        def counted(*args: object) -> object:
+            calls.append(1)
+            return kernel(*args)
+
+        stopped._search.kernel = counted  # type: ignore[union-attr]
+        assert stopped.value(state) == value
+        assert len(calls) >= 3
+        assert stopped.nodes <= whole.nodes + 200 * len(calls)
