@@ -101,3 +101,36 @@ class TestWithoutTheKernel:
         done = run(*PONS, str(path))
         assert done.code == 0, done.err
         assert "4 positions on the engine (Python)" in done.out
+
+
+def test_a_ctrl_c_sums_up_what_was_solved(tmp_path: Path) -> None:
+    """Ctrl-C during a long position: the positions solved before it are summed up (how many
+    of how many), then one line and exit 130, as every command's Ctrl-C."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "long.txt"
+    path.write_text("4455 18\n4\n")  # a win in 3, then a position of one stone: minutes
+    child = subprocess.Popen(
+        [sys.executable, "-m", "zerosum", *PONS, str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "4455 18\n"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 130, err
+    assert out.startswith("1 position of 2, then interrupted on the "), out
+    assert err.strip().endswith("interrupted") and "Traceback" not in err

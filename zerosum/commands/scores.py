@@ -67,21 +67,22 @@ def run(args: argparse.Namespace, io: Io) -> int:
     solver = ExactValues(game, table_size=args.table_size)
     seconds: list[float] = []
     differ: list[tuple[int, str, Any, Any]] = []
-    for number, text, state, given in lines:
-        began = time.process_time()
-        value = solver.value(state)
-        seconds.append(time.process_time() - began)
-        if args.mover and game.to_move(state) == 1:
-            value = -value if value != 0 else value
-        if not args.quiet:
-            io.print(f"{text} {value}")
-        if given is not None and value != given:
-            differ.append((number, text, value, given))
-    route = "compiled route" if solver.compiled else "engine (Python)"
-    io.print(
-        f"{len(seconds)} positions on the {route}: mean {_duration(statistics.mean(seconds))}, "
-        f"median {_duration(statistics.median(seconds))} a position (CPU time)"
-    )
+    try:
+        for number, text, state, given in lines:
+            began = time.process_time()
+            value = solver.value(state)
+            seconds.append(time.process_time() - began)
+            if args.mover and game.to_move(state) == 1:
+                value = -value if value != 0 else value
+            if not args.quiet:
+                io.print(f"{text} {value}")
+            if given is not None and value != given:
+                differ.append((number, text, value, given))
+    except KeyboardInterrupt:  # what was solved before the Ctrl-C is summed up, then it ends
+        if seconds:
+            io.print(_summary(seconds, solver.compiled, f" of {len(lines):,}, then interrupted"))
+        raise
+    io.print(_summary(seconds, solver.compiled))
     if differ:
         number, text, value, given = differ[0]
         raise GameError(
@@ -140,6 +141,16 @@ def _number(text: str) -> int | float | None:
     except ValueError:
         return None
     return value if math.isfinite(value) else None
+
+
+def _summary(seconds: list[float], compiled: bool, cut: str = "") -> str:
+    """The line that sums the times up: how many positions, on which search, mean, median."""
+    route = "compiled route" if compiled else "engine (Python)"
+    count = f"{len(seconds):,} position{'s' if len(seconds) != 1 else ''}{cut}"
+    return (
+        f"{count} on the {route}: mean {_duration(statistics.mean(seconds))}, "
+        f"median {_duration(statistics.median(seconds))} a position (CPU time)"
+    )
 
 
 def _duration(seconds: float) -> str:
