@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from games import load_game
@@ -12,21 +10,12 @@ from solver import compiled
 from solver.compiled import numba_available
 from solver.engine import search
 from solver.exact_values import ExactValues
+from tests.solver.test_compiled import positions
 
 
 def late_positions(count: int, seed: int, least: int = 24) -> list[int]:
-    game = ConnectFour()
-    rng = random.Random(seed)
-    found: list[int] = []
-    while len(found) < count:
-        state = game.initial_state()
-        for _ in range(rng.randint(least, 32)):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(game.actions(state)))
-        if not game.is_terminal(state):
-            found.append(state)
-    return found
+    """Non-terminal 7x6 positions after ``least`` to 32 random moves (seeded)."""
+    return positions(count, seed, least, 32)
 
 
 @pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
