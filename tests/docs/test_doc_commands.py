@@ -52,6 +52,13 @@ RECORD = "game: ayoayo\n1. 2\n2. 4\n3. 0\n"
 """The ``game.txt`` the review commands read (the first moves of a game, as ``play`` saves)."""
 
 
+def _in_the_clone(arg: str) -> str:
+    """A file of the clone a command names by its path from the clone's root (as the README's
+    commands are run there), as an absolute path: the commands run in a fresh folder."""
+    path = ROOT / arg
+    return str(path) if "/" in arg and not arg.startswith("/") and path.is_file() else arg
+
+
 def shown_commands() -> list[tuple[str, str]]:
     """``(page, command)`` for every ``gamesolver`` line of the docs' shell blocks."""
     found = []
@@ -129,6 +136,7 @@ def test_every_command_shown_exits_0(
         if command.startswith("gamesolver review "):
             (folder / "game.txt").write_text(RECORD)
         monkeypatch.chdir(folder)
+        argv = [_in_the_clone(arg) for arg in argv]
         began = time.perf_counter()
         try:
             code = main(argv)
