@@ -107,11 +107,15 @@ def crosses(segment: tuple[float, float, float, float], box: Box) -> bool:
 
 @needs_dot
 class TestGraphvizLabelsApart:
-    def test_random_trees(self) -> None:
-        """150 random alpha-beta trees, labels on and off: no two texts of different owners meet."""
+    @pytest.mark.parametrize("part", range(3))
+    def test_random_trees(self, part: int) -> None:
+        """150 random alpha-beta trees, labels on and off: no two texts of different owners
+        meet. (In three parts of 50, which parallel runs share out: each takes Graphviz
+        seconds.)"""
         rng = random.Random(3)
-        for index in range(150):
-            game = load_game("textbook", tree=random_tree(rng, 4))
+        trees = [random_tree(rng, 4) for _ in range(150)]
+        for index in range(50 * part, 50 * part + 50):
+            game = load_game("textbook", tree=trees[index])
             tree = game_tree(game, algorithm="alphabeta", pruned="values")
             svg = to_svg(
                 tree,
