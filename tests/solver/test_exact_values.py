@@ -91,3 +91,30 @@ class TestNodeBudgets:
         assert stopped.value(state) == value
         assert len(calls) >= 3
         assert stopped.nodes <= whole.nodes + 200 * len(calls)
+
+    def test_a_search_within_its_budget_is_one_kernel_call(self) -> None:
+        """A position the kernel settles within one node budget costs one kernel entry and no
+        pass of the resuming loop; its value and nodes are those of the same search resumed
+        after every 4,096 nodes."""
+        game = ConnectFour(scored=True)
+        states = late_positions(6, seed=11)
+        solver = ExactValues(game)
+        assert solver._search is not None
+        kernel = solver._search.kernel
+        calls: list[int] = []
+
+        def counted(*args: object) -> object:
+            calls.append(1)
+            return kernel(*args)
+
+        solver._search.kernel = counted
+        solver._search.resumed = None  # type: ignore[assignment,method-assign]
+        found = []
+        for state in states:
+            calls.clear()
+            found.append((solver.value(state), solver.nodes))
+            assert calls == [1]
+        small = ExactValues(game)
+        assert small._search is not None
+        small._search.budget = 4096
+        assert [(small.value(s), small.nodes) for s in states] == found
