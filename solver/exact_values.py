@@ -24,20 +24,10 @@ engine answers: :func:`solver.engine.search` with ``plies=False``, the same valu
 
 from __future__ import annotations
 
-import math
 from typing import Any, Final
 
 from solver.capabilities import has_capability
-from solver.compiled import (
-    NODES,
-    RESUME,
-    STOP_AT,
-    STOPPED,
-    CompiledSearch,
-    _number,
-    compiled_search,
-    numba_available,
-)
+from solver.compiled import NODES, CompiledSearch, compiled_search, numba_available
 from solver.engine import search
 from solver.game import Game, HasCompiledRules, checked_game
 from solver.node_search import Limits
@@ -88,21 +78,6 @@ class ExactValues:
             result = search(self.game, state, plies=False, table_size=self.table_size)
             self.nodes = result.stats.nodes
             return result.value
-        arrays = nodes.arrays
-        arrays.renew()  # the table's entries of earlier positions read as empty
-        st = arrays.st
-        player = self.game.to_move(state)
-        code = nodes.rules.encode(state)
-        kernel, parts, deepest = nodes.kernel, arrays.parts, nodes.deepest
-        tops, bottoms, data = nodes.tops, nodes.bottoms, nodes.oracle_data
-        st[STOP_AT] = nodes.budget  # counted from 0 (renewed): back in Python after it
-        v = kernel(code, deepest, -math.inf, math.inf, *parts, tops, bottoms, data)
-        if st[STOPPED]:  # a long search: resumed where it stopped, after each budget
-            st[RESUME] = 1
-            v = nodes.resumed(
-                lambda: kernel(code, deepest, -math.inf, math.inf, *parts, tops, bottoms, data),
-                True,
-            )
-        self.nodes = int(st[NODES])
-        v = -float(v) if player else float(v)
-        return _number(abs(v) if v == 0 else v)
+        value = nodes.value_to_the_end(state)
+        self.nodes = int(nodes.st[NODES])
+        return value
