@@ -57,6 +57,7 @@ from games.ayoayo.tablebase_index import (
     unrank,
     view_of,
 )
+from games.ayoayo.tablebase_partitions import parse_size
 
 BUILD_TARGET_SECONDS = 600.0
 LEVEL_TARGET_SECONDS = {16: 600.0, 20: 7200.0}
@@ -76,8 +77,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--memory",
-        help="build out of core within this memory (e.g. 2G; partitions on disk, scratch in the "
-        "build directory)",
+        type=_size,
+        help="build out of core within this memory (e.g. 2G, at least 64M; partitions on disk, "
+        "scratch in the build directory)",
     )
     parser.add_argument(
         "--no-checkpoints",
@@ -91,6 +93,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--json", help="also write the figures to this JSON file")
     parser.add_argument("--markdown", action="store_true", help="print a table for the docs")
     return parser.parse_args(argv)
+
+
+def _size(text: str) -> str:
+    """``--memory`` as given, once it reads as a size: a bad one is argparse's one-line
+    error, naming it, rather than a traceback after the levels below are built."""
+    try:
+        parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def _sample(seeds: int, rng: random.Random) -> AyoayoState:
@@ -175,7 +187,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     out_of_core = None
     if args.memory is not None:
         from games.ayoayo.native_partitions import CHECKPOINT_SECONDS, PartitionedBuilder
-        from games.ayoayo.tablebase_partitions import parse_size
 
         out_of_core = PartitionedBuilder(
             directory,
