@@ -272,6 +272,20 @@ def whole_number(text: str, *, signed: bool = False) -> int | None:
     return int(body) if _WHOLE.fullmatch(body) else None
 
 
+def signed_number(text: str) -> int | float | None:
+    """``text`` as a number in ASCII digits: a whole one (:func:`whole_number`, signed) as an
+    int, else a finite decimal one (a ``-`` allowed) as a float; None for anything else
+    (another script's digits, ``nan``, ``1_000``, a number too large for a float)."""
+    whole = whole_number(text, signed=True)
+    if whole is not None:
+        return whole
+    body = text.strip()
+    if not _DECIMAL.fullmatch(body[1:] if body.startswith("-") else body):
+        return None
+    value = float(body)
+    return value if math.isfinite(value) else None
+
+
 def positive_rate(text: str) -> float:
     """A rate: a finite decimal number above 0, at most 10**12, in ASCII digits."""
     value = float(text) if _DECIMAL.fullmatch(text.strip()) else math.nan

@@ -61,6 +61,10 @@ class TestBadInput:
         [
             ("4455 18\n4455 18 3\n", ":2: bad line '4455 18 3': use '<position> [<value>]'"),
             ("4455 many\n", ":1: bad line '4455 many'"),
+            ("4455 ١٨\n", ":1: bad line '4455 ١٨'"),  # another script's digits: not 18
+            ("4455 1_8\n", ":1: bad line '4455 1_8'"),
+            ("4455 nan\n", ":1: bad line '4455 nan'"),
+            ("4455 " + "9" * 400 + "\n", ":1: bad line '4455 99999"),
             ("4455\n448\n", ":2: invalid Connect Four moves '448': move 3 is column '8'"),
             ("4444444\n", ":1: invalid Connect Four moves '4444444': move 7 drops into column"),
         ],

@@ -15,7 +15,6 @@ before the first position) is summed up as mean and median.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import time
 from pathlib import Path
@@ -26,7 +25,7 @@ from solver.exact_values import ExactValues
 from solver.game import GameError
 from solver.quoting import quote
 from zerosum.console import EXIT_OK, Io, UsageError
-from zerosum.options import game_arguments, load, parse_position, positive_int
+from zerosum.options import game_arguments, load, parse_position, positive_int, signed_number
 
 NAME = "scores"
 ALIASES: tuple[str, ...] = ()
@@ -111,11 +110,11 @@ def read_positions(game: Any, path: Path) -> list[tuple[int, str, Any, Any]]:
         if not stripped or stripped.startswith("#"):
             continue
         fields = stripped.split()
-        given = _number(fields[1]) if len(fields) == 2 else None
+        given = signed_number(fields[1]) if len(fields) == 2 else None
         if len(fields) > 2 or (len(fields) == 2 and given is None):
             raise GameError(
                 f"{path}:{number}: bad line {quote(line)}: use '<position> [<value>]' (a "
-                "position, then optionally its value as a number)"
+                "position, then optionally its value as a number in ASCII digits)"
             )
         try:
             state = parse_position(game, fields[0])
@@ -128,19 +127,6 @@ def read_positions(game: Any, path: Path) -> list[tuple[int, str, Any, Any]]:
             "lines starting with '#' are skipped)"
         )
     return found
-
-
-def _number(text: str) -> int | float | None:
-    """``text`` as an int or a finite float, else None."""
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
 
 
 def _summary(seconds: list[float], compiled: bool, cut: str = "") -> str:
