@@ -341,7 +341,7 @@ class ConnectFour(MarksInRows):
                 no game reaches, a move that is not a column with room or comes after the end.
         """
         stripped = text.strip()
-        if stripped.isdigit():
+        if stripped.isascii() and stripped.isdigit():  # isdigit() alone takes any script's
             return self._parse_moves(text, stripped)
         return self._parse_rows(text, stripped.lower())
 
@@ -426,7 +426,7 @@ class ConnectFour(MarksInRows):
         """
         width = self.geometry.width
         stripped = text.strip()
-        if stripped.isdigit() and 1 <= int(stripped) <= width:
+        if stripped.isascii() and stripped.isdigit() and 1 <= int(stripped) <= width:
             return int(stripped) - 1
         raise IllegalActionError(
             f"invalid Connect Four move {quote(text)}: use a column number from 1 to {width}"

@@ -179,6 +179,7 @@ class TestNotation:
             ("......./......./......./......./......./xx.....", "2 x and 0 o"),
             ("......./......./xo...../xo...../xo...../xo.....", "game would have ended"),
             ("......./......./......./......./......./r......", "bad cell 'r'"),
+            ("٤٤٥٥", "or the moves from the start as column numbers 1-7"),  # not 4455
         ],
     )
     def test_bad_positions_are_refused_naming_what_is_wrong(self, text: str, says: str) -> None:
@@ -193,7 +194,7 @@ class TestNotation:
         game = ConnectFour(width=5, height=4)
         for action in game.actions(0):
             assert game.parse_action(0, game.format_action(0, action)) == action
-        for bad in ("0", "6", "a", "", "1.5"):
+        for bad in ("0", "6", "a", "", "1.5", "٣"):  # another script's 3 is not column 3
             with pytest.raises(IllegalActionError, match="a column number from 1 to 5"):
                 game.parse_action(0, bad)
 
