@@ -555,14 +555,15 @@ class CompiledSearch:
         code = self.rules.encode(state)
         kernel, parts, deepest = self.kernel, arrays.parts, self.deepest
         tops, bottoms, data = self.tops, self.bottoms, self.oracle_data
+
+        def call() -> Any:
+            return kernel(code, deepest, -math.inf, math.inf, *parts, tops, bottoms, data)
+
         st[STOP_AT] = self.budget  # counted from 0 (renewed): back in Python after it
-        v = kernel(code, deepest, -math.inf, math.inf, *parts, tops, bottoms, data)
+        v = call()
         if st[STOPPED]:  # a long search: resumed where it stopped, after each budget
             st[RESUME] = 1
-            v = self.resumed(
-                lambda: kernel(code, deepest, -math.inf, math.inf, *parts, tops, bottoms, data),
-                True,
-            )
+            v = self.resumed(call, True)
         v = -float(v) if self.game.to_move(state) else float(v)
         return _number(abs(v) if v == 0 else v)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from solver.capabilities import has_capability
-from solver.compiled import NODES, CompiledSearch, compiled_search, numba_available
+from solver.compiled import CompiledSearch, compiled_search, numba_available
 from solver.engine import search
 from solver.game import Game, HasCompiledRules, checked_game
 from solver.node_search import Limits
@@ -79,5 +79,5 @@ class ExactValues:
             self.nodes = result.stats.nodes
             return result.value
         value = nodes.value_to_the_end(state)
-        self.nodes = int(nodes.st[NODES])
+        self.nodes = nodes.nodes
         return value
