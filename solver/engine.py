@@ -552,17 +552,17 @@ class _Driver:
         order = sorted(
             acts, key=lambda a: (a != previous_best, -previous.get(a, -INF), position[a])
         )
+        d1 = depth - 1
+        at_once = getattr(nodes, "root_values", None) if trace is None else None
+        if at_once is not None:  # a compiled node search that searches them all in one entry
+            return self.root_at_once(root, player, order, d1, at_once, position, horizon_before)
         values: dict[Any, Any] = {}
         bounds: dict[Any, Any] = {}
         best: Any = None
         best_set: list[Any] = []
-        d1 = depth - 1
         top = self.tops[player]
         proved = False  # the best possible value reached with no horizon behind it
         free: set[Any] = set()  # the actions whose search met no horizon
-        at_once = getattr(nodes, "root_values", None) if trace is None else None
-        if at_once is not None:  # a compiled node search that searches them all in one entry
-            return self.root_at_once(root, player, order, d1, at_once, position, horizon_before)
         for a in order:
             child = game.result(root, a)
             cp = game.to_move(child)
@@ -599,9 +599,7 @@ class _Driver:
         best_set.sort(key=position.__getitem__)
         if trace is not None:
             trace.backup(player, best, best_set[0], -INF, INF, EXACT)
-        if nodes.horizon == horizon_before or not proved:
-            return _Iteration(best, best_set, values, bounds, nodes.horizon == horizon_before)
-        return self.proved_win(best, best_set, values, bounds, free)
+        return self.iteration(best, best_set, values, bounds, free, proved, horizon_before)
 
     def root_at_once(
         self,
@@ -641,8 +639,24 @@ class _Driver:
             else:
                 values[a] = f
         best_set.sort(key=position.__getitem__)
-        if self.nodes.horizon == horizon_before or not proved:
-            return _Iteration(best, best_set, values, bounds, self.nodes.horizon == horizon_before)
+        return self.iteration(best, best_set, values, bounds, free, proved, horizon_before)
+
+    def iteration(
+        self,
+        best: Any,
+        best_set: list[Any],
+        values: dict[Any, Any],
+        bounds: dict[Any, Any],
+        free: set[Any],
+        proved: bool,
+        horizon_before: int,
+    ) -> _Iteration:
+        """The root's iteration as its search left it: exact to the end when no horizon was
+        met; else settled by a proved win (:meth:`proved_win`) when the best move reached the
+        best possible value with no horizon behind it; else bounded by the horizon."""
+        free_of_horizon = self.nodes.horizon == horizon_before
+        if free_of_horizon or not proved:
+            return _Iteration(best, best_set, values, bounds, free_of_horizon)
         return self.proved_win(best, best_set, values, bounds, free)
 
     def proved_win(
