@@ -33,16 +33,11 @@ __all__ = [
 
 def enabled() -> bool:
     """Whether the kernels are to be used: numba installed, not switched off, and a writable
-    folder for its cache (:mod:`games.ayoayo.jit_cache`)."""
+    folder for its cache (:mod:`games.ayoayo.jit_cache`). numba not loading is said in one
+    line (:func:`solver.kernel_memory.numba_loads`)."""
     if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
         return False
-    return _numba_loads() and jit_cache.cache_directory() is not None
-
-
-def _numba_loads() -> bool:
-    """Whether numba imports (:func:`solver.kernel_memory.numba_loads`: False quietly when it
-    is not installed, with one line on stderr when it cannot be loaded)."""
-    return kernel_memory.numba_loads()
+    return kernel_memory.numba_loads() and jit_cache.cache_directory() is not None
 
 
 _failed: list[str] = []
@@ -60,7 +55,7 @@ def missing_reason() -> str:
             "it could not be loaded or compiled here (the note above says why; under a "
             "memory limit such as ulimit -v, raise it)"
         )
-    if jit_cache.cache_directory() is None and _numba_loads():
+    if jit_cache.cache_directory() is None and kernel_memory.numba_loads():
         return "set NUMBA_CACHE_DIR to a writable folder"
     return "install the 'fast' extra (numba)"
 
