@@ -92,11 +92,15 @@ KERNEL_CHECK_NODES: Final = 1 << 15
 
 EXACT, LOWER, UPPER = 0, 1, 2  # as solver.table
 
+VALUED, BOUNDED = 1, 2
+"""What the kernel's ``root_moves`` found of a root move: its exact value, or only an upper
+bound."""
+
 KERNEL_CONSTANTS: Final = {
     "NODES": NODES, "LEAVES": LEAVES, "CUTOFFS": CUTOFFS, "HITS": HITS, "HORIZON": HORIZON,
     "STOP_AT": STOP_AT, "STOPPED": STOPPED, "GEN": GEN, "ORACLE": ORACLE, "EPOCH": EPOCH,
     "RESUME": RESUME,
-    "EXACT": EXACT, "LOWER": LOWER, "UPPER": UPPER,
+    "EXACT": EXACT, "LOWER": LOWER, "UPPER": UPPER, "VALUED": VALUED, "BOUNDED": BOUNDED,
 }  # fmt: skip
 """The constants the kernel's text leaves to the generated module (with the rules')."""
 
@@ -424,9 +428,6 @@ def _take(rules: CompiledRules, table_size: int) -> _Arrays:
 
 LONGEST: Final = 1 << 62
 """Plies standing for a line to the end (a depth beyond any game's), in the kernel's line."""
-
-VALUED: Final = 1
-"""A root move valued exactly by :func:`solver.compiled_kernel.root_moves` (else a bound)."""
 
 
 class _Arrays:

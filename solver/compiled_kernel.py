@@ -65,6 +65,8 @@ RESUME: int
 EXACT: int
 LOWER: int
 UPPER: int
+VALUED: int
+BOUNDED: int
 rules_moves: Callable[[Array, Array, Array], int]
 rules_play: Callable[[Array, int, Array, Array], bool]
 rules_terminal: Callable[[Array, Array], bool]
@@ -532,9 +534,6 @@ FIRST, RESEARCH, WORSE = 0, 1, 2
 """The phases of a root move's search in :func:`root_moves`: its first search (the full window
 for the first move, else the narrowest window around the best so far), the search again of one
 that failed high, and the full-window search of a worse one (``all_values``)."""
-
-VALUED, BOUNDED = 1, 2
-"""What :func:`root_moves` found of a root move: its exact value, or only an upper bound."""
 
 
 @jit
