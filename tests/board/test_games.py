@@ -51,18 +51,29 @@ class TestAgainstTheComputer:
         open_board(page)
         against_computer(page, "strong")
         assert page.get_attribute("#mode", "data-mode") == "game"
-        click_pit(page, 2)
-        said = page.wait_for_function(
+        # The computer may answer within milliseconds (its opening book), too soon for a poll
+        # to see it think: an observer of the status clicks in the same turn of the page's
+        # event loop as the status says "thinking", before any answer can arrive.
+        page.evaluate(
             """() => {
-                const status = document.querySelector('#status').textContent;
-                if (!status.includes('thinking')) return null;
-                const playable = document.querySelectorAll('.pit.legal').length;
-                document.querySelector(".pit[data-row='1'][data-cell='0']")
-                    .dispatchEvent(new MouseEvent('click', {bubbles: true}));
-                return [playable, document.querySelector('#sowing').textContent];
-            }""",
-            timeout=20_000,
-        ).json_value()
+                window.saidWhileThinking = null;
+                const status = document.querySelector('#status');
+                const seen = new MutationObserver(() => {
+                    if (window.saidWhileThinking || !status.textContent.includes('thinking')) {
+                        return;
+                    }
+                    const playable = document.querySelectorAll('.pit.legal').length;
+                    document.querySelector(".pit[data-row='1'][data-cell='0']")
+                        .dispatchEvent(new MouseEvent('click', {bubbles: true}));
+                    window.saidWhileThinking = [
+                        playable, document.querySelector('#sowing').textContent];
+                    seen.disconnect();
+                });
+                seen.observe(status, {childList: true, characterData: true, subtree: true});
+            }"""
+        )
+        click_pit(page, 2)
+        said = page.wait_for_function("() => window.saidWhileThinking", timeout=20_000).json_value()
         assert said[0] == 0
         assert "the computer's: wait for its move" in said[1]
         wait_for(page, "document.querySelectorAll('#movelist .mv').length === 3")
