@@ -239,17 +239,21 @@ class ProofSearch:
         """Put back proved entries (:func:`proved_rows` of a table of the same rules)."""
         self.kernel.restore(table, np.ascontiguousarray(rows, np.int64), self.st)
 
-    def holds(self, state: Any, x: float, *, slots: int = 1 << 16) -> bool:
+    def holds(
+        self, state: Any, x: float, *, table: Array | None = None, line: Sequence[Any] = ()
+    ) -> bool:
         """Whether player 0 can force at least ``x`` from ``state``, deepened until settled
-        (no node budget: a small game's, or a test's)."""
-        table = self.new_table(slots)
+        (no node budget: a small game's, or a test's). ``table``: the test's table (None: a
+        new one of 65,536 entries); every test of one table must be of the same ``x``.
+        ``line``: the positions that led to ``state`` (their repetitions are leaves)."""
+        table = self.new_table(1 << 16) if table is None else table
         mover = int(self.rules.to_move(self.rules.encode(state)))
         t = mover_threshold(mover, x)
-        for depth in range(1, MAX_PLY - 1):
+        for depth in range(1, MAX_PLY - 1 - len(line)):
             self.st[P_GEN] += 1
             self.st[P_NODES] = 0
             self.st[P_STOPPED] = 0
-            status = status_of(self.run(self.load((), state), depth, t, table))
+            status = status_of(self.run(self.load(line, state), depth, t, table))
             if status != UNKNOWN:
                 return (status == PROVED) == (mover == 0)
         raise ValueError(f"the test >= {x} did not settle within {MAX_PLY} plies")
