@@ -197,6 +197,10 @@ class CompiledRules:
             are never one: the proof search's scan of its line for a repetition stops at the
             first position of another progress (None: it scans the whole line). Needs
             ``endless_value``.
+        position_words: the first words that hold the position itself, the rest being
+            scratch that ``play`` may write in a child and no rule reads from a position
+            (Ayòayò: 15 of its 32); the proof search keeps each child's first
+            ``position_words`` only (0: all ``words``).
     """
 
     name: str
@@ -226,6 +230,7 @@ class CompiledRules:
     endless: bool = False
     endless_value: Callable[..., float] | None = None
     progress: Callable[..., int] | None = None
+    position_words: int = 0
 
 
 NO_ORACLE: Final = np.zeros(1, np.int64)

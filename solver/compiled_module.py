@@ -113,6 +113,9 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
     writer.bind("HAS_MOVE_SCORE", rules.move_score is not None)
     writer.bind("NULL_WINDOW", rules.null_window)
     writer.bind("MAX_PLIES", rules.max_plies)
+    if not 0 <= rules.position_words <= rules.words:
+        raise writer.fail(f"position_words {rules.position_words} is not in 0..{rules.words}")
+    writer.bind("POSITION_WORDS", rules.position_words or rules.words)
     writer.bind("HAS_ENDLESS", rules.endless_value is not None)
     writer.bind("HAS_PROGRESS", rules.progress is not None)
     if (rules.top is None) != (rules.bottom is None):

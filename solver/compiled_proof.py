@@ -184,7 +184,7 @@ class ProofSearch:
         self.keys = np.zeros((rows, _key_words(rules) + 1), np.int64)
         self.moves = np.zeros((rows, 2 * limit), np.int64)
         self.gains = np.zeros((rows, limit), np.float64)
-        self.kids = np.zeros((rows, limit, rules.words + 1), np.int64)
+        self.kids = np.zeros((rows, limit, (rules.position_words or rules.words) + 1), np.int64)
         self.st = np.zeros(PROOF_STATS, np.int64)
         self.st[P_STOP_AT] = 1 << 62
         data = None

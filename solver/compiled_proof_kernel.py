@@ -33,6 +33,7 @@ Array = npt.NDArray[np.int64]
 
 # -- what the proof reads of the generated module (its names, for the type checker)
 WORDS: int
+POSITION_WORDS: int
 MOVE_LIMIT: int
 KEY_WORDS: int
 HAS_ORACLE: bool
@@ -267,9 +268,9 @@ def prove(  # noqa: C901 (compiled hot loop: one call per node)
         if not rules_play(s, a, child, tr):
             continue  # a candidate the rules refuse (pseudo-moves)
         kid = kept[legal]
-        for w in range(WORDS):
+        for w in range(POSITION_WORDS):
             kid[w] = child[w]
-        kid[WORDS] = a
+        kid[POSITION_WORDS] = a
         if a == hint:
             g = np.inf
         elif HAS_ENDLESS:
@@ -299,7 +300,7 @@ def prove(  # noqa: C901 (compiled hot loop: one call per node)
     proved_rep = NO_REPETITION
     for r in range(legal):
         kid = kept[ranks[r]]
-        for w in range(WORDS):
+        for w in range(POSITION_WORDS):
             child[w] = kid[w]
         cp = rules_to_move(child)
         same = cp == player
@@ -328,7 +329,7 @@ def prove(  # noqa: C901 (compiled hot loop: one call per node)
         h = (res >> 2) & 0x3FFFFF
         rep = res >> 24
         if status != UNKNOWN and (status == PROVED) == same:  # this move proves the node
-            proved_move = kid[WORDS]
+            proved_move = kid[POSITION_WORDS]
             proved_height = h + 1
             proved_rep = rep
             break
@@ -347,7 +348,7 @@ def prove(  # noqa: C901 (compiled hot loop: one call per node)
         st[P_MOVE] = proved_move  # the last one written is the root's
         return proof_result(PROVED, proved_height, proved_rep)
     if unknown:
-        best = kept[ranks[0], WORDS]
+        best = kept[ranks[0], POSITION_WORDS]
         info = UNKNOWN | (min(depth, 0xFF) << DEPTH_SHIFT) | ((best + 1) << MOVE_SHIFT)
         proof_put(tk, k, info | (st[P_GEN] << GEN_SHIFT), st)
         return UNKNOWN

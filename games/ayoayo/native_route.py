@@ -141,4 +141,5 @@ def compiled_rules() -> CompiledRules:
         endless=True,
         endless_value=endless_value,
         progress=progress,
+        position_words=15,
     )
