@@ -92,29 +92,22 @@ def _fail(e: Exception) -> None:
 
 def proof_kernel() -> ProofKernel | None:
     """Ayòayò's compiled proof search (the generic one of :mod:`solver.compiled_proof` on the
-    rules of :mod:`games.ayoayo.native_route`), loaded or compiled now, or None when not to be
-    used (see :func:`_load`; a failure is said in one line)."""
-    if _ready_proof() is None:
-        return None
-    from games.ayoayo.native_route import compiled_rules
-    from solver.compiled_proof import proof_kernel as kernel
-
-    return kernel(compiled_rules())
-
-
-def _ready_proof() -> float | None:
-    """The proof search readied (:func:`solver.compiled_proof.warm`): the seconds spent
-    compiling it, or None when there is none to use."""
+    rules of :mod:`games.ayoayo.native_route`), loaded or compiled now (said on stderr with
+    its time), or None when not to be used (see :func:`_load`; a failure is said in one
+    line)."""
     if not enabled() or _failed:
         return None
     from games.ayoayo.native_route import compiled_rules
+    from solver.compiled_proof import proof_kernel as kernel
     from solver.compiled_proof import warm
 
     try:
-        return warm(compiled_rules())
+        if warm(compiled_rules()) is None:
+            return None
     except Exception as e:  # numba or LLVM failed: there is no proof search here
         _fail(e)
         return None
+    return kernel(compiled_rules())
 
 
 def level_kernel() -> LevelKernel | None:
@@ -129,9 +122,8 @@ def level_kernel() -> LevelKernel | None:
 
 
 def compile_kernels() -> float | None:
-    """Load every kernel now (the proof search's too), compiling what the cache lacks: the
-    seconds spent compiling (0.0 when all came from the cache), or None when the kernels are
-    not to be used."""
-    seconds = _load(None)
-    proof = None if seconds is None else _ready_proof()
-    return None if seconds is None or proof is None else seconds + proof
+    """Load the rules' and the tablebase builder's kernels now, compiling what the cache lacks:
+    the seconds spent compiling (0.0 when all came from the cache), or None when the kernels
+    are not to be used. (The proof search is the compiled route's, compiled when a proof first
+    asks for it: :func:`proof_kernel`.)"""
+    return _load(None)
