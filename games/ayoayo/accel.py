@@ -50,7 +50,7 @@ def missing_reason() -> str:
     give the process the memory it needs."""
     if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
         return "unset GAMESOLVER_NATIVE=0"
-    if kernel_memory.numba_unloadable() or _failed:
+    if kernel_memory.numba_unloadable() or _failed or _proof_failed:
         return (
             "it could not be loaded or compiled here (the note above says why; under a "
             "memory limit such as ulimit -v, raise it)"
@@ -102,12 +102,18 @@ def proof_kernel() -> ProofKernel | None:
     from solver.compiled_proof import warm
 
     try:
-        if warm(compiled_rules()) is None:
+        if warm(compiled_rules()) is None:  # numba there, the route's module not (said)
+            _proof_failed.append("no proof search")
             return None
     except Exception as e:  # numba or LLVM failed: there is no proof search here
         _fail(e)
         return None
     return kernel(compiled_rules())
+
+
+_proof_failed: list[str] = []
+"""Set when the proof search alone could not be had (its note said why): the other kernels
+stay usable."""
 
 
 def level_kernel() -> LevelKernel | None:
