@@ -69,6 +69,7 @@ from solver.capabilities import has_capability
 from solver.compiled_module import load_module
 from solver.game import Game, HasCompiledRules, HasCompiledSearch, HasKey
 from solver.node_search import UNBOUNDED, Limits, Outcomes, SearchStopped, outcomes
+from solver.proof_words import PROOF_CONSTANTS
 from solver.results import SearchRequest, SearchStats
 
 __all__ = [
@@ -101,8 +102,10 @@ KERNEL_CONSTANTS: Final = {
     "STOP_AT": STOP_AT, "STOPPED": STOPPED, "GEN": GEN, "ORACLE": ORACLE, "EPOCH": EPOCH,
     "RESUME": RESUME,
     "EXACT": EXACT, "LOWER": LOWER, "UPPER": UPPER, "VALUED": VALUED, "BOUNDED": BOUNDED,
+    **PROOF_CONSTANTS,
 }  # fmt: skip
-"""The constants the kernel's text leaves to the generated module (with the rules')."""
+"""The constants the kernel's text leaves to the generated module (with the rules'): the node
+search's and the proof search's (:mod:`solver.proof_words`)."""
 
 
 @attrs.frozen(cache_hash=True)  # a dict key of every search (kernels, spare arrays)
@@ -183,6 +186,21 @@ class CompiledRules:
         endless: a game may be longer than ``max_plies`` (Ayòayò cycles): then ``max_plies``
             is only the deepest search the kernel's stacks hold (the driver deepens no
             further), and a search to the end with nothing to stop it runs in Python.
+        endless_value: ``endless_value(s) -> float``: for a game that cycles, the value of a
+            play that repeats for ever through ``s`` (player 0's view; constant along any
+            cycle): the compiled twin of the game's ``endless_value``. The proof search
+            (:mod:`solver.compiled_proof`) scores a position repeated on its line by it, and
+            tries first the moves that raise it most for the mover (Ayòayò: the seeds a move
+            captures). None: the proof search never looks for repetitions.
+        progress: ``progress(s) -> int``: what a game can never undo (Ayòayò: the seeds
+            captured), never lower in a later position, so two positions of other progress
+            are never one: the proof search's scan of its line for a repetition stops at the
+            first position of another progress (None: it scans the whole line). Needs
+            ``endless_value``.
+        position_words: the first words that hold the position itself, the rest being
+            scratch that ``play`` may write in a child and no rule reads from a position
+            (Ayòayò: 15 of its 32); the proof search keeps each child's first
+            ``position_words`` only (0: all ``words``).
     """
 
     name: str
@@ -210,6 +228,9 @@ class CompiledRules:
     pack_words: int = 0
     evaluate_ends: bool = False
     endless: bool = False
+    endless_value: Callable[..., float] | None = None
+    progress: Callable[..., int] | None = None
+    position_words: int = 0
 
 
 NO_ORACLE: Final = np.zeros(1, np.int64)

@@ -83,19 +83,30 @@ rules_move_score: Callable[[Array, int], int]
 # -- the rules (end)
 
 
-@jit
-def slot_of(k: Any, slots: int, s: Array) -> int:
-    """The table slot of a position: its packed words ``k`` mixed, or the rules' key."""
-    if HAS_KEY:
-        h = np.uint64(rules_key(s))
-    else:
-        h = np.uint64(0x9E3779B97F4A7C15)
-        for i in range(KEY_WORDS):
-            h = (h ^ np.uint64(k[i])) * np.uint64(0xBF58476D1CE4E5B9)
+@inline
+def spread(h: Any, slots: int) -> int:
+    """A slot of ``slots`` (a power of two) from the hash ``h``, its bits mixed."""
     h ^= h >> np.uint64(31)
     h *= np.uint64(0x94D049BB133111EB)
     h ^= h >> np.uint64(29)
     return np.int64(h & np.uint64(slots - 1))
+
+
+@jit
+def packed_slot(k: Any, slots: int) -> int:
+    """The slot of a position packed as ``k``: its packed words mixed."""
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(KEY_WORDS):
+        h = (h ^ np.uint64(k[i])) * np.uint64(0xBF58476D1CE4E5B9)
+    return spread(h, slots)
+
+
+@jit
+def slot_of(k: Any, slots: int, s: Array) -> int:
+    """The table slot of a position: its packed words ``k`` mixed, or the rules' key."""
+    if HAS_KEY:
+        return spread(np.uint64(rules_key(s)), slots)
+    return packed_slot(k, slots)
 
 
 BUCKET = 4

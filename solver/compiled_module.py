@@ -51,8 +51,10 @@ if TYPE_CHECKING:
 __all__ = ["RulesNotRestated", "load_module", "module_text"]
 
 KERNEL_SOURCE = Path(__file__).with_name("compiled_kernel.py")
+PROOF_SOURCE = Path(__file__).with_name("compiled_proof_kernel.py")
 BEGIN = "# -- the rules (begin)"
 END = "# -- the rules (end)"
+PROOF_BEGIN = "# -- the proof search (begin)"
 JIT = "jit"
 INTRINSIC = "numba_intrinsic"
 SUBFOLDER = "compiled-route"
@@ -92,6 +94,8 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
     head, rest = kernel.split(BEGIN, 1)
     _, tail = rest.split("\n" + END, 1)
     tail = tail.split("\n", 1)[1]
+    proof = PROOF_SOURCE.read_text(encoding="utf-8").split("\n" + PROOF_BEGIN + "\n", 1)[1]
+    tail += "\n\n# -- the proof search (solver.compiled_proof_kernel)" + proof
     taken = _top_level_names(head + tail)
     writer = _Writer(rules.name, taken, rules.pseudo_moves)
     for name, value in constants.items():
@@ -109,6 +113,11 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
     writer.bind("HAS_MOVE_SCORE", rules.move_score is not None)
     writer.bind("NULL_WINDOW", rules.null_window)
     writer.bind("MAX_PLIES", rules.max_plies)
+    if not 0 <= rules.position_words <= rules.words:
+        raise writer.fail(f"position_words {rules.position_words} is not in 0..{rules.words}")
+    writer.bind("POSITION_WORDS", rules.position_words or rules.words)
+    writer.bind("HAS_ENDLESS", rules.endless_value is not None)
+    writer.bind("HAS_PROGRESS", rules.progress is not None)
     if (rules.top is None) != (rules.bottom is None):
         raise writer.fail("give both top and bottom, or neither")
     if rules.pseudo_moves and rules.terminal is None:
@@ -117,7 +126,10 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
         raise writer.fail("safe_moves lists legal moves: not with pseudo_moves")
     if rules.pack is not None and rules.pack_words < 1:
         raise writer.fail(f"pack_words {rules.pack_words} with pack: give the words it packs into")
-    for role in ("utility", "evaluate", "key", "oracle", "top", "bottom", "move_score", "pack"):
+    if rules.progress is not None and rules.endless_value is None:
+        raise writer.fail("progress only shortens the scan for repetitions: give endless_value")
+    roles = ("utility", "evaluate", "key", "oracle", "top", "bottom", "move_score", "pack")
+    for role in (*roles, "endless_value", "progress"):
         writer.rule(role, getattr(rules, role))
     for role, arity in SCRATCH_ROLES.items():  # each may take the ply's scratch as well
         writer.scratch_rule(role, getattr(rules, role), arity, rules.scratch)
@@ -148,6 +160,10 @@ def _defaults(writer: _Writer, rules: CompiledRules) -> None:
         writer.lines.extend(_jitted("def rules_terminal(s, tr):\n    return False"))
     if rules.move_score is None:  # HAS_MOVE_SCORE is False: never called, but typed
         writer.lines.extend(NO_MOVE_SCORE.splitlines())
+    if rules.endless_value is None:  # HAS_ENDLESS is False: never called, but typed
+        writer.lines.append("rules_endless_value = rules_utility")
+    if rules.progress is None:  # HAS_PROGRESS is False: never called, but typed
+        writer.lines.append("rules_progress = rules_to_move")
 
 
 def load_module(rules: CompiledRules, constants: dict[str, int]) -> types.ModuleType:

@@ -282,7 +282,6 @@ AYOAYO_FLOORS = (
         "native_rules",
         "native_probe",
         "native_route",
-        "native_proof",
         "native_tablebase",
         "native_partitions",
         "tablebase_cluster",

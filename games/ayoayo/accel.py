@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 from games.ayoayo import jit_cache
@@ -21,6 +20,7 @@ from solver import kernel_memory
 
 if TYPE_CHECKING:
     from games.ayoayo.tablebase_build import LevelKernel
+    from solver.compiled_proof import ProofKernel
 
 __all__ = [
     "compile_kernels",
@@ -50,7 +50,7 @@ def missing_reason() -> str:
     give the process the memory it needs."""
     if os.environ.get("GAMESOLVER_NATIVE", "1") == "0":
         return "unset GAMESOLVER_NATIVE=0"
-    if kernel_memory.numba_unloadable() or _failed:
+    if kernel_memory.numba_unloadable() or _failed or _proof_failed:
         return (
             "it could not be loaded or compiled here (the note above says why; under a "
             "memory limit such as ulimit -v, raise it)"
@@ -70,30 +70,50 @@ def _load(groups: tuple[str, ...] | None) -> float | None:
     try:
         from games.ayoayo import (  # noqa: F401 (each module registers its group's warm-up)
             native_jit,
-            native_proof,
             native_rules,
             native_tablebase,
         )
 
         return sum(native_jit.ready(group) for group in groups or native_jit.GROUPS)
     except Exception as e:  # numba or LLVM failed where a damaged cache was healed already
-        text = (str(e).strip().splitlines() or ["no message"])[0][:300]
-        _failed.append(f"{type(e).__name__}: {text}")
-        sys.stderr.write(
-            f"gamesolver: note: the compiled kernel could not be loaded or compiled "
-            f"({_failed[0]}); using the pure-Python engine (the same answers, slower)\n"
-        )
+        _fail(e)
         return None
 
 
-def proof_kernel() -> ModuleType | None:
-    """The compiled proof search (:mod:`games.ayoayo.native_proof`), loaded (or every group
-    compiled, in one step), or None when not to be used (see :func:`_load`)."""
-    if _load(("proof",)) is None:
-        return None
-    from games.ayoayo import native_proof
+def _fail(e: Exception) -> None:
+    """Say once that the kernels failed (``e``), and remember it: not tried again."""
+    text = (str(e).strip().splitlines() or ["no message"])[0][:300]
+    _failed.append(f"{type(e).__name__}: {text}")
+    sys.stderr.write(
+        f"gamesolver: note: the compiled kernel could not be loaded or compiled "
+        f"({_failed[0]}); using the pure-Python engine (the same answers, slower)\n"
+    )
 
-    return native_proof
+
+def proof_kernel() -> ProofKernel | None:
+    """Ayòayò's compiled proof search (the generic one of :mod:`solver.compiled_proof` on the
+    rules of :mod:`games.ayoayo.native_route`), loaded or compiled now (said on stderr with
+    its time), or None when not to be used (see :func:`_load`; a failure is said in one
+    line)."""
+    if not enabled() or _failed:
+        return None
+    from games.ayoayo.native_route import compiled_rules
+    from solver.compiled_proof import proof_kernel as kernel
+    from solver.compiled_proof import warm
+
+    try:
+        if warm(compiled_rules()) is None:  # numba there, the route's module not (said)
+            _proof_failed.append("no proof search")
+            return None
+    except Exception as e:  # numba or LLVM failed: there is no proof search here
+        _fail(e)
+        return None
+    return kernel(compiled_rules())
+
+
+_proof_failed: list[str] = []
+"""Set when the proof search alone could not be had (its note said why): the other kernels
+stay usable."""
 
 
 def level_kernel() -> LevelKernel | None:
@@ -108,6 +128,8 @@ def level_kernel() -> LevelKernel | None:
 
 
 def compile_kernels() -> float | None:
-    """Load every kernel now, compiling what the cache lacks: the seconds spent compiling
-    (0.0 when all came from the cache), or None when the kernels are not to be used."""
+    """Load the rules' and the tablebase builder's kernels now, compiling what the cache lacks:
+    the seconds spent compiling (0.0 when all came from the cache), or None when the kernels
+    are not to be used. (The proof search is the compiled route's, compiled when a proof first
+    asks for it: :func:`proof_kernel`.)"""
     return _load(None)

@@ -146,10 +146,10 @@ class Ayoayo(AyoayoRules):
         return None if book.mismatch(tablebase.lineages()) else book
 
     def compile_kernels(self) -> float | None:
-        """Load the kernels now (the rules', the tablebase builder's, the proof search's, and
-        the compiled route's node search), compiling them when numba's cache lacks them: the
-        seconds spent compiling, 0.0 when all came from the cache, None when the kernels are
-        not to be used."""
+        """Load the kernels now (the rules', the tablebase builder's and the compiled route's
+        node search), compiling them when numba's cache lacks them: the seconds spent
+        compiling, 0.0 when all came from the cache, None when the kernels are not to be used.
+        The route's proof search is compiled when a proof first needs it."""
         seconds = accel.compile_kernels()
         if seconds is None:
             return seconds

@@ -1,12 +1,12 @@
 """How the Ayòayò kernels are compiled, cached and loaded: numba set up once for the package.
 
 Every compiled module of :mod:`games.ayoayo` (``native_rules``, ``native_probe``,
-``native_tablebase``, ``native_proof``) makes its kernels with :func:`kernel` or
+``native_tablebase``) makes its kernels with :func:`kernel` or
 :func:`compiled` from here, and names, with :func:`warm_up`, a small call of its entry points.
 Then:
 
 * **One compile step.** :func:`ready` (called by :mod:`games.ayoayo.accel`) loads a group
-  of entry points (``"rules"``, ``"tablebase"`` or ``"proof"``) from numba's on-disk cache. When
+  of entry points (``"rules"`` or ``"tablebase"``) from numba's on-disk cache. When
   something had to be compiled instead (a fresh install, a new numba), every group is compiled
   in that same step, so a later command never compiles again, and stderr says so once, with
   how long it took and where the cache is.
@@ -24,7 +24,7 @@ Importing this module raises ImportError without numba (the ``fast`` extra):
 Python with the same answers.
 
 >>> GROUPS
-('rules', 'tablebase', 'proof')
+('rules', 'tablebase')
 """
 
 from __future__ import annotations
@@ -46,10 +46,11 @@ __all__ = ["GROUPS", "cache_directory", "compiled", "kernel", "ready", "store_or
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-GROUPS: Final = ("rules", "tablebase", "proof")
-"""The groups of entry points: the rules' own (which the builder and the proof search inline;
-loaded only by those who call them), the tablebase builder's and the proof search's. (The node
-search is the compiled route's, :mod:`solver.compiled`, which keeps its own kernel.)"""
+GROUPS: Final = ("rules", "tablebase")
+"""The groups of entry points: the rules' own (which the builder inlines; loaded only by those
+who call them) and the tablebase builder's. (The node search and the proof search are the
+compiled route's, :mod:`solver.compiled` and :mod:`solver.compiled_proof`, compiled against
+the rules of :mod:`games.ayoayo.native_route` in a kernel of their own.)"""
 
 _PACKAGE: Final = __name__.rsplit(".", 1)[0]
 

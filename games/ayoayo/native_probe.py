@@ -1,14 +1,14 @@
 """What Ayòayò's compiled searches share: a position's exact key, and the endgame tablebase
 read inside a kernel.
 
-The node search (the compiled route's, through the rules of :mod:`games.ayoayo.native_route`)
-and the proof search (:mod:`games.ayoayo.native_proof`) key their tables by :func:`key_of` and
-probe the tablebase in the kernel: a position a level holds is ranked (stars and bars over the
-mover's view, the captured split) and read there, at kernel speed. Missing levels are simply not
-probed. The proof search is handed the levels read into memory as arrays (:func:`levels_of`,
-probed by :func:`tablebase_value`); the compiled route, which carries its oracle's data down
-every recursive call, is handed one array of their addresses instead (:func:`oracle_words`,
-probed by :func:`tablebase_value_at`), which keeps the levels alive as long as it lives.
+The compiled route's node search and proof search (:mod:`solver.compiled`,
+:mod:`solver.compiled_proof`, through the rules of :mod:`games.ayoayo.native_route`) key their
+tables by :func:`key_of` and probe the tablebase in the kernel: a position a level holds is
+ranked (stars and bars over the mover's view, the captured split) and read there, at kernel
+speed. Missing levels are simply not probed. A kernel carries its oracle's data down every
+recursive call, so it is handed the levels read into memory (:func:`levels_of`) as one array of
+their addresses (:func:`oracle_words`, probed by :func:`tablebase_value_at`), which keeps the
+levels alive as long as it lives.
 
 >>> levels, lookup, top = levels_of(None)
 >>> len(levels), top
@@ -45,7 +45,6 @@ __all__ = [
     "levels_of",
     "oracle_words",
     "tablebase_of",
-    "tablebase_value",
     "tablebase_value_at",
 ]
 
@@ -59,7 +58,7 @@ PROBE_CACHE: Final = 1 << 16
 """Entries of the cache of recent tablebase probes (512 KB: it stays in the processor's cache)."""
 
 NOT_COVERED: Final = 1 << 30
-"""What :func:`tablebase_value` answers for a position the tablebase does not hold."""
+"""What :func:`tablebase_value_at` answers for a position the tablebase does not hold."""
 
 TB_TOP: Final = 0
 """Where :func:`oracle_words` keeps the top level (-1: none), then, a word a level (0, 4, ..,
@@ -84,39 +83,6 @@ def key_of(s: Array) -> tuple[int, int]:
     return k1, k2
 
 
-@kernel
-def tablebase_value(s: Array, levels: Levels, lookup: Array, tb_max: int) -> int:
-    """The tablebase's exact value of ``s`` for its mover, or :data:`NOT_COVERED`.
-
-    As :meth:`games.ayoayo.tablebase.Tablebase.probe` in the mover's view: the 12 pits from the
-    mover's own first, ranked by stars and bars (:mod:`games.ayoayo.tablebase_index`), in the
-    row of the mover's captured split. A finished game (more than 24) is left to the caller.
-    """
-    c0 = s[12]
-    c1 = s[13]
-    if c0 > WIN_THRESHOLD or c1 > WIN_THRESHOLD or (c0 | c1) & 3:
-        return NOT_COVERED
-    seeds = TOTAL_SEEDS - c0 - c1
-    if seeds > tb_max:
-        return NOT_COVERED
-    level = levels[seeds >> 2]
-    if level.shape[0] == 0:
-        return NOT_COVERED
-    p = s[14]
-    k = seeds >> 2
-    r = view_rank(s, 6 * p, seeds)
-    row = (s[12 + p] - lookup[k]) >> 2
-    # A small cache of recent probes (it fits the processor's cache; a level does not).
-    key = (((k << 4) | row) << 40) | r
-    slot = LEVELS + (((key * -7046029254386353131) >> 40) & (PROBE_CACHE - 1))
-    entry = lookup[slot]
-    if entry >> 8 == key + 1:
-        return (entry & 0xFF) - 128
-    value = np.int64(level[row, r])
-    lookup[slot] = ((key + 1) << 8) | (value + 128)
-    return value
-
-
 @numba.extending.intrinsic
 def byte_at(typingctx, address):  # type: ignore[no-untyped-def]
     """The int8 at the memory address ``address`` (an int64), read in a kernel: what lets
@@ -132,9 +98,15 @@ def byte_at(typingctx, address):  # type: ignore[no-untyped-def]
 
 @kernel
 def tablebase_value_at(s: Array, words: Array) -> int:
-    """:func:`tablebase_value` over :func:`oracle_words`: the levels reached through their
-    addresses, so a kernel carries one array down its recursion instead of thirteen (each
-    array an argument of several words in every call)."""
+    """The tablebase's exact value of ``s`` for its mover, or :data:`NOT_COVERED`, over
+    :func:`oracle_words`: the levels reached through their addresses, so a kernel carries one
+    array down its recursion instead of thirteen (each array an argument of several words in
+    every call).
+
+    As :meth:`games.ayoayo.tablebase.Tablebase.probe` in the mover's view: the 12 pits from the
+    mover's own first, ranked by stars and bars (:mod:`games.ayoayo.tablebase_index`), in the
+    row of the mover's captured split. A finished game (more than 24) is left to the caller.
+    """
     c0 = s[12]
     c1 = s[13]
     if c0 > WIN_THRESHOLD or c1 > WIN_THRESHOLD or (c0 | c1) & 3:
@@ -149,7 +121,8 @@ def tablebase_value_at(s: Array, words: Array) -> int:
     p = s[14]
     r = view_rank(s, 6 * p, seeds)
     row = (s[12 + p] - words[TB_FIRST + k]) >> 2
-    key = (((k << 4) | row) << 40) | r  # the cache of recent probes, as tablebase_value's
+    # A small cache of recent probes (it fits the processor's cache; a level does not).
+    key = (((k << 4) | row) << 40) | r
     slot = TB_CACHE + (((key * -7046029254386353131) >> 40) & (PROBE_CACHE - 1))
     entry = words[slot]
     if entry >> 8 == key + 1:

@@ -15,7 +15,10 @@ them, and what they call, in the kernel's module. What Ayòayò asks of the rout
 * **a packed key**: the table holds the position's 15 ints packed exactly into two words
   (:func:`~games.ayoayo.native_probe.key_of`), never a hash alone;
 * **the tablebase as the oracle**: the levels present, read in the kernel through one array
-  of their addresses (:func:`~games.ayoayo.native_probe.oracle_words`).
+  of their addresses (:func:`~games.ayoayo.native_probe.oracle_words`);
+* **the endless rule** for the proof search (:mod:`solver.compiled_proof`): a repeated
+  position is scored by the seeds captured so far, and the seeds captured are the
+  ``progress`` that ends its scan for a repetition (a capture is never undone).
 
 >>> rules = compiled_rules()
 >>> rules.words, rules.move_limit, rules.pack_words, rules.pseudo_moves
@@ -79,6 +82,18 @@ def pack(s: Any) -> tuple[int, int]:
     return key_of(s)
 
 
+def endless_value(s: Any) -> float:
+    """The endless-play rule (:meth:`games.ayoayo.Ayoayo.endless_value`): the seeds captured
+    so far, player 0's view (the captured difference, as :func:`utility`)."""
+    return float(s[12] - s[13])
+
+
+def progress(s: Any) -> int:
+    """The seeds captured: a capture can never be undone, so positions of other totals never
+    repeat (the proof search's scan for a repetition stops at the first)."""
+    return int(s[12] + s[13])
+
+
 def oracle(s: Any, od: Any) -> float:
     """The tablebase's value of ``s`` (player 0's view), NaN where it holds none."""
     v = tablebase_value_at(s, od)
@@ -124,4 +139,7 @@ def compiled_rules() -> CompiledRules:
         pack_words=2,
         evaluate_ends=True,
         endless=True,
+        endless_value=endless_value,
+        progress=progress,
+        position_words=15,
     )

@@ -2,7 +2,7 @@
 
 The kernels here restate the readable rules (the reference for every other path) in
 ``@njit(cache=True)`` functions, for the compiled route's node search (through
-:mod:`games.ayoayo.native_route`), the proof search (:mod:`games.ayoayo.native_proof`) and the
+:mod:`games.ayoayo.native_route`, which the proof search runs on too) and the
 tablebase builder (:mod:`games.ayoayo.native_tablebase`). The tests hold them to the rules: the
 legal moves and children of every ply of the reference's vectors.
 

@@ -1,7 +1,8 @@
 """Proving Ayòayò positions: exact values settled by proof, with certificates to check them.
 
-The proof search (:mod:`games.ayoayo.native_proof`, compiled) answers threshold tests, "can
-player 0 force at least ``x``?", with only what it has proved; :class:`Prover` deepens each
+The proof search (:mod:`solver.compiled_proof`, the generic compiled one, run on Ayòayò's
+compiled rules, :mod:`games.ayoayo.native_route`) answers threshold tests, "can player 0 force
+at least ``x``?", with only what it has proved; :class:`Prover` deepens each
 test until it is settled, finds the value from two tests that meet (``>= v`` holds and
 ``>= v + 1`` fails, starting from a guess, as MTD(f) does), and reads from its tables the two
 solution graphs of a certificate (:mod:`solver.certificate`). Tablebase levels present are
@@ -29,15 +30,28 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from games.ayoayo import native_proof as K
 from games.ayoayo.board import TOTAL_SEEDS, WIN_THRESHOLD
-from games.ayoayo.native_probe import levels_of
-from games.ayoayo.native_rules import WIDTH
+from games.ayoayo.native_probe import TB_TOP
+from games.ayoayo.native_route import compiled_rules
 from games.ayoayo.rules import AyoayoRules, AyoayoState
 from games.ayoayo.tablebase import Tablebase
+from solver import compiled_proof as K
 from solver.certificate import Certificate, Node, SolutionGraph
 from solver.errors import GameError
 from solver.output import atomic_path
+from solver.proof_words import (
+    DISPROVED,
+    P_GEN,
+    P_MOVE,
+    P_NODES,
+    P_STOP_AT,
+    P_STOPPED,
+    P_TABLE_FULL,
+    PROVED,
+    UNKNOWN,
+    move_of,
+    status_of,
+)
 
 __all__ = ["DEFAULT_TABLE", "ProofProgress", "ProofResult", "ProofStopped", "Prover"]
 
@@ -45,6 +59,9 @@ Array = npt.NDArray[np.int64]
 
 DEFAULT_TABLE: Final = 1 << 22
 """Entries of each threshold's table (96 MB); ``--table`` sets another size."""
+
+ENTRIES: Final = "solver.proof_words 1"
+"""The layout of the table entries a checkpoint holds (in its name: another is not read)."""
 
 SMALLEST_TABLE: Final = 1 << 16
 """The smallest table a test falls back to when memory is short (1.5 MB)."""
@@ -116,11 +133,6 @@ class ProofProgress:
         return self.nodes / max(self.seconds, 1e-9)
 
 
-def _mover_threshold(mover: int, x: int) -> int:
-    """The kernel's threshold for the mover, for "player 0 gets at least ``x``"."""
-    return x if mover == 0 else 1 - x
-
-
 class Prover:
     """Threshold tests and exact values proved with the compiled proof search.
 
@@ -148,8 +160,11 @@ class Prover:
     ) -> None:
         self.game = game
         self.tablebase = tablebase
-        self.levels, self.lookup, tb_max = levels_of(tablebase)
-        self.tb_max = int(tb_max)
+        search = K.ProofSearch.of(compiled_rules(), tablebase)
+        if search is None:
+            raise GameError("the proof search needs the compiled kernel (numba)")
+        self.search = search
+        self.tb_max = int(search.oracle_data[TB_TOP])
         self.table_size = table_size
         self.progress = progress
         self.checkpoint = None if checkpoint is None else Path(checkpoint)
@@ -160,8 +175,7 @@ class Prover:
         self.tables: dict[int, Array] = {}
         self.leaf_levels: set[int] = set()
         """The tablebase levels of the leaves of the graphs read so far (the certificate's)."""
-        self.bs, self.pk, self.orders, self.kids = K.new_stacks()
-        self.st = np.zeros(K.N_STATS, np.int64)
+        self.st = search.st
         self.nodes = 0
         self.depth = 0
         self._saved = time.monotonic()
@@ -179,7 +193,8 @@ class Prover:
     def _checkpoint_file(self, x: int) -> Path | None:
         if self.checkpoint is None:
             return None
-        name = hashlib.sha256(f"{self.lineage()}|{x}".encode()).hexdigest()[:16]
+        # the entries' layout is named too: a checkpoint of another layout is not read
+        name = hashlib.sha256(f"{self.lineage()}|{x}|{ENTRIES}".encode()).hexdigest()[:16]
         return self.checkpoint / f"proof-{name}.npy"
 
     def table(self, x: int) -> Array:
@@ -189,7 +204,7 @@ class Prover:
             size = self.table_size
             while True:  # short of memory (ulimit -v): a smaller table, slower but a proof
                 try:
-                    found = self.tables[x] = K.new_table(size)
+                    found = self.tables[x] = self.search.new_table(size)
                     break
                 except MemoryError:
                     if size <= SMALLEST_TABLE:
@@ -213,8 +228,9 @@ class Prover:
             rows = np.load(path, allow_pickle=False)
         except (OSError, ValueError):
             return  # an unreadable checkpoint is only lost time
-        if rows.ndim == 2 and rows.shape[1] == 3:
-            K.restore(self.table(x), rows.astype(np.int64), self.st)
+        table = self.table(x)
+        if rows.ndim == 2 and rows.shape[1] == table.shape[1]:
+            self.search.restore(table, rows.astype(np.int64))
             self._say(f"resumed {len(rows):,} proved positions from {path}")
 
     def save(self) -> None:
@@ -253,17 +269,18 @@ class Prover:
     def proved_positions(self) -> int:
         """Positions proved so far, in the tables of every test."""
         return sum(
-            int(np.count_nonzero((tk[:, 1] != 0) & ((tk[:, 2] & 3) != K.UNKNOWN)))
+            int(np.count_nonzero(((tk[:, -1] & 3) == PROVED) | ((tk[:, -1] & 3) == DISPROVED)))
             for tk in self.tables.values()
         )
 
-    def _tell(self, x: int, depth: int, nodes: int, began: float, children: Array) -> None:
+    def _tell(
+        self, x: int, depth: int, nodes: int, began: float, children: list[AyoayoState]
+    ) -> None:
         assert self.watch is not None
         tk = self.tables[x]
         settled = 0
-        for i in range(len(children)):
-            status = int(K.entry(tk, children[i])) & 3
-            settled += status in (K.PROVED, K.DISPROVED)
+        for child in children:
+            settled += status_of(self.search.entry(tk, child)) in (PROVED, DISPROVED)
         self.watch(
             ProofProgress(
                 x,
@@ -277,12 +294,9 @@ class Prover:
             )
         )
 
-    def _children(self, state: AyoayoState) -> Array:
-        """The boards after each legal move of ``state`` (as the kernel's table keys them)."""
-        boards = np.zeros((len(self.game.actions(state)), WIDTH), np.int64)
-        for i, a in enumerate(self.game.actions(state)):
-            boards[i, :15] = self.game.result(state, a)
-        return boards
+    def _children(self, state: AyoayoState) -> list[AyoayoState]:
+        """The positions after each legal move of ``state``."""
+        return [self.game.result(state, a) for a in self.game.actions(state)]
 
     def _say(self, line: str) -> None:
         if self.progress is not None:
@@ -291,14 +305,10 @@ class Prover:
     # ---- one threshold test ------------------------------------------------------------------
 
     def _load_line(self, line: Sequence[AyoayoState], state: AyoayoState) -> int:
-        if len(line) + 2 >= K.MAX_PLY:
-            raise GameError(f"a line of {len(line)} plies is longer than the proof search holds")
-        for i, s in enumerate(line):
-            self.bs[i, :15] = s
-            self.pk[i] = K.key_of(self.bs[i])
-        ply = len(line)
-        self.bs[ply, :15] = state
-        return ply
+        try:
+            return self.search.load(line, state)
+        except ValueError as e:
+            raise GameError(str(e)) from None
 
     def holds(
         self,
@@ -327,39 +337,24 @@ class Prover:
         tk = self.table(x)
         st = self.st
         mover = state[14]
-        t = _mover_threshold(mover, x)
-        st[K.TB_MAX] = self.tb_max
+        t = K.mover_threshold(mover, x)
         budget = BUDGET
         began = time.perf_counter()
         start_nodes = self.nodes
         told = time.monotonic()
         children = self._children(state) if self.watch is not None else None
         for depth in range(1, K.MAX_PLY - len(line) - 1):
-            st[K.GEN] += 1
+            st[P_GEN] += 1
             while True:
                 ply = self._load_line(line, state)
-                st[K.NODES] = 0
-                st[K.STOP_AT] = budget
-                st[K.STOPPED] = 0
+                st[P_NODES] = 0
+                st[P_STOP_AT] = budget
+                st[P_STOPPED] = 0
                 tick = time.perf_counter()
-                r = int(
-                    K.prove(
-                        self.bs,
-                        self.pk,
-                        self.orders,
-                        self.kids,
-                        np.int64(ply),
-                        np.int64(depth),
-                        np.int64(t),
-                        tk,
-                        st,
-                        self.levels,
-                        self.lookup,
-                    )
-                )
+                r = self.search.run(ply, depth, t, tk)
                 spent = time.perf_counter() - tick
-                self.nodes += int(st[K.NODES])
-                if not st[K.STOPPED]:
+                self.nodes += int(st[P_NODES])
+                if not st[P_STOPPED]:
                     break
                 if deadline is not None and time.monotonic() >= deadline:
                     self.save()
@@ -372,19 +367,19 @@ class Prover:
                 if children is not None and time.monotonic() - told >= WATCH_SECONDS:
                     told = time.monotonic()
                     self._tell(x, depth, self.nodes - start_nodes, began, children)
-                budget = int(min(max(int(st[K.NODES]) / max(spent, 1e-4) * 0.05, 4096), 1 << 22))
+                budget = int(min(max(int(st[P_NODES]) / max(spent, 1e-4) * 0.05, 4096), 1 << 22))
             self.depth = max(self.depth, depth)
-            status = r & 3
-            if st[K.TABLE_FULL] and not self._warned_full:
+            status = status_of(r)
+            if st[P_TABLE_FULL] and not self._warned_full:
                 self._warned_full = True
                 self._say(
                     f"the table ({len(tk):,} entries) is full of proved positions: the proof "
                     "goes on without keeping new ones (slower); a larger --table helps"
                 )
-            if status != K.UNKNOWN:
+            if status != UNKNOWN:
                 seconds = time.perf_counter() - began
                 rate = (self.nodes - start_nodes) / max(seconds, 1e-9)
-                holds = (status == K.PROVED) == (mover == 0)
+                holds = (status == PROVED) == (mover == 0)
                 self.settled.append(
                     {
                         "x": x,
@@ -457,7 +452,6 @@ class Prover:
         nodes: list[Node | None] = []
         line: list[AyoayoState] = []
         fmt = game.format_state
-        board = np.zeros(WIDTH, np.int64)
 
         def reserve(s: AyoayoState) -> tuple[int, bool]:
             found = index.get(s)
@@ -483,16 +477,15 @@ class Prover:
                     return []
             mover = s[14]
             if mover == prover:
-                board[:15] = s
-                info = int(K.entry(tk, board))
-                status, move = info & 3, (info >> 10) & 7
-                wins = status == K.PROVED  # the mover (the prover) reaches the threshold
-                if not (wins and move < 6):
+                info = self.search.entry(tk, s)
+                status, move = status_of(info), move_of(info)
+                wins = status == PROVED  # the mover (the prover) reaches the threshold
+                if not (wins and move >= 0):
                     if self.holds(s, x, line=line) != (prover == 0):
                         raise GameError(
                             f"the proof of {fmt(root)} could not be read back at {key!r}"
                         )
-                    move = int(self.st[K.MOVE])
+                    move = int(self.st[P_MOVE])
                 child = game.result(s, move)
                 c, new = reserve(child)
                 nodes[i] = Node(key, "move", action=str(move), children=(c,))

@@ -28,10 +28,10 @@ from typing import Any
 import attrs
 import numpy as np
 
-from games.ayoayo import native_proof as K
 from games.ayoayo.proof import ProofProgress, ProofResult, ProofStopped, Prover
 from games.ayoayo.rules import AyoayoRules, AyoayoState
 from games.ayoayo.tablebase import Tablebase
+from solver.compiled_proof import proved_rows
 from solver.workers import Mapper
 
 __all__ = ["SplitProver"]
@@ -87,7 +87,7 @@ def _move_test(
     except ProofStopped:
         holds = None
     prover.save()
-    return holds, prover.nodes - nodes, K.proved_rows(prover.table(x))
+    return holds, prover.nodes - nodes, proved_rows(prover.table(x))
 
 
 class SplitProver(Prover):
@@ -176,7 +176,7 @@ class SplitProver(Prover):
         for (t, above, state), (holds, nodes, rows) in zip(tasks, results, strict=True):
             self.nodes += int(nodes)
             if len(rows):
-                K.restore(self.table(t), np.asarray(rows, np.int64), self.st)
+                self.search.restore(self.table(t), np.asarray(rows, np.int64))
             settled[t] = settled[t] and holds is not None
             said = "stopped" if holds is None else "holds" if holds else "fails"
             if above is None:
@@ -247,7 +247,7 @@ class SplitProver(Prover):
         for (action, _), (holds, nodes, rows) in zip(moves, results, strict=True):
             self.nodes += int(nodes)
             if len(rows):
-                K.restore(table, np.asarray(rows, np.int64), self.st)
+                self.search.restore(table, np.asarray(rows, np.int64))
             settled += holds is not None
             said = "stopped" if holds is None else "holds" if holds else "fails"
             self._say(

@@ -437,3 +437,27 @@ def test_a_proof_without_a_kernel_that_could_not_load_is_not_told_to_install_num
     assert cli.main(["prove", "ayoayo", "--no-tablebase", "-o", "/dev/null", "-f"]) != 0
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "could not be loaded" in line and "ulimit -v" in line and "install" not in line
+
+
+def test_a_proof_search_whose_module_cannot_be_written_is_not_told_to_install_numba(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """numba loads but the route's module (which holds the proof search) cannot be written (a
+    full disk): one note says why, and the proof's error says it could not be loaded or
+    compiled here, not "install the 'fast' extra (numba)"."""
+    from games.ayoayo import accel
+    from solver import compiled_proof
+
+    def unwritable(*args: object) -> object:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(compiled_proof, "_KERNELS", {})
+    monkeypatch.setattr(compiled_proof, "_FAILED", {})
+    monkeypatch.setattr(compiled_proof, "_WARM", set())
+    monkeypatch.setattr(compiled_proof, "load_module", unwritable)
+    monkeypatch.setattr(accel, "_proof_failed", [])
+    monkeypatch.setenv("GAMESOLVER_NATIVE", "1")
+    assert cli.main(["prove", "ayoayo", "--no-tablebase", "-o", "/dev/null", "-f"]) != 0
+    note, line = capsys.readouterr().err.strip().splitlines()
+    assert "no proof search for 'ayoayo'" in note and "No space left on device" in note
+    assert "could not be loaded or compiled" in line and "install" not in line

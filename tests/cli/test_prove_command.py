@@ -277,16 +277,16 @@ def test_short_of_memory_a_test_takes_a_smaller_table_and_says_so(
     """Under ulimit -v 1000 MB ``prove`` of a 24-seed position ended in "ran out of memory":
     each test's table (96 MB) is allocated anew. A table that cannot be had is halved until it
     can, said once a test, and the proof is the same."""
-    from games.ayoayo import native_proof
+    from solver import compiled_proof
 
-    new_table = native_proof.new_table
+    new_table = compiled_proof.new_table
 
-    def short(slots: int) -> object:
+    def short(rules: compiled_proof.CompiledRules, slots: int) -> object:
         if slots > 1 << 18:
             raise MemoryError("Unable to allocate 96.0 MiB")
-        return new_table(slots)
+        return new_table(rules, slots)
 
-    monkeypatch.setattr(native_proof, "new_table", short)
+    monkeypatch.setattr(compiled_proof, "new_table", short)
     argv = ["prove", "ayoayo", "-p", "[[0,0,0,0,0,1],[0,0,0,0,0,3]]", "--captured", "20,24"]
     code = main([*argv, "--no-tablebase", "--no-checkpoint", "-o", str(tmp_path / "p.json")])
     out = capsys.readouterr().out

@@ -120,6 +120,37 @@ class TestBounds:
         assert "\nHAS_BOUNDS = False\n" in module_text(RULES, {})
 
 
+class TestTheProofsRules:
+    def test_the_proof_search_is_in_the_text_with_its_rules_switched_off(self) -> None:
+        text = module_text(RULES, {})
+        assert "def prove(" in text and "def proof_put(" in text
+        assert "\nHAS_ENDLESS = False\n" in text and "\nHAS_PROGRESS = False\n" in text
+        assert f"\nPOSITION_WORDS = {RULES.words}\n" in text
+
+    def test_endless_value_progress_and_position_words_are_written(self) -> None:
+        def endless_value(s: Any) -> float:  # pragma: no cover - never run
+            return 0.0
+
+        def progress(s: Any) -> int:  # pragma: no cover - never run
+            return 0
+
+        rules = attrs.evolve(RULES, endless_value=endless_value, progress=progress)
+        text = module_text(attrs.evolve(rules, position_words=1), {})
+        assert "\nHAS_ENDLESS = True\n" in text and "\nrules_progress = progress\n" in text
+        assert "\nPOSITION_WORDS = 1\n" in text
+
+    def test_progress_without_endless_value_and_too_many_position_words_are_refused(
+        self,
+    ) -> None:
+        def progress(s: Any) -> int:  # pragma: no cover - never run
+            return 0
+
+        with pytest.raises(RulesNotRestated, match="give endless_value"):
+            module_text(attrs.evolve(RULES, progress=progress), {})
+        with pytest.raises(RulesNotRestated, match=f"position_words 99 is not in 0..{RULES.words}"):
+            module_text(attrs.evolve(RULES, position_words=99), {})
+
+
 @pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
 class TestTheFile:
     def test_written_once_atomically_and_imported(
