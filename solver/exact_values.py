@@ -39,12 +39,12 @@ TABLE_SIZE: Final = 1 << 17
 """Table entries by default: 131,072, an eighth of the engine's default. A value-only solve
 spends much of a node's time waiting on the table's memory, so a table nearer the processor's
 caches (Connect Four's entries: 5 MB) gains more than the nodes it loses. Measured on the Pons
-sets of our own (benchmarks/data/connect4), interleaved in one process, every score the same:
-Middle-Medium 27.7 against 39 ms a position with 2**20 entries at a load of about 1.5 on 2
-cores (1.4x), 45 against 49 ms at a load of 8 (1.08x: other processes share the caches); four
-Begin-Hard positions 10.3 against 10.6 s (20-30% more nodes); Begin-Medium 672 against 765 ms
-(load 8); the easy sets the same. 2**16 entries was quicker still on Middle- and Begin-Medium
-(1.3-1.9x) but about 10% slower on those Begin-Hard positions."""
+sets of our own (benchmarks/data/connect4), every score the same: Middle-Medium 27.7 against
+39 ms a position with 2**20 entries in two runs at a load of about 1.5 on 2 cores (1.4x);
+interleaved in one process at a load of 8 (other processes sharing the caches), 45 against
+49 ms (1.08x) and Begin-Medium 672 against 765 ms; four Begin-Hard positions 10.3 against
+10.6 s (20-30% more nodes); the easy sets the same. 2**16 entries was quicker still on
+Middle- and Begin-Medium (1.3-1.9x) but about 10% slower on those Begin-Hard positions."""
 
 
 class ExactValues:
