@@ -42,6 +42,17 @@ before the first round and reported apart, never counted in a search):
    (once on the begin one): the median of the rounds' means and medians, with their range.
    ``--kernels`` runs this part alone.
 
+5. ``--sets DIR``: the value-only entry on the six sets of Pons's benchmark, classified his way
+   (:mod:`benchmarks.connect4_sets`: End-Easy, Middle-Easy, Middle-Medium, Begin-Easy,
+   Begin-Medium, Begin-Hard), each set position after position as ``gamesolver scores`` runs a
+   file, every score checked against the file's, ``--rounds`` times (once on the Begin-Medium
+   and Begin-Hard sets, seconds a position): the median of the rounds' means and medians with
+   their range, and the verdict per set against five times HIS mean on THAT set
+   (``within_pons_5x``). ``DIR`` holds our files (``benchmarks/data/connect4``: ``end-easy.txt``
+   ...) or Pons's own (``Test_L3_R1`` ... ``Test_L1_R3``, with or without ``.txt``);
+   ``--positions N`` takes each file's first N positions (his hold 1,000 each). Alone, it runs
+   only this part.
+
 OpenSpiel (``pyspiel``) is not in the package index this project is built from, so its
 alpha-beta is not run here.
 """
@@ -60,10 +71,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.connect4_sets import SETS, PonsSet  # noqa: E402
 from games.connect4 import ConnectFour, compiled_rules, pons_score  # noqa: E402
 from solver.compiled import numba_available, prepare  # noqa: E402
 from solver.engine import search  # noqa: E402
 from solver.exact_values import ExactValues  # noqa: E402
+from zerosum.commands.scores import read_positions  # noqa: E402
+from zerosum.options import positive_int  # noqa: E402
 
 GAME = ConnectFour()
 SCORED = ConnectFour(scored=True)
@@ -182,7 +196,7 @@ def spread(t: list[float]) -> dict[str, float]:
     return {"mean": statistics.mean(t), "median": q[1], "q1": q[0], "q3": q[2], "max": max(t)}
 
 
-PONS_EASY_SECONDS = {"end": 4.6e-6, "middle": 37e-6, "begin": 255e-6}
+PONS_EASY_SECONDS = {s.level: s.pons_seconds for s in SETS if s.rating == "easy"}
 """Pascal Pons's published mean time a position of his End-, Middle- and Begin-Easy sets (his
 C++ solver, his machine): the issue's target is within five times these."""
 
@@ -273,6 +287,55 @@ def kernels(
     }
 
 
+def set_files(folder: Path) -> list[tuple[PonsSet, Path]]:
+    """The six sets' files found in ``folder``, in Pons's order: ours (``end-easy.txt``) or his
+    (``Test_L3_R1``, ``Test_L3_R1.txt``). Exits with a one-line error when there are none."""
+    found = []
+    for pons in SETS:
+        names = (f"{pons.name}.txt", pons.pons_file, f"{pons.pons_file}.txt")
+        path = next((folder / n for n in names if (folder / n).is_file()), None)
+        if path is not None:
+            found.append((pons, path))
+    if not found:
+        raise SystemExit(
+            f"no benchmark set in {str(folder)!r}: give a folder holding end-easy.txt ... "
+            "begin-hard.txt (benchmarks/data/connect4) or Pons's Test_L3_R1 ... Test_L1_R3"
+        )
+    return found
+
+
+def pons_sets(folder: Path, values: ExactValues, rounds: int, first: int | None) -> dict[str, Any]:
+    """Each set of ``folder`` run by the value-only entry in a row (:func:`values_in_a_row`,
+    every score checked against the file's), ``rounds`` times where a position takes
+    milliseconds (once on Begin-Medium and Begin-Hard), beside five times Pons's mean on it."""
+    figures: dict[str, Any] = {}
+    for pons, path in set_files(folder):
+        lines = read_positions(SCORED, path)[:first]
+        states = [state for _, _, state, _ in lines]
+        scores = [int(given) for _, _, _, given in lines]
+        times = 1 if pons.pons_seconds >= 0.05 else rounds
+        in_a_row = values_in_a_row(states, values, scores, times)
+        bar = 5 * pons.pons_seconds
+        figures[pons.name] = {
+            "file": path.name,
+            "positions": len(states),
+            **in_a_row,
+            "pons_mean_seconds": pons.pons_seconds,
+            "pons_5x_seconds": bar,
+            "mean_over_pons": in_a_row["mean"]["median"] / pons.pons_seconds,
+            "within_pons_5x": in_a_row["mean"]["median"] <= bar,
+        }
+        print(
+            f"{pons.name}: {len(states)} positions, mean {in_a_row['mean']['median']:.3g} s "
+            f"({in_a_row['mean']['min']:.3g}-{in_a_row['mean']['max']:.3g}), median "
+            f"{in_a_row['median']['median']:.3g} s; 5x Pons {bar:.3g} s: "
+            f"{'within' if figures[pons.name]['within_pons_5x'] else 'not within'}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -280,10 +343,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     parser.add_argument("--kernels", action="store_true", help="only part 4 (the kernels)")
     parser.add_argument("--cap", type=float, default=30.0, help="part 4's cap (seconds)")
+    parser.add_argument("--sets", type=Path, metavar="DIR", help="only part 5: Pons's six sets")
+    parser.add_argument(
+        "--positions", type=positive_int, metavar="N", help="part 5: each file's first N"
+    )
     args = parser.parse_args(argv)
     if not numba_available():
         print("numba missing (or GAMESOLVER_NATIVE=0): nothing to compare")
         return 1
+    if args.sets is not None:
+        prepare(SCORED)
+        values = ExactValues(SCORED)  # its table touched once, here
+        values.value(SCORED.parse_state(WARM))
+        sets = pons_sets(args.sets, values, args.rounds, args.positions)
+        print(json.dumps(sets, indent=2))
+        if args.json is not None:
+            args.json.write_text(json.dumps(sets, indent=2) + "\n")
+        return 0
     compile_seconds = prepare(GAME)
     prepare(SCORED)
     prepare(PLAIN)

@@ -56,6 +56,7 @@ __all__ = [
     "State",
     "alignment",
     "compiled_rules",
+    "plies_to_end",
     "pons_score",
 ]
 
@@ -167,6 +168,32 @@ def pons_score(game: ConnectFour, state: State, value: float, plies: int | None)
     score = (g.width * g.height + 2 - stones) // 2
     mover_wins = (value > 0) == (game.to_move(state) == 0)
     return score if mover_wins else -score
+
+
+def plies_to_end(game: ConnectFour, state: State, score: int) -> int:
+    """The moves left to the end of the game under perfect play from ``state``, whose score
+    (Pons's, the mover's view, :func:`pons_score`) is ``score``: the inverse of the score's
+    count. A draw fills the board. A win ends with the winner's stone that leaves ``|score| - 1``
+    of the winner's stones unplayed: on the board then are ``W * H + 2 - 2 * |score|`` stones
+    or one fewer, whichever has the winner's parity (X, who moves first, plays the odd ones).
+    On 7x6: X wins with stone ``43 - 2 * |score|``, O with stone ``44 - 2 * |score|``.
+
+    >>> game = ConnectFour()
+    >>> plies_to_end(game, game.parse_state("4455"), 18)  # X wins with stone 7
+    3
+    >>> plies_to_end(game, game.parse_state("44455554221"), -15)  # O to move; X wins, stone 13
+    2
+    """
+    g = game.geometry
+    cells = g.width * g.height
+    stones = (state >> g.size).bit_count()
+    if score == 0:
+        return cells - stones
+    x_wins = (score > 0) == (stones % 2 == 0)  # the mover wins, or loses
+    last = cells + 2 - 2 * abs(score)
+    if (last % 2 == 1) != x_wins:
+        last -= 1
+    return last - stones
 
 
 class ConnectFour(MarksInRows):

@@ -30,13 +30,21 @@ from solver.capabilities import has_capability
 from solver.compiled import CompiledSearch, compiled_search, numba_available
 from solver.engine import search
 from solver.game import Game, HasCompiledRules, checked_game
-from solver.node_search import Limits
+from solver.node_search import Limits, SearchStopped
 from solver.results import SearchRequest
 
-__all__ = ["ExactValues"]
+__all__ = ["TABLE_SIZE", "ExactValues"]
 
-TABLE_SIZE: Final = 1 << 20
-"""Table entries by default (the engine's default)."""
+TABLE_SIZE: Final = 1 << 17
+"""Table entries by default: 131,072, an eighth of the engine's default. A value-only solve
+spends much of a node's time waiting on the table's memory, so a table nearer the processor's
+caches (Connect Four's entries: 5 MB) gains more than the nodes it loses. Measured on the Pons
+sets of our own (benchmarks/data/connect4), every score the same: Middle-Medium 27.7 against
+39 ms a position with 2**20 entries in two runs at a load of about 1.5 on 2 cores (1.4x);
+interleaved in one process at a load of 8 (other processes sharing the caches), 45 against
+49 ms (1.08x) and Begin-Medium 672 against 765 ms; four Begin-Hard positions 10.3 against
+10.6 s (20-30% more nodes); the easy sets the same. 2**16 entries was quicker still on
+Middle- and Begin-Medium (1.3-1.9x) but about 10% slower on those Begin-Hard positions."""
 
 
 class ExactValues:
@@ -46,6 +54,11 @@ class ExactValues:
         game: the rulebook (a game that ends).
         table_size: the transposition table's entries (the compiled route's table, kept
             between positions and made as good as fresh for each).
+        node_limit: nodes a position may take (None: no limit); a position that needs more
+            raises :class:`~solver.node_search.SearchStopped` (the compiled route looks at the
+            count between its kernel entries, so it stops within a few thousand nodes past it;
+            a budget for sorting many positions by how hard they are, as a benchmark set's
+            maker does).
 
     Attributes:
         compiled: whether the positions are solved on the compiled route.
@@ -53,15 +66,19 @@ class ExactValues:
             engine's otherwise).
     """
 
-    def __init__(self, game: Game[Any, Any], table_size: int = TABLE_SIZE) -> None:
+    def __init__(
+        self, game: Game[Any, Any], table_size: int = TABLE_SIZE, node_limit: int | None = None
+    ) -> None:
         checked_game(game, "ExactValues")
         self.game = game
         self.table_size = table_size
+        self.node_limit = node_limit
         self.nodes = 0
         self._search: CompiledSearch | None = None
         if has_capability(game, HasCompiledRules) and numba_available():
             request = SearchRequest(plies=False, table_size=table_size)
-            self._search = compiled_search(game, game.compiled_rules(), request, Limits(None, None))
+            limits = Limits(None, node_limit)
+            self._search = compiled_search(game, game.compiled_rules(), request, limits)
         if self._search is not None:
             self._search.limits.start()
             self._search.arrays.table.fill(0)  # every page touched now, not by a position
@@ -72,11 +89,20 @@ class ExactValues:
 
     def value(self, state: Any) -> Any:
         """The exact game value of ``state`` (player 0's view): a state of the game, as its
-        ``parse_state`` gives them (unchecked here, as ``result`` is: a benchmark's loop)."""
+        ``parse_state`` gives them (unchecked here, as ``result`` is: a benchmark's loop).
+
+        Raises:
+            SearchStopped: the position needs more than ``node_limit`` nodes.
+        """
         nodes = self._search
         if nodes is None:
-            result = search(self.game, state, plies=False, table_size=self.table_size)
+            limit = self.node_limit
+            result = search(
+                self.game, state, plies=False, table_size=self.table_size, node_limit=limit
+            )
             self.nodes = result.stats.nodes
+            if not result.exact:
+                raise SearchStopped
             return result.value
         value = nodes.value_to_the_end(state)
         self.nodes = nodes.nodes

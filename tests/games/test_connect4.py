@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games import load_game
-from games.connect4 import ConnectFour, pons_score
+from games.connect4 import ConnectFour, plies_to_end, pons_score
 from solver.engine import search
 from solver.errors import GameError, IllegalActionError, InvalidStateError
 from solver.solve import solve
@@ -334,3 +334,43 @@ class TestScored:
     def test_a_bad_option_is_refused(self) -> None:
         with pytest.raises(GameError, match="invalid Connect Four option scored='yes'"):
             load_game("connect4", scored="yes")
+
+
+class TestPliesToEnd:
+    """The moves left under perfect play, from Pons's score (how his benchmark sets are rated)."""
+
+    @pytest.mark.parametrize(
+        ("moves", "score", "left"),
+        [
+            ("4455", 18, 3),  # Pons's example: X to move wins with stone 7 (his 4th)
+            ("44455554221", -15, 2),  # Pons's example: O to move; X wins with stone 13
+            ("445566", 18, 1),  # X wins at once with stone 7 (column 3 or 7)
+            ("1415267", 18, 1),  # O wins at once with stone 8 (column 3)
+            ("4", 0, 41),  # a draw fills the board
+        ],
+    )
+    def test_hand_checked_positions(self, moves: str, score: int, left: int) -> None:
+        game = ConnectFour()
+        assert plies_to_end(game, game.parse_state(moves), score) == left
+
+    @pytest.mark.parametrize(("width", "height", "least"), [(4, 4, 5), (5, 3, 6)])
+    def test_the_engines_plies_to_the_end(self, width: int, height: int, least: int) -> None:
+        """On random positions of an even and an odd board, searched to the end by the Python
+        engine: the moves left that the score gives are the plies it found."""
+        game = ConnectFour(width=width, height=height)
+        rng = random.Random(width)
+        decided = 0
+        for _ in range(30):
+            state = game.initial_state()
+            for _ in range(rng.randrange(least, least + 5)):
+                state = game.result(state, rng.choice(game.actions(state)))
+                if game.is_terminal(state):
+                    break
+            if game.is_terminal(state):
+                continue
+            found = search(game, state, native=False)
+            assert found.exact
+            score = pons_score(game, state, found.value, found.plies)
+            assert plies_to_end(game, state, score) == found.plies
+            decided += found.value != 0
+        assert decided >= 8

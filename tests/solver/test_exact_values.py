@@ -10,6 +10,7 @@ from solver import compiled
 from solver.compiled import numba_available
 from solver.engine import search
 from solver.exact_values import ExactValues
+from solver.node_search import SearchStopped
 from tests.solver.test_compiled import positions
 
 
@@ -118,3 +119,23 @@ class TestNodeBudgets:
         assert small._search is not None
         small._search.budget = 4096
         assert [(small.value(s), small.nodes) for s in states] == found
+
+
+class TestNodeLimit:
+    @pytest.mark.parametrize("native", ["1", "0"])
+    def test_a_position_beyond_the_limit_stops_and_the_next_is_solved(
+        self, native: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A position needing more nodes than the limit raises SearchStopped, on the kernel and
+        in the engine alike; the positions after it are solved as before, within the limit."""
+        monkeypatch.setenv("GAMESOLVER_NATIVE", native)
+        game = ConnectFour(scored=True)
+        long = game.parse_state("5633126762217")  # 13 stones: ~160,000 nodes on the kernel
+        short = late_positions(3, seed=12, least=30)
+        solver = ExactValues(game, node_limit=5_000)
+        assert solver.compiled == (native == "1" and numba_available())
+        with pytest.raises(SearchStopped):
+            solver.value(long)
+        assert solver.nodes < 40_000
+        for state in short:
+            assert solver.value(state) == search(game, state, plies=False).value

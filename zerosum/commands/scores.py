@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.compiled import prepare
-from solver.exact_values import ExactValues
+from solver.exact_values import TABLE_SIZE, ExactValues
 from solver.game import GameError
 from solver.quoting import quote
 from zerosum.console import EXIT_OK, Io, UsageError
@@ -49,9 +49,9 @@ def add_arguments(scores: argparse.ArgumentParser) -> None:
     scores.add_argument(
         "--table-size",
         type=positive_int,
-        default=1 << 20,
+        default=TABLE_SIZE,
         metavar="N",
-        help="transposition-table entries (default 1048576)",
+        help=f"transposition-table entries (default {TABLE_SIZE}: a table the caches hold)",
     )
     scores.add_argument(
         "--quiet", "-q", action="store_true", help="print the summary only, not every position"
