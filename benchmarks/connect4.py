@@ -53,8 +53,8 @@ before the first round and reported apart, never counted in a search):
    ``--positions N`` takes each file's first N positions (his hold 1,000 each). Alone, it runs
    only this part.
 
-OpenSpiel (``pyspiel``) is not in the package index this project is built from, so its
-alpha-beta is not run here.
+OpenSpiel's alpha-beta on the same positions is ``benchmarks/connect4_peers.py`` (win/draw/loss
+values, both sides interleaved per position; OpenSpiel has no scored Connect Four).
 """
 
 from __future__ import annotations
