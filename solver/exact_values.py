@@ -35,16 +35,13 @@ from solver.results import SearchRequest
 
 __all__ = ["TABLE_SIZE", "ExactValues"]
 
-TABLE_SIZE: Final = 1 << 17
-"""Table entries by default: 131,072, an eighth of the engine's default. A value-only solve
-spends much of a node's time waiting on the table's memory, so a table nearer the processor's
-caches (Connect Four's entries: 5 MB) gains more than the nodes it loses. Measured on the Pons
-sets of our own (benchmarks/data/connect4), every score the same: Middle-Medium 27.7 against
-39 ms a position with 2**20 entries in two runs at a load of about 1.5 on 2 cores (1.4x);
-interleaved in one process at a load of 8 (other processes sharing the caches), 45 against
-49 ms (1.08x) and Begin-Medium 672 against 765 ms; four Begin-Hard positions 10.3 against
-10.6 s (20-30% more nodes); the easy sets the same. 2**16 entries was quicker still on
-Middle- and Begin-Medium (1.3-1.9x) but about 10% slower on those Begin-Hard positions."""
+TABLE_SIZE: Final = 1 << 20
+"""Table entries by default: 1,048,576, the engine's default. A smaller table, nearer the
+processor's caches, is quicker on positions of a few hundred thousand nodes (Connect Four's
+Middle-Medium set of our own, benchmarks/data/connect4: 27.7 against 39 ms a position with
+2**17 entries) but loses far more on long searches that need the room: the first Begin-Hard
+position of that set, 46.5 M nodes and 21 s with 2**20 entries, was not solved within 150 M
+nodes and 58 s with 2**17. ``table_size`` (``gamesolver scores --table-size``) chooses."""
 
 
 class ExactValues:

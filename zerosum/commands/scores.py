@@ -51,7 +51,7 @@ def add_arguments(scores: argparse.ArgumentParser) -> None:
         type=positive_int,
         default=TABLE_SIZE,
         metavar="N",
-        help=f"transposition-table entries (default {TABLE_SIZE}: a table the caches hold)",
+        help=f"transposition-table entries (default {TABLE_SIZE})",
     )
     scores.add_argument(
         "--quiet", "-q", action="store_true", help="print the summary only, not every position"
