@@ -76,6 +76,7 @@ __all__ = [
     "CompiledRules",
     "CompiledSearch",
     "compiled_search",
+    "failure_reason",
     "numba_available",
     "prepare",
     "prepare_rules",
@@ -305,6 +306,12 @@ def ready(rules: CompiledRules) -> bool:
     return rules in _KERNELS
 
 
+def failure_reason(error: BaseException) -> str:
+    """Why a kernel could not be built, in one line: the first line of ``error``'s message
+    (at most 200 characters), or its class name when it has none."""
+    return (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+
+
 def kernel(rules: CompiledRules) -> Kernel | None:
     """The kernel for ``rules``, loaded from numba's disk cache or compiled (once per process);
     None, said once on stderr, when it cannot be built: the engine then searches in Python."""
@@ -317,7 +324,7 @@ def kernel(rules: CompiledRules) -> Kernel | None:
         child_value, table_move, root_moves, line = _build(rules)
         _warm(rules, child_value, table_move, root_moves, line)
     except Exception as e:  # numba, LLVM or the rules' own code: the Python search answers
-        why = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        why = failure_reason(e)
         _FAILED[rules] = why
         sys.stderr.write(
             f"gamesolver: note: the compiled search for {rules.name!r} cannot be built ({why}); "

@@ -66,7 +66,13 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from solver.compiled import KERNEL_CONSTANTS, NO_ORACLE, CompiledRules, numba_available
+from solver.compiled import (
+    KERNEL_CONSTANTS,
+    NO_ORACLE,
+    CompiledRules,
+    failure_reason,
+    numba_available,
+)
 from solver.compiled_module import load_module
 from solver.proof_words import (
     DISPROVED,
@@ -133,7 +139,7 @@ def proof_kernel(rules: CompiledRules) -> ProofKernel | None:
             raise ValueError(f"move_limit {rules.move_limit} is above {(1 << MOVE_BITS) - 2}")
         module = load_module(rules, KERNEL_CONSTANTS)
     except Exception as e:  # the rules cannot be written out
-        why = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        why = failure_reason(e)
         _FAILED[rules] = why
         sys.stderr.write(f"gamesolver: note: no proof search for {rules.name!r} ({why})\n")
         return None
