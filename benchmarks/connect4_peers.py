@@ -43,10 +43,15 @@ from typing import Any, Protocol
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.harness import PeerMissingError  # noqa: E402
 from benchmarks.peers import _import  # noqa: E402
 from games.connect4 import ConnectFour  # noqa: E402
 from solver.exact_values import ExactValues  # noqa: E402
+from solver.game import GameError  # noqa: E402
+from solver.output import OutputError, atomic_path, check_output  # noqa: E402
 from zerosum.commands.scores import read_positions  # noqa: E402
+from zerosum.console import UsageError  # noqa: E402
+from zerosum.options import positive_float, positive_int  # noqa: E402
 
 GAME = ConnectFour()
 SAMPLE = ROOT / "tests" / "data" / "connect4_scores.txt"
@@ -171,16 +176,54 @@ def summary(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def line(name: str, found: dict[str, Any], cap: float) -> str:
+    """One file's figures in a line."""
+    ratio = found["ratio_median"]
+    return (
+        f"{name}: {found['positions']} positions; ours mean "
+        f"{found['mean']['ours']['median'] * 1e6:,.0f} µs, median "
+        f"{found['median']['ours']['median'] * 1e6:,.0f} µs; OpenSpiel mean "
+        f"{found['mean']['openspiel']['median'] * 1e3:,.1f} ms, median "
+        f"{found['median']['openspiel']['median'] * 1e3:,.1f} ms"
+        + (
+            f" ({found['openspiel_stopped']} stopped at {cap:g} s)"
+            if found["openspiel_stopped"]
+            else ""
+        )
+        + (
+            f"; OpenSpiel ÷ ours a position: {ratio['median']:,.0f}x "
+            f"({found['ratio_range'][0]:,.0f}-{found['ratio_range'][1]:,.0f})"
+            if ratio
+            else ""
+        )
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE", default=[SAMPLE])
     parser.add_argument(
-        "--cap", type=float, default=10.0, help="OpenSpiel's wall seconds a position"
+        "--cap", type=positive_float, default=10.0, help="OpenSpiel's wall seconds a position"
     )
-    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--rounds", type=positive_int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args(argv)
+    try:
+        if args.json:
+            check_output(args.json, overwrite=True)  # before the run, not after it
+        figures = run(args)
+        if args.json:
+            with atomic_path(args.json, overwrite=True) as path:
+                path.write_text(json.dumps(figures, indent=2) + "\n")
+    except (GameError, UsageError, OutputError, PeerMissingError) as error:
+        print(f"connect4_peers: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Every file of ``args.files`` solved by both sides, ``args.rounds`` times: the figures."""
     peer = OpenSpiel()
     ours = ExactValues(GAME)
     rng = random.Random(args.seed)
@@ -195,31 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         found = summary(rounds)
         found["positions"] = len(positions)
         figures["files"][path.name] = found
-        ratio = found["ratio_median"]
-        print(
-            f"{path.name}: {len(positions)} positions; ours mean "
-            f"{found['mean']['ours']['median'] * 1e6:,.0f} µs, median "
-            f"{found['median']['ours']['median'] * 1e6:,.0f} µs; OpenSpiel mean "
-            f"{found['mean']['openspiel']['median'] * 1e3:,.1f} ms, median "
-            f"{found['median']['openspiel']['median'] * 1e3:,.1f} ms"
-            + (
-                f" ({found['openspiel_stopped']} stopped at {args.cap:g} s)"
-                if found["openspiel_stopped"]
-                else ""
-            )
-            + (
-                f"; OpenSpiel ÷ ours a position: {ratio['median']:,.0f}x "
-                f"({found['ratio_range'][0]:,.0f}-{found['ratio_range'][1]:,.0f})"
-                if ratio
-                else ""
-            )
-        )
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        tmp = args.json.with_name(args.json.name + ".tmp")
-        tmp.write_text(json.dumps(figures, indent=2) + "\n")
-        tmp.replace(args.json)
-    return 0
+        print(line(path.name, found, args.cap))
+    return figures
 
 
 if __name__ == "__main__":

@@ -81,3 +81,21 @@ def test_openspiel_and_ours_agree_on_end_positions(tmp_path: Path) -> None:
     found = json.loads(out.read_text())["files"]["set.txt"]
     assert found["positions"] == 3 and found["rounds"] == 2 and found["openspiel_stopped"] == 0
     assert found["ratio_median"]["min"] > 0
+
+
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing file, a bad position and an output path that cannot be written are each one
+    line naming the bad value, exit 2, before any position is solved."""
+    from benchmarks.connect4_peers import main
+
+    bad = _file(tmp_path, ["x9 3"])
+    for argv, said in [
+        ([str(tmp_path / "none.txt")], "none.txt"),
+        ([str(bad)], "'x9'"),
+        (["--json", str(tmp_path / "no" / "such" / "out.json")], "no/such"),
+    ]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("connect4_peers: error:") and said in err and "Traceback" not in err
