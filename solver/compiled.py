@@ -66,7 +66,7 @@ import numpy.typing as npt
 
 from solver import kernel_memory
 from solver.capabilities import has_capability
-from solver.compiled_module import load_module
+from solver.compiled_module import CACHE_LINE, key_words, load_module, table_row
 from solver.game import Game, HasCompiledRules, HasCompiledSearch, HasKey
 from solver.node_search import UNBOUNDED, Limits, Outcomes, SearchStopped, outcomes
 from solver.proof_words import PROOF_CONSTANTS
@@ -454,6 +454,16 @@ def _take(rules: CompiledRules, table_size: int) -> _Arrays:
     return _Arrays(rules, slots)
 
 
+def aligned_table(slots: int, words: int) -> Array:
+    """A zeroed node-search table of ``slots`` entries for positions of ``words`` packed
+    int64s (:func:`~solver.compiled_module.table_row` each), starting on a cache line: each
+    bucket is one line, as its first slot is a multiple of the bucket."""
+    row = table_row(words)
+    flat = np.zeros(slots * row + CACHE_LINE // 8, np.int64)
+    skip = (-flat.ctypes.data % CACHE_LINE) // 8
+    return flat[skip : skip + slots * row].reshape(slots, row)
+
+
 LONGEST: Final = 1 << 62
 """Plies standing for a line to the end (a depth beyond any game's), in the kernel's line."""
 
@@ -468,8 +478,7 @@ class _Arrays:
         self.orders = np.zeros((rows, rules.move_limit), np.int64)
         self.history = np.zeros((2, rules.move_limit), np.int64)
         self.st = np.zeros(N_STATS, np.int64)
-        key_words = rules.words if rules.pack is None else rules.pack_words
-        self.table: Array = np.zeros((slots, key_words + 2), np.int64)
+        self.table: Array = aligned_table(slots, key_words(rules))
         self.values = self.table.view(np.float64)  # the last word of an entry: its value
         self.narrowing = np.zeros(2)  # the interval a search's null windows have left
         self.table_given_back = False

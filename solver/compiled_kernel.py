@@ -17,8 +17,10 @@ null-window searches that close in on the value between the bounds (``NULL_WINDO
 The rules' functions see a position as a row of the boards' stack: its ``WORDS`` ints, then the
 ply's scratch (``bs[ply, WORDS:]``, given to the rules that take it). The table holds each
 entry's packed position (``KEY_WORDS`` ints), its bounds and move (one int), and its value (the
-last word, read through a float64 view of the same array), in buckets of :data:`BUCKET`. Every node
-of depth >= 1 begins with :func:`opening`.
+word after, read through a float64 view of the same array), each entry padded to a power of two
+words, in buckets of ``BUCKET`` entries: one cache line when an entry is four words or fewer
+(:func:`solver.compiled_module.table_bucket`). Every node of depth >= 1 begins with
+:func:`opening`.
 """
 
 # The names below are bound by the generated module (the rules' block), not here.
@@ -42,6 +44,7 @@ WORDS: int
 MOVE_LIMIT: int
 HAS_KEY: bool
 KEY_WORDS: int
+BUCKET: int  # entries a position may take: the BUCKET slots from its hash's, rounded down
 HAS_TERMINAL: bool
 PSEUDO_MOVES: bool
 EVALUATE_ENDS: bool
@@ -107,10 +110,6 @@ def slot_of(k: Any, slots: int, s: Array) -> int:
     if HAS_KEY:
         return spread(np.uint64(rules_key(s)), slots)
     return packed_slot(k, slots)
-
-
-BUCKET = 4
-"""Entries a position may take in the table: the ``BUCKET`` slots from its hash's, rounded down."""
 
 
 @jit

@@ -77,6 +77,29 @@ with how many they take without it. The kernel calls each through an adapter wit
 last (``play`` answering whether the move was played: always, unless ``pseudo_moves``)."""
 
 
+CACHE_LINE = 64
+"""Bytes of one cache line: a bucket of the node search's table fits in one (one trip to
+memory a probe)."""
+
+
+def key_words(rules: CompiledRules) -> int:
+    """The int64s a table entry keeps of a position: the rules' pack, else its words."""
+    return rules.words if rules.pack is None else rules.pack_words
+
+
+def table_row(key_words: int) -> int:
+    """The int64s of an entry of the node search's table: a position's ``key_words``, its
+    bounds and move, its value, padded to a power of two (an entry never straddles a cache
+    line needlessly)."""
+    return 1 << (key_words + 1).bit_length()
+
+
+def table_bucket(key_words: int) -> int:
+    """The entries a position may take in the node search's table (the kernel's ``BUCKET``):
+    those of one cache line, two at least."""
+    return max(2, CACHE_LINE // (8 * table_row(key_words)))
+
+
 def _jitted(source: str) -> list[str]:
     """A function's lines for the rules' block, compiled as the rest."""
     name = source.split("(", 1)[0].removeprefix("def ")
@@ -103,7 +126,8 @@ def module_text(rules: CompiledRules, constants: dict[str, int]) -> str:
     writer.bind("WORDS", rules.words)
     writer.bind("MOVE_LIMIT", rules.move_limit)
     writer.bind("HAS_KEY", rules.key is not None)
-    writer.bind("KEY_WORDS", rules.words if rules.pack is None else rules.pack_words)
+    writer.bind("KEY_WORDS", key_words(rules))
+    writer.bind("BUCKET", table_bucket(key_words(rules)))
     writer.bind("HAS_TERMINAL", rules.terminal is not None)
     writer.bind("PSEUDO_MOVES", rules.pseudo_moves)
     writer.bind("EVALUATE_ENDS", rules.evaluate_ends)

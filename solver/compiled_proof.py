@@ -73,7 +73,7 @@ from solver.compiled import (
     failure_reason,
     numba_available,
 )
-from solver.compiled_module import load_module
+from solver.compiled_module import key_words, load_module
 from solver.proof_words import (
     DISPROVED,
     MOVE_BITS,
@@ -158,7 +158,7 @@ def mover_threshold(mover: int, x: float) -> float:
 def new_table(rules: CompiledRules, slots: int) -> Array:
     """An empty table of ``slots`` entries (rounded up to a power of two, at least a bucket)."""
     size = max(PROOF_BUCKET, 1 << max(3, (slots - 1).bit_length()))
-    return np.zeros((size, _key_words(rules) + 1), np.int64)
+    return np.zeros((size, key_words(rules) + 1), np.int64)
 
 
 def proved_rows(table: Array) -> Array:
@@ -166,10 +166,6 @@ def proved_rows(table: Array) -> Array:
     status = table[:, -1] & 3
     rows: Array = table[(status == PROVED) | (status == DISPROVED)].copy()
     return rows
-
-
-def _key_words(rules: CompiledRules) -> int:
-    return rules.words if rules.pack is None else rules.pack_words
 
 
 class ProofSearch:
@@ -187,7 +183,7 @@ class ProofSearch:
         rows = MAX_PLY + 2
         limit = rules.move_limit
         self.boards = np.zeros((rows, rules.words + rules.scratch), np.int64)
-        self.keys = np.zeros((rows, _key_words(rules) + 1), np.int64)
+        self.keys = np.zeros((rows, key_words(rules) + 1), np.int64)
         self.moves = np.zeros((rows, 2 * limit), np.int64)
         self.gains = np.zeros((rows, limit), np.float64)
         self.kids = np.zeros((rows, limit, (rules.position_words or rules.words) + 1), np.int64)
