@@ -19,8 +19,9 @@ ply's scratch (``bs[ply, WORDS:]``, given to the rules that take it). The table 
 entry's packed position (``KEY_WORDS`` ints), its bounds and move (one int), and its value (the
 word after, read through a float64 view of the same array), each entry padded to a power of two
 words, in buckets of ``BUCKET`` entries: one cache line when an entry is four words or fewer
-(:func:`solver.compiled_module.table_bucket`). Every node of depth >= 1 begins with
-:func:`opening`.
+(:func:`solver.compiled_module.table_bucket`). Most of a node's time is the wait for its
+bucket, so a node asks for each child's bucket (:func:`solver.memory_hints.prefetch`) as soon as
+it has played the child. Every node of depth >= 1 begins with :func:`opening`.
 """
 
 # The names below are bound by the generated module (the rules' block), not here.
@@ -34,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.memory_hints import prefetch
 from solver.numba_cache import inline_jit as inline
 from solver.numba_cache import kernel_jit as jit
 
@@ -402,6 +404,9 @@ def negamax(bs: Array, ms: Array, ply: int, depth: int, alpha: float, beta: floa
         if not rules_play(s, a, child, tr):
             continue  # a candidate the rules refuse (PSEUDO_MOVES)
         legal += 1
+        if d1 > 1:
+            ck = rules_pack(child)
+            prefetch(ts.ctypes.data + bucket_of(ts, ck, child) * ts.strides[0])
         same = rules_to_move(child) == player
         hz = st[HORIZON]
         if legal == 1:  # the first child with the full window
