@@ -568,6 +568,7 @@ def compiled_rules(
         encode=encode,
         oracle_data=oracle_data,
         null_window=pruned,
+        pack_words=1,
         **functions,
     )
 
@@ -743,6 +744,11 @@ def _rule_functions(g: Geometry, scored: bool, pruned: bool, njit: Any) -> dict[
                 k += 1
         return k if k else -1
 
+    def pack(s: Any) -> tuple[int]:
+        """The position in one word: every stone plus X's (Pons's key: a column's stones plus
+        the X among them give its height and its colours, so no two positions share it)."""
+        return (s[0] + s[1],)
+
     def move_score(s: Any, move: int) -> int:
         """The cells where the mover would win after ``move`` (Pons's ``moveScore``)."""
         mask, xs, n = s[0], s[1], s[2]
@@ -759,6 +765,7 @@ def _rule_functions(g: Geometry, scored: bool, pruned: bool, njit: Any) -> dict[
         "utility": utility,
         "evaluate": evaluate,
         "oracle": oracle,
+        "pack": pack,
         **bounds,
         **solver,
     }
