@@ -695,24 +695,46 @@ def _rule_functions(g: Geometry, scored: bool, pruned: bool, njit: Any) -> dict[
         return np.nan
 
     def top(s: Any) -> float:
-        """Scored: the mover wins at best with its next stone (a game over: its value)."""
+        """Scored: the best the mover can reach: a win with its next stone when it has one,
+        else a win with the stone after at best (a game over: its value)."""
         mask, xs, n = s[0], s[1], s[2]
+        mine = mask ^ xs if n & 1 else xs
         if aligned(xs if n & 1 else mask ^ xs):
             return -abs(won(n))
-        return float(max(1, (cells + 1 - n) // 2))
+        playable = (mask + bottom_row) & board
+        if wins(mine, board ^ mask) & playable:
+            return float(max(1, (cells + 1 - n) // 2))
+        return float((cells - 1 - n) // 2) if cells - n >= 3 else 0.0
 
     def bottom(s: Any) -> float:
-        """Scored: the mover loses at worst to the opponent's next stone (a game over: its
-        value)."""
+        """Scored: the worst the mover can come to: a loss to the opponent's next stone when
+        every move leaves it a win, else a loss to the opponent's stone after at worst (a game
+        over: its value)."""
         mask, xs, n = s[0], s[1], s[2]
-        if aligned(xs if n & 1 else mask ^ xs):
+        theirs = xs if n & 1 else mask ^ xs
+        if aligned(theirs):
             return -abs(won(n))
-        return -float(max(1, (cells - n) // 2))
+        free = board ^ mask
+        playable = (mask + bottom_row) & board
+        mine = mask ^ theirs
+        if wins(mine, free) & playable:  # a win at once: the value itself
+            return float(max(1, (cells + 1 - n) // 2))
+        threat = wins(theirs, free)
+        forced = playable & threat
+        if forced:
+            if forced & (forced - 1):
+                return -float(max(1, (cells - n) // 2))
+            playable = forced
+        if playable & ~(threat >> 1):
+            return -float((cells - 2 - n) // 2) if cells - n >= 4 else 0.0
+        return -float(max(1, (cells - n) // 2)) if playable else 0.0
 
     def safe_moves(s: Any, out: Any) -> int:
         """Pons's ``possibleNonLosingMoves``: a move that wins at once alone; else the moves
         that neither leave the opponent a winning cell open nor fill the cell under one
-        (when the opponent has two to fill, none: -1); 0 when the game is over."""
+        (when the opponent has two to fill, none: -1); 0 when the game is over. Scored, a win
+        at once is left to the bounds, which meet at its value before the kernel asks for
+        moves (so this does not look for one: a node's one search of the mover's wins)."""
         mask, xs, n = s[0], s[1], s[2]
         if n & 1:
             mine, theirs = mask ^ xs, xs
@@ -724,7 +746,7 @@ def _rule_functions(g: Geometry, scored: bool, pruned: bool, njit: Any) -> dict[
         playable = (mask + bottom_row) & board
         if playable == 0:
             return 0
-        winning = wins(mine, free) & playable
+        winning = 0 if scored else wins(mine, free) & playable
         if winning:
             for c in order:
                 if winning & columns[c]:

@@ -21,7 +21,8 @@ word after, read through a float64 view of the same array), each entry padded to
 words, in buckets of ``BUCKET`` entries: one cache line when an entry is four words or fewer
 (:func:`solver.compiled_module.table_bucket`). Most of a node's time is the wait for its
 bucket, so a node asks for each child's bucket (:func:`solver.memory_hints.prefetch`) as soon as
-it has played the child. Every node of depth >= 1 begins with :func:`opening`.
+it has played the child. Every node of depth >= 1 begins with :func:`opening`, where bounds
+that meet settle the node.
 """
 
 # The names below are bound by the generated module (the rules' block), not here.
@@ -252,6 +253,8 @@ def opening(s: Array, alpha: float, beta: float, st: Array, tops: Any, bottoms: 
     if HAS_BOUNDS:  # the rules bound what the mover can still reach from here
         top = min(top, rules_top(s))
         bottom = max(bottom, rules_bottom(s))
+        if top <= bottom:  # the bounds meet: the value is known
+            return True, top, top, bottom
     if alpha >= top:
         return True, top, top, bottom
     if beta <= bottom:

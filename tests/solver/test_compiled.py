@@ -376,6 +376,72 @@ class TestTheKernelsRules:
                     break
                 state = scored.result(state, rng.choice(scored.actions(state)))
 
+    @pytest.mark.parametrize(("width", "height", "least"), [(7, 6, 30), (5, 4, 6)])
+    def test_the_scored_rules_bounds_are_as_tight_as_the_next_stones_allow(
+        self, width: int, height: int, least: int
+    ) -> None:
+        """Scored top and bottom hold the value the Python search proves and meet at it when
+        the mover wins at once; else top is a win with the mover's second stone, and bottom a
+        loss to the opponent's second stone when some move stops its win at once, else to its
+        next stone (the value then): what lets the null windows cut as Pons's solver does.
+        Each case is met three times at least."""
+        rules = compiled_rules(width, height, True)
+        assert rules.top is not None and rules.bottom is not None
+        game = ConnectFour(width, height, scored=True)
+        cells = width * height
+        rng = random.Random(17)
+        seen = {"wins at once": 0, "loses at once": 0, "neither": 0}
+        while min(seen.values()) < 3:
+            state = game.initial_state()
+            for _ in range(least):
+                if game.is_terminal(state):
+                    break
+                state = game.result(state, rng.choice(game.actions(state)))
+            while not game.is_terminal(state):
+                s = rules.encode(state)
+                n = int(s[2])
+                value = search(game, state, plies=False, native=False).value
+                mover = -value if game.to_move(state) else value
+                top, bottom = rules.top(s), rules.bottom(s)
+                assert bottom <= mover <= top
+                kids = [game.result(state, a) for a in game.actions(state)]
+                if any(game.is_terminal(k) and game.utility(k) != 0 for k in kids):
+                    assert bottom == mover == top == max(1, (cells + 1 - n) // 2)
+                    seen["wins at once"] += 1
+                else:
+                    assert top == ((cells - 1 - n) // 2 if cells - n >= 3 else 0)
+                    stopped = [
+                        k
+                        for k in kids
+                        if not any(
+                            game.is_terminal(g) and game.utility(g) != 0
+                            for g in (game.result(k, b) for b in game.actions(k))
+                        )
+                    ]
+                    if stopped:
+                        assert bottom == (-((cells - 2 - n) // 2) if cells - n >= 4 else 0)
+                        seen["neither"] += 1
+                    else:
+                        assert bottom == mover == -max(1, (cells - n) // 2)
+                        seen["loses at once"] += 1
+                state = rng.choice(kids)
+
+    def test_scored_safe_moves_leave_a_win_at_once_to_the_bounds(self) -> None:
+        """Scored, ``safe_moves`` does not look for a win at once (the kernel's bounds meet
+        there first, :func:`test_the_scored_rules_bounds_are_as_tight_as_the_next_stones_allow`):
+        elsewhere it gives what the +-1 rules give."""
+        plain, scored = compiled_rules(7, 6), compiled_rules(7, 6, True)
+        assert plain.safe_moves is not None and scored.safe_moves is not None
+        a = np.zeros(plain.move_limit, np.int64)
+        b = np.zeros(plain.move_limit, np.int64)
+        for state in positions(60, seed=23, least=6, most=36):
+            s = plain.encode(state)
+            n = plain.safe_moves(s, a)
+            m = scored.safe_moves(s, b)
+            if n == 1 and GAME.is_terminal(GAME.result(state, int(a[0]))):
+                continue  # a win at once: the scored bounds settle it
+            assert (n, list(a[: max(n, 0)])) == (m, list(b[: max(m, 0)]))
+
 
 class TestLimitsAndFallback:
     def test_the_route_is_the_default_and_a_second_process_loads_it_from_disk(self) -> None:
