@@ -207,23 +207,32 @@ def values_in_a_row(
     """The value-only entry on the whole set, position after position with nothing between
     them (as ``gamesolver scores`` runs a file, and as Pons times his sets: his table reset for
     each position, ours made as good as fresh), ``rounds`` times: each round's mean and median
-    CPU seconds a position, then the median of the rounds with their range. Each score checked
-    against ``scores``."""
+    CPU seconds a position, then the median of the rounds with their range; and the nodes a
+    position took (the same each round). Each score checked against ``scores``."""
     means: list[float] = []
     medians: list[float] = []
+    nodes: list[int] = []
     for _ in range(rounds):
         times = []
+        nodes = []
         for state, score in zip(states, scores, strict=True):
             spent, value = timed(lambda s=state: values.value(s))
             assert pons_score(SCORED, state, value, None) == score, "a value changed"
             times.append(spent)
+            nodes.append(values.nodes)
         means.append(statistics.mean(times))
         medians.append(statistics.median(times))
 
     def ranged(t: list[float]) -> dict[str, float]:
         return {"median": statistics.median(t), "min": min(t), "max": max(t)}
 
-    return {"rounds": rounds, "mean": ranged(means), "median": ranged(medians)}
+    counted = {"mean": statistics.mean(nodes), "median": statistics.median(nodes)}
+    return {
+        "rounds": rounds,
+        "mean": ranged(means),
+        "median": ranged(medians),
+        "nodes": {**counted, "min": min(nodes), "max": max(nodes)},
+    }
 
 
 def kernels(
@@ -328,7 +337,8 @@ def pons_sets(folder: Path, values: ExactValues, rounds: int, first: int | None)
         print(
             f"{pons.name}: {len(states)} positions, mean {in_a_row['mean']['median']:.3g} s "
             f"({in_a_row['mean']['min']:.3g}-{in_a_row['mean']['max']:.3g}), median "
-            f"{in_a_row['median']['median']:.3g} s; 5x Pons {bar:.3g} s: "
+            f"{in_a_row['median']['median']:.3g} s, nodes mean {in_a_row['nodes']['mean']:,.0f}; "
+            f"5x Pons {bar:.3g} s: "
             f"{'within' if figures[pons.name]['within_pons_5x'] else 'not within'}",
             file=sys.stderr,
             flush=True,

@@ -46,6 +46,9 @@ def test_the_sets_part_times_each_set_found_against_its_own_bar(tmp_path: Path) 
     for stage in figures.values():
         assert stage["positions"] == 4 and stage["rounds"] == 2
         assert stage["within_pons_5x"] == (stage["mean"]["median"] <= stage["pons_5x_seconds"])
+        nodes = stage["nodes"]
+        assert 0 <= nodes["min"] <= nodes["median"] <= nodes["max"]  # 0: settled by its bounds
+        assert nodes["min"] <= nodes["mean"] <= nodes["max"]
 
 
 @pytest.mark.skipif(not numba_available(), reason="numba (the fast extra) missing")
