@@ -58,13 +58,22 @@ LAUNCH = (
     "sys.exit(main(sys.argv[1:]))"
 )
 
+PROGRAM = (
+    "import sys; import zerosum.cli; from zerosum import command; print('ready', flush=True); "
+    "command()"
+)
+"""The program itself (``gamesolver``'s entry point, with its exit), past the same imports."""
 
-def start(*argv: str, stdin: str | None = None) -> subprocess.Popen[str]:
+
+def start(
+    *argv: str, stdin: str | None = None, env: dict[str, str] | None = None, launch: str = LAUNCH
+) -> subprocess.Popen[str]:
     """``gamesolver ARGV`` in a new process group, SIGINT at its default; past its imports
-    (``stdin``: what it reads, the pipe then left open; else nothing)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    (``stdin``: what it reads, the pipe then left open; else nothing; ``env``: more of the
+    environment; ``launch``: how it is run)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(env or {})}
     child = subprocess.Popen(
-        [sys.executable, "-c", LAUNCH, *argv],
+        [sys.executable, "-c", launch, *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
@@ -132,6 +141,27 @@ class TestCtrlC:
         assert child.returncode == 130, err
         assert "plays" not in out  # the AI made no move
         assert "interrupted" in err and "Traceback" not in err
+
+    def test_a_kernel_being_compiled_does_not_hold_ctrl_c_up(self, tmp_path: Path) -> None:
+        """Ctrl-C while numba compiles a kernel (an empty kernel cache: tens of seconds of
+        compiling) exits 130 at once. It used to be lost inside numba's C callbacks, break the
+        compile, and leave the engine searching in Python for the whole --time."""
+        cache = {"NUMBA_CACHE_DIR": str(tmp_path / "kernels")}
+        child = start("analyse", "ayoayo", "--time", "60", env=cache, launch=PROGRAM)
+        assert wait_until(lambda: (tmp_path / "kernels").is_dir(), 30)  # compiling now
+        time.sleep(2.0)  # deep in it: its whole compile takes tens of seconds
+        signalled = time.monotonic()
+        os.killpg(child.pid, signal.SIGINT)
+        try:
+            out, err = child.communicate(timeout=PROMPT_SECONDS)
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.communicate()
+        assert time.monotonic() - signalled < 3.0
+        assert child.returncode == 130, err
+        assert "interrupted" in err and "Traceback" not in err
+        assert "cannot be built" not in err and "best move" not in out
 
     def test_play_saves_the_moves_played_when_interrupted(self, tmp_path: Path) -> None:
         """Ctrl-C while the engine thinks in play --save writes the moves played, then 130."""
