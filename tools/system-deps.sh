@@ -2,8 +2,9 @@
 # Install the system programs the project uses, when they are missing:
 #   graphviz   Graphviz's `dot`, to draw trees (`make demo`, `gamesolver tree`, the tests)
 #   chromium   headless Chromium, only for the tests of the step-by-step HTML pages
-#   latex      pdflatex (texlive-latex-base, texlive-pictures), only for the TikZ export's
-#              compile test: about 40 s and 235 MB with --no-install-recommends
+#   latex      pdflatex (texlive-latex-base, texlive-pictures) and pdfinfo (poppler-utils), only
+#              for the TikZ export's compile tests: about 40 s and 240 MB with
+#              --no-install-recommends
 # Usage: tools/system-deps.sh [graphviz] [chromium] [latex]     (default: graphviz chromium)
 #
 # As root on Debian/Ubuntu it installs them with apt, one apt call per program, so a name this
@@ -67,14 +68,17 @@ install_chromium() {
 }
 
 install_latex() {
+    if ! command -v pdfinfo >/dev/null 2>&1 && [ "$can_apt" = 1 ]; then
+        apt_install poppler-utils  # pdfinfo: the exercise sheet's page size, measured
+    fi
     command -v pdflatex >/dev/null 2>&1 && return 0
     if [ "$can_apt" = 1 ]; then
         apt_install texlive-latex-base  # pdflatex
         apt_install texlive-pictures    # TikZ (pgf)
         command -v pdflatex >/dev/null 2>&1 && return 0
     fi
-    echo "system-deps: note: pdflatex is missing; only the TikZ compile test needs it (it skips)." >&2
-    echo "      Debian/Ubuntu: sudo apt-get install texlive-latex-base texlive-pictures" >&2
+    echo "system-deps: note: pdflatex is missing; only the TikZ compile tests need it (they skip)." >&2
+    echo "      Debian/Ubuntu: sudo apt-get install texlive-latex-base texlive-pictures poppler-utils" >&2
 }
 
 wanted=("$@")
