@@ -74,7 +74,7 @@ from solver.compiled import (
     numba_available,
 )
 from solver.compiled_module import key_words, load_module
-from solver.interrupts import watching_interrupts
+from solver.interrupts import quiet_lost_interrupts, watching_interrupts
 from solver.proof_words import (
     DISPROVED,
     MOVE_BITS,
@@ -275,7 +275,7 @@ def warm(rules: CompiledRules) -> float | None:
         return 0.0
     began = time.perf_counter()
     try:
-        with watching_interrupts() as watch:
+        with watching_interrupts() as watch, quiet_lost_interrupts():
             search = ProofSearch(rules, kernel)
             table = search.new_table(PROOF_BUCKET)
             search.st[P_STOP_AT] = 1  # the test stops at its first node: the rules never see it

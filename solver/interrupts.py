@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
 
 import attrs
 
-__all__ = ["InterruptWatch", "watching_interrupts"]
+__all__ = ["InterruptWatch", "quiet_lost_interrupts", "watching_interrupts"]
 
 
 @attrs.define
@@ -60,3 +61,24 @@ def watching_interrupts() -> Iterator[InterruptWatch]:
         yield watch
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def quiet_lost_interrupts() -> Iterator[None]:
+    """A ``KeyboardInterrupt`` raised inside a C library's callback into Python (numba's
+    compile calls back from LLVM) cannot propagate: Python reports it through
+    ``sys.unraisablehook`` as an ignored exception, with its traceback. In this block such a
+    report is dropped (other reports go on as before); the caller, watching with
+    :func:`watching_interrupts`, raises the interrupt itself once the C call is over."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
