@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from games.ayoayo import jit_cache
 from solver import kernel_memory
+from solver.interrupts import quiet_lost_interrupts, watching_interrupts
 
 if TYPE_CHECKING:
     from games.ayoayo.tablebase_build import LevelKernel
@@ -68,14 +69,17 @@ def _load(groups: tuple[str, ...] | None) -> float | None:
     if not enabled() or _failed:
         return None
     try:
-        from games.ayoayo import (  # noqa: F401 (each module registers its group's warm-up)
-            native_jit,
-            native_rules,
-            native_tablebase,
-        )
+        with watching_interrupts() as watch, quiet_lost_interrupts():
+            from games.ayoayo import (  # noqa: F401 (each module registers its group's warm-up)
+                native_jit,
+                native_rules,
+                native_tablebase,
+            )
 
-        return sum(native_jit.ready(group) for group in groups or native_jit.GROUPS)
+            return sum(native_jit.ready(group) for group in groups or native_jit.GROUPS)
     except Exception as e:  # numba or LLVM failed where a damaged cache was healed already
+        if watch.interrupted:  # a Ctrl-C lost in numba's C callbacks broke the compile
+            raise KeyboardInterrupt from None
         _fail(e)
         return None
 
