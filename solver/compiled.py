@@ -68,7 +68,7 @@ from solver import kernel_memory
 from solver.capabilities import has_capability
 from solver.compiled_module import CACHE_LINE, key_words, load_module, table_row
 from solver.game import Game, HasCompiledRules, HasCompiledSearch, HasKey
-from solver.interrupts import quiet_lost_interrupts, watching_interrupts
+from solver.interrupts import compiling
 from solver.node_search import UNBOUNDED, Limits, Outcomes, SearchStopped, outcomes
 from solver.proof_words import PROOF_CONSTANTS
 from solver.results import SearchRequest, SearchStats
@@ -322,12 +322,10 @@ def kernel(rules: CompiledRules) -> Kernel | None:
         return None
     began = time.perf_counter()
     try:
-        with watching_interrupts() as watch, quiet_lost_interrupts():
+        with compiling():  # a Ctrl-C that broke the compile stops the command, as asked
             child_value, table_move, root_moves, line = _build(rules)
             _warm(rules, child_value, table_move, root_moves, line)
     except Exception as e:  # numba, LLVM or the rules' own code: the Python search answers
-        if watch.interrupted:  # a Ctrl-C lost inside numba's C callbacks broke the
-            raise KeyboardInterrupt from None  # compile: the command stops, as asked
         why = failure_reason(e)
         _FAILED[rules] = why
         sys.stderr.write(

@@ -74,7 +74,7 @@ from solver.compiled import (
     numba_available,
 )
 from solver.compiled_module import key_words, load_module
-from solver.interrupts import quiet_lost_interrupts, watching_interrupts
+from solver.interrupts import compiling
 from solver.proof_words import (
     DISPROVED,
     MOVE_BITS,
@@ -274,19 +274,14 @@ def warm(rules: CompiledRules) -> float | None:
     if known:
         return 0.0
     began = time.perf_counter()
-    try:
-        with watching_interrupts() as watch, quiet_lost_interrupts():
-            search = ProofSearch(rules, kernel)
-            table = search.new_table(PROOF_BUCKET)
-            search.st[P_STOP_AT] = 1  # the test stops at its first node: the rules never see it
-            search.run(0, 1, 0.0, table)
-            kernel.line_keys(search.boards, search.keys, np.int64(0))
-            kernel.entry(table, np.zeros(rules.words, np.int64))
-            kernel.restore(table, proved_rows(table), search.st)
-    except Exception:
-        if watch.interrupted:  # a Ctrl-C lost in numba's C callbacks broke the compile
-            raise KeyboardInterrupt from None
-        raise
+    with compiling():  # a Ctrl-C that broke the compile stops the command, as asked
+        search = ProofSearch(rules, kernel)
+        table = search.new_table(PROOF_BUCKET)
+        search.st[P_STOP_AT] = 1  # the test stops at its first node: the rules never see it
+        search.run(0, 1, 0.0, table)
+        kernel.line_keys(search.boards, search.keys, np.int64(0))
+        kernel.entry(table, np.zeros(rules.words, np.int64))
+        kernel.restore(table, proved_rows(table), search.st)
     _WARM.add(rules)
     if not sum(kernel.prove.stats.cache_misses.values()):
         return 0.0

@@ -26,7 +26,7 @@ from types import FrameType
 
 import attrs
 
-__all__ = ["InterruptWatch", "quiet_lost_interrupts", "watching_interrupts"]
+__all__ = ["InterruptWatch", "compiling", "quiet_lost_interrupts", "watching_interrupts"]
 
 
 @attrs.define
@@ -82,3 +82,18 @@ def quiet_lost_interrupts() -> Iterator[None]:
         yield
     finally:
         sys.unraisablehook = previous
+
+
+@contextlib.contextmanager
+def compiling() -> Iterator[None]:
+    """A block that compiles kernels (numba, calling back from LLVM), where a Ctrl-C may be
+    lost in a callback and break the compile: an exception out of the block while SIGINT
+    arrived in it becomes the ``KeyboardInterrupt`` that was asked for (the lost one's report
+    dropped, :func:`quiet_lost_interrupts`); any other exception goes on as it is."""
+    with watching_interrupts() as watch, quiet_lost_interrupts():
+        try:
+            yield
+        except Exception:
+            if watch.interrupted:
+                raise KeyboardInterrupt from None
+            raise

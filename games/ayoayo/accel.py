@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from games.ayoayo import jit_cache
 from solver import kernel_memory
-from solver.interrupts import quiet_lost_interrupts, watching_interrupts
+from solver.interrupts import compiling
 
 if TYPE_CHECKING:
     from games.ayoayo.tablebase_build import LevelKernel
@@ -69,7 +69,7 @@ def _load(groups: tuple[str, ...] | None) -> float | None:
     if not enabled() or _failed:
         return None
     try:
-        with watching_interrupts() as watch, quiet_lost_interrupts():
+        with compiling():  # a Ctrl-C that broke the compile stops the command, as asked
             from games.ayoayo import (  # noqa: F401 (each module registers its group's warm-up)
                 native_jit,
                 native_rules,
@@ -78,8 +78,6 @@ def _load(groups: tuple[str, ...] | None) -> float | None:
 
             return sum(native_jit.ready(group) for group in groups or native_jit.GROUPS)
     except Exception as e:  # numba or LLVM failed where a damaged cache was healed already
-        if watch.interrupted:  # a Ctrl-C lost in numba's C callbacks broke the compile
-            raise KeyboardInterrupt from None
         _fail(e)
         return None
 

@@ -1,14 +1,16 @@
 """solver.interrupts: a Ctrl-C lost in a C library's callback is reported nowhere, and only
-that: the caller raises it once the C call is over."""
+that; a compile it broke stops with the interrupt, not with the compile's failure."""
 
 from __future__ import annotations
 
 import ctypes
+import os
+import signal
 import sys
 
 import pytest
 
-from solver.interrupts import quiet_lost_interrupts
+from solver.interrupts import compiling, quiet_lost_interrupts
 
 CALLBACK = ctypes.CFUNCTYPE(None)
 
@@ -37,3 +39,30 @@ def test_only_an_interrupt_in_a_callback_goes_unreported(monkeypatch: pytest.Mon
     assert sys.unraisablehook is recorder
     _raising(KeyboardInterrupt)()  # type: ignore[operator]
     assert seen == [ValueError, KeyboardInterrupt]
+
+
+def test_a_compile_broken_by_a_lost_interrupt_stops_as_asked() -> None:
+    """Ctrl-C inside a C callback is lost there and the C call fails later: out of
+    ``compiling`` comes the KeyboardInterrupt, not the failure."""
+
+    def interrupted() -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # its KeyboardInterrupt is raised in here: lost
+
+    callback = CALLBACK(interrupted)
+
+    def broken_compile() -> None:
+        with compiling():
+            callback()
+            raise RuntimeError("no compiled object yet")  # as the broken compile then fails
+
+    with pytest.raises(KeyboardInterrupt):
+        broken_compile()
+
+
+def test_other_failures_of_a_compile_go_on_as_they_are() -> None:
+    def failing_compile() -> None:
+        with compiling():
+            raise RuntimeError("no compiled object yet")
+
+    with pytest.raises(RuntimeError, match="no compiled object yet"):
+        failing_compile()
